@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# From a fresh clone: fetch the models, build qa in release mode, index the bundled sample corpus
+# and answer a question with its evidence. Extra arguments replace the question.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+scripts/setup-models.sh
+cargo build --release --locked
+./target/release/qa index sample_corpus
+question="${*:-How does deep sleep relate to battery life?}"
+./target/release/qa ask "$question"

@@ -1,0 +1,206 @@
+//! Extractive synthesis (no LLM): the answer is made of the retrieved sentences most relevant to
+//! the question, each citing its chunk, plus the graph facts; then the `Chunks used` and
+//! `Image paths` blocks, built only from evidence that was actually retrieved.
+
+use std::collections::{BTreeSet, HashMap};
+
+use serde::{Deserialize, Serialize};
+
+use crate::chunk::{split_sentences, Chunk};
+use crate::graph::evidence::{content_words, GraphEvidence, GraphFact, ImageHit};
+use crate::kg::terms_singular;
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct CitedSentence {
+    pub text: String,
+    pub chunk_id: String,
+    pub source_file: String,
+    pub score: f32,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ChunkRef {
+    pub chunk_id: String,
+    pub source_file: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Answer {
+    /// False when nothing relevant was found (the text then says so).
+    pub found: bool,
+    pub sentences: Vec<CitedSentence>,
+    pub graph_facts: Vec<GraphFact>,
+    pub chunks_used: Vec<ChunkRef>,
+    pub image_paths: Vec<ImageHit>,
+    /// The full printable answer, blocks included.
+    pub text: String,
+}
+
+/// A chunk the answer may draw from, with how strongly retrieval or the graph supports it.
+pub struct Candidate<'a> {
+    pub chunk: &'a Chunk,
+    pub score: f32,
+    /// Found through graph evidence (co-mention, mentioning document, image document).
+    pub from_graph: bool,
+}
+
+pub struct SynthesisInput<'a> {
+    pub question: &'a str,
+    pub candidates: Vec<Candidate<'a>>,
+    pub graph: &'a GraphEvidence,
+    /// Best dense-retrieval similarity.
+    pub best_score: f32,
+    pub relevance_threshold: f32,
+    pub max_sentences: usize,
+    /// Every image of the corpus by id (to show figures of quoted chunks).
+    pub images: &'a std::collections::BTreeMap<String, crate::corpus::ImageRef>,
+}
+
+fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .map(|w| terms_singular(&w.to_lowercase()))
+        .collect()
+}
+
+/// Sentences of a chunk, skipping headings and code (they read badly as answer sentences).
+fn sentences(content: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for block in content.split("\n\n") {
+        let b = block.trim();
+        let looks_like_code = b.contains('\n') && (b.contains('{') || b.contains(';') || b.contains("  ")) || b.starts_with("```");
+        // Headings are their own blocks and carry no sentence punctuation.
+        let looks_like_heading = !b.ends_with(['.', '!', '?', ':', ')', '|']) && b.split_whitespace().count() <= 14;
+        if b.is_empty() || looks_like_code || looks_like_heading {
+            continue;
+        }
+        for (s, e) in split_sentences(b) {
+            let sent = b[s..e].trim();
+            if sent.split_whitespace().count() >= 4 {
+                out.push(sent.to_string());
+            }
+        }
+    }
+    out
+}
+
+pub fn synthesize(input: SynthesisInput) -> Answer {
+    let q_words: Vec<String> = content_words(input.question).iter().map(|w| terms_singular(w)).collect();
+    let q_set: BTreeSet<&str> = q_words.iter().map(String::as_str).collect();
+    let concept_names: Vec<Vec<String>> = input
+        .graph
+        .grounded
+        .iter()
+        .filter(|g| g.method != "embedding" || g.score >= 0.6)
+        .take(3)
+        .map(|g| words(&g.id))
+        .collect();
+    let mut scored: Vec<CitedSentence> = Vec::new();
+    for cand in &input.candidates {
+        for (pos, sent) in sentences(&cand.chunk.content).into_iter().enumerate() {
+            let sw = words(&sent);
+            let sset: BTreeSet<&str> = sw.iter().map(String::as_str).collect();
+            // Longer words carry more meaning; each question word counts once.
+            let overlap: f32 = q_set.iter().filter(|w| sset.contains(*w)).map(|w| (w.len() as f32).sqrt()).sum();
+            let norm: f32 = q_set.iter().map(|w| (w.len() as f32).sqrt()).sum::<f32>().max(1.0);
+            let concepts_in = concept_names.iter().filter(|c| !c.is_empty() && sw.windows(c.len()).any(|w| w == c.as_slice())).count();
+            if overlap == 0.0 && concepts_in == 0 {
+                continue;
+            }
+            let mut score = overlap / norm + 0.25 * concepts_in as f32 + 0.5 * cand.score.max(0.0);
+            if concepts_in >= 2 {
+                score += 0.3; // states how two grounded concepts relate
+            }
+            score -= 0.01 * pos as f32; // earlier sentences of a chunk tend to define things
+            if sw.len() > 60 {
+                score -= 0.1;
+            }
+            scored.push(CitedSentence { text: sent, chunk_id: cand.chunk.id.clone(), source_file: cand.chunk.source_file.clone(), score });
+        }
+    }
+    scored.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.chunk_id.cmp(&b.chunk_id)));
+    let mut picked: Vec<CitedSentence> = Vec::new();
+    let mut seen = BTreeSet::new();
+    for s in scored {
+        if picked.len() >= input.max_sentences {
+            break;
+        }
+        let key: String = words(&s.text).join(" ");
+        if seen.insert(key) {
+            picked.push(s);
+        }
+    }
+    let grounded_lexically = input.graph.grounded.iter().any(|g| g.method == "exact");
+    let relevant = input.best_score >= input.relevance_threshold || grounded_lexically;
+    let found = relevant && !picked.is_empty();
+    let known_chunks: HashMap<&str, &Chunk> = input.candidates.iter().map(|c| (c.chunk.id.as_str(), c.chunk)).collect();
+
+    if !found {
+        let text = "I could not find anything relevant to this question in the indexed documents.\n\
+                    (No retrieved passage matched the question well enough; try rephrasing, or index more documents.)"
+            .to_string();
+        return Answer { found: false, sentences: vec![], graph_facts: vec![], chunks_used: vec![], image_paths: vec![], text };
+    }
+    // Graph facts, keeping only chunk ids that resolve to retrieved/resolved chunks.
+    let facts: Vec<GraphFact> = input
+        .graph
+        .facts
+        .iter()
+        .map(|f| GraphFact { chunk_ids: f.chunk_ids.iter().filter(|id| known_chunks.contains_key(id.as_str())).cloned().collect(), ..f.clone() })
+        .collect();
+    let mut used: Vec<ChunkRef> = Vec::new();
+    let mut add_used = |id: &str, file: &str| {
+        if !used.iter().any(|u| u.chunk_id == id) {
+            used.push(ChunkRef { chunk_id: id.into(), source_file: file.into() });
+        }
+    };
+    for s in &picked {
+        add_used(&s.chunk_id, &s.source_file);
+    }
+    for f in &facts {
+        for id in &f.chunk_ids {
+            if let Some(c) = known_chunks.get(id.as_str()) {
+                add_used(&c.id, &c.source_file);
+            }
+        }
+    }
+    // Images: from the graph, plus figures of chunks the answer quotes.
+    let mut images: Vec<ImageHit> = input.graph.images.clone();
+    let quoted: BTreeSet<&str> = picked.iter().map(|s| s.chunk_id.as_str()).collect();
+    if crate::graph::evidence::asks_for_image(input.question) {
+        for cand in input.candidates.iter().filter(|c| quoted.contains(c.chunk.id.as_str())) {
+            for img in &cand.chunk.metadata.image_ids {
+                if !images.iter().any(|i| &i.id == img) {
+                    if let Some(r) = input.images.get(img) {
+                        let caption = if r.caption.is_empty() { r.alt.clone() } else { r.caption.clone() };
+                        images.push(ImageHit { id: r.id.clone(), source_path: r.source_path.clone(), caption, via: format!("chunk:{}", cand.chunk.id) });
+                    }
+                }
+            }
+        }
+    }
+
+    let mut text = String::new();
+    for s in &picked {
+        text.push_str(&format!("{} [{}]\n", s.text, s.chunk_id));
+    }
+    if !facts.is_empty() {
+        text.push_str("\nFrom the knowledge graph:\n");
+        for f in &facts {
+            let cite = if f.chunk_ids.is_empty() { String::new() } else { format!(" [{}]", f.chunk_ids.join(", ")) };
+            text.push_str(&format!("- {}{}\n", f.text, cite));
+        }
+    }
+    text.push_str("\nChunks used:\n");
+    for u in &used {
+        text.push_str(&format!("- {} ({})\n", u.chunk_id, u.source_file));
+    }
+    if !images.is_empty() {
+        text.push_str("\nImage paths:\n");
+        for i in &images {
+            let cap = if i.caption.is_empty() { String::new() } else { format!(" — {}", i.caption) };
+            text.push_str(&format!("- {} ({}){cap}\n", i.source_path, i.id));
+        }
+    }
+    Answer { found: true, sentences: picked, graph_facts: facts, chunks_used: used, image_paths: images, text: text.trim_end().to_string() }
+}

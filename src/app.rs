@@ -1,0 +1,204 @@
+//! The command-line edge: parse arguments, build settings, run a command, print results, map
+//! errors to exit codes. Errors are `anyhow` here; the library below uses `QaError`.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::Parser;
+
+use crate::ask::Engine;
+use crate::cli::{AskFlags, Cli, Command, GlobalArgs, IndexArgs};
+use crate::config::Settings;
+use crate::embed::{BertEmbedder, Embedder};
+use crate::indexer::{self, IndexOptions, IndexSummary};
+
+/// Exit code for usage errors (as clap uses).
+pub const EXIT_USAGE: u8 = 2;
+
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { EXIT_USAGE } else { 0 });
+        }
+    };
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            // A closed pipe (`qa ... | head`) is not an error worth reporting.
+            let broken_pipe = e.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe));
+            if broken_pipe {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn usage_error(msg: &str) -> ExitCode {
+    eprintln!("error: {msg}\n\nUsage: qa [OPTIONS] <QUESTION>...\n       qa <COMMAND>\n\nFor more information, try '--help'.");
+    ExitCode::from(EXIT_USAGE)
+}
+
+pub fn settings_from(global: &GlobalArgs) -> Result<Settings> {
+    let mut s = Settings::load(global.config.as_deref())?;
+    if let Some(d) = &global.data_dir {
+        s.set_flag("data_dir", d.display())?;
+    }
+    if let Some(d) = &global.models_dir {
+        s.set_flag("models_dir", d.display())?;
+    }
+    if let Some(m) = &global.embedding_model {
+        s.set_flag("embedding_model", m)?;
+    }
+    if let Some(t) = global.threads {
+        s.set_flag("threads", t)?;
+    }
+    Ok(s)
+}
+
+fn run(cli: Cli) -> Result<ExitCode> {
+    let mut settings = settings_from(&cli.global)?;
+    if settings.threads > 0 && std::env::var_os("RAYON_NUM_THREADS").is_none() {
+        // candle and hnsw_rs size their pools from this before first use.
+        // SAFETY: single-threaded at this point; no other thread reads the environment.
+        unsafe { std::env::set_var("RAYON_NUM_THREADS", settings.threads.to_string()) };
+    }
+    match cli.command {
+        Some(Command::Ask { question, flags }) => ask(&mut settings, &cli.global, &question.join(" "), &flags),
+        Some(Command::Index(args)) => index(&mut settings, &cli.global, &args),
+        Some(Command::Doctor { json }) => crate::doctor::run(&settings, json),
+        Some(Command::Bench(args)) => crate::bench::run(&settings, &cli.global, &args),
+        None if cli.question.is_empty() => {
+            use clap::CommandFactory;
+            let _ = Cli::command().print_help();
+            Ok(ExitCode::from(EXIT_USAGE))
+        }
+        None => ask(&mut settings, &cli.global, &cli.question.join(" "), &cli.ask),
+    }
+}
+
+/// Log to stderr (warnings by default) and, for commands that work on a data dir, to
+/// `logs/query_agent_logs.txt`. Returns the guard that flushes the file writer.
+pub fn init_logging(settings: &Settings, global: &GlobalArgs, to_file: bool) -> Option<tracing_appender::non_blocking::WorkerGuard> {
+    use tracing_subscriber::filter::{filter_fn, LevelFilter};
+    use tracing_subscriber::prelude::*;
+    let level = match global.verbose {
+        0 => LevelFilter::WARN,
+        1 => LevelFilter::INFO,
+        _ => LevelFilter::DEBUG,
+    };
+    let stderr_layer = tracing_subscriber::fmt::layer()
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .without_time()
+        .with_filter(filter_fn(|m| m.target() != "qa::trace"))
+        .with_filter(level);
+    let (file_layer, guard) = if to_file && std::fs::create_dir_all(settings.log_dir()).is_ok() {
+        let appender = tracing_appender::rolling::never(settings.log_dir(), "query_agent_logs.txt");
+        let (writer, guard) = tracing_appender::non_blocking(appender);
+        let layer = tracing_subscriber::fmt::layer()
+            .with_writer(writer)
+            .with_ansi(false)
+            .with_filter(filter_fn(|m| m.target().starts_with("qa")))
+            .with_filter(LevelFilter::INFO);
+        (Some(layer), Some(guard))
+    } else {
+        (None, None)
+    };
+    let _ = tracing_subscriber::registry().with(stderr_layer).with(file_layer).try_init();
+    guard
+}
+
+pub fn load_embedder(settings: &Settings) -> crate::error::Result<Box<dyn Embedder>> {
+    let e = BertEmbedder::load(&settings.embedding_model_dir(), settings.chunk_tokens.max(256), settings.batch_size)?;
+    Ok(Box::new(e))
+}
+
+fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, flags: &AskFlags) -> Result<ExitCode> {
+    let question = question.trim();
+    if question.is_empty() {
+        return Ok(usage_error("the question is empty: ask something, e.g. qa \"What is deep sleep?\""));
+    }
+    if let Some(k) = flags.k {
+        settings.set_flag("top_k", k)?;
+    }
+    if let Some(c) = &flags.corpus {
+        settings.set_flag("corpus", c)?;
+    }
+    let _guard = init_logging(settings, global, true);
+    let mut engine = Engine::open(settings, || load_embedder(settings))?;
+    let result = engine.ask(question)?;
+    let trace_path = settings.trace_file();
+    let trace_json = serde_json::to_string(&result.trace)?;
+    tracing::info!(target: "qa::trace", "QUERY_TRACE_JSON {trace_json}");
+    if let Err(e) = crate::trace::append(&trace_path, &result.trace) {
+        tracing::warn!("could not append the trace: {e}");
+    }
+    let mut out = std::io::stdout().lock();
+    if flags.json {
+        serde_json::to_writer_pretty(&mut out, &result)?;
+        writeln!(out)?;
+    } else {
+        writeln!(out, "=== Final Answer ===\n{}", result.answer.text)?;
+        if flags.trace {
+            writeln!(out, "\n=== Query Trace (JSON) ===\n{}", serde_json::to_string_pretty(&result.trace)?)?;
+        }
+    }
+    if !global.quiet && !flags.json {
+        eprintln!(
+            "\n[corpus {} · {:.0} ms · trace {} → {}]",
+            result.corpus,
+            result.trace.latency_ms.total,
+            result.trace.trace_id,
+            trace_path.display()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn index(settings: &mut Settings, global: &GlobalArgs, args: &IndexArgs) -> Result<ExitCode> {
+    if let Some(n) = args.chunk_tokens {
+        settings.set_flag("chunk_tokens", n)?;
+    }
+    if let Some(n) = args.chunk_overlap {
+        settings.set_flag("chunk_overlap", n)?;
+    }
+    let _guard = init_logging(settings, global, true);
+    let embedder = load_embedder(settings)?;
+    let opts = IndexOptions { root: args.path.clone(), name: args.name.clone(), rebuild: args.rebuild, progress: !global.quiet && !args.json };
+    let summary = indexer::run_index(settings, embedder.as_ref(), &opts)
+        .with_context(|| format!("indexing {}", args.path.display()))?;
+    tracing::info!(corpus = %summary.corpus, chunks = summary.chunks, added = summary.added, kept = summary.kept, removed = summary.removed, "index complete");
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&summary)?);
+    } else {
+        print_index_summary(&summary);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_index_summary(s: &IndexSummary) {
+    let t = &s.timings;
+    if s.up_to_date {
+        println!("Index for '{}' is up to date: {} chunks kept, 0 added, 0 removed ({:.0} ms).", s.corpus, s.kept, t.total_ms);
+    } else {
+        println!("Indexed '{}' from {}", s.corpus, s.root);
+        println!("  files:    {} loaded, {} skipped", s.files_loaded, s.files_skipped.len());
+        println!("  chunks:   {} ({} added, {} kept, {} removed)", s.chunks, s.added, s.kept, s.removed);
+        let rate = if t.embed_ms > 0.0 { s.embedded as f64 / (t.embed_ms / 1000.0) } else { 0.0 };
+        println!("  embedded: {} chunks in {:.1} s ({:.1} chunks/s)", s.embedded, t.embed_ms / 1000.0, rate);
+        println!("  graph:    {} concepts, {} documents, {} images, {} relationships", s.concepts, s.documents, s.images, s.relationships);
+        println!(
+            "  time:     parse {:.0} ms, chunk {:.0} ms, embed {:.0} ms, hnsw {:.0} ms, graph {:.0} ms, write {:.0} ms, total {:.0} ms",
+            t.parse_ms, t.chunk_ms, t.embed_ms, t.hnsw_ms, t.graph_ms, t.write_ms, t.total_ms
+        );
+        println!("  outputs:  {}\n            {}\n            {}", s.generation, s.chunk_file, s.kg_file);
+    }
+    for sk in &s.files_skipped {
+        eprintln!("  skipped {}: {}", sk.path, sk.reason);
+    }
+}

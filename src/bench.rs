@@ -1,0 +1,253 @@
+//! `qa bench`: index a real corpus (default: the Rust book shipped with the toolchain) and print
+//! the figures BENCHMARKS.md records — index time split by stage, embedding throughput, HNSW build,
+//! warm retrieval latency, HNSW recall@10 against exact search, cold `qa ask` wall time, peak RSS.
+//! Figures are printed, never asserted: speed targets do not belong in tests.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command as Proc, ExitCode, Stdio};
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use serde_json::json;
+
+use crate::ask::Engine;
+use crate::cli::{BenchArgs, GlobalArgs};
+use crate::config::Settings;
+use crate::indexer::{self, IndexOptions};
+use crate::vector::{ExactIndex, VectorIndex};
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    // Nearest-rank method.
+    let rank = ((p / 100.0) * sorted.len() as f64).ceil().max(1.0) as usize;
+    sorted[rank.min(sorted.len()) - 1]
+}
+
+fn rust_book_corpus(out: &Path) -> Result<PathBuf> {
+    let sysroot = Proc::new("rustc").args(["--print", "sysroot"]).output().context("running `rustc --print sysroot`")?;
+    let sysroot = String::from_utf8_lossy(&sysroot.stdout).trim().to_string();
+    let book = Path::new(&sysroot).join("share/doc/rust/html/book");
+    if !book.is_dir() {
+        bail!("the Rust book is not installed at {} (rustup component add rust-docs), or pass --corpus", book.display());
+    }
+    let dest = out.join("corpus").join("rust-book");
+    std::fs::create_dir_all(&dest).with_context(|| format!("creating {}", dest.display()))?;
+    let mut n = 0;
+    for e in std::fs::read_dir(&book).with_context(|| format!("reading {}", book.display()))? {
+        let e = e?;
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.starts_with("ch") && name.ends_with(".html") {
+            let target = dest.join(&name);
+            if !target.exists() {
+                std::fs::copy(e.path(), &target).with_context(|| format!("copying {name}"))?;
+            }
+            n += 1;
+        }
+    }
+    if n == 0 {
+        bail!("no ch*.html files in {}", book.display());
+    }
+    Ok(dest)
+}
+
+fn vm_hwm_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| l.split_whitespace().nth(1)?.parse().ok()))
+        .unwrap_or(0)
+}
+
+fn children_max_rss_kib() -> u64 {
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: getrusage writes into the zeroed struct we own.
+    if unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) } == 0 { usage.ru_maxrss as u64 } else { 0 }
+}
+
+pub fn run(base: &Settings, global: &GlobalArgs, args: &BenchArgs) -> Result<ExitCode> {
+    let out = args.out.clone().unwrap_or_else(|| PathBuf::from("bench_outputs"));
+    std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
+    let corpus = match &args.corpus {
+        Some(p) => p.clone(),
+        None => rust_book_corpus(&out)?,
+    };
+    let questions_path = args.questions.clone().unwrap_or_else(|| PathBuf::from("bench/rust_book_questions.txt"));
+    let questions: Vec<String> = std::fs::read_to_string(&questions_path)
+        .with_context(|| format!("reading questions from {}", questions_path.display()))?
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(String::from)
+        .collect();
+    if questions.is_empty() {
+        bail!("{} has no questions", questions_path.display());
+    }
+    let mut settings = base.clone();
+    settings.set_flag("data_dir", out.display())?;
+    let corpus_name = "bench";
+    settings.set_flag("corpus", corpus_name)?;
+    let threads = settings.effective_threads();
+    let say = |m: &str| {
+        if !global.quiet && !args.json {
+            eprintln!("{m}");
+        }
+    };
+
+    let mut report = serde_json::Map::new();
+    report.insert("corpus".into(), json!(corpus.display().to_string()));
+    report.insert("threads".into(), json!(threads));
+    report.insert("cpu".into(), json!(cpu_model()));
+    report.insert("date".into(), json!(chrono::Utc::now().format("%Y-%m-%d").to_string()));
+
+    if !args.skip_index {
+        say(&format!("indexing {} (full rebuild) ...", corpus.display()));
+        let t = Instant::now();
+        let embedder = crate::app::load_embedder(&settings)?;
+        let model_load_ms = t.elapsed().as_secs_f64() * 1000.0;
+        let opts = IndexOptions { root: corpus.clone(), name: Some(corpus_name.into()), rebuild: true, progress: !global.quiet && !args.json };
+        let s = indexer::run_index(&settings, embedder.as_ref(), &opts)?;
+        let embed_s = s.timings.embed_ms / 1000.0;
+        report.insert(
+            "index".into(),
+            json!({
+                "files": s.files_loaded,
+                "chunks": s.chunks,
+                "embed_tokens": s.embed_tokens,
+                "concepts": s.concepts,
+                "relationships": s.relationships,
+                "model_load_ms": model_load_ms,
+                "parse_ms": s.timings.parse_ms,
+                "chunk_ms": s.timings.chunk_ms,
+                "embed_ms": s.timings.embed_ms,
+                "hnsw_build_ms": s.timings.hnsw_ms,
+                "graph_ms": s.timings.graph_ms,
+                "write_ms": s.timings.write_ms,
+                "total_ms": s.timings.total_ms,
+                "embed_chunks_per_s": s.embedded as f64 / embed_s.max(1e-9),
+                "embed_tokens_per_s": s.embed_tokens as f64 / embed_s.max(1e-9),
+                "embed_tokens_per_s_per_core": s.embed_tokens as f64 / embed_s.max(1e-9) / threads as f64,
+                "mean_tokens_per_chunk": s.embed_tokens as f64 / s.embedded.max(1) as f64,
+            }),
+        );
+    }
+
+    say("loading the index and measuring warm retrieval ...");
+    let t = Instant::now();
+    let engine = Engine::open(&settings, || crate::app::load_embedder(&settings))?;
+    let open_ms = t.elapsed().as_secs_f64() * 1000.0;
+    let _ = engine.retrieve(&questions[0])?; // warm-up
+    let mut total = Vec::new();
+    let mut search_only = Vec::new();
+    let mut qvecs = Vec::new();
+    for q in &questions {
+        let t = Instant::now();
+        let (_, vecs, _) = engine.retrieve(q)?;
+        total.push(t.elapsed().as_secs_f64() * 1000.0);
+        let t = Instant::now();
+        let _ = engine.index().search(&vecs[0], settings.top_k);
+        search_only.push(t.elapsed().as_secs_f64() * 1000.0);
+        qvecs.push(vecs[0].clone());
+    }
+    total.sort_by(f64::total_cmp);
+    search_only.sort_by(f64::total_cmp);
+
+    // Recall@10 of HNSW against exact search: the questions plus chunk vectors as queries.
+    let gen_dir = crate::layout::CorpusDir::new(&settings.vector_dir(), corpus_name).current().context("no live generation")?;
+    let (vectors, _) = crate::vector::read_vectors(&gen_dir.join("vectors.f32"))?;
+    let exact = ExactIndex { vectors: &vectors };
+    let step = (vectors.len() / 200).max(1);
+    let queries: Vec<&Vec<f32>> = qvecs.iter().chain(vectors.iter().step_by(step).take(200)).collect();
+    let mut hits = 0usize;
+    let mut wanted = 0usize;
+    for q in &queries {
+        let truth: Vec<usize> = exact.search(q, 10).into_iter().map(|(i, _)| i).collect();
+        let got: Vec<usize> = engine.index().search(q, 10).into_iter().map(|(i, _)| i).collect();
+        wanted += truth.len();
+        hits += got.iter().filter(|i| truth.contains(i)).count();
+    }
+    let recall = hits as f64 / wanted.max(1) as f64;
+    report.insert(
+        "retrieval".into(),
+        json!({
+            "questions": questions.len(),
+            "index_open_ms": open_ms,
+            "warm_retrieve_p50_ms": percentile(&total, 50.0),
+            "warm_retrieve_p95_ms": percentile(&total, 95.0),
+            "hnsw_search_p50_ms": percentile(&search_only, 50.0),
+            "hnsw_search_p95_ms": percentile(&search_only, 95.0),
+            "recall_at_10": recall,
+            "recall_queries": queries.len(),
+            "ef_search": settings.hnsw_ef_search,
+            "hnsw_m": settings.hnsw_m,
+        }),
+    );
+    let warm_rss = vm_hwm_kib();
+    drop(engine);
+
+    say(&format!("timing {} cold `qa ask` runs ...", args.cold_runs));
+    let exe = std::env::current_exe().context("locating the qa binary")?;
+    let mut cold = Vec::new();
+    for i in 0..args.cold_runs {
+        let q = &questions[i % questions.len()];
+        let t = Instant::now();
+        let status = Proc::new(&exe)
+            .arg("--data-dir")
+            .arg(&out)
+            .arg("--models-dir")
+            .arg(&settings.models_dir)
+            .args(["--embedding-model", &settings.embedding_model, "-q", "ask", "--corpus", corpus_name, "--json", q])
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .status()
+            .context("running qa ask")?;
+        if !status.success() {
+            bail!("cold `qa ask` failed with {status}");
+        }
+        cold.push(t.elapsed().as_secs_f64() * 1000.0);
+    }
+    cold.sort_by(f64::total_cmp);
+    report.insert(
+        "cold_ask".into(),
+        json!({"runs": cold.len(), "median_ms": percentile(&cold, 50.0), "min_ms": cold.first(), "max_ms": cold.last(), "peak_rss_mib": children_max_rss_kib() as f64 / 1024.0}),
+    );
+    report.insert("peak_rss_mib_bench_process".into(), json!(warm_rss as f64 / 1024.0));
+
+    let report = serde_json::Value::Object(report);
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print_report(&report);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("model name")).map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string()))
+        .unwrap_or_else(|| "unknown".into())
+}
+
+fn print_report(r: &serde_json::Value) {
+    let f = |v: &serde_json::Value| v.as_f64().map(|x| format!("{x:.1}")).unwrap_or_else(|| "-".into());
+    println!("corpus: {}  ({} threads, {}, {})", r["corpus"].as_str().unwrap_or(""), r["threads"], r["cpu"].as_str().unwrap_or(""), r["date"].as_str().unwrap_or(""));
+    if let Some(i) = r.get("index") {
+        println!("index: {} files, {} chunks ({} tokens, {} mean/chunk), {} concepts", i["files"], i["chunks"], i["embed_tokens"], f(&i["mean_tokens_per_chunk"]), i["concepts"]);
+        println!(
+            "  parse {} ms | chunk {} ms | embed {} ms | hnsw build {} ms | graph {} ms | write {} ms | total {} ms",
+            f(&i["parse_ms"]), f(&i["chunk_ms"]), f(&i["embed_ms"]), f(&i["hnsw_build_ms"]), f(&i["graph_ms"]), f(&i["write_ms"]), f(&i["total_ms"])
+        );
+        println!(
+            "  embedding: {} chunks/s, {} tokens/s ({} tokens/s per core)",
+            f(&i["embed_chunks_per_s"]), f(&i["embed_tokens_per_s"]), f(&i["embed_tokens_per_s_per_core"])
+        );
+    }
+    let q = &r["retrieval"];
+    println!("retrieval ({} questions): open {} ms; warm retrieve p50 {} ms, p95 {} ms (HNSW search alone p50 {} ms, p95 {} ms)",
+        q["questions"], f(&q["index_open_ms"]), f(&q["warm_retrieve_p50_ms"]), f(&q["warm_retrieve_p95_ms"]), f(&q["hnsw_search_p50_ms"]), f(&q["hnsw_search_p95_ms"]));
+    println!("recall@10 vs exact: {:.4} over {} queries (M={}, ef_search={})", q["recall_at_10"].as_f64().unwrap_or(0.0), q["recall_queries"], q["hnsw_m"], q["ef_search"]);
+    let c = &r["cold_ask"];
+    println!("cold `qa ask`: median {} ms (min {}, max {}) over {} runs; peak RSS {} MiB", f(&c["median_ms"]), f(&c["min_ms"]), f(&c["max_ms"]), c["runs"], f(&c["peak_rss_mib"]));
+    println!("bench process peak RSS: {} MiB", f(&r["peak_rss_mib_bench_process"]));
+}

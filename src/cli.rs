@@ -1,0 +1,172 @@
+//! Command-line interface: argument definitions (clap derive) and output formatting.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+pub const EXAMPLES: &str = "\
+Examples:
+  qa index sample_corpus                      index a folder (.md, .txt, .html; recursive)
+  qa \"How does deep sleep relate to battery life?\"
+  qa ask \"Show me the wiring diagram\" --json  the whole answer object as JSON
+  qa ask \"What is the BME280?\" --trace        also print the trace record
+  qa doctor                                   what is configured, what is missing, how to fix it
+  qa bench                                    index the Rust book and print performance figures
+
+Configuration (highest precedence first): flags, QA_* environment variables (also read from ./.env),
+qa.toml (./qa.toml or --config / QA_CONFIG), built-in defaults. `qa doctor` shows the effective values.
+Exit codes: 0 success, 1 error, 2 usage error.";
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "qa",
+    version,
+    about = "Answer questions over your own documents, with evidence: dense retrieval + knowledge graph, fully local.",
+    after_help = EXAMPLES,
+    disable_help_subcommand = true
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
+    /// The question to answer (`qa "..."` is the same as `qa ask "..."`).
+    #[arg(value_name = "QUESTION")]
+    pub question: Vec<String>,
+
+    #[command(flatten)]
+    pub ask: AskFlags,
+}
+
+#[derive(Debug, Args, Clone, Default)]
+pub struct GlobalArgs {
+    /// Folder holding vector_store_outputs/, chunking_outputs/ and logs/ [env: QA_DATA_DIR] [default: .]
+    #[arg(long, global = true, value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+
+    /// Folder with the model folders [env: QA_MODELS_DIR] [default: models]
+    #[arg(long, global = true, value_name = "DIR")]
+    pub models_dir: Option<PathBuf>,
+
+    /// Embedding model: a folder name under the models folder or a path to a BERT-family
+    /// sentence-transformers folder [env: QA_EMBEDDING_MODEL] [default: all-MiniLM-L6-v2]
+    #[arg(long = "embedding-model", global = true, value_name = "NAME|PATH")]
+    pub embedding_model: Option<String>,
+
+    /// Settings file [env: QA_CONFIG] [default: ./qa.toml if present]
+    #[arg(long, global = true, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+
+    /// Compute threads (0 = every core) [env: QA_THREADS]
+    #[arg(long, global = true, value_name = "N")]
+    pub threads: Option<usize>,
+
+    /// More log output on stderr (-v info, -vv debug).
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+
+    /// No progress bars or status lines on stderr.
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Args, Clone, Default)]
+pub struct AskFlags {
+    /// Print the whole answer object (answer, evidence, trace) as JSON on stdout.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Also print the trace record under `=== Query Trace (JSON) ===`.
+    #[arg(long)]
+    pub trace: bool,
+
+    /// Chunks retrieved per subquery [env: QA_TOP_K] [default: 3]
+    #[arg(short, long, value_name = "N")]
+    pub k: Option<usize>,
+
+    /// Corpus to query when several are indexed [env: QA_CORPUS] [default: the latest indexed]
+    #[arg(long, value_name = "NAME")]
+    pub corpus: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Answer a question with evidence from the indexed documents.
+    Ask {
+        /// The question.
+        #[arg(value_name = "QUESTION", required = true)]
+        question: Vec<String>,
+        #[command(flatten)]
+        flags: AskFlags,
+    },
+    /// Index a folder (or one file) of Markdown, HTML and plain-text documents.
+    ///
+    /// Re-running on the same folder only embeds chunks whose text changed; chunks of deleted
+    /// files are removed. The new index replaces the old one atomically: an interrupted run
+    /// leaves the previous index usable.
+    Index(IndexArgs),
+    /// Check the setup: settings and where they come from, model files, indexes, logs.
+    Doctor {
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Measure indexing, embedding, retrieval and recall on a real corpus (default: the Rust book).
+    Bench(BenchArgs),
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct IndexArgs {
+    /// Folder (searched recursively) or file to index.
+    #[arg(value_name = "PATH")]
+    pub path: PathBuf,
+
+    /// Corpus name [default: the folder's name]
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+
+    /// Re-embed everything instead of reusing unchanged chunks' embeddings.
+    #[arg(long)]
+    pub rebuild: bool,
+
+    /// Maximum tokens per chunk, special tokens included (capped by the model window) [env: QA_CHUNK_TOKENS] [default: 256]
+    #[arg(long, value_name = "N")]
+    pub chunk_tokens: Option<usize>,
+
+    /// Tokens shared by consecutive chunks of a section [env: QA_CHUNK_OVERLAP] [default: 32]
+    #[arg(long, value_name = "N")]
+    pub chunk_overlap: Option<usize>,
+
+    /// Print the summary as JSON on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct BenchArgs {
+    /// Folder to index [default: the Rust book's ch*.html from `rustc --print sysroot`]
+    #[arg(long, value_name = "PATH")]
+    pub corpus: Option<PathBuf>,
+
+    /// File with one question per line [default: bench/rust_book_questions.txt]
+    #[arg(long, value_name = "FILE")]
+    pub questions: Option<PathBuf>,
+
+    /// Where the benchmark keeps its index [default: bench_outputs]
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+
+    /// Reuse the benchmark's existing index instead of rebuilding it (skips index figures).
+    #[arg(long)]
+    pub skip_index: bool,
+
+    /// Cold `qa ask` runs to time.
+    #[arg(long, default_value_t = 5, value_name = "N")]
+    pub cold_runs: usize,
+
+    /// Print the figures as JSON.
+    #[arg(long)]
+    pub json: bool,
+}

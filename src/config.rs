@@ -1,0 +1,241 @@
+//! Settings with a fixed precedence: command-line flags > `QA_*` environment variables (a `.env`
+//! file in the working directory is read into the environment first) > `qa.toml` > defaults.
+//! Every value remembers where it came from so `qa doctor` can explain the effective setup.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{QaError, Result};
+
+/// Where a setting's effective value came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Origin {
+    Default,
+    File,
+    Env,
+    Flag,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Settings {
+    /// Folder holding `vector_store_outputs/`, `chunking_outputs/` and `logs/`.
+    pub data_dir: PathBuf,
+    /// Folder with model folders (fetched by `scripts/setup-models.sh`).
+    pub models_dir: PathBuf,
+    /// Embedding model: a folder name under `models_dir`, or a path to a BERT-family
+    /// sentence-transformers folder (config.json, tokenizer.json, model.safetensors).
+    pub embedding_model: String,
+    /// Corpus to query when several are indexed (default: the most recently indexed one).
+    pub corpus: Option<String>,
+    /// Chunks retrieved per subquery.
+    pub top_k: usize,
+    /// Maximum tokens per chunk, [CLS]/[SEP] included; capped by the model's window.
+    pub chunk_tokens: usize,
+    /// Tokens of overlap carried from one chunk into the next inside a section.
+    pub chunk_overlap: usize,
+    /// Chunks per embedding batch.
+    pub batch_size: usize,
+    /// Worker threads for embedding (0 = every core).
+    pub threads: usize,
+    /// A multi-word term must occur in at least this many chunks to become a concept.
+    pub min_concept_df: usize,
+    /// RELATED_TO edges need at least this many co-occurring chunks (co-mention covers the rest).
+    pub min_related_weight: u32,
+    /// Below this best retrieval similarity, with no graph evidence, `qa` says it found nothing.
+    pub relevance_threshold: f32,
+    /// HNSW: links per node.
+    pub hnsw_m: usize,
+    /// HNSW: candidate list size while building.
+    pub hnsw_ef_construction: usize,
+    /// HNSW: candidate list size while searching.
+    pub hnsw_ef_search: usize,
+    #[serde(skip)]
+    pub origins: BTreeMap<&'static str, Origin>,
+    #[serde(skip)]
+    pub config_file: Option<PathBuf>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            data_dir: PathBuf::from("."),
+            models_dir: PathBuf::from("models"),
+            embedding_model: "all-MiniLM-L6-v2".into(),
+            corpus: None,
+            top_k: 3,
+            chunk_tokens: 256,
+            chunk_overlap: 32,
+            batch_size: 16,
+            threads: 0,
+            min_concept_df: 2,
+            min_related_weight: 2,
+            relevance_threshold: 0.25,
+            hnsw_m: 24,
+            hnsw_ef_construction: 200,
+            hnsw_ef_search: 96,
+            origins: BTreeMap::new(),
+            config_file: None,
+        }
+    }
+}
+
+/// Names of the settings, as used in qa.toml and (upper-cased, `QA_` prefix) in the environment.
+pub const KEYS: &[&str] = &[
+    "data_dir",
+    "models_dir",
+    "embedding_model",
+    "corpus",
+    "top_k",
+    "chunk_tokens",
+    "chunk_overlap",
+    "batch_size",
+    "threads",
+    "min_concept_df",
+    "min_related_weight",
+    "relevance_threshold",
+    "hnsw_m",
+    "hnsw_ef_construction",
+    "hnsw_ef_search",
+];
+
+impl Settings {
+    /// Defaults, then `qa.toml` (explicit path, else `$QA_CONFIG`, else `./qa.toml` if present),
+    /// then `QA_*` variables (after loading `./.env` if present, without overriding real env).
+    pub fn load(explicit_config: Option<&Path>) -> Result<Settings> {
+        let _ = dotenvy::dotenv();
+        let mut s = Settings::default();
+        let path = explicit_config
+            .map(Path::to_path_buf)
+            .or_else(|| std::env::var_os("QA_CONFIG").map(PathBuf::from))
+            .or_else(|| Some(PathBuf::from("qa.toml")).filter(|p| p.is_file()));
+        if let Some(path) = path {
+            let text = std::fs::read_to_string(&path).map_err(|e| QaError::io("reading config file", &path, e))?;
+            let table: toml::Table = toml::from_str(&text)
+                .map_err(|e| QaError::Config(format!("{}: {}", path.display(), e.message())))?;
+            for key in table.keys() {
+                if !KEYS.contains(&key.as_str()) {
+                    return Err(QaError::Config(format!(
+                        "{}: unknown setting '{key}' (known: {})",
+                        path.display(),
+                        KEYS.join(", ")
+                    )));
+                }
+            }
+            s = toml::from_str(&text).map_err(|e| QaError::Config(format!("{}: {}", path.display(), e.message())))?;
+            for key in table.keys() {
+                if let Some(k) = KEYS.iter().find(|k| **k == key) {
+                    s.origins.insert(k, Origin::File);
+                }
+            }
+            s.config_file = Some(path);
+        }
+        for key in KEYS {
+            let var = format!("QA_{}", key.to_ascii_uppercase());
+            if let Ok(value) = std::env::var(&var) {
+                s.set(key, &value).map_err(|e| QaError::Config(format!("{var}: {e}")))?;
+                s.origins.insert(key, Origin::Env);
+            }
+        }
+        s.validate()?;
+        Ok(s)
+    }
+
+    /// Set one setting from its string form (environment or flag) and mark its origin.
+    pub fn set(&mut self, key: &str, value: &str) -> std::result::Result<(), String> {
+        fn num<T: std::str::FromStr>(v: &str) -> std::result::Result<T, String> {
+            v.trim().parse().map_err(|_| format!("'{v}' is not a valid number"))
+        }
+        match key {
+            "data_dir" => self.data_dir = PathBuf::from(value),
+            "models_dir" => self.models_dir = PathBuf::from(value),
+            "embedding_model" => self.embedding_model = value.to_string(),
+            "corpus" => self.corpus = Some(value.to_string()).filter(|v| !v.is_empty()),
+            "top_k" => self.top_k = num(value)?,
+            "chunk_tokens" => self.chunk_tokens = num(value)?,
+            "chunk_overlap" => self.chunk_overlap = num(value)?,
+            "batch_size" => self.batch_size = num(value)?,
+            "threads" => self.threads = num(value)?,
+            "min_concept_df" => self.min_concept_df = num(value)?,
+            "min_related_weight" => self.min_related_weight = num(value)?,
+            "relevance_threshold" => self.relevance_threshold = num(value)?,
+            "hnsw_m" => self.hnsw_m = num(value)?,
+            "hnsw_ef_construction" => self.hnsw_ef_construction = num(value)?,
+            "hnsw_ef_search" => self.hnsw_ef_search = num(value)?,
+            _ => return Err(format!("unknown setting '{key}'")),
+        }
+        Ok(())
+    }
+
+    /// Apply a command-line flag (highest precedence).
+    pub fn set_flag(&mut self, key: &'static str, value: impl ToString) -> Result<()> {
+        self.set(key, &value.to_string()).map_err(|e| QaError::Config(format!("--{}: {e}", key.replace('_', "-"))))?;
+        self.origins.insert(key, Origin::Flag);
+        self.validate()
+    }
+
+    pub fn origin(&self, key: &str) -> Origin {
+        self.origins.get(key).copied().unwrap_or(Origin::Default)
+    }
+
+    pub fn validate(&self) -> Result<()> {
+        let bad = |m: String| Err(QaError::Config(m));
+        if self.top_k == 0 || self.top_k > 100 {
+            return bad(format!("top_k must be between 1 and 100 (got {})", self.top_k));
+        }
+        if self.chunk_tokens < 32 {
+            return bad(format!("chunk_tokens must be at least 32 (got {})", self.chunk_tokens));
+        }
+        if self.chunk_overlap >= self.chunk_tokens / 2 {
+            return bad(format!(
+                "chunk_overlap ({}) must be less than half of chunk_tokens ({})",
+                self.chunk_overlap, self.chunk_tokens
+            ));
+        }
+        if self.batch_size == 0 {
+            return bad("batch_size must be at least 1".into());
+        }
+        if !(2..=200).contains(&self.hnsw_m) {
+            return bad(format!("hnsw_m must be between 2 and 200 (got {})", self.hnsw_m));
+        }
+        if !(-1.0..=1.0).contains(&self.relevance_threshold) {
+            return bad("relevance_threshold must be between -1 and 1".into());
+        }
+        Ok(())
+    }
+
+    /// Folder of the configured embedding model.
+    pub fn embedding_model_dir(&self) -> PathBuf {
+        let as_path = PathBuf::from(&self.embedding_model);
+        if as_path.is_absolute() || self.embedding_model.contains('/') {
+            as_path
+        } else {
+            self.models_dir.join(&self.embedding_model)
+        }
+    }
+
+    pub fn vector_dir(&self) -> PathBuf {
+        self.data_dir.join("vector_store_outputs")
+    }
+    pub fn chunk_dir(&self) -> PathBuf {
+        self.data_dir.join("chunking_outputs")
+    }
+    pub fn log_dir(&self) -> PathBuf {
+        self.data_dir.join("logs")
+    }
+    pub fn trace_file(&self) -> PathBuf {
+        self.log_dir().join("query_traces.jsonl")
+    }
+
+    /// Effective threads for compute (0 = all available cores).
+    pub fn effective_threads(&self) -> usize {
+        if self.threads > 0 {
+            self.threads
+        } else {
+            std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+        }
+    }
+}

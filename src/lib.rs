@@ -1,0 +1,24 @@
+//! `qa`: local-first question answering over your own documents.
+//!
+//! Pipeline stages, one module each: [`corpus`] → [`chunk`] → [`embed`] → [`vector`] index and
+//! [`kg`] → [`graph`] store → [`retrieve`] + graph evidence → [`answer`] → [`trace`].
+//! [`indexer`] and [`ask`] compose them; [`app`] is the command-line edge.
+
+pub mod answer;
+pub mod app;
+pub mod ask;
+pub mod bench;
+pub mod chunk;
+pub mod cli;
+pub mod config;
+pub mod corpus;
+pub mod doctor;
+pub mod embed;
+pub mod error;
+pub mod graph;
+pub mod indexer;
+pub mod kg;
+pub mod layout;
+pub mod retrieve;
+pub mod trace;
+pub mod vector;

@@ -1,0 +1,84 @@
+//! Shared helpers for the CLI tests: a `qa` command isolated from the developer's environment,
+//! and one indexed copy of the sample corpus shared by the read-only tests of a test binary.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use assert_cmd::Command;
+
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn models_dir() -> PathBuf {
+    repo().join("models")
+}
+
+pub fn sample_corpus() -> PathBuf {
+    repo().join("sample_corpus")
+}
+
+/// `qa` with a clean environment (no QA_* leaking in), working in `data_dir`.
+pub fn qa(data_dir: &Path) -> Command {
+    let mut cmd = qa_without_models(data_dir);
+    cmd.arg("--models-dir").arg(models_dir());
+    cmd
+}
+
+/// Like [`qa`] but without pointing at the repository's models folder.
+pub fn qa_without_models(data_dir: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("qa").expect("qa binary");
+    for (k, _) in std::env::vars() {
+        if k.starts_with("QA_") {
+            cmd.env_remove(k);
+        }
+    }
+    cmd.current_dir(data_dir).arg("--data-dir").arg(data_dir).arg("-q");
+    cmd
+}
+
+/// A data dir with the sample corpus indexed once per test binary.
+pub fn indexed_sample() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tempfile::Builder::new().prefix("qa-test-").tempdir().expect("tempdir").keep();
+        qa(&dir).arg("index").arg(sample_corpus()).assert().success();
+        dir
+    })
+}
+
+/// A private copy of the shared indexed data dir, for tests that modify it.
+pub fn copy_of_indexed_sample() -> tempfile::TempDir {
+    let src = indexed_sample();
+    let dst = tempfile::Builder::new().prefix("qa-test-copy-").tempdir().expect("tempdir");
+    copy_dir(src, dst.path());
+    dst
+}
+
+pub fn copy_dir(src: &Path, dst: &Path) {
+    std::fs::create_dir_all(dst).unwrap();
+    for e in std::fs::read_dir(src).unwrap() {
+        let e = e.unwrap();
+        let target = dst.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), &target).unwrap();
+        }
+    }
+}
+
+/// Run `qa ask QUESTION --json` and parse the answer object.
+pub fn ask_json(data_dir: &Path, question: &str) -> serde_json::Value {
+    let out = qa(data_dir).args(["ask", question, "--json"]).assert().success().get_output().stdout.clone();
+    serde_json::from_slice(&out).expect("ask --json prints JSON")
+}
+
+/// The live generation folder of a corpus.
+pub fn live_generation(data_dir: &Path, corpus: &str) -> PathBuf {
+    let cd = data_dir.join("vector_store_outputs").join(corpus);
+    let name = std::fs::read_to_string(cd.join("CURRENT")).unwrap();
+    cd.join(name.trim())
+}
