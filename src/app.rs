@@ -62,11 +62,7 @@ pub fn settings_from(global: &GlobalArgs) -> Result<Settings> {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     let mut settings = settings_from(&cli.global)?;
-    if settings.threads > 0 && std::env::var_os("RAYON_NUM_THREADS").is_none() {
-        // candle and hnsw_rs size their pools from this before first use.
-        // SAFETY: single-threaded at this point; no other thread reads the environment.
-        unsafe { std::env::set_var("RAYON_NUM_THREADS", settings.threads.to_string()) };
-    }
+    crate::embed::configure_threads(settings.effective_threads());
     match cli.command {
         Some(Command::Ask { question, flags }) => ask(&mut settings, &cli.global, &question.join(" "), &flags),
         Some(Command::Index(args)) => index(&mut settings, &cli.global, &args),

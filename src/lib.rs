@@ -4,6 +4,7 @@
 //! [`kg`] → [`graph`] store → [`retrieve`] + graph evidence → [`answer`] → [`trace`].
 //! [`indexer`] and [`ask`] compose them; [`app`] is the command-line edge.
 
+pub mod alloc;
 pub mod answer;
 pub mod app;
 pub mod ask;

@@ -4,5 +4,6 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
+    qa::alloc::keep_freed_memory();
     qa::app::main()
 }

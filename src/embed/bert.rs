@@ -10,6 +10,8 @@ use std::path::Path;
 use candle_core::{DType, Device, Module, Result, Tensor};
 use serde::Deserialize;
 
+use super::kernels::{Gelu, SoftmaxLastDim};
+
 #[derive(Debug, Clone, Deserialize)]
 pub struct BertConfig {
     pub hidden_size: usize,
@@ -151,17 +153,16 @@ impl BertModel {
         })
     }
 
-    /// `ids`: (batch, tokens) u32; `mask`: (batch, tokens) f32 with 1 for real tokens.
-    /// Returns the last hidden state, (batch, tokens, hidden).
-    pub fn forward(&self, ids: &Tensor, mask: &Tensor) -> Result<Tensor> {
+    /// `ids`: (batch, tokens) u32, right-padded; `lengths[i]`: real tokens of row i.
+    /// Returns the last hidden state, (batch, tokens, hidden); rows past a sequence's length are
+    /// zero-attention filler and must be ignored by the caller (mean pooling masks them).
+    pub fn forward(&self, ids: &Tensor, lengths: &[usize]) -> Result<Tensor> {
         let (b, t) = ids.dims2()?;
         let h = self.hidden;
         let tokens = self.word.index_select(&ids.flatten_all()?, 0)?; // (b*t, h)
         let pos = self.position.narrow(0, 0, t)?.broadcast_add(&self.token_type0)?; // (t, h)
         let x = tokens.reshape((b, t, h))?.broadcast_add(&pos)?.reshape((b * t, h))?;
         let mut x = self.emb_norm.forward(&x)?;
-        // Additive mask: 0 for real tokens, a large negative number for padding. (b, 1, 1, t)
-        let bias = ((mask.clone() - 1.0)? * 1e4)?.reshape((b, 1, 1, t))?;
         let scale = 1.0 / (self.head_dim as f64).sqrt();
         for layer in &self.layers {
             let qkv = layer.qkv.forward(&x)?; // (b*t, 3h)
@@ -169,13 +170,26 @@ impl BertModel {
             let q = (qkv.get(0)? * scale)?.contiguous()?;
             let k = qkv.get(1)?.contiguous()?;
             let v = qkv.get(2)?.contiguous()?;
-            let scores = q.matmul(&k.t()?)?.broadcast_add(&bias)?; // (b, heads, t, t)
-            let probs = candle_nn::ops::softmax_last_dim(&scores)?;
-            let ctx = probs.matmul(&v)?.transpose(1, 2)?.contiguous()?.reshape((b * t, h))?;
+            // Attention one sequence at a time over its real tokens only: no mask, no work on
+            // padding, and the (heads, len, len) score matrix stays small enough for the cache
+            // (a whole batch's scores are tens of MB, freshly paged in per layer).
+            let mut ctxs = Vec::with_capacity(b);
+            for (i, &len) in lengths.iter().enumerate() {
+                let len = len.clamp(1, t);
+                let qi = q.get(i)?.narrow(1, 0, len)?;
+                let ki = k.get(i)?.narrow(1, 0, len)?;
+                let vi = v.get(i)?.narrow(1, 0, len)?;
+                let scores = qi.matmul(&ki.t()?)?; // (heads, len, len)
+                let probs = scores.apply_op1_no_bwd(&SoftmaxLastDim)?;
+                let ctx = probs.matmul(&vi)?; // (heads, len, d)
+                ctxs.push(if len < t { ctx.pad_with_zeros(1, 0, t - len)? } else { ctx });
+            }
+            let ctx = Tensor::stack(&ctxs, 0)?; // (b, heads, t, d)
+            let ctx = ctx.transpose(1, 2)?.contiguous()?.reshape((b * t, h))?;
             let attn = layer.attn_out.forward(&ctx)?;
             x = layer.attn_norm.forward(&(attn + &x)?)?;
             let inter = layer.intermediate.forward(&x)?;
-            let inter = if self.gelu_tanh { inter.gelu()? } else { inter.gelu_erf()? };
+            let inter = if self.gelu_tanh { inter.gelu()? } else { inter.apply_op1_no_bwd(&Gelu)? };
             let out = layer.output.forward(&inter)?;
             x = layer.out_norm.forward(&(out + &x)?)?;
         }
