@@ -144,6 +144,10 @@ fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, flags: &Ask
             writeln!(out, "\n=== Query Trace (JSON) ===\n{}", serde_json::to_string_pretty(&result.trace)?)?;
         }
     }
+    if std::env::var_os("QA_REPORT_PEAK_RSS").is_some() {
+        // For `qa bench`: the child's own high-water mark (see bench::reported_rss_kib).
+        eprintln!("qa-peak-rss-kib {}", crate::bench::vm_hwm_kib());
+    }
     if !global.quiet && !flags.json {
         eprintln!(
             "\n[corpus {} · {:.0} ms · trace {} → {}]",

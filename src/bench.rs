@@ -52,17 +52,17 @@ fn rust_book_corpus(out: &Path) -> Result<PathBuf> {
     Ok(dest)
 }
 
-fn vm_hwm_kib() -> u64 {
+pub fn vm_hwm_kib() -> u64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| l.split_whitespace().nth(1)?.parse().ok()))
         .unwrap_or(0)
 }
 
-fn children_max_rss_kib() -> u64 {
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: getrusage writes into the zeroed struct we own.
-    if unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) } == 0 { usage.ru_maxrss as u64 } else { 0 }
+/// Peak RSS a `qa` child reported on stderr (`QA_REPORT_PEAK_RSS`). getrusage(RUSAGE_CHILDREN)
+/// is no use here: Linux carries the parent's high-water mark into a forked child.
+fn reported_rss_kib(stderr: &[u8]) -> Option<u64> {
+    String::from_utf8_lossy(stderr).lines().find_map(|l| l.strip_prefix("qa-peak-rss-kib ")?.trim().parse().ok())
 }
 
 pub fn run(base: &Settings, global: &GlobalArgs, args: &BenchArgs) -> Result<ExitCode> {
@@ -188,28 +188,31 @@ pub fn run(base: &Settings, global: &GlobalArgs, args: &BenchArgs) -> Result<Exi
     say(&format!("timing {} cold `qa ask` runs ...", args.cold_runs));
     let exe = std::env::current_exe().context("locating the qa binary")?;
     let mut cold = Vec::new();
+    let mut cold_rss = 0u64;
     for i in 0..args.cold_runs {
         let q = &questions[i % questions.len()];
         let t = Instant::now();
-        let status = Proc::new(&exe)
+        let output = Proc::new(&exe)
             .arg("--data-dir")
             .arg(&out)
             .arg("--models-dir")
             .arg(&settings.models_dir)
             .args(["--embedding-model", &settings.embedding_model, "-q", "ask", "--corpus", corpus_name, "--json", q])
+            .env("QA_REPORT_PEAK_RSS", "1")
             .stdout(Stdio::null())
-            .stderr(Stdio::inherit())
-            .status()
+            .stderr(Stdio::piped())
+            .output()
             .context("running qa ask")?;
-        if !status.success() {
-            bail!("cold `qa ask` failed with {status}");
+        if !output.status.success() {
+            bail!("cold `qa ask` failed with {}: {}", output.status, String::from_utf8_lossy(&output.stderr));
         }
         cold.push(t.elapsed().as_secs_f64() * 1000.0);
+        cold_rss = cold_rss.max(reported_rss_kib(&output.stderr).unwrap_or(0));
     }
     cold.sort_by(f64::total_cmp);
     report.insert(
         "cold_ask".into(),
-        json!({"runs": cold.len(), "median_ms": percentile(&cold, 50.0), "min_ms": cold.first(), "max_ms": cold.last(), "peak_rss_mib": children_max_rss_kib() as f64 / 1024.0}),
+        json!({"runs": cold.len(), "median_ms": percentile(&cold, 50.0), "min_ms": cold.first(), "max_ms": cold.last(), "peak_rss_mib": cold_rss as f64 / 1024.0}),
     );
     report.insert("peak_rss_mib_bench_process".into(), json!(warm_rss as f64 / 1024.0));
 

@@ -130,11 +130,17 @@ fn fingerprint(chunks: &[Chunk]) -> String {
     chunk::sha256_hex(pairs.join("\n").as_bytes())
 }
 
-/// Embed `texts` in groups so the progress bar moves; returns vectors in input order.
+/// Embed `texts` in groups so the progress bar moves; returns vectors in input order. Texts are
+/// taken longest first across the whole set, so each group's batches pad to similar lengths.
 fn embed_all(embedder: &dyn Embedder, texts: &[&str], pb: &ProgressBar) -> Result<Vec<Vec<f32>>> {
-    let mut out = Vec::with_capacity(texts.len());
-    for group in texts.chunks(64) {
-        out.extend(embedder.embed(group)?);
+    let mut order: Vec<usize> = (0..texts.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(texts[i].len()));
+    let mut out = vec![Vec::new(); texts.len()];
+    for group in order.chunks(128) {
+        let batch: Vec<&str> = group.iter().map(|&i| texts[i]).collect();
+        for (&i, v) in group.iter().zip(embedder.embed(&batch)?) {
+            out[i] = v;
+        }
         pb.inc(group.len() as u64);
     }
     Ok(out)

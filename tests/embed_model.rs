@@ -51,3 +51,36 @@ fn missing_model_folder_is_a_clear_error() {
     let err = BertEmbedder::load(std::path::Path::new("/nonexistent"), 256, 8).err().unwrap().to_string();
     assert!(err.contains("scripts/setup-models.sh") && err.contains("config.json"), "{err}");
 }
+
+/// A model folder laid out like another BERT-family checkpoint: tensors under a `bert.` prefix
+/// (as some exports have) and CLS pooling declared in `1_Pooling/config.json` (as bge does).
+#[test]
+fn other_bert_family_layouts_load() {
+    use candle_core::{safetensors, Device};
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models/all-MiniLM-L6-v2");
+    let dir = tempfile::tempdir().unwrap();
+    for f in ["config.json", "tokenizer.json", "sentence_bert_config.json"] {
+        std::fs::copy(src.join(f), dir.path().join(f)).unwrap();
+    }
+    let tensors = safetensors::load(src.join("model.safetensors"), &Device::Cpu).unwrap();
+    let prefixed: std::collections::HashMap<String, candle_core::Tensor> =
+        tensors.into_iter().map(|(k, v)| (format!("bert.{k}"), v)).collect();
+    safetensors::save(&prefixed, dir.path().join("model.safetensors")).unwrap();
+
+    let text = ["A radiation shield keeps sunlight off the sensor."];
+    let original = model().embed(&text).unwrap().remove(0);
+    let prefixed_model = BertEmbedder::load(dir.path(), 256, 8).unwrap();
+    assert_eq!(prefixed_model.pooling(), qa::embed::Pooling::Mean);
+    let same = prefixed_model.embed(&text).unwrap().remove(0);
+    assert!(qa::embed::dot(&original, &same) > 0.99999, "prefixed checkpoint gives another vector");
+
+    std::fs::create_dir(dir.path().join("1_Pooling")).unwrap();
+    std::fs::write(dir.path().join("1_Pooling/config.json"), r#"{"word_embedding_dimension": 384, "pooling_mode_cls_token": true, "pooling_mode_mean_tokens": false}"#).unwrap();
+    let cls = BertEmbedder::load(dir.path(), 256, 8).unwrap();
+    assert_eq!(cls.pooling(), qa::embed::Pooling::Cls);
+    assert_ne!(cls.model_id(), prefixed_model.model_id(), "pooling is part of the model id");
+    let v = cls.embed(&text).unwrap().remove(0);
+    let norm: f32 = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    assert!((norm - 1.0).abs() < 1e-4);
+    assert!(qa::embed::dot(&original, &v) < 0.99, "CLS pooling must differ from mean pooling");
+}

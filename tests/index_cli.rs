@@ -137,20 +137,34 @@ fn no_index_says_how_to_build_one() {
 #[test]
 fn interrupted_index_leaves_the_previous_index_usable() {
     let dir = copy_of_indexed_sample();
-    // A full rebuild takes seconds of embedding; kill it part-way.
+    // Re-index the same corpus name from four distinct copies of the sample (hundreds of chunks
+    // to embed: many seconds of work) and kill the run part-way.
+    let big = tempfile::tempdir().unwrap();
+    for n in 0..4 {
+        let part = big.path().join(format!("part{n}"));
+        copy_dir(&sample_corpus(), &part);
+        for e in std::fs::read_dir(&part).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_file() {
+                let mut t = std::fs::read_to_string(&p).unwrap();
+                t.push_str(&format!("\n\nCopy {n} of this page.\n"));
+                std::fs::write(&p, t).unwrap();
+            }
+        }
+    }
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("qa"))
         .current_dir(dir.path())
         .arg("--data-dir")
         .arg(dir.path())
         .arg("--models-dir")
         .arg(models_dir())
-        .args(["-q", "index", "--rebuild"])
-        .arg(sample_corpus())
+        .args(["-q", "index", "--rebuild", "--name", "sample-corpus"])
+        .arg(big.path())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
+    std::thread::sleep(Duration::from_millis(2500));
     child.kill().unwrap();
     let status = child.wait().unwrap();
     assert!(!status.success(), "the rebuild finished before it could be interrupted");

@@ -8,9 +8,14 @@ use rayon::prelude::*;
 /// e^x for x in roughly [-87, 88], relative error < 1e-6, branch-free (vectorises).
 #[inline(always)]
 pub fn fast_exp(x: f32) -> f32 {
-    let x = x.clamp(-87.0, 88.0);
+    // 1.5 · 2^23: adding it leaves round-to-nearest-even(y) in the low mantissa bits. Every step
+    // below is plain float or integer arithmetic, so the loop vectorises (a saturating
+    // `f32 as i32` cast does not).
+    const SHIFT: f32 = 12_582_912.0;
+    let x = x.max(-87.0).min(88.0);
     // e^x = 2^n · e^r with n = round(x / ln 2), |r| ≤ ln2 / 2.
-    let n = (x * std::f32::consts::LOG2_E).round();
+    let shifted = x * std::f32::consts::LOG2_E + SHIFT;
+    let n = shifted - SHIFT;
     // Cody–Waite reduction: ln 2 split into a part exact in f32 and a small correction, so r
     // keeps full precision even for large |n|.
     let r = (x - n * 0.693_359_4) - n * -2.121_944_4e-4;
@@ -23,7 +28,8 @@ pub fn fast_exp(x: f32) -> f32 {
     p = p * r + 0.5;
     p = p * r + 1.0;
     p = p * r + 1.0;
-    let scale = f32::from_bits(((n as i32 + 127) as u32) << 23);
+    // 2^n built from its exponent bits: (n + 127) << 23, with n read from `shifted`'s mantissa.
+    let scale = f32::from_bits(shifted.to_bits().wrapping_sub(0x4B40_0000).wrapping_add(127) << 23);
     p * scale
 }
 

@@ -33,16 +33,40 @@ const MAX_BATCH_TOKENS: usize = 2048;
 /// Files a model folder must contain.
 pub const REQUIRED_FILES: &[&str] = &["config.json", "tokenizer.json", "model.safetensors"];
 
+/// How token states become one vector (sentence-transformers `1_Pooling/config.json`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pooling {
+    /// Mean of the real tokens' states (all-MiniLM, e5, gte).
+    Mean,
+    /// The [CLS] token's state (bge).
+    Cls,
+}
+
+impl Pooling {
+    fn from_dir(dir: &Path) -> std::result::Result<Pooling, String> {
+        let path = dir.join("1_Pooling").join("config.json");
+        let Ok(text) = std::fs::read_to_string(&path) else { return Ok(Pooling::Mean) };
+        let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let on = |k: &str| v.get(k).and_then(|b| b.as_bool()).unwrap_or(false);
+        match (on("pooling_mode_cls_token"), on("pooling_mode_mean_tokens")) {
+            (true, false) => Ok(Pooling::Cls),
+            (false, true) => Ok(Pooling::Mean),
+            _ => Err(format!("{}: only mean or CLS pooling (one of them) is supported", path.display())),
+        }
+    }
+}
+
 pub struct BertEmbedder {
     model: BertModel,
+    pooling: Pooling,
     tokenizer: Tokenizer,
     counter: TokenizerCounter,
     model_id: String,
     dimension: usize,
     max_tokens: usize,
     batch_size: usize,
-    /// Threads that embed whole batches concurrently.
-    workers: usize,
+    /// Threads that embed whole batches concurrently (when more than one).
+    pool: Option<rayon::ThreadPool>,
     dir: PathBuf,
 }
 
@@ -104,26 +128,35 @@ impl BertEmbedder {
             .with_truncation(Some(TruncationParams { max_length: window, ..Default::default() }))
             .map_err(|e| load_err(e.to_string()))?;
 
+        let pooling = Pooling::from_dir(dir).map_err(load_err)?;
         let weights = dir.join("model.safetensors");
         let model = BertModel::load(&weights, &config, &Device::Cpu).map_err(|e| load_err(e.to_string()))?;
         let size = std::fs::metadata(&weights).map(|m| m.len()).unwrap_or(0);
-        let fingerprint = crate::chunk::sha256_hex(format!("{config_text}\n{size}").as_bytes());
+        let fingerprint = crate::chunk::sha256_hex(format!("{config_text}\n{size}\n{pooling:?}").as_bytes());
         let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "model".into());
         Ok(BertEmbedder {
             model,
+            pooling,
             tokenizer,
             counter: TokenizerCounter(counter_tok),
             model_id: format!("{name}@{}", &fingerprint[..12]),
             dimension: config.hidden_size,
             max_tokens: window,
             batch_size: batch_size.max(1),
-            workers: WORKERS.load(std::sync::atomic::Ordering::Relaxed),
+            pool: match WORKERS.load(std::sync::atomic::Ordering::Relaxed) {
+                n if n > 1 => rayon::ThreadPoolBuilder::new().num_threads(n).thread_name(|i| format!("qa-embed-{i}")).build().ok(),
+                _ => None,
+            },
             dir: dir.to_path_buf(),
         })
     }
 
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    pub fn pooling(&self) -> Pooling {
+        self.pooling
     }
 
     fn embed_batch(&self, encodings: &[&tokenizers::Encoding]) -> candle_core::Result<Vec<Vec<f32>>> {
@@ -142,13 +175,18 @@ impl BertEmbedder {
         let ids = Tensor::from_vec(ids, (b, t), &Device::Cpu)?;
         let mask = Tensor::from_vec(mask, (b, t), &Device::Cpu)?;
         let hidden = self.model.forward(&ids, &lengths)?; // (b, t, h)
-        // Mean pooling over real tokens, then L2 normalisation.
-        let m = mask.unsqueeze(2)?; // (b, t, 1)
-        let summed = hidden.broadcast_mul(&m)?.sum(1)?; // (b, h)
-        let counts = m.sum(1)?.clamp(1e-9, f64::MAX)?; // (b, 1)
-        let mean = summed.broadcast_div(&counts)?;
-        let norm = mean.sqr()?.sum_keepdim(1)?.sqrt()?.clamp(1e-12, f64::MAX)?;
-        mean.broadcast_div(&norm)?.to_dtype(DType::F32)?.to_vec2::<f32>()
+        let pooled = match self.pooling {
+            Pooling::Cls => hidden.narrow(1, 0, 1)?.squeeze(1)?, // (b, h)
+            Pooling::Mean => {
+                // Mean over real tokens only.
+                let m = mask.unsqueeze(2)?; // (b, t, 1)
+                let summed = hidden.broadcast_mul(&m)?.sum(1)?; // (b, h)
+                let counts = m.sum(1)?.clamp(1e-9, f64::MAX)?; // (b, 1)
+                summed.broadcast_div(&counts)?
+            }
+        };
+        let norm = pooled.sqr()?.sum_keepdim(1)?.sqrt()?.clamp(1e-12, f64::MAX)?;
+        pooled.broadcast_div(&norm)?.to_dtype(DType::F32)?.to_vec2::<f32>()
     }
 }
 
@@ -193,31 +231,14 @@ impl Embedder for BertEmbedder {
             let encs: Vec<&tokenizers::Encoding> = group.iter().map(|&i| &encodings[i]).collect();
             self.embed_batch(&encs).map_err(|e| QaError::Embed(e.to_string()))
         };
-        let workers = self.workers.min(groups.len()).max(1);
-        let results: Vec<Result<Vec<Vec<f32>>>> = if workers == 1 {
-            groups.iter().map(|g| run(g)).collect()
-        } else {
-            // Data parallelism: each worker takes whole batches (see `configure_threads`).
-            let next = std::sync::atomic::AtomicUsize::new(0);
-            let slots: Vec<std::sync::Mutex<Option<Result<Vec<Vec<f32>>>>>> = groups.iter().map(|_| std::sync::Mutex::new(None)).collect();
-            std::thread::scope(|scope| {
-                for _ in 0..workers {
-                    scope.spawn(|| loop {
-                        let g = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        if g >= groups.len() {
-                            break;
-                        }
-                        let r = run(groups[g]);
-                        if let Ok(mut slot) = slots[g].lock() {
-                            *slot = Some(r);
-                        }
-                    });
-                }
-            });
-            slots
-                .into_iter()
-                .map(|m| m.into_inner().ok().flatten().unwrap_or_else(|| Err(QaError::Embed("an embedding worker failed".into()))))
-                .collect()
+        let results: Vec<Result<Vec<Vec<f32>>>> = match &self.pool {
+            // Data parallelism: each worker takes whole batches (see `configure_threads`). The
+            // pool's threads live as long as the embedder, so their allocator heaps stay warm.
+            Some(pool) if groups.len() > 1 => {
+                use rayon::prelude::*;
+                pool.install(|| groups.par_iter().with_max_len(1).map(|g| run(g)).collect())
+            }
+            _ => groups.iter().map(|g| run(g)).collect(),
         };
         let mut out = vec![Vec::new(); texts.len()];
         for (group, vectors) in groups.iter().zip(results) {
