@@ -84,6 +84,13 @@ fn sentences(content: &str) -> Vec<String> {
     out
 }
 
+/// The sentence names a concept and then says what it is ("X is", "X are", "X means").
+fn defines_a_concept(sentence: &[String], concepts: &[Vec<String>]) -> bool {
+    concepts.iter().filter(|c| !c.is_empty()).any(|c| {
+        sentence.windows(c.len() + 1).any(|w| w[..c.len()] == c[..] && matches!(w[c.len()].as_str(), "is" | "are" | "mean" | "means" | "refer" | "refers"))
+    })
+}
+
 pub fn synthesize(input: SynthesisInput) -> Answer {
     let q_words: Vec<String> = content_words(input.question).iter().map(|w| terms_singular(w)).collect();
     let q_set: BTreeSet<&str> = q_words.iter().map(String::as_str).collect();
@@ -95,6 +102,9 @@ pub fn synthesize(input: SynthesisInput) -> Answer {
         .take(3)
         .map(|g| words(&g.id))
         .collect();
+    // "What is X?" wants the sentence that says what X is.
+    let q_lower = input.question.trim().to_lowercase();
+    let wants_definition = ["what is", "what are", "what's", "define", "explain", "describe"].iter().any(|p| q_lower.starts_with(p));
     let mut scored: Vec<CitedSentence> = Vec::new();
     for cand in &input.candidates {
         for (pos, sent) in sentences(&cand.chunk.content).into_iter().enumerate() {
@@ -111,9 +121,15 @@ pub fn synthesize(input: SynthesisInput) -> Answer {
             if concepts_in >= 2 {
                 score += 0.3; // states how two grounded concepts relate
             }
+            if wants_definition && defines_a_concept(&sw, &concept_names) {
+                score += 0.3;
+            }
             score -= 0.01 * pos as f32; // earlier sentences of a chunk tend to define things
             if sw.len() > 60 {
                 score -= 0.1;
+            }
+            if sent.ends_with(':') {
+                score -= 0.2; // introduces a list or table that the answer cannot show
             }
             scored.push(CitedSentence { text: sent, chunk_id: cand.chunk.id.clone(), source_file: cand.chunk.source_file.clone(), score });
         }
@@ -203,4 +219,69 @@ pub fn synthesize(input: SynthesisInput) -> Answer {
         }
     }
     Answer { found: true, sentences: picked, graph_facts: facts, chunks_used: used, image_paths: images, text: text.trim_end().to_string() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chunk::ChunkMeta;
+    use crate::graph::evidence::Grounded;
+
+    fn chunk(id: &str, text: &str) -> Chunk {
+        Chunk {
+            id: id.into(),
+            source_file: format!("{id}.md"),
+            content: text.into(),
+            metadata: ChunkMeta { heading_path: vec![], image_ids: vec![], char_start: 0, char_end: 0, token_count: 0, content_sha256: String::new() },
+        }
+    }
+
+    fn grounded(id: &str) -> Grounded {
+        Grounded { id: id.into(), name: id.into(), score: 1.1, method: "exact".into() }
+    }
+
+    #[test]
+    fn never_cites_a_chunk_that_was_not_retrieved() {
+        let a = chunk("power_1", "Deep sleep is the state in which the ESP32 draws about 10 µA. The radio is off.");
+        let graph = GraphEvidence {
+            grounded: vec![grounded("deep sleep")],
+            facts: vec![GraphFact { kind: "co_mention".into(), text: "deep sleep and battery".into(), chunk_ids: vec!["power_1".into(), "ghost_9".into()] }],
+            ..Default::default()
+        };
+        let images = std::collections::BTreeMap::new();
+        let ans = synthesize(SynthesisInput {
+            question: "What is deep sleep?",
+            candidates: vec![Candidate { chunk: &a, score: 0.7, from_graph: false }],
+            graph: &graph,
+            best_score: 0.7,
+            relevance_threshold: 0.25,
+            max_sentences: 4,
+            images: &images,
+        });
+        assert!(ans.found);
+        assert_eq!(ans.sentences[0].text, "Deep sleep is the state in which the ESP32 draws about 10 µA.");
+        let used: Vec<&str> = ans.chunks_used.iter().map(|c| c.chunk_id.as_str()).collect();
+        assert_eq!(used, vec!["power_1"]);
+        assert_eq!(ans.graph_facts[0].chunk_ids, vec!["power_1"]);
+        assert!(!ans.text.contains("ghost_9"));
+    }
+
+    #[test]
+    fn weak_evidence_gives_a_plain_not_found() {
+        let a = chunk("x_0", "Grafana draws panels from the time-series database every minute.");
+        let graph = GraphEvidence::default();
+        let images = std::collections::BTreeMap::new();
+        let ans = synthesize(SynthesisInput {
+            question: "How fast does an unladen swallow fly?",
+            candidates: vec![Candidate { chunk: &a, score: 0.08, from_graph: false }],
+            graph: &graph,
+            best_score: 0.08,
+            relevance_threshold: 0.25,
+            max_sentences: 4,
+            images: &images,
+        });
+        assert!(!ans.found);
+        assert!(ans.chunks_used.is_empty() && ans.image_paths.is_empty());
+        assert!(ans.text.starts_with("I could not find"));
+    }
 }

@@ -17,6 +17,7 @@ use crate::indexer::{self, IndexOptions, IndexSummary};
 pub const EXIT_USAGE: u8 = 2;
 
 pub fn main() -> ExitCode {
+    crate::error::install_panic_hook();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {

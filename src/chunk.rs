@@ -203,11 +203,17 @@ pub fn split_sentences(text: &str) -> Vec<(usize, usize)> {
             while next < bytes.len() && bytes[next].is_ascii_whitespace() {
                 next += 1;
             }
-            let starts_new = next < bytes.len()
-                && next > end
-                && (bytes[next].is_ascii_uppercase() || bytes[next].is_ascii_digit() || matches!(bytes[next], b'"' | b'(' | b'[' | b'`'));
+            // `next` follows ASCII bytes only, so it is a char boundary.
+            let next_char = text[next..].chars().next();
+            let starts_new = next > end
+                && next_char.is_some_and(|ch| ch.is_uppercase() || ch.is_ascii_digit() || matches!(ch, '"' | '(' | '[' | '`'));
             if starts_new && c == b'.' {
-                let word_start = text[..i].rfind(|ch: char| ch.is_whitespace() || ch == '(').map(|p| p + 1).unwrap_or(0);
+                let word_start = text[..i]
+                    .char_indices()
+                    .rev()
+                    .find(|(_, ch)| ch.is_whitespace() || *ch == '(')
+                    .map(|(p, ch)| p + ch.len_utf8())
+                    .unwrap_or(0);
                 let word = text[word_start..i].to_ascii_lowercase();
                 let initial = word.len() == 1 && word.chars().all(|ch| ch.is_alphabetic());
                 if ABBREV.contains(&word.as_str()) || initial {
@@ -390,6 +396,14 @@ mod tests {
         let t = "Use a resistor, e.g. 4.7 kOhm. Then test it! Does it work? Yes.";
         let parts: Vec<&str> = split_sentences(t).iter().map(|(s, e)| &t[*s..*e]).collect();
         assert_eq!(parts, vec!["Use a resistor, e.g. 4.7 kOhm.", "Then test it!", "Does it work?", "Yes."]);
+    }
+
+    #[test]
+    fn sentences_with_multibyte_spaces_and_letters() {
+        let t = "Draw 10\u{a0}µA in sleep, i.e.\u{a0}almost nothing. Ωmega follows. Then 4.7\u{202f}kΩ.";
+        let parts: Vec<&str> = split_sentences(t).iter().map(|(s, e)| &t[*s..*e]).collect();
+        assert_eq!(parts.len(), 3, "{parts:?}");
+        assert!(parts[0].ends_with("nothing."));
     }
 
     #[test]

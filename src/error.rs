@@ -82,3 +82,36 @@ impl<T> IoContext<T> for std::io::Result<T> {
         self.map_err(|e| QaError::io(context, path, e))
     }
 }
+
+thread_local! {
+    static CATCHING_PANIC: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Run `f`, turning a panic inside it into `Err` without the panic hook printing anything.
+/// For third-party loaders that assert on malformed input instead of returning errors.
+pub fn catch_panic<T>(f: impl FnOnce() -> T) -> std::result::Result<T, String> {
+    CATCHING_PANIC.with(|c| c.set(true));
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    CATCHING_PANIC.with(|c| c.set(false));
+    r.map_err(|p| {
+        p.downcast_ref::<String>().cloned().or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_else(|| "panic".into())
+    })
+}
+
+/// Install a panic hook that reports a bug in one readable line instead of a raw panic message
+/// (and stays silent for panics that `catch_panic` is handling).
+pub fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        if CATCHING_PANIC.with(|c| c.get()) {
+            return;
+        }
+        let msg = info
+            .payload()
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| info.payload().downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_default();
+        let at = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        eprintln!("error: internal error in qa (this is a bug): {msg}{at}\n  please report it with the command you ran");
+    }));
+}

@@ -54,10 +54,12 @@ pub fn subqueries(question: &str) -> Vec<String> {
 }
 
 fn split_on_and(sentence: &str) -> Vec<String> {
-    let lower = sentence.to_lowercase();
+    // ASCII lower-casing keeps byte offsets valid in `sentence` (full Unicode lower-casing can
+    // change lengths, e.g. 'İ').
+    let lower = sentence.to_ascii_lowercase();
     let Some(pos) = find_word(&lower, "and") else { return vec![sentence.to_string()] };
     let (left, right) = (sentence[..pos].trim().trim_end_matches(','), sentence[pos + 3..].trim());
-    let right_lower = right.to_lowercase();
+    let right_lower = right.to_ascii_lowercase();
     let right_first = right_lower.split_whitespace().next().unwrap_or("");
     if CLAUSE_STARTS.contains(&right_first) && left.split_whitespace().count() >= 2 {
         // Two clauses: "what is A and find B".
@@ -66,7 +68,7 @@ fn split_on_and(sentence: &str) -> Vec<String> {
         return v;
     }
     // "explain A and B": distribute the lead over both noun phrases when both are short.
-    let left_lower = left.to_lowercase();
+    let left_lower = left.to_ascii_lowercase();
     // "between A and B" / "both A and B" name one relation, not two questions.
     if [" between ", " both ", "difference", " versus "].iter().any(|w| left_lower.contains(w)) {
         return vec![sentence.to_string()];
@@ -142,6 +144,14 @@ mod tests {
     fn several_sentences_become_subqueries() {
         let s = subqueries("What is the I2C address? Which pull-up resistor value is used?");
         assert_eq!(s.len(), 3);
+    }
+
+    #[test]
+    fn non_ascii_questions_are_safe() {
+        let s = subqueries("What is İİİ Ölçüm and how does Größe work?");
+        assert_eq!(s[1..], ["What is İİİ Ölçüm".to_string(), "how does Größe work?".to_string()]);
+        let s = subqueries("Explain İstanbul and Ünye");
+        assert_eq!(s[1..], ["Explain İstanbul".to_string(), "Explain Ünye".to_string()]);
     }
 
     #[test]

@@ -69,7 +69,7 @@ impl HnswIndex {
     /// loader asserts on malformed input, so a panic is still turned into an error here.
     pub fn load(dir: &Path, ef_search: usize) -> std::result::Result<HnswIndex, String> {
         let dir = dir.to_path_buf();
-        let loaded = std::panic::catch_unwind(move || {
+        let loaded = crate::error::catch_panic(move || {
             // hnsw_rs ties the index's lifetime to its loader; the loader is small and an index is
             // loaded once per process, so it is kept alive for the whole run.
             let io: &'static mut HnswIo = Box::leak(Box::new(HnswIo::new(&dir, HNSW_BASENAME)));
@@ -81,7 +81,7 @@ impl HnswIndex {
                 Ok(HnswIndex { hnsw, ef_search })
             }
             Ok(Err(e)) => Err(e),
-            Err(_) => Err("the HNSW files are malformed".into()),
+            Err(p) => Err(format!("the HNSW files are malformed ({p})")),
         }
     }
 }
