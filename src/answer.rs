@@ -54,7 +54,13 @@ pub struct SynthesisInput<'a> {
     pub max_sentences: usize,
     /// Every image of the corpus by id (to show figures of quoted chunks).
     pub images: &'a std::collections::BTreeMap<String, crate::corpus::ImageRef>,
+    /// Cosine similarity of each sentence to the question (the embedding model), used to re-rank
+    /// the best lexical candidates; `None` keeps the lexical order.
+    pub similarity: Option<&'a dyn Fn(&[&str]) -> Option<Vec<f32>>>,
 }
+
+/// Lexical candidates re-ranked by semantic similarity.
+const RERANK_POOL: usize = 10;
 
 fn words(text: &str) -> Vec<String> {
     text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
@@ -135,17 +141,30 @@ pub fn synthesize(input: SynthesisInput) -> Answer {
         }
     }
     scored.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.chunk_id.cmp(&b.chunk_id)));
-    let mut picked: Vec<CitedSentence> = Vec::new();
+    let mut pool: Vec<CitedSentence> = Vec::new();
     let mut seen = BTreeSet::new();
     for s in scored {
-        if picked.len() >= input.max_sentences {
+        if pool.len() >= RERANK_POOL.max(input.max_sentences) {
             break;
         }
         let key: String = words(&s.text).join(" ");
         if seen.insert(key) {
-            picked.push(s);
+            pool.push(s);
         }
     }
+    // Word overlap finds sentences on the topic; similarity to the question picks the ones that
+    // answer it (a sentence that merely repeats the question's words ranks lower).
+    if let Some(sim) = input.similarity {
+        let texts: Vec<&str> = pool.iter().map(|s| s.text.as_str()).collect();
+        if let Some(sims) = sim(&texts).filter(|v| v.len() == pool.len()) {
+            for (s, v) in pool.iter_mut().zip(sims) {
+                s.score += v;
+            }
+            pool.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.chunk_id.cmp(&b.chunk_id)));
+        }
+    }
+    pool.truncate(input.max_sentences);
+    let picked = pool;
     let grounded_lexically = input.graph.grounded.iter().any(|g| g.method == "exact");
     let relevant = input.best_score >= input.relevance_threshold || grounded_lexically;
     let found = relevant && !picked.is_empty();
@@ -180,10 +199,18 @@ pub fn synthesize(input: SynthesisInput) -> Answer {
             }
         }
     }
-    // Images: from the graph, plus figures of chunks the answer quotes.
-    let mut images: Vec<ImageHit> = input.graph.images.clone();
+    // Images: when the question asks for a picture, the graph's images plus figures of the quoted
+    // chunks; otherwise only graph images that appear in a chunk the answer quotes.
     let quoted: BTreeSet<&str> = picked.iter().map(|s| s.chunk_id.as_str()).collect();
-    if crate::graph::evidence::asks_for_image(input.question) {
+    let wants_image = crate::graph::evidence::asks_for_image(input.question);
+    let quoted_images: BTreeSet<&str> = input
+        .candidates
+        .iter()
+        .filter(|c| quoted.contains(c.chunk.id.as_str()))
+        .flat_map(|c| c.chunk.metadata.image_ids.iter().map(String::as_str))
+        .collect();
+    let mut images: Vec<ImageHit> = input.graph.images.iter().filter(|i| wants_image || quoted_images.contains(i.id.as_str())).cloned().collect();
+    if wants_image {
         for cand in input.candidates.iter().filter(|c| quoted.contains(c.chunk.id.as_str())) {
             for img in &cand.chunk.metadata.image_ids {
                 if !images.iter().any(|i| &i.id == img) {
@@ -257,6 +284,7 @@ mod tests {
             relevance_threshold: 0.25,
             max_sentences: 4,
             images: &images,
+            similarity: None,
         });
         assert!(ans.found);
         assert_eq!(ans.sentences[0].text, "Deep sleep is the state in which the ESP32 draws about 10 µA.");
@@ -279,6 +307,7 @@ mod tests {
             relevance_threshold: 0.25,
             max_sentences: 4,
             images: &images,
+            similarity: None,
         });
         assert!(!ans.found);
         assert!(ans.chunks_used.is_empty() && ans.image_paths.is_empty());

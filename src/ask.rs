@@ -191,6 +191,12 @@ impl Engine {
                 candidates.push(Candidate { chunk: c, score: (best * 0.8).min(0.5), from_graph: true });
             }
         }
+        let q_vec = &vecs[0];
+        let embedder = self.embedder.as_ref();
+        let similarity = |texts: &[&str]| -> Option<Vec<f32>> {
+            let v = embedder.embed(texts).ok()?;
+            Some(v.iter().map(|s| crate::embed::dot(q_vec, s)).collect())
+        };
         let answer = answer::synthesize(SynthesisInput {
             question,
             candidates,
@@ -199,6 +205,7 @@ impl Engine {
             relevance_threshold: self.settings.relevance_threshold,
             max_sentences: 4,
             images: &self.images,
+            similarity: Some(&similarity),
         });
         let synthesis_ms = t.elapsed().as_secs_f64() * 1000.0;
 

@@ -223,8 +223,14 @@ pub fn gather(store: &mut dyn GraphStore, question: &str, q_vec: &[f32], concept
     // Relational evidence only between two confidently grounded concepts: a path between two
     // loose text matches is noise, not evidence.
     let strong = |g: &Grounded| g.method == "exact" || g.score >= 0.75;
-    if grounded.len() >= 2 && strong(&grounded[0]) && strong(&grounded[1]) {
-        let (a, b) = (grounded[0].id.clone(), grounded[1].id.clone());
+    // The partner of the top concept: the next strong concept that is not a variant of it
+    // ("dew point" vs "water-based dew point" is one topic, not a relation).
+    let contains_words = |long: &str, short: &str| format!(" {long} ").contains(&format!(" {short} "));
+    let partner = grounded.iter().skip(1).find(|g| {
+        strong(g) && !contains_words(&g.id, &grounded[0].id) && !contains_words(&grounded[0].id, &g.id)
+    });
+    if let (Some(first), Some(second)) = (grounded.first().filter(|g| strong(g)), partner) {
+        let (a, b) = (first.id.clone(), second.id.clone());
         let p = json!({"a": a, "b": b});
         let direct = r.run(
             "direct_edge",
@@ -268,15 +274,25 @@ pub fn gather(store: &mut dyn GraphStore, question: &str, q_vec: &[f32], concept
             r.strategy("co_mention");
         }
         if direct.is_empty() && co.is_empty() {
-            let path = r.run(
+            // A chain of related concepts says more than a hop through a document hub; any
+            // relationship type is the fallback.
+            let mut path = r.run(
                 "shortest_path",
-                "MATCH p = shortestPath((a:Concept {id: $a})-[*..4]-(b:Concept {id: $b})) RETURN p",
-                p,
+                "MATCH p = shortestPath((a:Concept {id: $a})-[:RELATED_TO*..4]-(b:Concept {id: $b})) RETURN p",
+                p.clone(),
             );
+            if path.is_empty() {
+                path = r.run("shortest_path_any", "MATCH p = shortestPath((a:Concept {id: $a})-[*..4]-(b:Concept {id: $b})) RETURN p", p);
+            }
             if let Some(row) = path.first() {
-                let nodes: Vec<String> = row["p"]["nodes"].as_array().map(|a| a.iter().map(|n| s(&n["id"])).collect()).unwrap_or_default();
-                let names: Vec<String> = nodes.iter().map(|n| if n.contains("::") { format!("[{}]", chunk_of(n)) } else { name_of(n) }).collect();
-                let chunk_ids: Vec<String> = nodes.iter().filter(|n| n.contains("::")).map(|n| chunk_of(n)).collect();
+                let path_nodes: Vec<&serde_json::Value> = row["p"]["nodes"].as_array().map(|a| a.iter().collect()).unwrap_or_default();
+                let is_doc = |n: &serde_json::Value| n["labels"].as_array().is_some_and(|l| l.iter().any(|x| x == "Document"));
+                let nodes: Vec<String> = path_nodes.iter().map(|n| s(&n["id"])).collect();
+                let names: Vec<String> = path_nodes
+                    .iter()
+                    .map(|n| if is_doc(n) { format!("[{}]", chunk_of(&s(&n["id"]))) } else { name_of(&s(&n["id"])) })
+                    .collect();
+                let chunk_ids: Vec<String> = path_nodes.iter().filter(|n| is_doc(n)).map(|n| chunk_of(&s(&n["id"]))).collect();
                 for n in row["p"]["nodes"].as_array().into_iter().flatten() {
                     let label = n["labels"].get(0).map(s).unwrap_or_default();
                     r.ev.subgraph.add_node(&s(&n["id"]), &label, BTreeMap::new());
@@ -284,9 +300,10 @@ pub fn gather(store: &mut dyn GraphStore, question: &str, q_vec: &[f32], concept
                 for e in row["p"]["edges"].as_array().into_iter().flatten() {
                     r.ev.subgraph.add_edge(&s(&e["source"]), &s(&e["type"]), &s(&e["target"]), BTreeMap::new());
                 }
-                for n in nodes.iter().filter(|n| n.contains("::")) {
-                    r.source(n.clone());
+                for n in path_nodes.iter().filter(|n| is_doc(n)) {
+                    r.source(s(&n["id"]));
                 }
+                let _ = &nodes;
                 r.ev.facts.push(GraphFact { kind: "shortest_path".into(), text: format!("path: {}", names.join(" — ")), chunk_ids });
                 r.strategy("shortest_path");
             }

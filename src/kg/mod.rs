@@ -120,6 +120,11 @@ pub fn extract(
         if n >= 20 && d * 2 > n {
             return false;
         }
+        // An identifier in more than a tenth of a large corpus (`main`, `new`, `self`) is
+        // scaffolding, not a topic.
+        if kind == TermKind::Code && n >= 50 && d * 10 > n {
+            return false;
+        }
         match kind {
             TermKind::Phrase => d >= params.min_df,
             TermKind::Acronym | TermKind::Code | TermKind::Heading => true,

@@ -49,7 +49,7 @@ const STOP: &[&str] = &[
     "for", "from", "further", "get", "gets", "getting", "give", "given", "gives", "go", "goes", "going", "good", "got",
     "had", "has", "have", "having", "he", "her", "here", "hers", "him", "his", "how", "however", "i", "if", "in",
     "into", "is", "it", "its", "itself", "just", "keep", "keeps", "kind", "last", "least", "less", "let", "lets",
-    "like", "likely", "long", "look", "made", "make", "makes", "making", "many", "may", "me", "might", "more", "most",
+    "like", "likely", "look", "made", "make", "makes", "making", "many", "may", "me", "might", "more", "most",
     "much", "must", "my", "need", "needs", "never", "new", "next", "no", "nor", "not", "nothing", "now", "of", "off",
     "often", "on", "once", "one", "only", "or", "other", "others", "our", "ours", "out", "over", "own", "per", "put",
     "quite", "rather", "really", "right", "same", "say", "says", "see", "seen", "several", "shall", "she", "should",
@@ -59,15 +59,18 @@ const STOP: &[&str] = &[
     "upon", "us", "use", "used", "uses", "using", "usually", "very", "via", "want", "was", "way", "ways", "we", "well",
     "were", "what", "when", "where", "whether", "which", "while", "who", "whole", "whom", "why", "will", "with",
     "within", "without", "would", "yes", "yet", "you", "your", "yours", "yourself", "able", "already", "become",
-    "becomes", "call", "called", "calls", "case", "cases", "change", "changes", "come", "comes", "different",
-    "example", "examples", "find", "found", "great", "know", "known", "large", "later", "little", "lot", "mean",
-    "means", "note", "part", "place", "point", "possible", "real", "run", "runs", "set", "sets", "small", "start",
-    "starts", "step", "steps", "take", "tell", "time", "times", "try", "turn", "work", "works", "write", "writes",
+    "becomes", "call", "called", "calls", "come", "comes", "different",
+    "example", "examples", "find", "found", "great", "know", "known", "later", "little", "lot", "mean",
+    "means", "note", "possible", "start",
+    "starts", "take", "tell", "try", "turn", "write", "writes",
     "written", "chapter", "section", "following", "above", "below", "instead", "actually", "usually", "typically",
-    "simple", "important", "certain", "specific", "etc", "ie", "eg", "vs", "once", "twice", "half", "full", "day",
-    "days", "allow", "allows", "add", "adds", "added", "avoid", "avoids", "require", "requires", "required", "return",
+    "simple", "important", "certain", "specific", "etc", "ie", "eg", "vs", "once", "twice",     "allow", "allows", "add", "adds", "added", "avoid", "avoids", "require", "requires", "required", "return",
     "returns", "read", "reads", "needed", "provide", "provides", "include", "includes", "including", "give", "gives",
 ];
+
+/// Words that may end or continue a term ("dew point", "data set", "run time") but never start
+/// one ("point of view", "long time" are not concepts).
+const WEAK: &[&str] = &["point", "set", "sets", "time", "times", "day", "days", "step", "steps", "part", "case", "cases", "change", "changes", "work", "works", "run", "runs", "real", "full", "half", "small", "large", "long", "place"];
 
 const ACRONYM_STOP: &[&str] = &["OK", "OR", "AND", "THE", "NOT", "TODO", "NOTE", "IF", "IT", "IS", "AM", "PM", "ID", "NO", "TO", "OF", "IN", "ON", "AT", "BY", "DO", "WE", "US"];
 
@@ -113,7 +116,11 @@ pub fn normalize_concept(surface: &str) -> String {
         .trim_matches(|c: char| !c.is_alphanumeric() && c != '_')
         .trim_end_matches("()")
         .to_lowercase();
-    let words: Vec<&str> = cleaned.split_whitespace().collect();
+    let mut words: Vec<&str> = cleaned.split_whitespace().collect();
+    // "The MQTT broker" and "MQTT broker" are one concept.
+    if words.len() > 1 && matches!(words[0], "the" | "a" | "an") {
+        words.remove(0);
+    }
     match words.split_last() {
         Some((last, rest)) => {
             let mut out: Vec<String> = rest.iter().map(|w| w.to_string()).collect();
@@ -160,9 +167,22 @@ pub fn extract_terms(text: &str, heading_path: &[String]) -> Vec<Term> {
     // Code spans and identifiers.
     for (i, part) in text.split('`').enumerate() {
         if i % 2 == 1 {
+            // Inside backticks a PascalCase name is code too (`RefCell<T>`, `Vec`); generics are
+            // dropped so `Box<T>` and `Box` are one concept.
             let p = part.trim();
-            if is_code_identifier(p) {
-                out.push(Term { id: normalize_concept(p), surface: p.trim_end_matches("()").to_string(), kind: TermKind::Code });
+            let base = p.split('<').next().unwrap_or(p).trim();
+            let pascal = base.len() >= 2
+                && base.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+                && base.chars().all(|c| c.is_ascii_alphanumeric())
+                && base.chars().any(|c| c.is_ascii_lowercase());
+            if is_code_identifier(base) || pascal {
+                out.push(Term { id: normalize_concept(base), surface: base.trim_end_matches("()").to_string(), kind: TermKind::Code });
+            }
+            // `std::rc::Rc` also names `Rc`.
+            if let Some((_, last)) = base.rsplit_once("::") {
+                if last.len() >= 2 && last.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                    out.push(Term { id: normalize_concept(last), surface: last.to_string(), kind: TermKind::Code });
+                }
             }
         }
     }
@@ -175,13 +195,17 @@ pub fn extract_terms(text: &str, heading_path: &[String]) -> Vec<Term> {
                 continue;
             }
             for w in run.windows(len) {
+                if WEAK.contains(&w[0].to_lowercase().as_str()) {
+                    continue;
+                }
                 let surface = w.join(" ");
                 out.push(Term { id: normalize_concept(&surface), surface, kind: TermKind::Phrase });
             }
         }
         run.clear();
     };
-    for raw in text.split(|c: char| c.is_whitespace()) {
+    let prose: String = text.lines().map(|l| if looks_like_code(l) { "" } else { l }).collect::<Vec<_>>().join("\n");
+    for raw in prose.split(|c: char| c.is_whitespace()) {
         if raw.is_empty() {
             continue;
         }
@@ -230,6 +254,23 @@ pub fn extract_terms(text: &str, heading_path: &[String]) -> Vec<Term> {
     out
 }
 
+/// A line of source code rather than prose. Paragraphs reach us as single lines, code blocks
+/// keep their line breaks, so line-level signals work: an indent, a brace or semicolon at the end,
+/// a comment marker, a keyword at the start, or arrows and turbofish anywhere.
+fn looks_like_code(line: &str) -> bool {
+    const STARTS: &[&str] = &[
+        "fn ", "let ", "pub ", "impl ", "struct ", "enum ", "use ", "mod ", "match ", "if ", "for ", "while ", "return ",
+        "async ", "const ", "static ", "trait ", "type ", "extern ", "#[", "#include", "//", "/*", "}", "def ", "import ",
+        "from ", "class ", "void ", "int ", "float ", "$ ",
+    ];
+    let t = line.trim();
+    line.starts_with("    ")
+        || line.starts_with('\t')
+        || t.ends_with(['{', '}', ';'])
+        || STARTS.iter().any(|k| t.starts_with(k))
+        || ["->", "=>", "::<", "();"].iter().any(|m| t.contains(m))
+}
+
 /// "Chapter 3: Deep sleep" / "3.1 Deep sleep" / "Deep sleep" → "Deep sleep".
 fn strip_numbering(h: &str) -> String {
     let mut s = h.trim();
@@ -265,12 +306,25 @@ mod tests {
         assert_eq!(normalize_concept("bus"), "bus");
         assert_eq!(normalize_concept("radiation shields"), "radiation shield");
         assert_eq!(normalize_concept("switches"), "switch");
+        assert_eq!(normalize_concept("The MQTT broker"), "mqtt broker");
     }
 
     #[test]
     fn heading_terms_are_cleaned() {
         let t = extract_terms("Body.", &["Chapter 3: Deep Sleep".into()]);
         assert!(t.iter().any(|t| t.id == "deep sleep" && t.kind == TermKind::Heading));
+    }
+
+    #[test]
+    fn code_lines_give_identifiers_not_phrases() {
+        let text = "A `RefCell<T>` gives interior mutability; see `std::rc::Rc`.\nfn main() {\n    let mut threads = vec![];\n}";
+        let found = ids(text);
+        assert!(found.contains(&("refcell".into(), TermKind::Code)), "{found:?}");
+        assert!(found.contains(&("rc".into(), TermKind::Code)), "{found:?}");
+        assert!(found.contains(&("interior mutability".into(), TermKind::Phrase)));
+        assert!(!found.iter().any(|(id, _)| id == "mut thread" || id == "fn main"), "{found:?}");
+        // prose with an equals sign is still prose
+        assert!(ids("The constants a = 17.62 and b = 243.12 give the dew point temperature.").iter().any(|(id, _)| id == "dew point temperature"));
     }
 
     #[test]
