@@ -60,7 +60,9 @@ pub struct SynthesisInput<'a> {
 }
 
 /// Lexical candidates re-ranked by semantic similarity.
-const RERANK_POOL: usize = 10;
+const RERANK_POOL: usize = 8;
+/// Words of each candidate the similarity sees (the opening of a sentence carries its point).
+const RERANK_WORDS: usize = 48;
 
 fn words(text: &str) -> Vec<String> {
     text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
@@ -155,7 +157,8 @@ pub fn synthesize(input: SynthesisInput) -> Answer {
     // Word overlap finds sentences on the topic; similarity to the question picks the ones that
     // answer it (a sentence that merely repeats the question's words ranks lower).
     if let Some(sim) = input.similarity {
-        let texts: Vec<&str> = pool.iter().map(|s| s.text.as_str()).collect();
+        let clipped: Vec<String> = pool.iter().map(|s| s.text.split_whitespace().take(RERANK_WORDS).collect::<Vec<_>>().join(" ")).collect();
+        let texts: Vec<&str> = clipped.iter().map(String::as_str).collect();
         if let Some(sims) = sim(&texts).filter(|v| v.len() == pool.len()) {
             for (s, v) in pool.iter_mut().zip(sims) {
                 s.score += v;

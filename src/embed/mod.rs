@@ -219,11 +219,15 @@ impl Embedder for BertEmbedder {
         // concept names) go in one batch; full-window chunks go a few at a time, which keeps
         // activation buffers small enough for the allocator to recycle.
         let mut groups: Vec<&[usize]> = Vec::new();
+        // Never fewer batches than workers when there is enough to share (a handful of short
+        // sentences would otherwise run on one core).
+        let workers = self.pool.as_ref().map(|p| p.current_num_threads()).unwrap_or(1);
+        let fair_share = order.len().div_ceil(workers).max(1);
         let mut start = 0;
         while start < order.len() {
             let longest = encodings[order[start]].len().max(1);
             let by_tokens = (MAX_BATCH_TOKENS / longest).max(1);
-            let end = (start + self.batch_size.min(by_tokens)).min(order.len());
+            let end = (start + self.batch_size.min(by_tokens).min(fair_share)).min(order.len());
             groups.push(&order[start..end]);
             start = end;
         }

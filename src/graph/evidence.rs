@@ -62,6 +62,8 @@ pub struct QueryRecord {
     pub cypher: String,
     pub params: serde_json::Value,
     pub rows: usize,
+    #[serde(default)]
+    pub ms: f64,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
@@ -120,14 +122,17 @@ struct Runner<'a> {
 impl Runner<'_> {
     fn run(&mut self, name: &str, cypher: &str, params: serde_json::Value) -> Vec<Row> {
         let map = params.as_object().cloned().unwrap_or_default();
-        match self.store.read(cypher, &map) {
+        let t = std::time::Instant::now();
+        let result = self.store.read(cypher, &map);
+        let ms = t.elapsed().as_secs_f64() * 1000.0;
+        match result {
             Ok(rows) => {
-                self.ev.queries.push(QueryRecord { name: name.into(), cypher: cypher.into(), params, rows: rows.len() });
+                self.ev.queries.push(QueryRecord { name: name.into(), cypher: cypher.into(), params, rows: rows.len(), ms });
                 rows
             }
             Err(e) => {
                 self.ev.errors.push(format!("{name}: {e}"));
-                self.ev.queries.push(QueryRecord { name: name.into(), cypher: cypher.into(), params, rows: 0 });
+                self.ev.queries.push(QueryRecord { name: name.into(), cypher: cypher.into(), params, rows: 0, ms });
                 Vec::new()
             }
         }
@@ -150,7 +155,14 @@ fn chunk_of(source_id: &str) -> String {
 
 /// Ground the question to concepts: exact n-gram matches, the store's text index, and embedding
 /// similarity of concept names to the question.
-pub fn ground(store: &mut dyn GraphStore, question: &str, q_vec: &[f32], concepts: &ConceptIndex, errors: &mut Vec<String>) -> Vec<Grounded> {
+pub fn ground(
+    store: &mut dyn GraphStore,
+    question: &str,
+    q_vec: &[f32],
+    concepts: &ConceptIndex,
+    errors: &mut Vec<String>,
+    queries: &mut Vec<QueryRecord>,
+) -> Vec<Grounded> {
     let mut best: BTreeMap<String, Grounded> = BTreeMap::new();
     let mut offer = |id: &str, name: &str, score: f32, method: &str| {
         let e = best.entry(id.to_string()).or_insert_with(|| Grounded { id: id.into(), name: name.into(), score: 0.0, method: method.into() });
@@ -176,10 +188,20 @@ pub fn ground(store: &mut dyn GraphStore, question: &str, q_vec: &[f32], concept
         }
     }
     for w in content_words(question).into_iter().filter(|w| w.len() >= 3).take(8) {
-        let rows = store.read(
-            "MATCH (c:Concept) WHERE toLower(c.name) CONTAINS $w RETURN c.id AS id, c.name AS name LIMIT 25",
-            &json!({"w": w}).as_object().cloned().unwrap_or_default(),
-        );
+        // `toLower(prop) CONTAINS toLower($q)` is the idiom the store's case-insensitive trigram index
+        // accelerates.
+        const CYPHER: &str = "MATCH (c:Concept) WHERE toLower(c.name) CONTAINS toLower($w) RETURN c.id AS id, c.name AS name LIMIT 25";
+        let params = json!({"w": w});
+        let t = std::time::Instant::now();
+        let rows = store.read(CYPHER, &params.as_object().cloned().unwrap_or_default());
+        let ms = t.elapsed().as_secs_f64() * 1000.0;
+        queries.push(QueryRecord {
+            name: "grounding_text_index".into(),
+            cypher: CYPHER.into(),
+            params,
+            rows: rows.as_ref().map(|r| r.len()).unwrap_or(0),
+            ms,
+        });
         match rows {
             Ok(rows) => {
                 for r in rows {
@@ -213,8 +235,9 @@ pub fn ground(store: &mut dyn GraphStore, question: &str, q_vec: &[f32], concept
 /// Gather all deterministic evidence for a question.
 pub fn gather(store: &mut dyn GraphStore, question: &str, q_vec: &[f32], concepts: &ConceptIndex) -> GraphEvidence {
     let mut errors = Vec::new();
-    let grounded = ground(store, question, q_vec, concepts, &mut errors);
-    let mut r = Runner { store, ev: GraphEvidence { grounded: grounded.clone(), errors, ..Default::default() } };
+    let mut queries = Vec::new();
+    let grounded = ground(store, question, q_vec, concepts, &mut errors, &mut queries);
+    let mut r = Runner { store, ev: GraphEvidence { grounded: grounded.clone(), errors, queries, ..Default::default() } };
     let name_of = |id: &str| concepts.get(id).map(|c| c.name.clone()).unwrap_or_else(|| id.to_string());
     for g in grounded.iter().take(3) {
         r.ev.subgraph.add_node(&g.id, "Concept", BTreeMap::from([("name".into(), json!(g.name))]));
@@ -332,7 +355,8 @@ pub fn gather(store: &mut dyn GraphStore, question: &str, q_vec: &[f32], concept
         }
         let docs = r.run(
             "mentioning_documents",
-            "MATCH (d:Document)-[m:MENTIONS]->(c:Concept {id: $a}) RETURN d.source_id AS source_id, m.count AS count ORDER BY m.count DESC, d.source_id LIMIT 3",
+            // Anchored on the concept: graphdblite plans patterns from their first node.
+            "MATCH (c:Concept {id: $a})<-[m:MENTIONS]-(d:Document) RETURN d.source_id AS source_id, m.count AS count ORDER BY m.count DESC, d.source_id LIMIT 3",
             json!({"a": top}),
         );
         for row in docs {
