@@ -136,7 +136,7 @@ fn embed_all(embedder: &dyn Embedder, texts: &[&str], pb: &ProgressBar) -> Resul
     let mut order: Vec<usize> = (0..texts.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(texts[i].len()));
     let mut out = vec![Vec::new(); texts.len()];
-    for group in order.chunks(128) {
+    for group in order.chunks(32) {
         let batch: Vec<&str> = group.iter().map(|&i| texts[i]).collect();
         for (&i, v) in group.iter().zip(embedder.embed(&batch)?) {
             out[i] = v;
