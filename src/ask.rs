@@ -180,7 +180,7 @@ impl Engine {
         if !ev.errors.is_empty() {
             notes.push(format!("some graph queries failed: {}", ev.errors.join("; ")));
         }
-        let graph_chunks: Vec<Chunk> = ev.source_ids.clone().iter().filter_map(|sid| self.resolve_source(sid)).collect();
+        let graph_chunks: Vec<Chunk> = ev.source_ids.iter().filter_map(|sid| self.resolve_source(sid)).collect();
         let graph_ms = t.elapsed().as_secs_f64() * 1000.0;
 
         let t = Instant::now();

@@ -222,17 +222,7 @@ pub fn extract(
         let mut nodes = Vec::new();
         let mut rels = Vec::new();
         for (id, count) in &chunk_concepts[ci] {
-            let c = &concepts[id];
-            nodes.push(KgNode {
-                id: id.clone(),
-                node_type: "Concept".into(),
-                metadata: vec![
-                    meta("name", c.name.clone()),
-                    meta("aliases", c.aliases.clone()),
-                    meta("kind", c.kind.as_str()),
-                    meta("df", c.df),
-                ],
-            });
+            nodes.push(concept_node(&concepts[id]));
             rels.push(KgRel { source: doc_id.clone(), target: id.clone(), rel_type: "MENTIONS".into(), metadata: vec![meta("count", *count)] });
         }
         for (a, b) in related_by_chunk.get(&ci).into_iter().flatten() {
@@ -257,12 +247,7 @@ pub fn extract(
                 for concept in depicts.get(img_id.as_str()).into_iter().flatten() {
                     rels.push(KgRel { source: img_id.clone(), target: concept.clone(), rel_type: "DEPICTS".into(), metadata: vec![] });
                     if !nodes.iter().any(|n| &n.id == concept) {
-                        let c = &concepts[concept];
-                        nodes.push(KgNode {
-                            id: concept.clone(),
-                            node_type: "Concept".into(),
-                            metadata: vec![meta("name", c.name.clone()), meta("aliases", c.aliases.clone()), meta("kind", c.kind.as_str()), meta("df", c.df)],
-                        });
+                        nodes.push(concept_node(&concepts[concept]));
                     }
                 }
             }
@@ -270,6 +255,14 @@ pub fn extract(
         documents.push(GraphDocument { source, nodes, relationships: rels });
     }
     KnowledgeGraph { documents, concepts, related_edges: pairs.len() }
+}
+
+fn concept_node(c: &ConceptInfo) -> KgNode {
+    KgNode {
+        id: c.id.clone(),
+        node_type: "Concept".into(),
+        metadata: vec![meta("name", c.name.clone()), meta("aliases", c.aliases.clone()), meta("kind", c.kind.as_str()), meta("df", c.df)],
+    }
 }
 
 fn normalize_words(s: &str) -> Vec<String> {
