@@ -92,10 +92,17 @@ fn sentences(content: &str) -> Vec<String> {
     out
 }
 
-/// The sentence names a concept and then says what it is ("X is", "X are", "X means").
+/// The sentence names a concept and then says what it is ("X is", "the X are", "an X means"). The
+/// concept must open its noun phrase: in "the water-based dew point is …" the subject is another
+/// thing.
 fn defines_a_concept(sentence: &[String], concepts: &[Vec<String>]) -> bool {
     concepts.iter().filter(|c| !c.is_empty()).any(|c| {
-        sentence.windows(c.len() + 1).any(|w| w[..c.len()] == c[..] && matches!(w[c.len()].as_str(), "is" | "are" | "mean" | "means" | "refer" | "refers"))
+        (0..sentence.len().saturating_sub(c.len())).any(|i| {
+            let opens = i == 0 || matches!(sentence[i - 1].as_str(), "the" | "a" | "an");
+            opens
+                && sentence[i..i + c.len()] == c[..]
+                && matches!(sentence[i + c.len()].as_str(), "is" | "are" | "mean" | "means" | "refer" | "refers")
+        })
     })
 }
 
@@ -106,7 +113,9 @@ pub fn synthesize(input: SynthesisInput) -> Answer {
         .graph
         .grounded
         .iter()
-        .filter(|g| g.method != "embedding" || g.score >= 0.6)
+        // Only confidently grounded concepts (as for relational graph evidence): a partial text
+        // match on one common word ("point" → "frost point") is no reason to prefer a sentence.
+        .filter(|g| g.method == "exact" || g.score >= 0.75)
         .take(3)
         .map(|g| words(&g.id))
         .collect();
@@ -121,7 +130,13 @@ pub fn synthesize(input: SynthesisInput) -> Answer {
             // Longer words carry more meaning; each question word counts once.
             let overlap: f32 = q_set.iter().filter(|w| sset.contains(*w)).map(|w| (w.len() as f32).sqrt()).sum();
             let norm: f32 = q_set.iter().map(|w| (w.len() as f32).sqrt()).sum::<f32>().max(1.0);
-            let concepts_in = concept_names.iter().filter(|c| !c.is_empty() && sw.windows(c.len()).any(|w| w == c.as_slice())).count();
+            // Grounded concepts named in the sentence; a concept inside another matched one
+            // ("dew point" in "water-based dew point") is the same mention, counted once.
+            let matched: Vec<&Vec<String>> = concept_names.iter().filter(|c| !c.is_empty() && sw.windows(c.len()).any(|w| w == c.as_slice())).collect();
+            let concepts_in = matched
+                .iter()
+                .filter(|c| !matched.iter().any(|o| o.len() > c.len() && o.windows(c.len()).any(|w| w == c.as_slice())))
+                .count();
             if overlap == 0.0 && concepts_in == 0 {
                 continue;
             }
@@ -295,6 +310,16 @@ mod tests {
         assert_eq!(used, vec!["power_1"]);
         assert_eq!(ans.graph_facts[0].chunk_ids, vec!["power_1"]);
         assert!(!ans.text.contains("ghost_9"));
+    }
+
+    #[test]
+    fn a_definition_has_the_concept_as_its_subject() {
+        let w = |t: &str| words(t);
+        let c = vec![w("dew point")];
+        assert!(defines_a_concept(&w("The dew point is the temperature at which air saturates."), &c));
+        assert!(defines_a_concept(&w("Dew point means the same thing."), &c));
+        assert!(!defines_a_concept(&w("For a dashboard the water-based dew point is the usual convention."), &c));
+        assert!(!defines_a_concept(&w("We plot the dew point."), &c));
     }
 
     #[test]
