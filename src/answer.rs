@@ -281,6 +281,21 @@ mod tests {
         }
     }
 
+    /// Synthesize from one retrieved chunk with the given similarity, lexical ranking only.
+    fn synthesize_one(question: &str, chunk: &Chunk, score: f32, graph: &GraphEvidence) -> Answer {
+        let images = std::collections::BTreeMap::new();
+        synthesize(SynthesisInput {
+            question,
+            candidates: vec![Candidate { chunk, score, from_graph: false }],
+            graph,
+            best_score: score,
+            relevance_threshold: 0.25,
+            max_sentences: 4,
+            images: &images,
+            similarity: None,
+        })
+    }
+
     fn grounded(id: &str) -> Grounded {
         Grounded { id: id.into(), name: id.into(), score: 1.1, method: "exact".into() }
     }
@@ -293,17 +308,7 @@ mod tests {
             facts: vec![GraphFact { kind: "co_mention".into(), text: "deep sleep and battery".into(), chunk_ids: vec!["power_1".into(), "ghost_9".into()] }],
             ..Default::default()
         };
-        let images = std::collections::BTreeMap::new();
-        let ans = synthesize(SynthesisInput {
-            question: "What is deep sleep?",
-            candidates: vec![Candidate { chunk: &a, score: 0.7, from_graph: false }],
-            graph: &graph,
-            best_score: 0.7,
-            relevance_threshold: 0.25,
-            max_sentences: 4,
-            images: &images,
-            similarity: None,
-        });
+        let ans = synthesize_one("What is deep sleep?", &a, 0.7, &graph);
         assert!(ans.found);
         assert_eq!(ans.sentences[0].text, "Deep sleep is the state in which the ESP32 draws about 10 µA.");
         let used: Vec<&str> = ans.chunks_used.iter().map(|c| c.chunk_id.as_str()).collect();
@@ -326,17 +331,7 @@ mod tests {
     fn weak_evidence_gives_a_plain_not_found() {
         let a = chunk("x_0", "Grafana draws panels from the time-series database every minute.");
         let graph = GraphEvidence::default();
-        let images = std::collections::BTreeMap::new();
-        let ans = synthesize(SynthesisInput {
-            question: "How fast does an unladen swallow fly?",
-            candidates: vec![Candidate { chunk: &a, score: 0.08, from_graph: false }],
-            graph: &graph,
-            best_score: 0.08,
-            relevance_threshold: 0.25,
-            max_sentences: 4,
-            images: &images,
-            similarity: None,
-        });
+        let ans = synthesize_one("How fast does an unladen swallow fly?", &a, 0.08, &graph);
         assert!(!ans.found);
         assert!(ans.chunks_used.is_empty() && ans.image_paths.is_empty());
         assert!(ans.text.starts_with("I could not find"));
