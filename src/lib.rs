@@ -20,6 +20,7 @@ pub mod graph;
 pub mod indexer;
 pub mod kg;
 pub mod layout;
+pub mod llm;
 pub mod retrieve;
 pub mod trace;
 pub mod vector;

@@ -1,0 +1,1 @@
+//! Local GGUF chat model (to be implemented).
