@@ -58,6 +58,12 @@ pub fn settings_from(global: &GlobalArgs) -> Result<Settings> {
     if let Some(t) = global.threads {
         s.set_flag("threads", t)?;
     }
+    if let Some(p) = &global.llm {
+        s.set_flag("llm_provider", p)?;
+    }
+    if let Some(m) = &global.llm_model {
+        s.set_flag("llm_model", m)?;
+    }
     Ok(s)
 }
 
@@ -128,6 +134,7 @@ fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, flags: &Ask
     }
     let _guard = init_logging(settings, global, true);
     let mut engine = Engine::open(settings, || load_embedder(settings))?;
+    engine.attach_llm();
     let result = engine.ask(question)?;
     let trace_path = settings.trace_file();
     let trace_json = serde_json::to_string(&result.trace)?;
@@ -150,8 +157,13 @@ fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, flags: &Ask
         eprintln!("qa-peak-rss-kib {}", crate::bench::vm_hwm_kib());
     }
     if !global.quiet && !flags.json {
+        let llm = match (&result.trace.models.llm, result.answer.synthesizer.as_str()) {
+            (Some(m), "llm") => format!(" · answer by {m}"),
+            (Some(m), _) => format!(" · extractive answer ({m} not used)"),
+            (None, _) => " · extractive answer".to_string(),
+        };
         eprintln!(
-            "\n[corpus {} · {:.0} ms · trace {} → {}]",
+            "\n[corpus {}{llm} · {:.0} ms · trace {} → {}]",
             result.corpus,
             result.trace.latency_ms.total,
             result.trace.trace_id,
@@ -171,7 +183,12 @@ fn index(settings: &mut Settings, global: &GlobalArgs, args: &IndexArgs) -> Resu
     let _guard = init_logging(settings, global, true);
     let embedder = load_embedder(settings)?;
     let opts = IndexOptions { root: args.path.clone(), name: args.name.clone(), rebuild: args.rebuild, progress: !global.quiet && !args.json };
-    let summary = indexer::run_index(settings, embedder.as_ref(), &opts)
+    let mut llm = match args.extract.as_str() {
+        "llm" => Some(open_llm_for_extraction(settings)?),
+        _ => None,
+    };
+    let mut run = llm.as_deref_mut().map(|l| crate::llm::LlmRun::new(l));
+    let summary = indexer::run_index(settings, embedder.as_ref(), &opts, run.as_mut())
         .with_context(|| format!("indexing {}", args.path.display()))?;
     tracing::info!(corpus = %summary.corpus, chunks = summary.chunks, added = summary.added, kept = summary.kept, removed = summary.removed, "index complete");
     if args.json {
@@ -180,6 +197,15 @@ fn index(settings: &mut Settings, global: &GlobalArgs, args: &IndexArgs) -> Resu
         print_index_summary(&summary);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--extract llm` was asked for explicitly, so no LLM is an error here, not a silent fallback.
+fn open_llm_for_extraction(settings: &Settings) -> Result<Box<dyn crate::llm::Llm>> {
+    let choice = crate::llm::choose(settings)?;
+    if let crate::llm::LlmChoice::None { reason } = &choice {
+        anyhow::bail!("--extract llm needs an LLM, but none is available: {reason}");
+    }
+    crate::llm::open(settings, &choice)?.ok_or_else(|| anyhow::anyhow!("--extract llm needs an LLM"))
 }
 
 fn print_index_summary(s: &IndexSummary) {
@@ -197,6 +223,15 @@ fn print_index_summary(s: &IndexSummary) {
             "  time:     parse {:.0} ms, chunk {:.0} ms, embed {:.0} ms, hnsw {:.0} ms, graph {:.0} ms, write {:.0} ms, total {:.0} ms",
             t.parse_ms, t.chunk_ms, t.embed_ms, t.hnsw_ms, t.graph_ms, t.write_ms, t.total_ms
         );
+        if let Some(x) = &s.llm_extraction {
+            println!(
+                "  llm graph: {} entities, {} typed relations from {} ({} chunks: {} first try, {} repaired, {} cached, {} failed → deterministic only; {:.1} s)",
+                x.entities, x.relations, x.model, x.chunks, x.ok_first_try, x.repaired, x.cached, x.failed, x.llm_ms / 1000.0
+            );
+            for f in &x.failures {
+                eprintln!("  extraction failed for {f}");
+            }
+        }
         println!("  outputs:  {}\n            {}\n            {}", s.generation, s.chunk_file, s.kg_file);
     }
     for sk in &s.files_skipped {

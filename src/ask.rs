@@ -8,6 +8,7 @@ use std::time::Instant;
 use serde::Serialize;
 use serde_json::json;
 
+use crate::answer::llm::LlmSynthesis;
 use crate::answer::{self, Answer, Candidate, SynthesisInput};
 use crate::chunk::{self, Chunk};
 use crate::config::Settings;
@@ -18,6 +19,7 @@ use crate::graph::evidence::{self, ConceptIndex, GraphEvidence};
 use crate::graph::{EmbeddedGraph, GraphStore};
 use crate::kg::ConceptInfo;
 use crate::layout::{self, CorpusDir, Manifest};
+use crate::llm::{Llm, LlmChoice, LlmRun};
 use crate::retrieve::{self, RetrievedChunk};
 use crate::trace::{self, Internal, Latency, Models, TraceChunk, TraceGraph, TraceRecord};
 use crate::vector::{self, HnswIndex, VectorIndex};
@@ -55,6 +57,15 @@ pub struct Engine {
     /// Chunk files other than ours, loaded on demand to resolve foreign `source_id`s.
     foreign: HashMap<String, Vec<Chunk>>,
     pub load_ms: f64,
+    llm: LlmState,
+}
+
+/// The LLM a question may use: none (configured, or nothing available), loaded, or failed to
+/// load (answers then degrade to extractive with a note).
+enum LlmState {
+    Off { reason: String },
+    Ready(Box<dyn Llm>),
+    Failed { reason: String },
 }
 
 /// The result of one question.
@@ -122,7 +133,35 @@ impl Engine {
             by_id,
             foreign: HashMap::new(),
             load_ms: t.elapsed().as_secs_f64() * 1000.0,
+            llm: LlmState::Off { reason: "not attached".into() },
         })
+    }
+
+    /// Resolve and load the configured LLM (see [`crate::llm::choose`]). A failure is kept and
+    /// reported with each answer, which then falls back to extractive synthesis.
+    pub fn attach_llm(&mut self) {
+        self.llm = match crate::llm::choose(&self.settings).and_then(|choice| {
+            let reason = match &choice {
+                LlmChoice::None { reason } => reason.clone(),
+                _ => String::new(),
+            };
+            crate::llm::open(&self.settings, &choice).map(|llm| (llm, reason))
+        }) {
+            Ok((Some(llm), _)) => LlmState::Ready(llm),
+            Ok((None, reason)) => LlmState::Off { reason },
+            Err(e) => LlmState::Failed { reason: e.to_string() },
+        };
+        if let LlmState::Failed { reason } = &self.llm {
+            tracing::warn!("LLM unavailable: {reason}");
+        }
+    }
+
+    /// `provider model` of the attached LLM, if one is ready.
+    pub fn llm_label(&self) -> Option<String> {
+        match &self.llm {
+            LlmState::Ready(l) => Some(format!("{} ({})", l.model_id(), l.provider())),
+            _ => None,
+        }
     }
 
     pub fn embedder(&self) -> &dyn Embedder {
@@ -135,9 +174,12 @@ impl Engine {
         &self.index
     }
 
-    /// Dense retrieval only (used by benchmarks): embed subqueries and search.
+    /// Dense retrieval only (used by benchmarks): embed the deterministic subqueries and search.
     pub fn retrieve(&self, question: &str) -> Result<(Vec<String>, Vec<Vec<f32>>, Vec<RetrievedChunk>)> {
-        let subs = retrieve::subqueries(question);
+        self.retrieve_for(retrieve::subqueries(question))
+    }
+
+    fn retrieve_for(&self, subs: Vec<String>) -> Result<(Vec<String>, Vec<Vec<f32>>, Vec<RetrievedChunk>)> {
         let refs: Vec<&str> = subs.iter().map(String::as_str).collect();
         let vecs = self.embedder.embed(&refs)?;
         let hits = retrieve::retrieve(&self.index, &self.chunks, &vecs, self.settings.top_k);
@@ -165,7 +207,30 @@ impl Engine {
         let timestamp = chrono::Utc::now().to_rfc3339();
 
         let t = Instant::now();
-        let (subs, vecs, hits) = self.retrieve(question)?;
+        // Take the LLM out of `self` for the question so the engine's other parts stay borrowable.
+        let mut llm_state = std::mem::replace(&mut self.llm, LlmState::Off { reason: String::new() });
+        let (off_reason, failed_reason) = match &llm_state {
+            LlmState::Off { reason } => (Some(reason.clone()), None),
+            LlmState::Failed { reason } => (None, Some(reason.clone())),
+            LlmState::Ready(_) => (None, None),
+        };
+        let mut run = match &mut llm_state {
+            LlmState::Ready(l) => Some(LlmRun::new(l.as_mut())),
+            _ => None,
+        };
+        let plan = match run.as_mut() {
+            Some(r) if self.settings.llm_subqueries => retrieve::plan_subqueries(question, Some(r)),
+            _ => retrieve::plan_subqueries(question, None),
+        };
+        let retrieved = self.retrieve_for(plan.queries.clone());
+        let (subs, vecs, hits) = match retrieved {
+            Ok(v) => v,
+            Err(e) => {
+                drop(run);
+                self.llm = llm_state;
+                return Err(e);
+            }
+        };
         let rag_ms = t.elapsed().as_secs_f64() * 1000.0;
 
         let t = Instant::now();
@@ -197,9 +262,9 @@ impl Engine {
             let v = embedder.embed(texts).ok()?;
             Some(v.iter().map(|s| crate::embed::dot(q_vec, s)).collect())
         };
-        let answer = answer::synthesize(SynthesisInput {
+        let extractive = answer::synthesize(SynthesisInput {
             question,
-            candidates,
+            candidates: candidates.clone(),
             graph: &ev,
             best_score: best,
             relevance_threshold: self.settings.relevance_threshold,
@@ -207,6 +272,39 @@ impl Engine {
             images: &self.images,
             similarity: Some(&similarity),
         });
+        let embed_texts = |texts: &[&str]| -> Option<Vec<Vec<f32>>> { embedder.embed(texts).ok() };
+        let mut llm_error: Option<String> = None;
+        let (answer, prompt_info, grounding) = match run.as_mut() {
+            // Nothing relevant was retrieved: an LLM would only invent, so say so plainly.
+            Some(_) if !extractive.found => (extractive, None, None),
+            Some(r) => {
+                let out = answer::llm::synthesize_with_llm(
+                    r,
+                    LlmSynthesis {
+                        question,
+                        candidates: &candidates,
+                        graph: &ev,
+                        extractive: &extractive,
+                        images: &self.images,
+                        prompt_budget: self.settings.llm_prompt_tokens,
+                        max_tokens: self.settings.llm_max_tokens,
+                        grounding_threshold: self.settings.grounding_threshold,
+                        grounding_min_supported: self.settings.grounding_min_supported,
+                        embed: &embed_texts,
+                    },
+                );
+                notes.extend(out.note);
+                llm_error = out.error;
+                (out.answer, out.prompt, out.grounding)
+            }
+            None => {
+                if let Some(reason) = &failed_reason {
+                    notes.push(format!("LLM unavailable: {reason}; showing the extractive answer."));
+                    llm_error = Some(format!("LLM unavailable: {reason}"));
+                }
+                (extractive, None, None)
+            }
+        };
         let synthesis_ms = t.elapsed().as_secs_f64() * 1000.0;
 
         let retrieved_chunks: Vec<TraceChunk> = hits
@@ -226,6 +324,35 @@ impl Engine {
         if !notes.is_empty() {
             final_answer.push_str(&format!("\n\nNote: {}", notes.join(" ")));
         }
+        let llm_model = run.as_ref().map(|r| r.llm().model_id());
+        let (llm_usage, llm_ms, llm_internal) = match &run {
+            Some(r) => (
+                (!r.calls.is_empty()).then(|| r.usage()),
+                r.latency_ms(),
+                json!({
+                    "provider": r.llm().provider(),
+                    "model": r.llm().model_id(),
+                    "subqueries": plan,
+                    "calls": r.calls,
+                    "prompt": prompt_info,
+                    "synthesizer": answer.synthesizer,
+                }),
+            ),
+            None => (
+                None,
+                0.0,
+                match (&off_reason, &failed_reason) {
+                    (_, Some(reason)) => json!({"provider": "failed", "reason": reason}),
+                    (Some(reason), None) => json!({"provider": "none", "reason": reason}),
+                    (None, None) => serde_json::Value::Null,
+                },
+            ),
+        };
+        let error = match (llm_error, notes.is_empty()) {
+            (Some(e), _) => Some(e),
+            (None, false) => Some(notes.join(" ")),
+            (None, true) => None,
+        };
         let record = TraceRecord {
             trace_id,
             timestamp,
@@ -242,10 +369,11 @@ impl Engine {
                 fallback_used: ev.strategies.clone(),
             },
             final_answer: final_answer.clone(),
-            token_usage: None,
-            latency_ms: Latency { rag: rag_ms, graph: graph_ms, synthesis: synthesis_ms, total: t_total.elapsed().as_secs_f64() * 1000.0 },
-            models: Models { embedding: self.embedder.model_id().to_string(), llm: None },
-            error: if notes.is_empty() { None } else { Some(notes.join(" ")) },
+            token_usage: llm_usage,
+            latency_ms: Latency { rag: rag_ms, graph: graph_ms, synthesis: synthesis_ms, total: t_total.elapsed().as_secs_f64() * 1000.0, llm_calls: llm_ms },
+            models: Models { embedding: self.embedder.model_id().to_string(), llm: llm_model },
+            error,
+            answer_grounding: grounding.map(|g| serde_json::to_value(g).unwrap_or_default()),
             internal: Internal {
                 rag: json!({
                     "corpus": self.corpus,
@@ -263,8 +391,11 @@ impl Engine {
                     "resolved_chunks": graph_chunks.iter().map(|c| json!({"chunk_id": c.id, "source_file": c.source_file})).collect::<Vec<_>>(),
                     "errors": ev.errors,
                 }),
+                llm: llm_internal,
             },
         };
+        drop(run);
+        self.llm = llm_state;
         let mut answer = answer;
         answer.text = final_answer;
         Ok(AskResult { question: question.to_string(), corpus: self.corpus.clone(), answer, trace: record })

@@ -106,7 +106,7 @@ pub fn run(base: &Settings, global: &GlobalArgs, args: &BenchArgs) -> Result<Exi
         let embedder = crate::app::load_embedder(&settings)?;
         let model_load_ms = t.elapsed().as_secs_f64() * 1000.0;
         let opts = IndexOptions { root: corpus.clone(), name: Some(corpus_name.into()), rebuild: true, progress: !global.quiet && !args.json };
-        let s = indexer::run_index(&settings, embedder.as_ref(), &opts)?;
+        let s = indexer::run_index(&settings, embedder.as_ref(), &opts, None)?;
         let embed_s = s.timings.embed_ms / 1000.0;
         report.insert(
             "index".into(),

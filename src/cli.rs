@@ -10,11 +10,15 @@ Examples:
   qa \"How does deep sleep relate to battery life?\"
   qa ask \"Show me the wiring diagram\" --json  the whole answer object as JSON
   qa ask \"What is the BME280?\" --trace        also print the trace record
+  qa --llm none \"What is deep sleep?\"        extractive answer, no LLM
+  qa index notes --extract llm                typed entities and relations extracted by the LLM
   qa doctor                                   what is configured, what is missing, how to fix it
   qa bench                                    index the Rust book and print performance figures
 
 Configuration (highest precedence first): flags, QA_* environment variables (also read from ./.env),
 qa.toml (./qa.toml or --config / QA_CONFIG), built-in defaults. `qa doctor` shows the effective values.
+LLM: local GGUF by default once fetched (scripts/setup-models.sh --with-llm); an OpenAI-compatible
+endpoint with QA_LLM_BASE_URL, QA_LLM_MODEL and QA_LLM_API_KEY (read from the environment or .env only).
 Exit codes: 0 success, 1 error, 2 usage error.";
 
 #[derive(Debug, Parser)]
@@ -62,6 +66,16 @@ pub struct GlobalArgs {
     /// Compute threads (0 = every core) [env: QA_THREADS]
     #[arg(long, global = true, value_name = "N")]
     pub threads: Option<usize>,
+
+    /// LLM for subqueries, graph extraction and answers: auto (the endpoint if QA_LLM_BASE_URL is
+    /// set, else the local GGUF model if fetched, else none), local, openai or none [env: QA_LLM_PROVIDER] [default: auto]
+    #[arg(long = "llm", global = true, value_name = "PROVIDER", value_parser = ["auto", "local", "openai", "none"])]
+    pub llm: Option<String>,
+
+    /// LLM model: a GGUF file (path or name under the models folder) for local, the model name for
+    /// openai [env: QA_LLM_MODEL] [default: SmolLM2-135M-Instruct Q4_1]
+    #[arg(long = "llm-model", global = true, value_name = "MODEL")]
+    pub llm_model: Option<String>,
 
     /// More log output on stderr (-v info, -vv debug).
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
@@ -138,6 +152,12 @@ pub struct IndexArgs {
     /// Tokens shared by consecutive chunks of a section [env: QA_CHUNK_OVERLAP] [default: 32]
     #[arg(long, value_name = "N")]
     pub chunk_overlap: Option<usize>,
+
+    /// Knowledge-graph extraction: `deterministic` (terms and co-occurrence) or `llm` (typed
+    /// entities and relations per chunk from the LLM; chunks it fails on keep the deterministic
+    /// result).
+    #[arg(long, value_name = "HOW", default_value = "deterministic", value_parser = ["deterministic", "llm"])]
+    pub extract: String,
 
     /// Print the summary as JSON on stdout.
     #[arg(long)]

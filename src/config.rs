@@ -53,6 +53,41 @@ pub struct Settings {
     pub hnsw_ef_construction: usize,
     /// HNSW: candidate list size while searching.
     pub hnsw_ef_search: usize,
+    /// LLM provider: `auto` (the endpoint if `llm_base_url` is set, else the local GGUF model if
+    /// present, else none), `local`, `openai` or `none`.
+    pub llm_provider: String,
+    /// Local: a GGUF file (path, or file/folder name under `models_dir`); openai: the model name.
+    pub llm_model: Option<String>,
+    /// OpenAI-compatible endpoint, e.g. `http://127.0.0.1:11434/v1` (Ollama).
+    pub llm_base_url: Option<String>,
+    /// Seconds before a remote LLM call is abandoned.
+    pub llm_timeout_secs: f64,
+    /// Retries of a remote call on HTTP 429/5xx or a dropped connection.
+    pub llm_max_retries: u32,
+    /// Tokens the LLM may generate for an answer.
+    pub llm_max_tokens: usize,
+    /// Prompt budget in tokens for the synthesis prompt (evidence beyond it is dropped by priority;
+    /// the model's context length caps it too).
+    pub llm_prompt_tokens: usize,
+    /// Local model: threads for prompt processing (0 = every core).
+    pub llm_threads: usize,
+    /// Local model: threads for token-by-token decoding (0 = every core).
+    pub llm_decode_threads: usize,
+    /// Local model weights in memory: `auto`, `f32`, `q8_0` or `keep` (see docs/ARCHITECTURE.md).
+    pub llm_weights: String,
+    /// Local model: context length override in tokens (0 = the model's own).
+    pub llm_context: usize,
+    /// Ask the LLM for retrieval subqueries (else only the deterministic split).
+    pub llm_subqueries: bool,
+    /// An answer sentence is supported when its support score (similarity to the best evidence
+    /// sentence and coverage of its words by the evidence) reaches this.
+    pub grounding_threshold: f32,
+    /// Below this fraction of supported sentences, the LLM answer is replaced by the extractive one.
+    pub grounding_min_supported: f32,
+    /// API key for the OpenAI-compatible endpoint: only from `QA_LLM_API_KEY` (environment or
+    /// `.env`), never from qa.toml or flags, never printed.
+    #[serde(skip)]
+    pub llm_api_key: Option<Secret>,
     #[serde(skip)]
     pub origins: BTreeMap<&'static str, Origin>,
     #[serde(skip)]
@@ -77,6 +112,21 @@ impl Default for Settings {
             hnsw_m: 24,
             hnsw_ef_construction: 200,
             hnsw_ef_search: 96,
+            llm_provider: "auto".into(),
+            llm_model: None,
+            llm_base_url: None,
+            llm_timeout_secs: 60.0,
+            llm_max_retries: 3,
+            llm_max_tokens: 256,
+            llm_prompt_tokens: 1536,
+            llm_threads: 0,
+            llm_decode_threads: 0,
+            llm_weights: "auto".into(),
+            llm_context: 0,
+            llm_subqueries: true,
+            grounding_threshold: 0.55,
+            grounding_min_supported: 0.5,
+            llm_api_key: None,
             origins: BTreeMap::new(),
             config_file: None,
         }
@@ -100,7 +150,40 @@ pub const KEYS: &[&str] = &[
     "hnsw_m",
     "hnsw_ef_construction",
     "hnsw_ef_search",
+    "llm_provider",
+    "llm_model",
+    "llm_base_url",
+    "llm_timeout_secs",
+    "llm_max_retries",
+    "llm_max_tokens",
+    "llm_prompt_tokens",
+    "llm_threads",
+    "llm_decode_threads",
+    "llm_weights",
+    "llm_context",
+    "llm_subqueries",
+    "grounding_threshold",
+    "grounding_min_supported",
 ];
+
+/// A secret value: shown as `<redacted>` by `Debug`, never serialized.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(value: impl Into<String>) -> Self {
+        Secret(value.into())
+    }
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("<redacted>")
+    }
+}
 
 impl Settings {
     /// Defaults, then `qa.toml` (explicit path, else `$QA_CONFIG`, else `./qa.toml` if present),
@@ -140,6 +223,7 @@ impl Settings {
                 s.origins.insert(key, Origin::Env);
             }
         }
+        s.llm_api_key = std::env::var("QA_LLM_API_KEY").ok().filter(|k| !k.trim().is_empty()).map(|k| Secret::new(k.trim()));
         s.validate()?;
         Ok(s)
     }
@@ -148,6 +232,13 @@ impl Settings {
     pub fn set(&mut self, key: &str, value: &str) -> std::result::Result<(), String> {
         fn num<T: std::str::FromStr>(v: &str) -> std::result::Result<T, String> {
             v.trim().parse().map_err(|_| format!("'{v}' is not a valid number"))
+        }
+        fn boolean(v: &str) -> std::result::Result<bool, String> {
+            match v.trim().to_ascii_lowercase().as_str() {
+                "1" | "true" | "yes" | "on" => Ok(true),
+                "0" | "false" | "no" | "off" => Ok(false),
+                _ => Err(format!("'{v}' is not true or false")),
+            }
         }
         match key {
             "data_dir" => self.data_dir = PathBuf::from(value),
@@ -165,6 +256,20 @@ impl Settings {
             "hnsw_m" => self.hnsw_m = num(value)?,
             "hnsw_ef_construction" => self.hnsw_ef_construction = num(value)?,
             "hnsw_ef_search" => self.hnsw_ef_search = num(value)?,
+            "llm_provider" => self.llm_provider = value.trim().to_ascii_lowercase(),
+            "llm_model" => self.llm_model = Some(value.trim().to_string()).filter(|v| !v.is_empty()),
+            "llm_base_url" => self.llm_base_url = Some(value.trim().to_string()).filter(|v| !v.is_empty()),
+            "llm_timeout_secs" => self.llm_timeout_secs = num(value)?,
+            "llm_max_retries" => self.llm_max_retries = num(value)?,
+            "llm_max_tokens" => self.llm_max_tokens = num(value)?,
+            "llm_prompt_tokens" => self.llm_prompt_tokens = num(value)?,
+            "llm_threads" => self.llm_threads = num(value)?,
+            "llm_decode_threads" => self.llm_decode_threads = num(value)?,
+            "llm_weights" => self.llm_weights = value.trim().to_ascii_lowercase(),
+            "llm_context" => self.llm_context = num(value)?,
+            "llm_subqueries" => self.llm_subqueries = boolean(value)?,
+            "grounding_threshold" => self.grounding_threshold = num(value)?,
+            "grounding_min_supported" => self.grounding_min_supported = num(value)?,
             _ => return Err(format!("unknown setting '{key}'")),
         }
         Ok(())
@@ -203,6 +308,24 @@ impl Settings {
         }
         if !(-1.0..=1.0).contains(&self.relevance_threshold) {
             return bad("relevance_threshold must be between -1 and 1".into());
+        }
+        if !["auto", "local", "openai", "none"].contains(&self.llm_provider.as_str()) {
+            return bad(format!("llm_provider must be auto, local, openai or none (got '{}')", self.llm_provider));
+        }
+        if !["auto", "f32", "q8_0", "keep"].contains(&self.llm_weights.as_str()) {
+            return bad(format!("llm_weights must be auto, f32, q8_0 or keep (got '{}')", self.llm_weights));
+        }
+        if !(self.llm_timeout_secs > 0.0 && self.llm_timeout_secs <= 3600.0) {
+            return bad(format!("llm_timeout_secs must be between 0 and 3600 (got {})", self.llm_timeout_secs));
+        }
+        if self.llm_max_tokens == 0 || self.llm_max_tokens > 8192 {
+            return bad(format!("llm_max_tokens must be between 1 and 8192 (got {})", self.llm_max_tokens));
+        }
+        if self.llm_prompt_tokens < 256 {
+            return bad(format!("llm_prompt_tokens must be at least 256 (got {})", self.llm_prompt_tokens));
+        }
+        if !(0.0..=1.0).contains(&self.grounding_threshold) || !(0.0..=1.0).contains(&self.grounding_min_supported) {
+            return bad("grounding_threshold and grounding_min_supported must be between 0 and 1".into());
         }
         Ok(())
     }

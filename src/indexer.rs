@@ -15,7 +15,9 @@ use crate::corpus::{self, LoadReport, SourceDoc};
 use crate::embed::Embedder;
 use crate::error::{IoContext, QaError, Result};
 use crate::graph::{EmbeddedGraph, GraphStore};
+use crate::kg::llm_extract::{self, ExtractionCache, ExtractionReport};
 use crate::kg::{self, ExtractParams};
+use crate::llm::LlmRun;
 use crate::layout::{self, CorpusDir, Manifest};
 use crate::vector::{self, HnswIndex, HnswParams};
 
@@ -28,6 +30,9 @@ pub struct IndexOptions {
     /// Draw progress bars on stderr.
     pub progress: bool,
 }
+
+/// Name of the cache of LLM extractions inside a generation.
+const EXTRACTIONS_FILE: &str = "llm_extractions.json";
 
 #[derive(Debug, Default, Serialize)]
 pub struct Timings {
@@ -64,6 +69,10 @@ pub struct IndexSummary {
     pub generation: String,
     pub chunk_file: String,
     pub kg_file: String,
+    /// `deterministic` or `llm:<model>`.
+    pub kg_extraction: String,
+    /// What the LLM extractor did (with `--extract llm`).
+    pub llm_extraction: Option<ExtractionReport>,
     pub timings: Timings,
 }
 
@@ -146,12 +155,18 @@ fn embed_all(embedder: &dyn Embedder, texts: &[&str], pb: &ProgressBar) -> Resul
     Ok(out)
 }
 
-pub fn run_index(settings: &Settings, embedder: &dyn Embedder, opts: &IndexOptions) -> Result<IndexSummary> {
+/// Index a corpus. With `llm`, the knowledge graph also gets the LLM's typed entities and
+/// relations (`--extract llm`).
+pub fn run_index(settings: &Settings, embedder: &dyn Embedder, opts: &IndexOptions, mut llm: Option<&mut LlmRun>) -> Result<IndexSummary> {
     let t_total = Instant::now();
     let name = opts.name.clone().unwrap_or_else(|| layout::corpus_name_for(&opts.root));
     let cd = CorpusDir::new(&settings.vector_dir(), &name);
     let _lock = cd.lock()?;
-    let mut summary = IndexSummary { corpus: name.clone(), root: opts.root.display().to_string(), ..Default::default() };
+    let extraction_mode = match &llm {
+        Some(run) => format!("llm:{}", run.llm().model_id()),
+        None => "deterministic".to_string(),
+    };
+    let mut summary = IndexSummary { corpus: name.clone(), root: opts.root.display().to_string(), kg_extraction: extraction_mode.clone(), ..Default::default() };
 
     // 1. Discover and parse.
     let t = Instant::now();
@@ -207,7 +222,8 @@ pub fn run_index(settings: &Settings, embedder: &dyn Embedder, opts: &IndexOptio
             && m.chunk_overlap == params.overlap
             && m.hnsw_m == settings.hnsw_m
             && m.hnsw_ef_construction == settings.hnsw_ef_construction
-            && m.corpus_root == opts.root.display().to_string();
+            && m.corpus_root == opts.root.display().to_string()
+            && m.kg_extraction == extraction_mode;
         if !opts.rebuild && same_setup && m.corpus_fingerprint == fp && settings.chunk_dir().join(&chunk_file).is_file() {
             summary.kept = chunks.len();
             summary.up_to_date = true;
@@ -253,13 +269,25 @@ pub fn run_index(settings: &Settings, embedder: &dyn Embedder, opts: &IndexOptio
         let t = Instant::now();
         let images = corpus::images_by_id(&docs);
         let doc_types: HashMap<String, &'static str> = docs.iter().map(|d| (d.rel_path.clone(), d.kind.as_str())).collect();
-        let graph = kg::extract(
+        let mut graph = kg::extract(
             &chunks,
             &images,
             &chunk_file,
             &doc_types,
             ExtractParams { min_df: settings.min_concept_df, min_related_weight: settings.min_related_weight, max_per_chunk: 20 },
         );
+        if let Some(run) = llm.as_deref_mut() {
+            let previous: ExtractionCache = cd
+                .current()
+                .and_then(|g| std::fs::read_to_string(g.join(EXTRACTIONS_FILE)).ok())
+                .and_then(|t| serde_json::from_str(&t).ok())
+                .unwrap_or_default();
+            let pb = bar(opts.progress, chunks.len() as u64, "llm graph");
+            let (report, cache) = llm_extract::extract_into(&mut graph, &chunks, &chunk_file, run, &previous, &|| pb.inc(1));
+            pb.finish_and_clear();
+            write_json(&gen_dir.join(EXTRACTIONS_FILE), &cache)?;
+            summary.llm_extraction = Some(report);
+        }
         let concepts: Vec<kg::ConceptInfo> = graph.concepts.values().cloned().collect();
         let missing_names: Vec<&str> = concepts.iter().filter(|c| !cache.concept_vectors.contains_key(&c.name)).map(|c| c.name.as_str()).collect();
         let pb = bar(opts.progress, missing_names.len() as u64, "concepts");
@@ -317,6 +345,7 @@ pub fn run_index(settings: &Settings, embedder: &dyn Embedder, opts: &IndexOptio
             concept_count: concepts.len(),
             document_count: summary.documents,
             image_count: summary.images,
+            kg_extraction: extraction_mode.clone(),
         };
         write_json(&gen_dir.join(layout::MANIFEST), &manifest)?;
         // chunking_outputs: the chunk and KG JSONL contracts (each replaced atomically).

@@ -55,6 +55,13 @@ pub struct Manifest {
     pub concept_count: usize,
     pub document_count: usize,
     pub image_count: usize,
+    /// `deterministic`, or `llm:<model>` for `qa index --extract llm`.
+    #[serde(default = "deterministic")]
+    pub kg_extraction: String,
+}
+
+fn deterministic() -> String {
+    "deterministic".into()
 }
 
 pub fn file_entry(path: &Path) -> Result<FileEntry> {

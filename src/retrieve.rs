@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::chunk::Chunk;
+use crate::llm::{ChatMessage, ChatRequest, LlmRun, OutputFormat};
 use crate::vector::VectorIndex;
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -99,6 +100,105 @@ fn find_word(hay: &str, word: &str) -> Option<usize> {
     None
 }
 
+/// JSON schema of the LLM's subquery answer.
+pub fn subquery_schema() -> serde_json::Value {
+    serde_json::json!({
+        "type": "object",
+        "properties": {"subqueries": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": MAX_LLM_SUBQUERIES}},
+        "required": ["subqueries"],
+        "additionalProperties": false
+    })
+}
+
+const MAX_LLM_SUBQUERIES: usize = 4;
+/// The question plus at most this many subqueries are searched.
+const MAX_SUBQUERIES: usize = 5;
+
+/// The chat request that asks for subqueries. The local model's answer is forced to open with
+/// `{"subqueries": ["` and constrained to JSON, which a 135M model reliably completes; free
+/// generation by such a model rarely parses.
+pub fn subquery_request(question: &str) -> ChatRequest {
+    ChatRequest {
+        messages: vec![
+            ChatMessage::system("You turn a question into short search queries for a document search engine. Reply with JSON only."),
+            ChatMessage::user(format!(
+                "Question: {question}\n\nWrite 1 to {MAX_LLM_SUBQUERIES} short search queries (a few words each) that together cover what the question asks. \
+                 Reply as {{\"subqueries\": [\"...\"]}}."
+            )),
+        ],
+        max_tokens: 96,
+        format: OutputFormat::Json { name: "subqueries".into(), schema: subquery_schema(), prefix: "{\"subqueries\": [\"".into() },
+        stop: vec![],
+        temperature: 0.0,
+        purpose: "subqueries",
+    }
+}
+
+/// Validate the LLM's answer: a JSON object whose `subqueries` is a list of strings; keeps the
+/// usable ones (3–200 characters, not repeats of the question or of each other).
+pub fn parse_llm_subqueries(text: &str, question: &str) -> Result<Vec<String>, String> {
+    let value: serde_json::Value = serde_json::from_str(text.trim()).map_err(|e| format!("not JSON: {e}"))?;
+    let list = value.get("subqueries").and_then(|v| v.as_array()).ok_or("no \"subqueries\" list")?;
+    let mut out: Vec<String> = Vec::new();
+    for item in list {
+        let s = item.as_str().ok_or("a subquery is not a string")?;
+        let s = s.split_whitespace().collect::<Vec<_>>().join(" ");
+        let len = s.chars().count();
+        if !(3..=200).contains(&len) || s.eq_ignore_ascii_case(question.trim()) || out.iter().any(|o| o.eq_ignore_ascii_case(&s)) {
+            continue;
+        }
+        out.push(s);
+        if out.len() == MAX_LLM_SUBQUERIES {
+            break;
+        }
+    }
+    if out.is_empty() {
+        return Err("no usable subquery in the list".into());
+    }
+    Ok(out)
+}
+
+/// Where the searched subqueries came from.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct SubqueryPlan {
+    pub queries: Vec<String>,
+    /// `llm` (LLM subqueries added to the question and its deterministic split) or `deterministic`.
+    pub source: String,
+    /// Why the LLM's subqueries were not used, when they were asked for.
+    pub fallback_reason: Option<String>,
+}
+
+/// The question first (graph grounding uses its vector), then the LLM's subqueries, then the
+/// deterministic split; the deterministic list alone when the LLM fails or answers badly.
+pub fn plan_subqueries(question: &str, llm: Option<&mut LlmRun>) -> SubqueryPlan {
+    let deterministic = subqueries(question);
+    let Some(run) = llm else {
+        return SubqueryPlan { queries: deterministic, source: "deterministic".into(), fallback_reason: None };
+    };
+    let fallback = |reason: String| SubqueryPlan { queries: subqueries(question), source: "deterministic".into(), fallback_reason: Some(reason) };
+    let response = match run.call(&subquery_request(question)) {
+        Ok(r) => r,
+        Err(e) => return fallback(format!("LLM call failed: {e}")),
+    };
+    match parse_llm_subqueries(&response.text, question) {
+        Ok(extra) => {
+            run.set_outcome("used");
+            let mut queries = vec![deterministic[0].clone()];
+            for q in extra.into_iter().chain(deterministic.into_iter().skip(1)) {
+                if !queries.iter().any(|o| o.eq_ignore_ascii_case(&q)) {
+                    queries.push(q);
+                }
+            }
+            queries.truncate(MAX_SUBQUERIES);
+            SubqueryPlan { queries, source: "llm".into(), fallback_reason: None }
+        }
+        Err(e) => {
+            run.set_outcome(format!("invalid: {e}"));
+            fallback(format!("invalid LLM subqueries: {e}"))
+        }
+    }
+}
+
 /// Top-k per subquery vector, merged and de-duplicated.
 pub fn retrieve(index: &dyn VectorIndex, chunks: &[Chunk], query_vectors: &[Vec<f32>], k: usize) -> Vec<RetrievedChunk> {
     let mut out: Vec<RetrievedChunk> = Vec::new();
@@ -152,6 +252,17 @@ mod tests {
         assert_eq!(s[1..], ["What is İİİ Ölçüm".to_string(), "how does Größe work?".to_string()]);
         let s = subqueries("Explain İstanbul and Ünye");
         assert_eq!(s[1..], ["Explain İstanbul".to_string(), "Explain Ünye".to_string()]);
+    }
+
+    #[test]
+    fn llm_subqueries_are_validated() {
+        let q = "How do I wire the BME280?";
+        let ok = parse_llm_subqueries(r#"{"subqueries": ["BME280 wiring", "  I2C   pull-up ", "bme280 WIRING", "How do I wire the BME280?", "x"]}"#, q).unwrap();
+        assert_eq!(ok, vec!["BME280 wiring", "I2C pull-up"]);
+        assert!(parse_llm_subqueries(r#"{"subqueries": []}"#, q).is_err());
+        assert!(parse_llm_subqueries(r#"{"queries": ["a b c"]}"#, q).is_err());
+        assert!(parse_llm_subqueries(r#"{"subqueries": [1, 2]}"#, q).is_err());
+        assert!(parse_llm_subqueries("BME280 wiring", q).is_err());
     }
 
     #[test]

@@ -32,21 +32,18 @@ pub struct TraceGraph {
     pub fallback_used: Vec<String>,
 }
 
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
-#[serde(default)]
-pub struct TokenUsage {
-    pub prompt: u64,
-    pub completion: u64,
-    pub total: u64,
-}
+pub use crate::llm::TokenUsage;
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(default)]
 pub struct Latency {
     pub rag: f64,
     pub graph: f64,
+    /// Answer synthesis, LLM call included.
     pub synthesis: f64,
     pub total: f64,
+    /// Time spent in LLM calls (subqueries and synthesis), part of the stages above.
+    pub llm_calls: f64,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
@@ -61,6 +58,9 @@ pub struct Models {
 pub struct Internal {
     pub rag: serde_json::Value,
     pub graph: serde_json::Value,
+    /// LLM provider, model, every call (purpose, usage, latency, outcome), the synthesis prompt's
+    /// contents; null without an LLM.
+    pub llm: serde_json::Value,
 }
 
 /// One line of `logs/query_traces.jsonl`. Every field has a default so traces written by older
@@ -81,6 +81,9 @@ pub struct TraceRecord {
     pub latency_ms: Latency,
     pub models: Models,
     pub error: Option<String>,
+    /// The grounding guard's verdict on an LLM answer: per-sentence support scores and the action
+    /// taken (null when no LLM answer was produced).
+    pub answer_grounding: Option<serde_json::Value>,
     pub internal: Internal,
 }
 

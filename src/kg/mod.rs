@@ -4,6 +4,7 @@
 //! a `Document` node, `MENTIONS` edges; per corpus: weighted `RELATED_TO` co-occurrence edges and
 //! `Image` nodes with `HAS_IMAGE` (document → image) and `DEPICTS` (image → concept) edges.
 
+pub mod llm_extract;
 mod terms;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -23,7 +24,7 @@ pub struct Meta {
     pub value: serde_json::Value,
 }
 
-fn meta(key: &str, value: impl Into<serde_json::Value>) -> Meta {
+pub(crate) fn meta(key: &str, value: impl Into<serde_json::Value>) -> Meta {
     Meta { key: key.to_string(), value: value.into() }
 }
 
@@ -127,7 +128,7 @@ pub fn extract(
         }
         match kind {
             TermKind::Phrase => d >= params.min_df,
-            TermKind::Acronym | TermKind::Code | TermKind::Heading => true,
+            TermKind::Acronym | TermKind::Code | TermKind::Heading | TermKind::Entity => true,
         }
     };
     // 3. Concepts per chunk: kept terms ranked by tf·idf.
@@ -265,14 +266,14 @@ fn concept_node(c: &ConceptInfo) -> KgNode {
     }
 }
 
-fn normalize_words(s: &str) -> Vec<String> {
+pub(crate) fn normalize_words(s: &str) -> Vec<String> {
     s.split(|c: char| !(c.is_alphanumeric() || c == '_'))
         .filter(|w| !w.is_empty())
         .map(|w| terms::singular(&w.to_lowercase()))
         .collect()
 }
 
-fn contains_words(hay: &[String], needle: &[String]) -> bool {
+pub(crate) fn contains_words(hay: &[String], needle: &[String]) -> bool {
     !needle.is_empty() && hay.windows(needle.len()).any(|w| w == needle)
 }
 

@@ -11,6 +11,8 @@ pub enum TermKind {
     Heading,
     Acronym,
     Code,
+    /// Named by the LLM extractor.
+    Entity,
 }
 
 impl TermKind {
@@ -20,6 +22,7 @@ impl TermKind {
             TermKind::Heading => "heading",
             TermKind::Acronym => "acronym",
             TermKind::Code => "code",
+            TermKind::Entity => "entity",
         }
     }
     /// When one id is found as several kinds, the most specific kind wins.
@@ -29,6 +32,7 @@ impl TermKind {
             TermKind::Heading => 1,
             TermKind::Acronym => 2,
             TermKind::Code => 3,
+            TermKind::Entity => 4,
         }
     }
 }

@@ -7,6 +7,11 @@
 
 pub mod local;
 pub mod openai;
+pub mod run;
+pub mod select;
+
+pub use run::{LlmCallRecord, LlmRun};
+pub use select::{choose, open, LlmChoice};
 
 use serde::{Deserialize, Serialize};
 
@@ -69,6 +74,7 @@ pub struct ChatRequest {
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct TokenUsage {
     pub prompt: u64,
     pub completion: u64,

@@ -1,6 +1,8 @@
-//! Extractive synthesis (no LLM): the answer is made of the retrieved sentences most relevant to
-//! the question, each citing its chunk, plus the graph facts; then the `Chunks used` and
-//! `Image paths` blocks, built only from evidence that was actually retrieved.
+//! Answers. [`synthesize`] is the extractive synthesizer (no LLM, and the fallback whenever the
+//! LLM fails): the retrieved sentences most relevant to the question, each citing its chunk, plus
+//! the graph facts. [`llm`] builds the LLM's prompt and cleans its answer; [`grounding`] checks
+//! that answer against the evidence. Both end with the `Chunks used` and `Image paths` blocks,
+//! built only from evidence that was actually retrieved ([`render`]).
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -9,6 +11,9 @@ use serde::{Deserialize, Serialize};
 use crate::chunk::{split_sentences, Chunk};
 use crate::graph::evidence::{content_words, GraphEvidence, GraphFact, ImageHit};
 use crate::kg::terms_singular;
+
+pub mod grounding;
+pub mod llm;
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct CitedSentence {
@@ -28,6 +33,9 @@ pub struct ChunkRef {
 pub struct Answer {
     /// False when nothing relevant was found (the text then says so).
     pub found: bool,
+    /// `extractive` or `llm`.
+    #[serde(default)]
+    pub synthesizer: String,
     pub sentences: Vec<CitedSentence>,
     pub graph_facts: Vec<GraphFact>,
     pub chunks_used: Vec<ChunkRef>,
@@ -37,6 +45,7 @@ pub struct Answer {
 }
 
 /// A chunk the answer may draw from, with how strongly retrieval or the graph supports it.
+#[derive(Clone, Copy)]
 pub struct Candidate<'a> {
     pub chunk: &'a Chunk,
     pub score: f32,
@@ -192,7 +201,7 @@ pub fn synthesize(input: SynthesisInput) -> Answer {
         let text = "I could not find anything relevant to this question in the indexed documents.\n\
                     (No retrieved passage matched the question well enough; try rephrasing, or index more documents.)"
             .to_string();
-        return Answer { found: false, sentences: vec![], graph_facts: vec![], chunks_used: vec![], image_paths: vec![], text };
+        return Answer { found: false, synthesizer: "extractive".into(), sentences: vec![], graph_facts: vec![], chunks_used: vec![], image_paths: vec![], text };
     }
     // Graph facts, keeping only chunk ids that resolve to retrieved/resolved chunks.
     let facts: Vec<GraphFact> = input
@@ -217,22 +226,37 @@ pub fn synthesize(input: SynthesisInput) -> Answer {
             }
         }
     }
-    // Images: when the question asks for a picture, the graph's images plus figures of the quoted
-    // chunks; otherwise only graph images that appear in a chunk the answer quotes.
     let quoted: BTreeSet<&str> = picked.iter().map(|s| s.chunk_id.as_str()).collect();
-    let wants_image = crate::graph::evidence::asks_for_image(input.question);
-    let quoted_images: BTreeSet<&str> = input
-        .candidates
+    let images = select_images(input.question, input.graph, &input.candidates, &quoted, input.images);
+    let mut body = String::new();
+    for s in &picked {
+        body.push_str(&format!("{} [{}]\n", s.text, s.chunk_id));
+    }
+    let text = render(&body, &facts, &used, &images);
+    Answer { found: true, synthesizer: "extractive".into(), sentences: picked, graph_facts: facts, chunks_used: used, image_paths: images, text }
+}
+
+/// Images to show: when the question asks for a picture, the graph's images plus figures of the
+/// quoted chunks; otherwise only graph images that appear in a chunk the answer quotes.
+pub fn select_images(
+    question: &str,
+    graph: &GraphEvidence,
+    candidates: &[Candidate],
+    quoted: &BTreeSet<&str>,
+    all_images: &std::collections::BTreeMap<String, crate::corpus::ImageRef>,
+) -> Vec<ImageHit> {
+    let wants_image = crate::graph::evidence::asks_for_image(question);
+    let quoted_images: BTreeSet<&str> = candidates
         .iter()
         .filter(|c| quoted.contains(c.chunk.id.as_str()))
         .flat_map(|c| c.chunk.metadata.image_ids.iter().map(String::as_str))
         .collect();
-    let mut images: Vec<ImageHit> = input.graph.images.iter().filter(|i| wants_image || quoted_images.contains(i.id.as_str())).cloned().collect();
+    let mut images: Vec<ImageHit> = graph.images.iter().filter(|i| wants_image || quoted_images.contains(i.id.as_str())).cloned().collect();
     if wants_image {
-        for cand in input.candidates.iter().filter(|c| quoted.contains(c.chunk.id.as_str())) {
+        for cand in candidates.iter().filter(|c| quoted.contains(c.chunk.id.as_str())) {
             for img in &cand.chunk.metadata.image_ids {
                 if !images.iter().any(|i| &i.id == img) {
-                    if let Some(r) = input.images.get(img) {
+                    if let Some(r) = all_images.get(img) {
                         let caption = if r.caption.is_empty() { r.alt.clone() } else { r.caption.clone() };
                         images.push(ImageHit { id: r.id.clone(), source_path: r.source_path.clone(), caption, via: format!("chunk:{}", cand.chunk.id) });
                     }
@@ -240,30 +264,32 @@ pub fn synthesize(input: SynthesisInput) -> Answer {
             }
         }
     }
+    images
+}
 
-    let mut text = String::new();
-    for s in &picked {
-        text.push_str(&format!("{} [{}]\n", s.text, s.chunk_id));
-    }
+/// The printable answer: the body, then the graph facts, `Chunks used` and `Image paths` blocks.
+pub fn render(body: &str, facts: &[GraphFact], used: &[ChunkRef], images: &[ImageHit]) -> String {
+    let mut text = body.trim_end().to_string();
+    text.push('\n');
     if !facts.is_empty() {
         text.push_str("\nFrom the knowledge graph:\n");
-        for f in &facts {
+        for f in facts {
             let cite = if f.chunk_ids.is_empty() { String::new() } else { format!(" [{}]", f.chunk_ids.join(", ")) };
             text.push_str(&format!("- {}{}\n", f.text, cite));
         }
     }
     text.push_str("\nChunks used:\n");
-    for u in &used {
+    for u in used {
         text.push_str(&format!("- {} ({})\n", u.chunk_id, u.source_file));
     }
     if !images.is_empty() {
         text.push_str("\nImage paths:\n");
-        for i in &images {
+        for i in images {
             let cap = if i.caption.is_empty() { String::new() } else { format!(" — {}", i.caption) };
             text.push_str(&format!("- {} ({}){cap}\n", i.source_path, i.id));
         }
     }
-    Answer { found: true, sentences: picked, graph_facts: facts, chunks_used: used, image_paths: images, text: text.trim_end().to_string() }
+    text.trim_end().to_string()
 }
 
 #[cfg(test)]

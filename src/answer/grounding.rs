@@ -1,0 +1,210 @@
+//! The grounding guard: every sentence of an LLM answer is scored for support in the evidence it
+//! was given — semantic similarity to the closest evidence sentence plus the share of its content
+//! words that occur in the evidence, and no number the evidence does not contain. Unsupported
+//! sentences are removed; when too little of the answer is supported, the caller returns the
+//! extractive answer instead. Tiny local models invent fluently; this keeps inventions away from
+//! the user.
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+use super::llm::DraftSentence;
+use crate::chunk::split_sentences;
+use crate::graph::evidence::content_words;
+use crate::kg::terms_singular;
+
+/// Weight of semantic similarity in the support score (the rest is word coverage).
+const SIMILARITY_WEIGHT: f32 = 0.6;
+
+/// A piece of evidence the answer may rest on.
+pub struct EvidenceText<'a> {
+    /// Chunk id, or `graph` for a graph fact.
+    pub source: &'a str,
+    pub text: &'a str,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct SentenceSupport {
+    pub text: String,
+    /// Combined support score.
+    pub score: f32,
+    /// Cosine similarity to the closest evidence sentence.
+    pub similarity: f32,
+    /// Share of the sentence's content words found in the evidence.
+    pub coverage: f32,
+    /// Numbers in the sentence that appear nowhere in the evidence.
+    pub unsupported_numbers: Vec<String>,
+    /// Source of the closest evidence sentence.
+    pub best_source: Option<String>,
+    /// Says the evidence lacks something ("the documents do not say …"): neither supported nor
+    /// unsupported, kept, not counted.
+    pub abstention: bool,
+    pub supported: bool,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Grounding {
+    pub threshold: f32,
+    pub min_supported: f32,
+    pub sentences: Vec<SentenceSupport>,
+    /// Supported sentences / (sentences − abstentions).
+    pub supported_fraction: f32,
+    /// `kept_all`, `removed_unsupported`, `fell_back_to_extractive`.
+    pub action: String,
+    pub reason: Option<String>,
+    pub cited_chunk_ids: Vec<String>,
+    pub invented_chunk_ids: Vec<String>,
+    /// The answer cites no chunk although evidence was given.
+    pub uncited: bool,
+}
+
+/// Embeds texts (unit vectors), or `None` when the embedder fails.
+pub type EmbedFn<'a> = &'a dyn Fn(&[&str]) -> Option<Vec<Vec<f32>>>;
+
+fn words(text: &str) -> BTreeSet<String> {
+    content_words(text).iter().map(|w| terms_singular(w)).collect()
+}
+
+fn numbers(text: &str) -> Vec<String> {
+    text.split(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
+        .map(|t| t.trim_matches(['.', ',']))
+        .filter(|t| t.chars().any(|c| c.is_ascii_digit()))
+        .map(|t| t.replace(',', ""))
+        .collect()
+}
+
+const ABSTENTION_MARKERS: &[&str] = &[
+    "do not say",
+    "does not say",
+    "do not mention",
+    "does not mention",
+    "not mentioned",
+    "no information",
+    "not provided",
+    "does not contain",
+    "do not contain",
+    "cannot find",
+    "could not find",
+    "not in the evidence",
+    "evidence does not",
+];
+
+pub fn is_abstention(sentence: &str) -> bool {
+    let l = sentence.to_lowercase();
+    ABSTENTION_MARKERS.iter().any(|m| l.contains(m))
+}
+
+/// Score each draft sentence against the evidence.
+pub fn assess(draft: &[DraftSentence], evidence: &[EvidenceText], threshold: f32, embed: EmbedFn) -> Vec<SentenceSupport> {
+    let mut ev_sentences: Vec<(&str, String)> = Vec::new();
+    let mut ev_words: BTreeSet<String> = BTreeSet::new();
+    let mut ev_numbers: BTreeSet<String> = BTreeSet::new();
+    for e in evidence {
+        ev_words.extend(words(e.text));
+        ev_numbers.extend(numbers(e.text));
+        for block in e.text.split("\n\n") {
+            let block = block.split_whitespace().collect::<Vec<_>>().join(" ");
+            for (s, end) in split_sentences(&block) {
+                let sent = block[s..end].trim();
+                if sent.split_whitespace().count() >= 3 {
+                    ev_sentences.push((e.source, sent.to_string()));
+                }
+            }
+        }
+    }
+    // One embedding call for the answer and the evidence sentences together.
+    let mut texts: Vec<&str> = draft.iter().map(|d| d.text.as_str()).collect();
+    texts.extend(ev_sentences.iter().map(|(_, s)| s.as_str()));
+    let vectors = if ev_sentences.is_empty() { None } else { embed(&texts).filter(|v| v.len() == texts.len()) };
+    draft
+        .iter()
+        .enumerate()
+        .map(|(i, d)| {
+            let (similarity, best_source) = match &vectors {
+                Some(v) => {
+                    let (mut best, mut src) = (f32::MIN, None);
+                    for (j, (source, _)) in ev_sentences.iter().enumerate() {
+                        let s = crate::embed::dot(&v[i], &v[draft.len() + j]);
+                        if s > best {
+                            best = s;
+                            src = Some(source.to_string());
+                        }
+                    }
+                    (best.max(0.0), src)
+                }
+                None => (0.0, None),
+            };
+            let w = words(&d.text);
+            let coverage = if w.is_empty() { 0.0 } else { w.iter().filter(|x| ev_words.contains(*x)).count() as f32 / w.len() as f32 };
+            let unsupported_numbers: Vec<String> = numbers(&d.text).into_iter().filter(|n| !ev_numbers.contains(n)).collect();
+            let score = SIMILARITY_WEIGHT * similarity + (1.0 - SIMILARITY_WEIGHT) * coverage;
+            let abstention = is_abstention(&d.text);
+            let supported = !abstention && score >= threshold && unsupported_numbers.is_empty();
+            SentenceSupport { text: d.text.clone(), score, similarity, coverage, unsupported_numbers, best_source, abstention, supported }
+        })
+        .collect()
+}
+
+/// Supported sentences over all sentences that make a claim (0 when none does).
+pub fn supported_fraction(scores: &[SentenceSupport]) -> f32 {
+    let claims = scores.iter().filter(|s| !s.abstention).count();
+    if claims == 0 {
+        return 0.0;
+    }
+    scores.iter().filter(|s| s.supported).count() as f32 / claims as f32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn draft(texts: &[&str]) -> Vec<DraftSentence> {
+        texts.iter().map(|t| DraftSentence { text: t.to_string(), cited: vec![] }).collect()
+    }
+
+    /// A bag-of-words "embedding" so the test checks the scoring logic, not the model.
+    fn bow(texts: &[&str]) -> Option<Vec<Vec<f32>>> {
+        let vocab: Vec<String> = texts.iter().flat_map(|t| words(t)).collect::<BTreeSet<_>>().into_iter().collect();
+        Some(
+            texts
+                .iter()
+                .map(|t| {
+                    let w = words(t);
+                    let mut v: Vec<f32> = vocab.iter().map(|x| if w.contains(x) { 1.0 } else { 0.0 }).collect();
+                    let n = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-6);
+                    v.iter_mut().for_each(|x| *x /= n);
+                    v
+                })
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn supported_and_invented_sentences_are_told_apart() {
+        let evidence = [EvidenceText { source: "bme_0", text: "The BME280 answers on I2C address 0x76. It measures pressure, humidity and temperature." }];
+        let d = draft(&[
+            "The BME280 measures pressure, humidity and temperature.",
+            "Volcanic ash corrodes copper antennas within weeks.",
+            "The BME280 answers on address 0x77.",
+            "The documents do not say how long it lasts.",
+        ]);
+        let s = assess(&d, &evidence, 0.55, &bow);
+        assert!(s[0].supported, "{:?}", s[0]);
+        assert_eq!(s[0].best_source.as_deref(), Some("bme_0"));
+        assert!(!s[1].supported && s[1].coverage < 0.3);
+        assert!(!s[2].supported);
+        assert_eq!(s[2].unsupported_numbers, vec!["77".to_string()]);
+        assert!(s[3].abstention && !s[3].supported);
+        assert!((supported_fraction(&s) - 1.0 / 3.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn numbers_must_come_from_the_evidence() {
+        assert_eq!(numbers("It draws 10 µA, or 1,200 µA awake, at 3.3 V."), vec!["10", "1200", "3.3"]);
+        let evidence = [EvidenceText { source: "p_0", text: "In deep sleep the ESP32 draws about 10 µA." }];
+        let s = assess(&draft(&["In deep sleep the ESP32 draws about 25 µA."]), &evidence, 0.3, &bow);
+        assert_eq!(s[0].unsupported_numbers, vec!["25"]);
+        assert!(!s[0].supported);
+    }
+}
