@@ -31,7 +31,7 @@ fn text_request() -> ChatRequest {
         max_tokens: 64,
         format: OutputFormat::Text,
         stop: Vec::new(),
-        temperature: 0.25,
+        temperature: 0.2,
         purpose: "synthesis",
     }
 }
@@ -91,7 +91,7 @@ fn text_call_sends_openai_body_and_parses_usage() {
         ])
     );
     assert_eq!(body["max_tokens"], 64);
-    assert!((body["temperature"].as_f64().unwrap() - 0.25).abs() < 1e-6);
+    assert_eq!(body["temperature"], 0.2, "sent as the decimal the caller wrote");
     assert!(body.get("response_format").is_none(), "{body}");
     assert!(body.get("stop").is_none(), "empty stop list is not sent: {body}");
 }

@@ -245,7 +245,8 @@ impl OpenAiLlm {
             "model": self.opts.model,
             "messages": messages,
             "max_tokens": request.max_tokens,
-            "temperature": request.temperature,
+            // Via the shortest decimal of the f32, so 0.2 is sent as 0.2, not 0.20000000298….
+            "temperature": request.temperature.to_string().parse::<f64>().unwrap_or(0.0),
         });
         if !request.stop.is_empty() {
             body["stop"] = json!(request.stop);
@@ -444,15 +445,21 @@ fn rejects_response_format(status: StatusCode, body: &str) -> bool {
         && ["response_format", "json_schema", "json_object"].iter().any(|k| lower.contains(k))
 }
 
-/// The wait a 429/503 asks for, in seconds or as an HTTP date, capped.
+/// The wait a 429/503 asks for, capped.
 fn retry_after(resp: &Response) -> Option<Duration> {
-    let value = resp.headers().get(RETRY_AFTER)?.to_str().ok()?.trim();
+    let value = resp.headers().get(RETRY_AFTER)?.to_str().ok()?;
+    parse_retry_after(value, chrono::Utc::now())
+}
+
+/// `Retry-After` is either seconds or an HTTP date; a date in the past means "now".
+fn parse_retry_after(value: &str, now: chrono::DateTime<chrono::Utc>) -> Option<Duration> {
+    let value = value.trim();
     let wait = match value.parse::<f64>() {
         Ok(secs) if secs.is_finite() && secs >= 0.0 => Duration::from_secs_f64(secs.min(MAX_RETRY_AFTER.as_secs_f64())),
         Ok(_) => return None,
         Err(_) => {
             let when = chrono::DateTime::parse_from_rfc2822(value).ok()?;
-            let ms = (when.with_timezone(&chrono::Utc) - chrono::Utc::now()).num_milliseconds();
+            let ms = (when.with_timezone(&chrono::Utc) - now).num_milliseconds();
             Duration::from_millis(ms.max(0) as u64)
         }
     };
@@ -623,6 +630,19 @@ mod tests {
         opts.api_key = Some("bad\nkey".into());
         let err = OpenAiLlm::new(opts).unwrap_err().to_string();
         assert!(!err.contains("bad\nkey"), "{err}");
+    }
+
+    #[test]
+    fn retry_after_seconds_or_http_date_capped() {
+        let now = chrono::DateTime::parse_from_rfc2822("Wed, 21 Oct 2015 07:28:00 GMT").unwrap().to_utc();
+        assert_eq!(parse_retry_after("2", now), Some(Duration::from_secs(2)));
+        assert_eq!(parse_retry_after(" 0.5 ", now), Some(Duration::from_millis(500)));
+        assert_eq!(parse_retry_after("3600", now), Some(MAX_RETRY_AFTER));
+        assert_eq!(parse_retry_after("-1", now), None);
+        assert_eq!(parse_retry_after("Wed, 21 Oct 2015 07:28:05 GMT", now), Some(Duration::from_secs(5)));
+        assert_eq!(parse_retry_after("Wed, 21 Oct 2015 07:27:00 GMT", now), Some(Duration::ZERO));
+        assert_eq!(parse_retry_after("Thu, 22 Oct 2015 07:28:00 GMT", now), Some(MAX_RETRY_AFTER));
+        assert_eq!(parse_retry_after("soon", now), None);
     }
 
     #[test]
