@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod llm_server;
+
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
