@@ -242,9 +242,10 @@ fn malformed_bodies_are_bad_responses() {
         let err = llm.chat(&text_request()).unwrap_err();
         assert!(matches!(err, LlmError::BadResponse(_)), "{err:?}");
     }
-    // JSON was required but the content has none.
-    let err = llm.chat(&json_request()).unwrap_err();
-    assert!(matches!(err, LlmError::BadResponse(_)), "{err:?}");
+    // JSON was required but the content has none: passed on as text for the caller to validate
+    // (and ask for a repair).
+    let r = llm.chat(&json_request()).unwrap();
+    assert_eq!(r.text, "no json here");
     assert_eq!(server.requests().len(), 4, "bad responses are not retried");
 }
 

@@ -362,7 +362,9 @@ fn parse_response(body: &str, request: &ChatRequest, redact: &dyn Fn(&str) -> St
     let text = match request.format {
         OutputFormat::Text => content.to_string(),
         OutputFormat::Json { .. } => {
-            first_json_object(content).ok_or_else(|| bad("no complete JSON object in the content"))?.to_string()
+            // The caller validates the JSON (and may ask for a repair), so text that holds no
+            // complete object is passed on as it is rather than failing the call.
+            first_json_object(content).unwrap_or(content).to_string()
         }
     };
     let usage = parse_usage(&v).unwrap_or_else(|| {

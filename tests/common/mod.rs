@@ -22,11 +22,19 @@ pub fn sample_corpus() -> PathBuf {
     repo().join("sample_corpus")
 }
 
-/// `qa` with a clean environment (no QA_* leaking in), working in `data_dir`.
+/// `qa` with a clean environment (no QA_* leaking in), working in `data_dir`, without an LLM
+/// (extractive answers; LLM tests set `QA_LLM_PROVIDER` or pass `--llm`).
 pub fn qa(data_dir: &Path) -> Command {
     let mut cmd = qa_without_models(data_dir);
-    cmd.arg("--models-dir").arg(models_dir());
+    cmd.arg("--models-dir").arg(models_dir()).env("QA_LLM_PROVIDER", "none");
     cmd
+}
+
+/// The local GGUF chat model fetched by `scripts/setup-models.sh`.
+pub fn local_llm_path() -> PathBuf {
+    let p = models_dir().join("SmolLM2-135M-Instruct/SmolLM2-135M-Instruct.Q4_1.gguf");
+    assert!(p.is_file(), "{} is missing: run scripts/setup-models.sh (it fetches the LLM too)", p.display());
+    p
 }
 
 /// Like [`qa`] but without pointing at the repository's models folder.
