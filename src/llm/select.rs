@@ -11,7 +11,7 @@ use super::openai::{OpenAiLlm, OpenAiOptions};
 use super::{Llm, LlmError};
 use crate::config::Settings;
 
-/// The local model `scripts/setup-models.sh --with-llm` fetches, relative to the models folder.
+/// The local model `scripts/setup-models.sh` fetches, relative to the models folder.
 pub const DEFAULT_LOCAL_MODEL: &str = "SmolLM2-135M-Instruct/SmolLM2-135M-Instruct.Q4_1.gguf";
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -92,7 +92,7 @@ pub fn choose(settings: &Settings) -> Result<LlmChoice, LlmError> {
                 Ok(path) if path.is_file() => Ok(LlmChoice::Local { path }),
                 Ok(path) => Ok(LlmChoice::None {
                     reason: format!(
-                        "no LLM endpoint configured (QA_LLM_BASE_URL) and no local model at {} (fetch it with scripts/setup-models.sh --with-llm)",
+                        "no LLM endpoint configured (QA_LLM_BASE_URL) and no local model at {} (fetch it with scripts/setup-models.sh)",
                         path.display()
                     ),
                 }),
