@@ -222,7 +222,7 @@ pub fn run(base: &Settings, global: &GlobalArgs, args: &BenchArgs) -> Result<Exi
             .arg(&out)
             .arg("--models-dir")
             .arg(&settings.models_dir)
-            .args(["--embedding-model", &settings.embedding_model, "-q", "ask", "--corpus", corpus_name, "--json", q])
+            .args(["--embedding-model", &settings.embedding_model, "--llm", "none", "-q", "ask", "--corpus", corpus_name, "--json", q])
             .env("QA_REPORT_PEAK_RSS", "1")
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -240,6 +240,10 @@ pub fn run(base: &Settings, global: &GlobalArgs, args: &BenchArgs) -> Result<Exi
         json!({"runs": cold.len(), "median_ms": percentile(&cold, 50.0), "min_ms": cold.first(), "max_ms": cold.last(), "peak_rss_mib": cold_rss as f64 / 1024.0}),
     );
     report.insert("peak_rss_mib_bench_process".into(), json!(warm_rss as f64 / 1024.0));
+    if args.with_llm {
+        let section = bench_llm(&settings, &questions, corpus_name, &out, args, &say)?;
+        report.insert("llm".into(), section);
+    }
 
     let report = serde_json::Value::Object(report);
     if args.json {
@@ -248,6 +252,130 @@ pub fn run(base: &Settings, global: &GlobalArgs, args: &BenchArgs) -> Result<Exi
         print_report(&report);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The local LLM: prompt-processing and generation speed on an ~800-token prompt, then the whole
+/// answer path with local subqueries and synthesis (warm, then cold processes with peak RSS).
+fn bench_llm(settings: &Settings, questions: &[String], corpus_name: &str, out: &Path, args: &BenchArgs, say: &dyn Fn(&str)) -> Result<serde_json::Value> {
+    use crate::llm::{ChatMessage, ChatRequest, LlmChoice, OutputFormat};
+    let mut settings = settings.clone();
+    settings.llm_provider = "local".into();
+    let choice = crate::llm::choose(&settings)?;
+    let LlmChoice::Local { path } = &choice else { bail!("the LLM benchmark needs a local GGUF model") };
+    say(&format!("loading {} ...", path.display()));
+    let t = Instant::now();
+    let mut llm = crate::llm::open(&settings, &choice)?.context("no local LLM")?;
+    let load_ms = t.elapsed().as_secs_f64() * 1000.0;
+    // ~800 prompt tokens of real prose from the indexed corpus, cut at whole chunks.
+    let engine = Engine::open(&settings, || crate::app::load_embedder(&settings))?;
+    let mut passage = String::new();
+    for c in engine.chunks() {
+        if llm.count_tokens(&passage) >= 760 {
+            break;
+        }
+        passage.push_str(c.content.trim());
+        passage.push_str("\n\n");
+    }
+    drop(engine);
+    let request = ChatRequest {
+        messages: vec![ChatMessage::user(format!("{passage}\nSummarize the text above in detail."))],
+        max_tokens: 64,
+        format: OutputFormat::Text,
+        stop: vec![],
+        temperature: 0.0,
+        purpose: "bench",
+    };
+    say("measuring prompt processing and generation ...");
+    let _ = llm.chat(&request)?; // warm-up
+    let mut runs = Vec::new();
+    for _ in 0..3 {
+        runs.push(llm.chat(&request)?);
+    }
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let pp = median(runs.iter().filter_map(|r| r.prompt_tokens_per_s).collect());
+    let tg = median(runs.iter().filter_map(|r| r.completion_tokens_per_s).collect());
+    let speed = json!({
+        "model": llm.model_id(),
+        "load_ms": load_ms,
+        "prompt_tokens": runs[0].usage.prompt,
+        "completion_tokens": runs[0].usage.completion,
+        "prompt_tokens_per_s": pp,
+        "generation_tokens_per_s": tg,
+        "prefill_threads": if settings.llm_threads == 0 { settings.effective_threads() } else { settings.llm_threads },
+        "decode_threads": if settings.llm_decode_threads == 0 { settings.effective_threads() } else { settings.llm_decode_threads },
+        "weights": settings.llm_weights,
+    });
+    drop(llm);
+
+    let n = args.llm_questions.min(questions.len());
+    say(&format!("answering {n} questions with the local LLM (warm) ..."));
+    let mut engine = Engine::open(&settings, || crate::app::load_embedder(&settings))?;
+    engine.attach_llm();
+    let (mut total, mut llm_ms) = (Vec::new(), Vec::new());
+    let mut synthesizers: std::collections::BTreeMap<String, usize> = Default::default();
+    let mut actions: std::collections::BTreeMap<String, usize> = Default::default();
+    let mut subquery_sources: std::collections::BTreeMap<String, usize> = Default::default();
+    let mut tokens = crate::llm::TokenUsage::default();
+    for q in &questions[..n] {
+        let r = engine.ask(q)?;
+        total.push(r.trace.latency_ms.total);
+        llm_ms.push(r.trace.latency_ms.llm_calls);
+        *synthesizers.entry(r.answer.synthesizer.clone()).or_default() += 1;
+        let action = r.trace.answer_grounding.as_ref().and_then(|g| g["action"].as_str().map(String::from)).unwrap_or_else(|| "none".into());
+        *actions.entry(action).or_default() += 1;
+        let source = r.trace.internal.llm["subqueries"]["source"].as_str().unwrap_or("none").to_string();
+        *subquery_sources.entry(source).or_default() += 1;
+        if let Some(u) = r.trace.token_usage {
+            tokens.add(u);
+        }
+    }
+    let warm_rss = vm_hwm_kib();
+    drop(engine);
+    total.sort_by(f64::total_cmp);
+    llm_ms.sort_by(f64::total_cmp);
+
+    say("timing 3 cold `qa --llm local ask` runs ...");
+    let exe = std::env::current_exe().context("locating the qa binary")?;
+    let mut cold = Vec::new();
+    let mut cold_rss = 0u64;
+    for q in questions.iter().take(3) {
+        let t = Instant::now();
+        let output = Proc::new(&exe)
+            .arg("--data-dir")
+            .arg(out)
+            .arg("--models-dir")
+            .arg(&settings.models_dir)
+            .args(["--embedding-model", &settings.embedding_model, "--llm", "local", "-q", "ask", "--corpus", corpus_name, "--json", q])
+            .env("QA_REPORT_PEAK_RSS", "1")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .output()
+            .context("running qa ask")?;
+        if !output.status.success() {
+            bail!("cold `qa ask` failed with {}: {}", output.status, String::from_utf8_lossy(&output.stderr));
+        }
+        cold.push(t.elapsed().as_secs_f64() * 1000.0);
+        cold_rss = cold_rss.max(reported_rss_kib(&output.stderr).unwrap_or(0));
+    }
+    cold.sort_by(f64::total_cmp);
+    Ok(json!({
+        "speed": speed,
+        "ask": {
+            "questions": n,
+            "p50_ms": percentile(&total, 50.0),
+            "p95_ms": percentile(&total, 95.0),
+            "llm_calls_p50_ms": percentile(&llm_ms, 50.0),
+            "synthesizer": synthesizers,
+            "grounding_action": actions,
+            "subquery_source": subquery_sources,
+            "tokens": tokens,
+            "peak_rss_mib_bench_process": warm_rss as f64 / 1024.0,
+        },
+        "cold_ask": {"runs": cold.len(), "median_ms": percentile(&cold, 50.0), "peak_rss_mib": cold_rss as f64 / 1024.0},
+    }))
 }
 
 fn cpu_model() -> String {
@@ -283,4 +411,18 @@ fn print_report(r: &serde_json::Value) {
     let c = &r["cold_ask"];
     println!("cold `qa ask`: median {} ms (min {}, max {}) over {} runs; peak RSS {} MiB", f(&c["median_ms"]), f(&c["min_ms"]), f(&c["max_ms"]), c["runs"], f(&c["peak_rss_mib"]));
     println!("bench process peak RSS: {} MiB", f(&r["peak_rss_mib_bench_process"]));
+    if let Some(l) = r.get("llm") {
+        let s = &l["speed"];
+        println!(
+            "local LLM {} (weights {}, load {} ms): {} prompt tokens at {} tok/s ({} threads); generation {} tok/s ({} threads)",
+            s["model"].as_str().unwrap_or(""), s["weights"].as_str().unwrap_or(""), f(&s["load_ms"]), s["prompt_tokens"], f(&s["prompt_tokens_per_s"]), s["prefill_threads"], f(&s["generation_tokens_per_s"]), s["decode_threads"]
+        );
+        let a = &l["ask"];
+        println!(
+            "warm `ask` with the local LLM ({} questions): p50 {} ms, p95 {} ms (LLM calls p50 {} ms); synthesizer {}; grounding {}; subqueries {}",
+            a["questions"], f(&a["p50_ms"]), f(&a["p95_ms"]), f(&a["llm_calls_p50_ms"]), a["synthesizer"], a["grounding_action"], a["subquery_source"]
+        );
+        let c = &l["cold_ask"];
+        println!("cold `qa --llm local ask`: median {} ms over {} runs; peak RSS {} MiB", f(&c["median_ms"]), c["runs"], f(&c["peak_rss_mib"]));
+    }
 }

@@ -182,6 +182,14 @@ pub struct BenchArgs {
     #[arg(long)]
     pub skip_index: bool,
 
+    /// Also measure the local LLM: prompt/generation speed and answers with local synthesis.
+    #[arg(long)]
+    pub with_llm: bool,
+
+    /// Questions answered with the local LLM (with --with-llm).
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    pub llm_questions: usize,
+
     /// Cold `qa ask` runs to time.
     #[arg(long, default_value_t = 5, value_name = "N")]
     pub cold_runs: usize,
