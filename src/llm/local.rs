@@ -5,7 +5,9 @@
 //! template, prefills the prompt in one forward pass, then decodes greedily (or samples with a
 //! fixed seed when `temperature > 0`) until an end-of-turn token, a stop string or `max_tokens`.
 //! For [`OutputFormat::Json`] the answer starts with the forced prefix and every token is chosen
-//! among those that keep the text a valid JSON prefix, stopping when the value is complete.
+//! among those that keep the text a valid JSON prefix, stopping when the value is complete; if
+//! `max_tokens` runs out first the call fails with [`LlmError::Generation`] (a JSON fragment is
+//! of no use to callers), so a JSON answer that is returned always parses.
 
 pub mod chat_template;
 pub mod gguf_tokenizer;
@@ -280,6 +282,14 @@ impl LocalLlm {
             Some((_, prefix)) => format!("{prefix}{body}"),
             None => body.into_owned(),
         };
+        if json.is_some() && !is_whole_json(&text) {
+            // A JSON answer is only useful whole: say so rather than return a fragment.
+            return Err(LlmError::Generation(format!(
+                "JSON output not complete within max_tokens ({}): {}",
+                request.max_tokens,
+                snippet(&text, 200)
+            )));
+        }
         Ok(ChatResponse {
             text,
             usage: TokenUsage::new(prompt_ids.len() as u64, generated.len() as u64),
@@ -368,6 +378,20 @@ fn json_start(prefix: &str) -> Result<(JsonPrefix, String), LlmError> {
         return Err(LlmError::Config(format!("JSON output prefix {prefix:?} is not the start of a JSON value")));
     }
     Ok((validator, prefix.to_string()))
+}
+
+/// Whether `text` is one complete JSON value (checked afresh: a stop string may have cut it).
+fn is_whole_json(text: &str) -> bool {
+    let mut validator = JsonPrefix::new();
+    validator.push_bytes(text.as_bytes()) && validator.could_end_here()
+}
+
+/// The first `max_chars` characters of `text`, marked when cut.
+fn snippet(text: &str, max_chars: usize) -> String {
+    match text.char_indices().nth(max_chars) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_string(),
+    }
 }
 
 fn rate(tokens: usize, secs: f64) -> Option<f64> {
