@@ -34,8 +34,8 @@ pub use self::weights::SUPPORTED_ARCHITECTURES;
 /// How the GGUF's weights are converted at load time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum WeightMode {
-    /// Models under ~1B parameters: every quantized tensor to F32 (fastest prefill, memory is
-    /// small anyway); larger ones: Q4_0/Q4_1/Q5_0/Q5_1 to Q8_0, K-quants kept.
+    /// Models under ~1B parameters: every quantized tensor but Q8_0 to F32 (fastest prefill,
+    /// memory is small anyway); larger ones: Q4_0/Q4_1/Q5_0/Q5_1 to Q8_0, K-quants kept.
     #[default]
     Auto,
     /// Q4_0/Q4_1/Q5_0/Q5_1 tensors to F32.

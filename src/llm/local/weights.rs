@@ -74,7 +74,11 @@ fn target_dtype(mode: WeightMode, dtype: GgmlDType, parameters: usize) -> Option
         WeightMode::Keep => None,
         WeightMode::F32 if is_slow_kernel(dtype) => Some(GgmlDType::F32),
         WeightMode::Q8_0 if is_slow_kernel(dtype) => Some(GgmlDType::Q8_0),
-        WeightMode::Auto if parameters < F32_PARAMETER_LIMIT && !is_float(dtype) => Some(GgmlDType::F32),
+        // Q8_0 stays: it has a SIMD kernel, and on the tied output projection (m = 1 in both
+        // phases) it reads a quarter of the bytes F32 would, for the same speed and 100 MiB less.
+        WeightMode::Auto if parameters < F32_PARAMETER_LIMIT && !is_float(dtype) && dtype != GgmlDType::Q8_0 => {
+            Some(GgmlDType::F32)
+        }
         WeightMode::Auto if is_slow_kernel(dtype) => Some(GgmlDType::Q8_0),
         _ => None,
     }
@@ -284,7 +288,8 @@ mod tests {
         let small = 135_000_000;
         let large = 7_000_000_000;
         assert_eq!(target_dtype(WeightMode::Auto, GgmlDType::Q4_1, small), Some(GgmlDType::F32));
-        assert_eq!(target_dtype(WeightMode::Auto, GgmlDType::Q8_0, small), Some(GgmlDType::F32));
+        assert_eq!(target_dtype(WeightMode::Auto, GgmlDType::Q8_0, small), None);
+        assert_eq!(target_dtype(WeightMode::Auto, GgmlDType::Q4K, small), Some(GgmlDType::F32));
         assert_eq!(target_dtype(WeightMode::Auto, GgmlDType::F32, small), None);
         assert_eq!(target_dtype(WeightMode::Auto, GgmlDType::Q4_1, large), Some(GgmlDType::Q8_0));
         assert_eq!(target_dtype(WeightMode::Auto, GgmlDType::Q4K, large), None);
