@@ -213,3 +213,38 @@ fn tokenizer_from_gguf_is_exact_on_known_ids_and_round_trips() {
         assert_eq!(llm.count_tokens(text), ids.len());
     }
 }
+
+#[test]
+fn every_weight_mode_answers_sensibly() {
+    for mode in [WeightMode::Q8_0, WeightMode::F32, WeightMode::Keep] {
+        let mut opts = options();
+        opts.weights = mode;
+        let mut llm = LocalLlm::load(&opts).unwrap_or_else(|e| panic!("loading with {mode}: {e}"));
+        let expected_conversions = match mode {
+            WeightMode::Q8_0 => "210 Q4_1→Q8_0",
+            WeightMode::F32 => "210 Q4_1→F32",
+            _ => "none",
+        };
+        assert_eq!(llm.stats().conversions, expected_conversions);
+        let answer = llm.chat(&request("What is the capital of France? Answer in one word.", 16)).expect("generation");
+        assert!(answer.text.to_lowercase().contains("paris"), "{mode}: {:?}", answer.text);
+    }
+}
+
+#[test]
+fn tokenizer_json_beside_the_gguf_takes_precedence() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let linked = dir.path().join("model.gguf");
+    std::os::unix::fs::symlink(model_path(), &linked).expect("symlink the model");
+    let built = model();
+    let tok = built.tokenizer();
+    // Save the tokenizer rebuilt from the GGUF and check the sidecar path reproduces it exactly.
+    tok.inner().save(dir.path().join("tokenizer.json"), false).expect("save tokenizer.json");
+    let opts = LocalOptions { path: linked, weights: WeightMode::Keep, ..options() };
+    let sidecar = LocalLlm::load(&opts).expect("load with tokenizer.json");
+    let text = "<|im_start|>user\nDew point 12.5 °C — café 🎉\n\n  fn f() {}<|im_end|>";
+    let ids = tok.encode(text).expect("encodes");
+    assert_eq!(sidecar.tokenizer().encode(text).expect("encodes"), ids);
+    assert_eq!(sidecar.tokenizer().decode(&ids), text);
+    assert!(sidecar.tokenizer().is_control(1) && sidecar.tokenizer().is_end_of_turn(2));
+}

@@ -277,6 +277,7 @@ impl LocalLlm {
             finish = FinishReason::Stop;
         }
 
+        drop_incomplete_utf8_tail(&mut bytes);
         let body = String::from_utf8_lossy(&bytes);
         let text = match &json {
             Some((_, prefix)) => format!("{prefix}{body}"),
@@ -378,6 +379,16 @@ fn json_start(prefix: &str) -> Result<(JsonPrefix, String), LlmError> {
         return Err(LlmError::Config(format!("JSON output prefix {prefix:?} is not the start of a JSON value")));
     }
     Ok((validator, prefix.to_string()))
+}
+
+/// Cut a multi-byte character that `max_tokens` or a stop string left unfinished, so the answer
+/// does not end in U+FFFD.
+fn drop_incomplete_utf8_tail(bytes: &mut Vec<u8>) {
+    if let Err(e) = std::str::from_utf8(bytes)
+        && e.error_len().is_none()
+    {
+        bytes.truncate(e.valid_up_to());
+    }
 }
 
 /// Whether `text` is one complete JSON value (checked afresh: a stop string may have cut it).
@@ -532,6 +543,17 @@ mod tests {
         assert_eq!(stops.find(b"abcEN", 3), None);
         assert_eq!(stops.find(b"abcEND", 5), Some(3));
         assert_eq!(StopStrings::new(&[String::new()]).find(b"abc", 0), None);
+    }
+
+    #[test]
+    fn unfinished_characters_are_cut_from_the_end_only() {
+        let euro = "€".as_bytes();
+        let mut bytes = [b"ok ".as_slice(), &euro[..2]].concat();
+        drop_incomplete_utf8_tail(&mut bytes);
+        assert_eq!(bytes, b"ok ");
+        let mut whole = "a€b".as_bytes().to_vec();
+        drop_incomplete_utf8_tail(&mut whole);
+        assert_eq!(whole, "a€b".as_bytes());
     }
 
     #[test]
