@@ -71,16 +71,22 @@ enum State {
     Literal { word: &'static [u8], next: u8 },
 }
 
+/// Longest run of whitespace accepted between tokens: enough for pretty-printed JSON, short
+/// enough that a model stuck emitting newlines is turned back to content.
+pub const MAX_WHITESPACE_RUN: usize = 32;
+
 /// A JSON-prefix validator. `Default` starts before the first byte of a value.
 #[derive(Debug, Clone)]
 pub struct JsonPrefix {
     stack: Vec<Container>,
     state: State,
+    /// Whitespace bytes in a row outside strings.
+    whitespace_run: usize,
 }
 
 impl Default for JsonPrefix {
     fn default() -> Self {
-        JsonPrefix { stack: Vec::new(), state: State::ValueStart }
+        JsonPrefix { stack: Vec::new(), state: State::ValueStart, whitespace_run: 0 }
     }
 }
 
@@ -125,8 +131,18 @@ impl JsonPrefix {
         self.is_complete() || (self.stack.is_empty() && matches!(self.state, State::Number(p) if p.is_terminal()))
     }
 
-    /// Feed one byte; false if it cannot continue a JSON prefix.
+    /// Feed one byte; false if it cannot continue a JSON prefix (or makes a whitespace run
+    /// longer than [`MAX_WHITESPACE_RUN`]).
     pub fn push(&mut self, b: u8) -> bool {
+        let in_string = matches!(self.state, State::String { .. });
+        if !in_string && is_ws(b) {
+            self.whitespace_run += 1;
+            if self.whitespace_run > MAX_WHITESPACE_RUN {
+                return false;
+            }
+        } else {
+            self.whitespace_run = 0;
+        }
         match self.state {
             State::ValueStart => self.start_value(b, false),
             State::ArrayFirst => self.start_value(b, true),
@@ -393,6 +409,15 @@ mod tests {
         assert!(complete("[0,1.25,3e2]"));
         assert!(!accepts("[1.]"));
         assert!(!accepts("[-]"));
+    }
+
+    #[test]
+    fn whitespace_runs_are_bounded_outside_strings_only() {
+        let indent = " ".repeat(MAX_WHITESPACE_RUN);
+        assert!(accepts(&format!("{{{indent}\"a\":{indent}1}}")));
+        assert!(!accepts(&format!("{{{indent} ")));
+        let long_string = format!("[\"{}\"]", " ".repeat(4 * MAX_WHITESPACE_RUN));
+        assert!(complete(&long_string));
     }
 
     #[test]
