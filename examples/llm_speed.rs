@@ -52,9 +52,8 @@ fn parse_args() -> Result<Args, String> {
 /// Real prose from the sample corpus, cut to about `tokens` tokens.
 fn corpus_text(llm: &LocalLlm, tokens: usize) -> String {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sample_corpus");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
-        .unwrap_or_default();
+    let mut files: Vec<PathBuf> =
+        std::fs::read_dir(&dir).map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect()).unwrap_or_default();
     files.retain(|p| p.extension().is_some_and(|e| e == "md"));
     files.sort();
     let all: String = files.iter().filter_map(|p| std::fs::read_to_string(p).ok()).collect::<Vec<_>>().join("\n\n");
@@ -184,7 +183,9 @@ fn main() {
     let read1 = read_bandwidth(&buffer, 1);
     let read2 = read_bandwidth(&buffer, 2);
     let copy1 = copy_bandwidth(&buffer);
-    println!("memory bandwidth: read {read1:.1} GB/s (1 thread), {read2:.1} GB/s (2 threads); memcpy {copy1:.1} GB/s (1 thread)");
+    println!(
+        "memory bandwidth: read {read1:.1} GB/s (1 thread), {read2:.1} GB/s (2 threads); memcpy {copy1:.1} GB/s (1 thread)"
+    );
     let bandwidth = if args.decode_threads > 1 { read2 } else { read1 };
     let bound = bandwidth * 1e9 / stats.bytes_per_token as f64;
     println!(

@@ -358,13 +358,16 @@ fn context_window(
     let key = format!("{arch}.context_length");
     let trained = content.metadata.get(&key).and_then(|v| v.to_u32().ok()).map(|v| v as usize);
     let supported = match arch {
-        "llama" => trained.unwrap_or(candle_transformers::models::quantized_llama::MAX_SEQ_LEN)
+        "llama" => trained
+            .unwrap_or(candle_transformers::models::quantized_llama::MAX_SEQ_LEN)
             .min(candle_transformers::models::quantized_llama::MAX_SEQ_LEN),
         _ => trained.ok_or_else(|| format!("GGUF metadata lacks {key}"))?,
     };
     match context_override {
         Some(n) if n > supported => {
-            tracing::warn!("context override {n} exceeds what the model supports here ({supported}); using {supported}");
+            tracing::warn!(
+                "context override {n} exceeds what the model supports here ({supported}); using {supported}"
+            );
             Ok(supported)
         }
         Some(n) => Ok(n),
@@ -524,9 +527,12 @@ mod tests {
 
     #[test]
     fn weight_mode_parses_and_displays() {
-        for (text, mode) in
-            [("auto", WeightMode::Auto), ("f32", WeightMode::F32), ("q8_0", WeightMode::Q8_0), ("keep", WeightMode::Keep)]
-        {
+        for (text, mode) in [
+            ("auto", WeightMode::Auto),
+            ("f32", WeightMode::F32),
+            ("q8_0", WeightMode::Q8_0),
+            ("keep", WeightMode::Keep),
+        ] {
             assert_eq!(text.parse::<WeightMode>(), Ok(mode));
             assert_eq!(mode.to_string(), text);
         }

@@ -64,10 +64,8 @@ fn compile(source: &str) -> Result<Environment<'static>, Error> {
 }
 
 fn render_with(env: &Environment<'static>, messages: &[ChatMessage], tokens: &TemplateTokens) -> Result<String, Error> {
-    let messages: Vec<Value> = messages
-        .iter()
-        .map(|m| context! { role => m.role.as_str(), content => m.content.as_str() })
-        .collect();
+    let messages: Vec<Value> =
+        messages.iter().map(|m| context! { role => m.role.as_str(), content => m.content.as_str() }).collect();
     env.get_template(TEMPLATE_NAME)?.render(context! {
         messages => messages,
         add_generation_prompt => true,

@@ -160,7 +160,9 @@ pub fn tokenizer_from_metadata(md: &HashMap<String, Value>) -> Result<Tokenizer,
     let vocab: Vocab = tokens.iter().enumerate().map(|(i, t)| (t.to_string(), i as u32)).collect();
     let merges: Vec<(String, String)> = merges
         .iter()
-        .map(|m| m.split_once(' ').map(|(a, b)| (a.to_string(), b.to_string())).ok_or_else(|| format!("bad merge `{m}`")))
+        .map(|m| {
+            m.split_once(' ').map(|(a, b)| (a.to_string(), b.to_string())).ok_or_else(|| format!("bad merge `{m}`"))
+        })
         .collect::<Result<_, _>>()?;
     // Llama 3's tokenizer looks whole words up in the vocabulary before applying merges.
     let ignore_merges = matches!(pre, "llama-bpe" | "llama3");
@@ -190,10 +192,7 @@ fn pre_tokenizer_for(pre: &str) -> Result<PreTokenizerWrapper, String> {
         let split = Split::new(SplitPattern::Regex(regex.to_string()), SplitDelimiterBehavior::Isolated, false)
             .map_err(|e| format!("pre-tokenizer regex: {e}"))?;
         // The regex already split the text; ByteLevel only maps bytes to symbols.
-        Ok(PreTokenizerWrapper::Sequence(Sequence::new(vec![
-            split.into(),
-            ByteLevel::new(false, true, false).into(),
-        ])))
+        Ok(PreTokenizerWrapper::Sequence(Sequence::new(vec![split.into(), ByteLevel::new(false, true, false).into()])))
     };
     match pre {
         // SmolLM (and StarCoder-style) tokenizers: every digit alone, then GPT-2's split.
@@ -315,7 +314,10 @@ mod tests {
         md.insert("tokenizer.ggml.model".into(), Value::String("gpt2".into()));
         md.insert("tokenizer.ggml.pre".into(), Value::String(pre.into()));
         md.insert("tokenizer.ggml.tokens".into(), Value::Array(tokens.into_iter().map(Value::String).collect()));
-        md.insert("tokenizer.ggml.merges".into(), Value::Array(merges.iter().map(|m| Value::String(m.to_string())).collect()));
+        md.insert(
+            "tokenizer.ggml.merges".into(),
+            Value::Array(merges.iter().map(|m| Value::String(m.to_string())).collect()),
+        );
         md.insert("tokenizer.ggml.token_type".into(), Value::Array(types));
         md.insert("tokenizer.ggml.eos_token_id".into(), Value::U32(2));
         md

@@ -65,10 +65,16 @@ enum State {
     Colon,
     /// After a complete value: `,` or the container's closing bracket, or (top level) the end.
     AfterValue,
-    String { key: bool, part: StringPart },
+    String {
+        key: bool,
+        part: StringPart,
+    },
     Number(NumberPart),
     /// Inside `true`/`false`/`null`: the rest of the literal still expected.
-    Literal { word: &'static [u8], next: u8 },
+    Literal {
+        word: &'static [u8],
+        next: u8,
+    },
 }
 
 /// Longest run of whitespace accepted between tokens: enough for pretty-printed JSON, short
@@ -253,11 +259,19 @@ impl JsonPrefix {
                 _ => return false,
             },
             StringPart::Unicode(left) if b.is_ascii_hexdigit() => {
-                if left == 1 { StringPart::Plain } else { StringPart::Unicode(left - 1) }
+                if left == 1 {
+                    StringPart::Plain
+                } else {
+                    StringPart::Unicode(left - 1)
+                }
             }
             StringPart::Unicode(_) => return false,
             StringPart::Utf8(left) if (0x80..=0xBF).contains(&b) => {
-                if left == 1 { StringPart::Plain } else { StringPart::Utf8(left - 1) }
+                if left == 1 {
+                    StringPart::Plain
+                } else {
+                    StringPart::Utf8(left - 1)
+                }
             }
             StringPart::Utf8(_) => return false,
         };

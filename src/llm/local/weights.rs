@@ -117,8 +117,12 @@ pub fn load(content: Content, file: BufReader<File>, arch: &str, mode: WeightMod
         metadata: content.metadata,
     };
     let transformer = match arch {
-        "llama" => quantized_llama::ModelWeights::from_gguf(virtual_content, &mut reader, &device).map(Transformer::Llama),
-        "qwen2" => quantized_qwen2::ModelWeights::from_gguf(virtual_content, &mut reader, &device).map(Transformer::Qwen2),
+        "llama" => {
+            quantized_llama::ModelWeights::from_gguf(virtual_content, &mut reader, &device).map(Transformer::Llama)
+        }
+        "qwen2" => {
+            quantized_qwen2::ModelWeights::from_gguf(virtual_content, &mut reader, &device).map(Transformer::Qwen2)
+        }
         other => return Err(format!("unsupported architecture `{other}`")),
     };
     let transformer = match (transformer, reader.error.take()) {
@@ -205,11 +209,7 @@ impl ConvertingReader {
 
     fn bytes_per_token(&self) -> usize {
         let untied = self.slots.iter().any(|s| s.name == "output.weight");
-        self.slots
-            .iter()
-            .filter(|s| !(untied && s.name == "token_embd.weight"))
-            .map(|s| s.len as usize)
-            .sum()
+        self.slots.iter().filter(|s| !(untied && s.name == "token_embd.weight")).map(|s| s.len as usize).sum()
     }
 
     fn slot_at(&self, pos: u64) -> Option<usize> {
