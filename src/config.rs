@@ -118,7 +118,7 @@ impl Default for Settings {
             llm_timeout_secs: 60.0,
             llm_max_retries: 3,
             llm_max_tokens: 256,
-            llm_prompt_tokens: 1536,
+            llm_prompt_tokens: 1024,
             llm_threads: 0,
             llm_decode_threads: 0,
             llm_weights: "auto".into(),

@@ -144,7 +144,8 @@ pub fn parse_llm_subqueries(text: &str, question: &str) -> Result<Vec<String>, S
         let s = item.as_str().ok_or("a subquery is not a string")?;
         let s = s.split_whitespace().collect::<Vec<_>>().join(" ");
         let len = s.chars().count();
-        if !(3..=200).contains(&len) || s.eq_ignore_ascii_case(question.trim()) || out.iter().any(|o| o.eq_ignore_ascii_case(&s)) {
+        let has_word = s.split(|c: char| !c.is_alphanumeric()).any(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 2);
+        if !(3..=200).contains(&len) || !has_word || s.eq_ignore_ascii_case(question.trim()) || out.iter().any(|o| o.eq_ignore_ascii_case(&s)) {
             continue;
         }
         out.push(s);
@@ -257,7 +258,7 @@ mod tests {
     #[test]
     fn llm_subqueries_are_validated() {
         let q = "How do I wire the BME280?";
-        let ok = parse_llm_subqueries(r#"{"subqueries": ["BME280 wiring", "  I2C   pull-up ", "bme280 WIRING", "How do I wire the BME280?", "x"]}"#, q).unwrap();
+        let ok = parse_llm_subqueries(r#"{"subqueries": ["BME280 wiring", "  I2C   pull-up ", "bme280 WIRING", "How do I wire the BME280?", "x", "...", "1 2 3"]}"#, q).unwrap();
         assert_eq!(ok, vec!["BME280 wiring", "I2C pull-up"]);
         assert!(parse_llm_subqueries(r#"{"subqueries": []}"#, q).is_err());
         assert!(parse_llm_subqueries(r#"{"queries": ["a b c"]}"#, q).is_err());

@@ -1,5 +1,5 @@
 //! The local GGUF chat model end to end, on the real SmolLM2-135M-Instruct file.
-//! The model is required: fetch it with `scripts/setup-models.sh --with-llm`.
+//! The model is required: fetch it with `scripts/setup-models.sh`.
 
 use std::path::PathBuf;
 use std::sync::{Mutex, MutexGuard, OnceLock};
@@ -15,7 +15,7 @@ fn options() -> LocalOptions {
     let path = model_path();
     assert!(
         path.is_file(),
-        "{} is missing: run `scripts/setup-models.sh --with-llm` to fetch the local chat model",
+        "{} is missing: run `scripts/setup-models.sh` to fetch the local chat model",
         path.display()
     );
     LocalOptions { path, prefill_threads: 2, decode_threads: 1, weights: WeightMode::Auto, context_override: None }
@@ -177,7 +177,7 @@ fn missing_file_names_the_setup_script() {
     match LocalLlm::load(&opts) {
         Err(e @ LlmError::ModelMissing { .. }) => {
             let msg = e.to_string();
-            assert!(msg.contains("scripts/setup-models.sh --with-llm"), "{msg}");
+            assert!(msg.contains("scripts/setup-models.sh"), "{msg}");
             assert!(msg.contains("nothing.gguf"), "{msg}");
         }
         Err(other) => panic!("expected ModelMissing, got {other:?}"),

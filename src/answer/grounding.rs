@@ -33,7 +33,7 @@ pub struct SentenceSupport {
     pub similarity: f32,
     /// Share of the sentence's content words found in the evidence.
     pub coverage: f32,
-    /// Numbers in the sentence that appear nowhere in the evidence.
+    /// Numbers and identifiers with digits that are not in the evidence sentences closest to it.
     pub unsupported_numbers: Vec<String>,
     /// Source of the closest evidence sentence.
     pub best_source: Option<String>,
@@ -66,13 +66,19 @@ fn words(text: &str) -> BTreeSet<String> {
     content_words(text).iter().map(|w| terms_singular(w)).collect()
 }
 
+/// Numbers and identifiers with digits (`10`, `3.3`, `1200`, `0x76`, `bme280`), lower-cased.
 fn numbers(text: &str) -> Vec<String> {
-    text.split(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
-        .map(|t| t.trim_matches(['.', ',']))
+    text.split(|c: char| c.is_whitespace() || "()[]{}:;!?\"'`/=<>".contains(c))
+        .map(|t| t.trim_matches(|c: char| c == '.' || c == ',' || c == '-'))
         .filter(|t| t.chars().any(|c| c.is_ascii_digit()))
-        .map(|t| t.replace(',', ""))
+        .map(|t| t.replace(',', "").to_lowercase())
         .collect()
 }
+
+/// Evidence sentences this close to the best match (in cosine) count as the sentence's support.
+const SUPPORT_MARGIN: f32 = 0.1;
+/// At most this many evidence sentences support one answer sentence.
+const SUPPORT_SENTENCES: usize = 3;
 
 const ABSTENTION_MARKERS: &[&str] = &[
     "do not say",
@@ -121,23 +127,36 @@ pub fn assess(draft: &[DraftSentence], evidence: &[EvidenceText], threshold: f32
         .iter()
         .enumerate()
         .map(|(i, d)| {
-            let (similarity, best_source) = match &vectors {
+            // The evidence sentences closest in meaning are the sentence's support; its numbers
+            // must come from them ("0xD0" elsewhere in the evidence does not make "the address
+            // is 0xD0" true).
+            let (similarity, best_source, support_numbers) = match &vectors {
                 Some(v) => {
-                    let (mut best, mut src) = (f32::MIN, None);
-                    for (j, (source, _)) in ev_sentences.iter().enumerate() {
-                        let s = crate::embed::dot(&v[i], &v[draft.len() + j]);
-                        if s > best {
-                            best = s;
-                            src = Some(source.to_string());
-                        }
-                    }
-                    (best.max(0.0), src)
+                    let mut sims: Vec<(f32, usize)> =
+                        (0..ev_sentences.len()).map(|j| (crate::embed::dot(&v[i], &v[draft.len() + j]), j)).collect();
+                    sims.sort_by(|a, b| b.0.total_cmp(&a.0));
+                    let best = sims.first().map_or(0.0, |b| b.0);
+                    let support: BTreeSet<String> = sims
+                        .iter()
+                        .take(SUPPORT_SENTENCES)
+                        .filter(|(s, _)| *s >= best - SUPPORT_MARGIN)
+                        .flat_map(|(_, j)| numbers(&ev_sentences[*j].1))
+                        .collect();
+                    (best.max(0.0), sims.first().map(|(_, j)| ev_sentences[*j].0.to_string()), support)
                 }
-                None => (0.0, None),
+                None => (0.0, None, ev_numbers.clone()),
             };
             let w = words(&d.text);
             let coverage = if w.is_empty() { 0.0 } else { w.iter().filter(|x| ev_words.contains(*x)).count() as f32 / w.len() as f32 };
-            let unsupported_numbers: Vec<String> = numbers(&d.text).into_iter().filter(|n| !ev_numbers.contains(n)).collect();
+            // Quantities (`10`, `0x76`) must come from the supporting sentences; names with digits
+            // (`BME280`, `ESP32`) are often referred to as "it" there, so anywhere in the evidence will do.
+            let unsupported_numbers: Vec<String> = numbers(&d.text)
+                .into_iter()
+                .filter(|n| {
+                    let quantity = n.starts_with(|c: char| c.is_ascii_digit());
+                    !(if quantity { support_numbers.contains(n) } else { ev_numbers.contains(n) })
+                })
+                .collect();
             let score = SIMILARITY_WEIGHT * similarity + (1.0 - SIMILARITY_WEIGHT) * coverage;
             let abstention = is_abstention(&d.text);
             let supported = !abstention && score >= threshold && unsupported_numbers.is_empty();
@@ -194,17 +213,31 @@ mod tests {
         assert_eq!(s[0].best_source.as_deref(), Some("bme_0"));
         assert!(!s[1].supported && s[1].coverage < 0.3);
         assert!(!s[2].supported);
-        assert_eq!(s[2].unsupported_numbers, vec!["77".to_string()]);
+        assert_eq!(s[2].unsupported_numbers, vec!["0x77".to_string()]);
         assert!(s[3].abstention && !s[3].supported);
         assert!((supported_fraction(&s) - 1.0 / 3.0).abs() < 1e-6);
     }
 
     #[test]
     fn numbers_must_come_from_the_evidence() {
-        assert_eq!(numbers("It draws 10 µA, or 1,200 µA awake, at 3.3 V."), vec!["10", "1200", "3.3"]);
+        assert_eq!(numbers("It draws 10 µA, or 1,200 µA awake, at 3.3 V (0x76)."), vec!["10", "1200", "3.3", "0x76"]);
         let evidence = [EvidenceText { source: "p_0", text: "In deep sleep the ESP32 draws about 10 µA." }];
         let s = assess(&draft(&["In deep sleep the ESP32 draws about 25 µA."]), &evidence, 0.3, &bow);
         assert_eq!(s[0].unsupported_numbers, vec!["25"]);
+        assert!(!s[0].supported);
+    }
+
+    #[test]
+    fn a_number_from_an_unrelated_evidence_sentence_does_not_support_a_claim() {
+        let evidence = [EvidenceText {
+            source: "bme_2",
+            text: "On the I2C bus the BME280 responds at address 0x76 when its SDO pin is tied to ground. \
+                   Weather stations log pressure every minute for trend arrows on the display. \
+                   Cheap breakout boards ship with pull-up resistors already soldered on. \
+                   The chip ID register at 0xD0 should return 0x60.",
+        }];
+        let s = assess(&draft(&["The BME280 responds at address 0xD0 when its SDO pin is tied to ground."]), &evidence, 0.3, &bow);
+        assert_eq!(s[0].unsupported_numbers, vec!["0xd0".to_string()], "{:?}", s[0]);
         assert!(!s[0].supported);
     }
 }

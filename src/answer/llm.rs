@@ -13,11 +13,11 @@ use crate::chunk::{split_sentences, Chunk};
 use crate::graph::evidence::{GraphEvidence, GraphFact};
 use crate::llm::{ChatMessage, ChatRequest, Llm, LlmRun, OutputFormat};
 
-const SYSTEM_PROMPT: &str = "You answer questions using only the evidence you are given: passages from the user's documents, each \
-marked with its id in square brackets, and facts from a knowledge graph. Use the graph facts for how things are related or \
-connected, and the passages for explanations and details. After each sentence, cite the id of the passage it comes from in \
-square brackets, e.g. [sensor_0]. If the evidence does not answer the question, say that the documents do not say. \
-Answer in at most four sentences.";
+/// Short and plain on purpose: a 135M local model follows a few direct sentences and loses the
+/// thread in long instructions (measured with `examples/llm_chat.rs`); larger models need no more.
+const SYSTEM_PROMPT: &str = "You are a helpful assistant. Answer in two or three sentences using only the given text and facts: \
+use the facts from the knowledge graph for how things are related and the text for explanations. If they do not answer the \
+question, say that the documents do not say. After each sentence, write the id of the passage it comes from in square brackets.";
 
 /// Graph facts put in the prompt at most (they are short and come first).
 const MAX_FACTS: usize = 8;
@@ -46,10 +46,10 @@ pub struct PromptParts<'a> {
 /// Text is never cut inside a sentence, so never inside a token.
 pub fn build_request(llm: &dyn Llm, parts: &PromptParts, budget: usize, max_tokens: usize) -> (ChatRequest, PromptInfo) {
     let mut info = PromptInfo { budget_tokens: budget, ..Default::default() };
-    let head = format!("Question: {}\n", parts.question);
-    let tail = format!("\nAnswer the question \"{}\" from the evidence above, citing passage ids.", parts.question);
+    let head = "Text:\n".to_string();
+    let tail = format!("\nQuestion: {}\nAnswer:", parts.question);
     // Chat-template overhead (role markers) is small; 16 tokens covers the templates we know.
-    let mut used = llm.count_tokens(SYSTEM_PROMPT) + llm.count_tokens(&head) + llm.count_tokens(&tail) + 16;
+    let mut used = llm.count_tokens(SYSTEM_PROMPT) + llm.count_tokens(&head) + llm.count_tokens(&tail) + llm.count_tokens("Facts from the knowledge graph:\n") + 16;
     let mut facts_text = String::new();
     for f in parts.facts.iter().take(MAX_FACTS) {
         let line = format!("- {}\n", f.text);
@@ -93,16 +93,16 @@ pub fn build_request(llm: &dyn Llm, parts: &PromptParts, budget: usize, max_toke
             None => info.passages_dropped.push(chunk.id.clone()),
         }
     }
+    // Layout: passages, then graph facts, then the question last, where small models look.
     let mut user = head;
-    if !facts_text.is_empty() {
-        user.push_str("\nKnowledge graph facts:\n");
-        user.push_str(&facts_text);
-    }
-    user.push_str("\nPassages:\n");
     if passages_text.is_empty() {
-        user.push_str("(none)\n");
+        user.push_str("(none)\n\n");
     }
     user.push_str(&passages_text);
+    if !facts_text.is_empty() {
+        user.push_str("Facts from the knowledge graph:\n");
+        user.push_str(&facts_text);
+    }
     user.push_str(&tail);
     info.prompt_tokens = used;
     let request = ChatRequest {

@@ -230,6 +230,8 @@ impl LocalLlm {
         let stops = StopStrings::new(&request.stop);
         let mut generated: Vec<u32> = Vec::new();
         let mut bytes: Vec<u8> = Vec::new();
+        // Byte length of the output after each generated token, to cut a detected loop cleanly.
+        let mut ends: Vec<usize> = Vec::new();
         let mut finish = FinishReason::Length;
         let mut decode_secs = 0.0;
         let mut decode_steps = 0usize;
@@ -251,6 +253,15 @@ impl LocalLlm {
             let token_bytes = self.tokenizer.token_bytes(next);
             let searched_from = bytes.len();
             bytes.extend_from_slice(token_bytes);
+            ends.push(bytes.len());
+            // Greedy decoding of a small model can fall into a loop, repeating a sentence until
+            // max_tokens; stop at the first repeat instead of spending the budget on it.
+            if json.is_none() && repeats_itself(&generated) {
+                generated.truncate(generated.len() - LOOP_WINDOW);
+                bytes.truncate(generated.len().checked_sub(1).map_or(0, |i| ends[i]));
+                finish = FinishReason::Stop;
+                break;
+            }
             if let Some(cut) = stops.find(&bytes, searched_from) {
                 bytes.truncate(cut);
                 finish = FinishReason::Stop;
@@ -324,6 +335,19 @@ impl LocalLlm {
             "none of the {MAX_JSON_CANDIDATES} most likely tokens continues the JSON output"
         )))
     }
+}
+
+/// Tokens in the window whose earlier occurrence in the output counts as a loop.
+const LOOP_WINDOW: usize = 16;
+
+/// The last `LOOP_WINDOW` tokens already occurred, contiguously, earlier in the output.
+fn repeats_itself(generated: &[u32]) -> bool {
+    let n = generated.len();
+    if n < 2 * LOOP_WINDOW {
+        return false;
+    }
+    let tail = &generated[n - LOOP_WINDOW..];
+    generated[..n - LOOP_WINDOW].windows(LOOP_WINDOW).any(|w| w == tail)
 }
 
 impl Llm for LocalLlm {
@@ -526,6 +550,17 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_repeated_window_is_a_loop() {
+        let once: Vec<u32> = (0..40).collect();
+        assert!(!repeats_itself(&once));
+        let mut looped: Vec<u32> = (0..20).collect();
+        looped.extend(4..20);
+        assert!(repeats_itself(&looped));
+        let short: Vec<u32> = [1, 2, 1, 2, 1, 2].to_vec();
+        assert!(!repeats_itself(&short), "needs a whole window");
+    }
+
+    #[test]
     fn weight_mode_parses_and_displays() {
         for (text, mode) in [
             ("auto", WeightMode::Auto),
@@ -589,6 +624,6 @@ mod tests {
     fn missing_model_is_reported_with_the_setup_script() {
         let err = LocalLlm::load(&LocalOptions::new("/nonexistent/model.gguf")).err();
         let Some(err @ LlmError::ModelMissing { .. }) = err else { panic!("expected ModelMissing, got {err:?}") };
-        assert!(err.to_string().contains("scripts/setup-models.sh --with-llm"));
+        assert!(err.to_string().contains("scripts/setup-models.sh"));
     }
 }
