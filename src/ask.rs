@@ -274,6 +274,7 @@ impl Engine {
         });
         let embed_texts = |texts: &[&str]| -> Option<Vec<Vec<f32>>> { embedder.embed(texts).ok() };
         let mut llm_error: Option<String> = None;
+        let mut guard_notes: Vec<String> = Vec::new();
         let (answer, prompt_info, grounding) = match run.as_mut() {
             // Nothing relevant was retrieved: an LLM would only invent, so say so plainly.
             Some(_) if !extractive.found => (extractive, None, None),
@@ -293,7 +294,11 @@ impl Engine {
                         embed: &embed_texts,
                     },
                 );
-                notes.extend(out.note);
+                // A withheld answer is the guard doing its job, not an error; an LLM failure is.
+                match &out.error {
+                    Some(_) => notes.extend(out.note),
+                    None => guard_notes.extend(out.note),
+                }
                 llm_error = out.error;
                 (out.answer, out.prompt, out.grounding)
             }
@@ -321,8 +326,9 @@ impl Engine {
             })
             .collect();
         let mut final_answer = answer.text.clone();
-        if !notes.is_empty() {
-            final_answer.push_str(&format!("\n\nNote: {}", notes.join(" ")));
+        let all_notes: Vec<&String> = notes.iter().chain(&guard_notes).collect();
+        if !all_notes.is_empty() {
+            final_answer.push_str(&format!("\n\nNote: {}", all_notes.iter().map(|n| n.as_str()).collect::<Vec<_>>().join(" ")));
         }
         let llm_model = run.as_ref().map(|r| r.llm().model_id());
         let (llm_usage, llm_ms, llm_internal) = match &run {
