@@ -126,7 +126,8 @@ pub fn subquery_request(question: &str) -> ChatRequest {
                  Reply as {{\"subqueries\": [\"...\"]}}."
             )),
         ],
-        max_tokens: 96,
+        // Four short queries fit in 48 tokens; a small model that loops stops here, not later.
+        max_tokens: 48,
         format: OutputFormat::Json { name: "subqueries".into(), schema: subquery_schema(), prefix: "{\"subqueries\": [\"".into() },
         stop: vec![],
         temperature: 0.0,
