@@ -216,23 +216,9 @@ pub fn run(base: &Settings, global: &GlobalArgs, args: &BenchArgs) -> Result<Exi
     let mut cold_rss = 0u64;
     for i in 0..args.cold_runs {
         let q = &questions[i % questions.len()];
-        let t = Instant::now();
-        let output = Proc::new(&exe)
-            .arg("--data-dir")
-            .arg(&out)
-            .arg("--models-dir")
-            .arg(&settings.models_dir)
-            .args(["--embedding-model", &settings.embedding_model, "--llm", "none", "-q", "ask", "--corpus", corpus_name, "--json", q])
-            .env("QA_REPORT_PEAK_RSS", "1")
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .output()
-            .context("running qa ask")?;
-        if !output.status.success() {
-            bail!("cold `qa ask` failed with {}: {}", output.status, String::from_utf8_lossy(&output.stderr));
-        }
-        cold.push(t.elapsed().as_secs_f64() * 1000.0);
-        cold_rss = cold_rss.max(reported_rss_kib(&output.stderr).unwrap_or(0));
+        let (ms, rss) = cold_ask(&exe, &out, &settings, corpus_name, "none", q)?;
+        cold.push(ms);
+        cold_rss = cold_rss.max(rss);
     }
     cold.sort_by(f64::total_cmp);
     report.insert(
@@ -252,6 +238,26 @@ pub fn run(base: &Settings, global: &GlobalArgs, args: &BenchArgs) -> Result<Exi
         print_report(&report);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// One `qa ask` in a new process: wall time (ms) and the child's peak RSS (KiB).
+fn cold_ask(exe: &Path, out: &Path, settings: &Settings, corpus_name: &str, llm: &str, question: &str) -> Result<(f64, u64)> {
+    let t = Instant::now();
+    let output = Proc::new(exe)
+        .arg("--data-dir")
+        .arg(out)
+        .arg("--models-dir")
+        .arg(&settings.models_dir)
+        .args(["--embedding-model", &settings.embedding_model, "--llm", llm, "-q", "ask", "--corpus", corpus_name, "--json", question])
+        .env("QA_REPORT_PEAK_RSS", "1")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .output()
+        .context("running qa ask")?;
+    if !output.status.success() {
+        bail!("cold `qa ask` failed with {}: {}", output.status, String::from_utf8_lossy(&output.stderr));
+    }
+    Ok((t.elapsed().as_secs_f64() * 1000.0, reported_rss_kib(&output.stderr).unwrap_or(0)))
 }
 
 /// The local LLM: prompt-processing and generation speed on an ~800-token prompt, then the whole
@@ -342,23 +348,9 @@ fn bench_llm(settings: &Settings, questions: &[String], corpus_name: &str, out: 
     let mut cold = Vec::new();
     let mut cold_rss = 0u64;
     for q in questions.iter().take(3) {
-        let t = Instant::now();
-        let output = Proc::new(&exe)
-            .arg("--data-dir")
-            .arg(out)
-            .arg("--models-dir")
-            .arg(&settings.models_dir)
-            .args(["--embedding-model", &settings.embedding_model, "--llm", "local", "-q", "ask", "--corpus", corpus_name, "--json", q])
-            .env("QA_REPORT_PEAK_RSS", "1")
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .output()
-            .context("running qa ask")?;
-        if !output.status.success() {
-            bail!("cold `qa ask` failed with {}: {}", output.status, String::from_utf8_lossy(&output.stderr));
-        }
-        cold.push(t.elapsed().as_secs_f64() * 1000.0);
-        cold_rss = cold_rss.max(reported_rss_kib(&output.stderr).unwrap_or(0));
+        let (ms, rss) = cold_ask(&exe, out, &settings, corpus_name, "local", q)?;
+        cold.push(ms);
+        cold_rss = cold_rss.max(rss);
     }
     cold.sort_by(f64::total_cmp);
     Ok(json!({

@@ -276,11 +276,20 @@ fn extract_llm_without_an_llm_is_an_error_that_says_how_to_get_one() {
 
 #[test]
 fn the_local_model_answers_or_is_overruled_by_the_grounding_guard() {
-    local_llm_path();
-    let out = qa(indexed_sample()).args(["--llm", "local", "ask", QUESTION, "--json"]).assert().success().get_output().clone();
+    // A GGUF dropped anywhere and named by QA_LLM_MODEL is picked up by `--llm auto`.
+    let own = tempfile::tempdir().unwrap();
+    let model = own.path().join("my-chat-model.gguf");
+    std::os::unix::fs::symlink(local_llm_path(), &model).unwrap();
+    let out = qa(indexed_sample())
+        .env("QA_LLM_MODEL", &model)
+        .args(["--llm", "auto", "ask", QUESTION, "--json"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
     let a: Value = serde_json::from_slice(&out.stdout).unwrap();
     let t = &a["trace"];
-    assert_eq!(t["models"]["llm"], "SmolLM2-135M-Instruct.Q4_1.gguf");
+    assert_eq!(t["models"]["llm"], "my-chat-model.gguf");
     assert!(t["error"].is_null(), "{}", t["error"]);
     // Tokens counted by us: two calls (subqueries, synthesis), each with prompt and completion.
     let calls = t["internal"]["llm"]["calls"].as_array().unwrap();

@@ -132,3 +132,51 @@ pub fn open(settings: &Settings, choice: &LlmChoice) -> Result<Option<Box<dyn Ll
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings_with(models: &Path) -> Settings {
+        Settings { models_dir: models.to_path_buf(), ..Settings::default() }
+    }
+
+    #[test]
+    fn auto_prefers_the_endpoint_then_the_local_file_then_none() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = settings_with(dir.path());
+        match choose(&s).unwrap() {
+            LlmChoice::None { reason } => assert!(reason.contains("scripts/setup-models.sh"), "{reason}"),
+            other => panic!("{other:?}"),
+        }
+        let file = dir.path().join(DEFAULT_LOCAL_MODEL);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(&file, b"GGUF").unwrap();
+        assert_eq!(choose(&s).unwrap(), LlmChoice::Local { path: file });
+        s.llm_base_url = Some("http://127.0.0.1:9/v1".into());
+        assert!(matches!(choose(&s), Err(LlmError::Config(m)) if m.contains("QA_LLM_MODEL")));
+        s.llm_model = Some("gpt-4o-mini".into());
+        assert_eq!(choose(&s).unwrap(), LlmChoice::Openai { base_url: "http://127.0.0.1:9/v1".into(), model: "gpt-4o-mini".into() });
+        s.llm_provider = "none".into();
+        assert!(matches!(choose(&s).unwrap(), LlmChoice::None { .. }));
+    }
+
+    #[test]
+    fn a_model_is_named_by_path_file_name_or_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = settings_with(dir.path());
+        std::fs::create_dir_all(dir.path().join("qwen")).unwrap();
+        std::fs::write(dir.path().join("qwen/qwen2.5-0.5b-instruct-q4_k_m.gguf"), b"GGUF").unwrap();
+        s.llm_model = Some("qwen".into());
+        assert_eq!(local_model_path(&s).unwrap(), dir.path().join("qwen/qwen2.5-0.5b-instruct-q4_k_m.gguf"));
+        s.llm_model = Some("qwen/qwen2.5-0.5b-instruct-q4_k_m.gguf".into());
+        assert_eq!(local_model_path(&s).unwrap(), dir.path().join("qwen/qwen2.5-0.5b-instruct-q4_k_m.gguf"));
+        std::fs::write(dir.path().join("qwen/other.gguf"), b"GGUF").unwrap();
+        s.llm_model = Some("qwen".into());
+        assert!(matches!(local_model_path(&s), Err(LlmError::Config(m)) if m.contains("other.gguf")));
+        s.llm_provider = "local".into();
+        s.llm_model = Some(dir.path().join("missing.gguf").display().to_string());
+        let choice = choose(&s).unwrap();
+        assert!(matches!(open(&s, &choice), Err(LlmError::ModelMissing { .. })));
+    }
+}
