@@ -266,7 +266,13 @@ pub fn gather(store: &mut dyn GraphStore, question: &str, q_vec: &[f32], concept
             let weight = row["weight"].as_i64().unwrap_or(0);
             r.ev.facts.push(GraphFact {
                 kind: "direct_edge".into(),
-                text: format!("{} —{ty}→ {} (co-occur in {weight} chunks)", name_of(&a), name_of(&b)),
+                // Co-occurrence edges count chunks; typed edges (LLM extraction) count statements.
+                text: if ty == "RELATED_TO" {
+                    format!("{} —{ty}→ {} (co-occur in {weight} chunks)", name_of(&a), name_of(&b))
+                } else {
+                    let (from, to) = if s(&row["source"]) == b { (&b, &a) } else { (&a, &b) };
+                    format!("{} —{ty}→ {} (stated in {weight} chunk(s))", name_of(from), name_of(to))
+                },
                 chunk_ids: chunk_ids.clone(),
             });
             let (src, dst) = if s(&row["source"]) == b { (&b, &a) } else { (&a, &b) };
