@@ -134,8 +134,14 @@ fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, flags: &Ask
     }
     let _guard = init_logging(settings, global, true);
     let mut engine = Engine::open(settings, || load_embedder(settings))?;
+    let spinner = thinking_spinner(global.quiet, "loading the LLM");
     engine.attach_llm();
-    let result = engine.ask(question)?;
+    if let Some(label) = engine.llm_label() {
+        spinner.set_message(format!("answering with {label}"));
+    }
+    let result = engine.ask(question);
+    spinner.finish_and_clear();
+    let result = result?;
     let trace_path = settings.trace_file();
     let trace_json = serde_json::to_string(&result.trace)?;
     tracing::info!(target: "qa::trace", "QUERY_TRACE_JSON {trace_json}");
@@ -171,6 +177,19 @@ fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, flags: &Ask
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A spinner on stderr while the (possibly slow, LLM-backed) answer is computed; hidden when
+/// quiet or when stderr is not a terminal.
+fn thinking_spinner(quiet: bool, message: &str) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if quiet || !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let pb = indicatif::ProgressBar::new_spinner();
+    pb.set_message(message.to_string());
+    pb.enable_steady_tick(std::time::Duration::from_millis(120));
+    pb
 }
 
 fn index(settings: &mut Settings, global: &GlobalArgs, args: &IndexArgs) -> Result<ExitCode> {
