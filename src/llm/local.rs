@@ -5,13 +5,17 @@
 //! template, prefills the prompt in one forward pass, then decodes greedily (or samples with a
 //! fixed seed when `temperature > 0`) until an end-of-turn token, a stop string or `max_tokens`.
 //! For [`OutputFormat::Json`] the answer starts with the forced prefix and every token is chosen
-//! among those that keep the text a valid JSON prefix, stopping when the value is complete; if
+//! among those that keep the text a valid JSON prefix, stopping when the value is complete. When
+//! the request's schema is in the subset [`schema_guide::SchemaGuide`] understands, the text must
+//! also stay a prefix of a value matching the schema (allowed keys, required keys, value types,
+//! item and length bounds); otherwise only the syntax is constrained. If
 //! `max_tokens` runs out first the call fails with [`LlmError::Generation`] (a JSON fragment is
 //! of no use to callers), so a JSON answer that is returned always parses.
 
 pub mod chat_template;
 pub mod gguf_tokenizer;
 pub mod json_constraint;
+pub mod schema_guide;
 mod weights;
 
 use std::fmt;
@@ -26,6 +30,7 @@ use candle_core::{DType, Device, Tensor};
 use self::chat_template::{ChatTemplate, TemplateTokens};
 use self::gguf_tokenizer::GgufTokenizer;
 use self::json_constraint::JsonPrefix;
+use self::schema_guide::JsonConstraint;
 use self::weights::Transformer;
 use super::{ChatRequest, ChatResponse, FinishReason, Llm, LlmError, OutputFormat, TokenUsage};
 
@@ -204,7 +209,7 @@ impl LocalLlm {
         let started = Instant::now();
         let prompt = self.render_prompt(request);
         let mut json = match &request.format {
-            OutputFormat::Json { prefix, .. } => Some(json_start(prefix)?),
+            OutputFormat::Json { prefix, schema, .. } => Some(json_start(prefix, schema)?),
             OutputFormat::Text => None,
         };
         let prompt_ids = self.tokenizer.encode(&prompt).map_err(LlmError::Generation)?;
@@ -315,7 +320,7 @@ impl LocalLlm {
 
     /// The most likely token that keeps the output a JSON prefix (end-of-turn only once the
     /// value is complete).
-    fn pick_json_token(&self, logits: &[f32], validator: &JsonPrefix) -> Result<u32, LlmError> {
+    fn pick_json_token(&self, logits: &[f32], validator: &JsonConstraint) -> Result<u32, LlmError> {
         for id in top_k(logits, MAX_JSON_CANDIDATES) {
             if self.tokenizer.is_end_of_turn(id) {
                 if validator.could_end_here() {
@@ -399,12 +404,12 @@ fn context_window(
     }
 }
 
-/// A validator primed with the forced prefix, and the prefix.
-fn json_start(prefix: &str) -> Result<(JsonPrefix, String), LlmError> {
-    let mut validator = JsonPrefix::new();
-    if !validator.push_bytes(prefix.as_bytes()) {
-        return Err(LlmError::Config(format!("JSON output prefix {prefix:?} is not the start of a JSON value")));
-    }
+/// A validator primed with the forced prefix, and the prefix: guided by `schema` when it is in
+/// the supported subset (and admits the prefix), else checking JSON syntax only.
+fn json_start(prefix: &str, schema: &serde_json::Value) -> Result<(JsonConstraint, String), LlmError> {
+    let validator = JsonConstraint::start(schema, prefix).ok_or_else(|| {
+        LlmError::Config(format!("JSON output prefix {prefix:?} is not the start of a JSON value"))
+    })?;
     Ok((validator, prefix.to_string()))
 }
 
@@ -616,8 +621,14 @@ mod tests {
 
     #[test]
     fn json_prefix_must_be_valid() {
-        assert!(json_start("{\"subqueries\": [\"").is_ok());
-        assert!(matches!(json_start("{]"), Err(LlmError::Config(_))));
+        let schema = crate::retrieve::subquery_schema();
+        let (validator, _) = json_start("{\"subqueries\": [\"", &schema).expect("valid prefix");
+        assert!(validator.is_schema_guided());
+        assert!(matches!(json_start("{]", &schema), Err(LlmError::Config(_))));
+        let (validator, _) = json_start("[", &schema).expect("valid JSON, off the schema");
+        assert!(!validator.is_schema_guided());
+        let (validator, _) = json_start("{", &serde_json::json!({"type": "string", "enum": ["a"]})).expect("valid prefix");
+        assert!(!validator.is_schema_guided(), "unsupported schema: syntax only");
     }
 
     #[test]
