@@ -243,7 +243,7 @@ impl LocalLlm {
         let already_complete = json.as_ref().is_some_and(|(v, _)| v.is_complete());
         while !already_complete && generated.len() < request.max_tokens {
             let next = match &json {
-                Some((validator, _)) => self.pick_json_token(&logits, validator)?,
+                Some((validator, _)) => self.pick_json_token(&logits, validator, request.max_tokens - generated.len())?,
                 None => match sampler.as_mut() {
                     Some(s) => s.sample(&logits),
                     None => argmax(&logits),
@@ -319,21 +319,36 @@ impl LocalLlm {
     }
 
     /// The most likely token that keeps the output a JSON prefix (end-of-turn only once the
-    /// value is complete).
-    fn pick_json_token(&self, logits: &[f32], validator: &JsonConstraint) -> Result<u32, LlmError> {
-        for id in top_k(logits, MAX_JSON_CANDIDATES) {
+    /// value is complete). With a schema-guided constraint the token must also leave the value
+    /// closable within the `remaining` tokens (one byte per token at worst), so a model that
+    /// rambles is steered to close its answer in time instead of running out of tokens. When the
+    /// model's top candidates all fail, the whole vocabulary is searched in logit order.
+    fn pick_json_token(&self, logits: &[f32], validator: &JsonConstraint, remaining: usize) -> Result<u32, LlmError> {
+        let fits = |id: u32, budgeted: bool| -> bool {
             if self.tokenizer.is_end_of_turn(id) {
-                if validator.could_end_here() {
-                    return Ok(id);
-                }
-                continue;
+                return validator.could_end_here();
             }
             let bytes = self.tokenizer.token_bytes(id);
             if self.tokenizer.is_control(id) || bytes.is_empty() {
-                continue;
+                return false;
             }
-            if validator.accepts(bytes) {
-                return Ok(id);
+            match validator.advanced(bytes) {
+                Some(next) => !budgeted || next.min_completion() < remaining,
+                None => false,
+            }
+        };
+        // Budgeting needs the value to be closable at all within the budget.
+        let budgeted = validator.min_completion() <= remaining;
+        if let Some(id) = top_k(logits, MAX_JSON_CANDIDATES).into_iter().find(|&id| fits(id, budgeted)) {
+            return Ok(id);
+        }
+        if validator.is_schema_guided() {
+            // The schema may rule out everything the model wants; search on down the ranking.
+            let ranked = top_k(logits, logits.len());
+            for budget in [budgeted, false] {
+                if let Some(id) = ranked.iter().copied().find(|&id| fits(id, budget)) {
+                    return Ok(id);
+                }
             }
         }
         Err(LlmError::Generation(format!(

@@ -115,6 +115,29 @@ pub enum Event {
     LiteralByte,
 }
 
+/// Where the last byte left a [`JsonPrefix`] (see [`JsonPrefix::position`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Position {
+    /// A value must start (top level, after `:` or after `,` in an array).
+    ValueStart,
+    /// Just after `[`.
+    ArrayFirst,
+    /// Just after `{`.
+    ObjectFirst,
+    /// After `,` in an object: a key must follow.
+    ObjectKey,
+    /// After a key: `:` must follow.
+    Colon,
+    /// After a complete value.
+    AfterValue,
+    /// Inside a key.
+    Key,
+    /// Inside a string value.
+    String,
+    /// Inside a number or `true`/`false`/`null`.
+    Scalar,
+}
+
 /// Longest run of whitespace accepted between tokens: enough for pretty-printed JSON, short
 /// enough that a model stuck emitting newlines is turned back to content.
 pub const MAX_WHITESPACE_RUN: usize = 32;
@@ -173,6 +196,30 @@ impl JsonPrefix {
     /// The text read so far is a whole JSON value (a trailing top-level number counts).
     pub fn could_end_here(&self) -> bool {
         self.is_complete() || (self.stack.is_empty() && matches!(self.state, State::Number(p) if p.is_terminal()))
+    }
+
+    /// Where the last byte left the validator, and the fewest bytes that finish the piece being
+    /// read: the rest of an escape, a multi-byte character, a number's required digit or a
+    /// literal (a string's closing quote not included).
+    pub fn position(&self) -> (Position, usize) {
+        match self.state {
+            State::ValueStart => (Position::ValueStart, 0),
+            State::ArrayFirst => (Position::ArrayFirst, 0),
+            State::ObjectFirst => (Position::ObjectFirst, 0),
+            State::ObjectKey => (Position::ObjectKey, 0),
+            State::Colon => (Position::Colon, 0),
+            State::AfterValue => (Position::AfterValue, 0),
+            State::String { key, part } => {
+                let pending = match part {
+                    StringPart::Plain => 0,
+                    StringPart::Escape => 1,
+                    StringPart::Unicode(n) | StringPart::Utf8(n) => n as usize,
+                };
+                (if key { Position::Key } else { Position::String }, pending)
+            }
+            State::Number(part) => (Position::Scalar, usize::from(!part.is_terminal())),
+            State::Literal { word, next } => (Position::Scalar, word.len() - next as usize),
+        }
     }
 
     /// Feed one byte; false if it cannot continue a JSON prefix (or makes a whitespace run

@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::json_constraint::{Container, Event, JsonPrefix, ValueKind};
+use super::json_constraint::{Container, Event, JsonPrefix, Position, ValueKind};
 
 /// Longest string, in characters, when the schema gives no `maxLength`: long enough for a
 /// description, short enough that a model repeating itself inside a string is cut off.
@@ -128,6 +128,8 @@ struct StringValue {
 pub struct SchemaGuide {
     syntax: JsonPrefix,
     nodes: Arc<[Node]>,
+    /// Per node, the length of its shortest valid JSON text.
+    min_len: Arc<[usize]>,
     root: usize,
     frames: Vec<Frame>,
     string: Option<StringValue>,
@@ -213,9 +215,28 @@ impl SchemaGuide {
     pub fn new(schema: &Value) -> Result<SchemaGuide, String> {
         let mut nodes = Vec::new();
         let root = compile(schema, &mut nodes)?;
+        // Children are compiled before their parent, so one pass in order suffices.
+        let mut min_len: Vec<usize> = Vec::with_capacity(nodes.len());
+        for node in &nodes {
+            let len = match node {
+                Node::Object { props, required } => {
+                    let entries: Vec<usize> = (0..props.len())
+                        .filter(|i| required & (1 << i) != 0)
+                        .map(|i| props[i].0.len() + 3 + min_len[props[i].1])
+                        .collect();
+                    2 + entries.iter().sum::<usize>() + entries.len().saturating_sub(1)
+                }
+                Node::Array { items, min, .. } => 2 + min * min_len[*items] + min.saturating_sub(1),
+                Node::String { min, .. } => 2 + min,
+                Node::Number { .. } => 1,
+                Node::Boolean => 4,
+            };
+            min_len.push(len);
+        }
         Ok(SchemaGuide {
             syntax: JsonPrefix::new(),
             nodes: nodes.into(),
+            min_len: min_len.into(),
             root,
             frames: Vec::new(),
             string: None,
@@ -242,6 +263,127 @@ impl SchemaGuide {
     /// The text read so far is a whole value (a trailing top-level number counts).
     pub fn could_end_here(&self) -> bool {
         self.syntax.could_end_here()
+    }
+
+    /// The fewest bytes that complete the value from here (whitespace aside). Decoding with a
+    /// token budget keeps this within the tokens left, so the answer can always be closed in time.
+    pub fn min_completion(&self) -> usize {
+        let (position, pending) = self.syntax.position();
+        let last = self.frames.len().wrapping_sub(1);
+        let mut total = pending;
+        // The innermost frame's own cost when the position already accounts for it.
+        let mut top_done = false;
+        // An array item whose opening byte is still to come (counted as started).
+        let mut item_pending = false;
+        match position {
+            Position::AfterValue | Position::Scalar => {}
+            Position::String => {
+                if let Some(s) = &self.string {
+                    total += s.min.saturating_sub(s.chars);
+                }
+                total += 1;
+            }
+            Position::ValueStart => match self.frames.last() {
+                None => total += self.min_len[self.root],
+                Some(Frame::Object { value, .. }) => total += value.map_or(0, |v| self.min_len[v]),
+                Some(Frame::Array { node, .. }) => {
+                    if let Node::Array { items, .. } = &self.nodes[*node] {
+                        total += self.min_len[*items];
+                    }
+                    item_pending = true;
+                }
+            },
+            Position::Colon => {
+                if let Some(Frame::Object { value: Some(v), .. }) = self.frames.last() {
+                    total += 1 + self.min_len[*v];
+                }
+            }
+            Position::Key => {
+                if let Some(Frame::Object { node, used, key, .. }) = self.frames.last()
+                    && let Node::Object { props, .. } = &self.nodes[*node]
+                {
+                    let best = props
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, (name, _))| used & (1 << i) == 0 && name.starts_with(key))
+                        .map(|(i, (name, child))| {
+                            name.len() - key.len() + 2 + self.min_len[*child] + self.object_rest(*node, used | (1 << i))
+                        })
+                        .min();
+                    total += best.unwrap_or(usize::MAX / 2);
+                    top_done = true;
+                }
+            }
+            Position::ObjectFirst | Position::ObjectKey => {
+                if let Some(Frame::Object { node, used, .. }) = self.frames.last()
+                    && let Node::Object { props, required } = &self.nodes[*node]
+                {
+                    let missing = required & !used;
+                    let entries: Vec<usize> = (0..props.len())
+                        .filter(|i| missing & (1 << i) != 0)
+                        .map(|i| self.entry_len(*node, i))
+                        .collect();
+                    total += if !entries.is_empty() {
+                        entries.iter().sum::<usize>() + entries.len() - 1 + 1
+                    } else if position == Position::ObjectKey {
+                        // After a comma some key must follow.
+                        (0..props.len()).filter(|i| used & (1 << i) == 0).map(|i| self.entry_len(*node, i)).min().unwrap_or(0) + 1
+                    } else {
+                        1
+                    };
+                    top_done = true;
+                }
+            }
+            Position::ArrayFirst => {
+                if let Some(Frame::Array { node, .. }) = self.frames.last() {
+                    total += self.array_rest(*node, 0);
+                    top_done = true;
+                }
+            }
+        }
+        for (i, frame) in self.frames.iter().enumerate().rev() {
+            if i == last && top_done {
+                continue;
+            }
+            total += match frame {
+                Frame::Object { node, used, .. } => self.object_rest(*node, *used),
+                Frame::Array { node, count, .. } => self.array_rest(*node, count + usize::from(i == last && item_pending)),
+            };
+        }
+        total
+    }
+
+    /// `"name": <shortest value>` for property `i` of object `node`.
+    fn entry_len(&self, node: usize, i: usize) -> usize {
+        match &self.nodes[node] {
+            Node::Object { props, .. } => props[i].0.len() + 3 + self.min_len[props[i].1],
+            _ => 0,
+        }
+    }
+
+    /// Bytes that close object `node` after a value, with keys `used` written: a comma and an
+    /// entry per missing required key, then `}`.
+    fn object_rest(&self, node: usize, used: u64) -> usize {
+        match &self.nodes[node] {
+            Node::Object { props, required } => {
+                let missing = required & !used;
+                (0..props.len()).filter(|i| missing & (1 << i) != 0).map(|i| 1 + self.entry_len(node, i)).sum::<usize>() + 1
+            }
+            _ => 0,
+        }
+    }
+
+    /// Bytes that close array `node` holding `count` items (after an item, or just after `[`
+    /// when `count` is 0): the items `minItems` still asks for, then `]`.
+    fn array_rest(&self, node: usize, count: usize) -> usize {
+        match &self.nodes[node] {
+            Node::Array { items, min, .. } => {
+                let needed = min.saturating_sub(count);
+                let commas = if count == 0 { needed.saturating_sub(1) } else { needed };
+                needed * self.min_len[*items] + commas + 1
+            }
+            _ => 0,
+        }
     }
 
     /// Feed one byte; false if it breaks the syntax or the schema.
@@ -443,6 +585,21 @@ impl JsonConstraint {
             Some(guide) => JsonConstraint::Schema(guide),
             None => JsonConstraint::Syntax(syntax),
         })
+    }
+
+    /// `self` with `bytes` appended, if they are accepted.
+    pub fn advanced(&self, bytes: &[u8]) -> Option<JsonConstraint> {
+        let mut next = self.clone();
+        next.push_bytes(bytes).then_some(next)
+    }
+
+    /// The fewest bytes that complete the value (schema-guided only; 0 for syntax only, whose
+    /// decoding is not budgeted).
+    pub fn min_completion(&self) -> usize {
+        match self {
+            JsonConstraint::Syntax(_) => 0,
+            JsonConstraint::Schema(g) => g.min_completion(),
+        }
     }
 
     pub fn is_schema_guided(&self) -> bool {
@@ -651,6 +808,58 @@ mod tests {
         assert!(g.is_complete() && g.could_end_here());
         assert!(!g.accepts(b","));
         assert!(g.accepts(b"\n"));
+    }
+
+    /// `min_completion` is exact: no byte lowers it by more than one (so it never exceeds the
+    /// shortest completion) and some byte always lowers it by one until the value is complete
+    /// (so a completion of that length exists). Checked along a walk from each prefix.
+    #[test]
+    fn min_completion_is_the_shortest_completion() {
+        let alphabet: Vec<u8> = b"{}[],:\"0tabcdefghijklmnopqrstuvwxyz ".to_vec();
+        let walk = |mut g: SchemaGuide, prefix: &str| {
+            let start = g.min_completion();
+            for step in 0..=start {
+                let now = g.min_completion();
+                assert_eq!(now, start - step, "{prefix}: the estimate fell unevenly");
+                if now == 0 {
+                    assert!(g.could_end_here(), "{prefix}: estimate 0 but not complete");
+                    return;
+                }
+                assert!(!g.could_end_here(), "{prefix}: complete with estimate {now}");
+                let mut closer = None;
+                for &b in &alphabet {
+                    let mut c = g.clone();
+                    if c.push(b) {
+                        assert!(c.min_completion() + 1 >= now, "{prefix}: {:?} jumps ahead", b as char);
+                        if closer.is_none() && c.min_completion() + 1 == now {
+                            closer = Some(c);
+                        }
+                    }
+                }
+                g = closer.unwrap_or_else(|| panic!("{prefix}: no byte gets closer at estimate {now}"));
+            }
+        };
+        let cases = [
+            (graph(), ""),
+            (graph(), "{"),
+            (graph(), "{\"entities\": ["),
+            (graph(), "{\"entities\": [{\"na"),
+            (graph(), "{\"entities\": [{\"name\": \"BME"),
+            (graph(), "{\"entities\": [{\"name\": \"a\", \"type\": \"b\", \"description\": \"c\"}, "),
+            (graph(), "{\"relations\": [{\"source\": \"a\""),
+            (graph(), "{\"entities\": [], \"relations\": [{\"type\":"),
+            (subqueries(), "{\"subqueries\": [\""),
+            (subqueries(), "{\"subqueries\": [\"a\\"),
+            (subqueries(), "{\"subqueries\": ["),
+            (subqueries(), "{\"subqueries\": [\"a\","),
+            (json!({"type": "object", "properties": {"n": {"type": "integer"}, "b": {"type": "boolean"}}, "required": ["n", "b"]}), "{\"b\": t"),
+            (json!({"type": "array", "minItems": 2, "items": {"type": "string", "minLength": 3}}), "[\"a"),
+        ];
+        for (schema, prefix) in cases {
+            let mut g = guide(&schema);
+            assert!(g.push_bytes(prefix.as_bytes()), "{prefix}");
+            walk(g, prefix);
+        }
     }
 
     #[test]
