@@ -140,15 +140,34 @@ fn json_format_yields_parseable_json() {
 #[test]
 fn json_format_that_runs_out_of_tokens_is_a_clear_error() {
     let mut llm = model();
-    // Eight tokens cannot hold the value: the call fails instead of returning a JSON fragment.
+    // With a schema outside the guided subset only the syntax is constrained, and eight tokens
+    // cannot hold the value: the call fails instead of returning a JSON fragment.
     let system = "Split the user's question into short search queries. Reply with JSON only.";
-    match llm.chat(&json_request(system, 8)) {
+    let mut req = json_request(system, 8);
+    if let OutputFormat::Json { schema, .. } = &mut req.format {
+        schema["additionalProperties"] = serde_json::json!(true);
+    }
+    match llm.chat(&req) {
         Err(LlmError::Generation(msg)) => {
             assert!(msg.contains("JSON output not complete within max_tokens (8)"), "{msg}");
             assert!(msg.contains(JSON_PREFIX), "the message shows the fragment: {msg}");
         }
         other => panic!("expected a Generation error, got {other:?}"),
     }
+}
+
+#[test]
+fn schema_guided_json_closes_within_a_tight_budget() {
+    let mut llm = model();
+    // The same request with its (supported) schema: the guide keeps the value closable within
+    // the tokens left, so eight tokens give a short but whole answer.
+    let system = "Split the user's question into short search queries. Reply with JSON only.";
+    let response = llm.chat(&json_request(system, 8)).expect("schema-guided generation closes in time");
+    eprintln!("tight budget: {} ({} tokens)", response.text, response.usage.completion);
+    assert!(response.usage.completion <= 8);
+    assert_eq!(response.finish_reason, FinishReason::Stop);
+    let value: serde_json::Value = serde_json::from_str(&response.text).expect("complete JSON");
+    assert!(value["subqueries"].as_array().is_some_and(|l| l.iter().all(|s| s.is_string())));
 }
 
 #[test]
