@@ -67,12 +67,15 @@ const UNSUPPORTED_KEYWORDS: &[&str] = &[
 /// Most properties one object schema may declare (the used keys are a bit mask).
 const MAX_PROPERTIES: usize = 64;
 
+/// An object schema's properties: the name as written between the quotes, and its schema node.
+type Property = (Vec<u8>, usize);
+
 /// A compiled schema node; children are indices into the guide's node table.
 #[derive(Debug)]
 enum Node {
     Object {
         /// Property names as they appear between the quotes in JSON, and their schemas.
-        props: Vec<(Vec<u8>, usize)>,
+        props: Vec<Property>,
         /// Bit `i` set when `props[i]` is required.
         required: u64,
     },
@@ -453,8 +456,8 @@ impl SchemaGuide {
         true
     }
 
-    /// The innermost object's properties that are not used yet.
-    fn unused_props(&self) -> Option<(&[(Vec<u8>, usize)], u64, &[u8])> {
+    /// The innermost object's properties, the mask of those used, and the key being typed.
+    fn unused_props(&self) -> Option<(&[Property], u64, &[u8])> {
         match self.frames.last() {
             Some(Frame::Object { node, used, key, .. }) => match &self.nodes[*node] {
                 Node::Object { props, .. } => Some((props, *used, key)),
@@ -756,7 +759,7 @@ mod tests {
         assert!(complete(&s, "{\"subqueries\": [\"only one\"]}"));
         let s = graph();
         let entity = "{\"name\": \"a\", \"type\": \"b\", \"description\": \"c\"}";
-        let twelve = vec![entity; 12].join(", ");
+        let twelve = [entity; 12].join(", ");
         assert!(accepts(&s, &format!("{{\"entities\": [{twelve}")));
         assert!(!accepts(&s, &format!("{{\"entities\": [{twelve}, ")));
     }
