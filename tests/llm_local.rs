@@ -140,15 +140,34 @@ fn json_format_yields_parseable_json() {
 #[test]
 fn json_format_that_runs_out_of_tokens_is_a_clear_error() {
     let mut llm = model();
-    // Eight tokens cannot hold the value: the call fails instead of returning a JSON fragment.
+    // With a schema outside the guided subset only the syntax is constrained, and eight tokens
+    // cannot hold the value: the call fails instead of returning a JSON fragment.
     let system = "Split the user's question into short search queries. Reply with JSON only.";
-    match llm.chat(&json_request(system, 8)) {
+    let mut req = json_request(system, 8);
+    if let OutputFormat::Json { schema, .. } = &mut req.format {
+        schema["additionalProperties"] = serde_json::json!(true);
+    }
+    match llm.chat(&req) {
         Err(LlmError::Generation(msg)) => {
             assert!(msg.contains("JSON output not complete within max_tokens (8)"), "{msg}");
             assert!(msg.contains(JSON_PREFIX), "the message shows the fragment: {msg}");
         }
         other => panic!("expected a Generation error, got {other:?}"),
     }
+}
+
+#[test]
+fn schema_guided_json_closes_within_a_tight_budget() {
+    let mut llm = model();
+    // The same request with its (supported) schema: the guide keeps the value closable within
+    // the tokens left, so eight tokens give a short but whole answer.
+    let system = "Split the user's question into short search queries. Reply with JSON only.";
+    let response = llm.chat(&json_request(system, 8)).expect("schema-guided generation closes in time");
+    eprintln!("tight budget: {} ({} tokens)", response.text, response.usage.completion);
+    assert!(response.usage.completion <= 8);
+    assert_eq!(response.finish_reason, FinishReason::Stop);
+    let value: serde_json::Value = serde_json::from_str(&response.text).expect("complete JSON");
+    assert!(value["subqueries"].as_array().is_some_and(|l| l.iter().all(|s| s.is_string())));
 }
 
 #[test]
@@ -247,4 +266,63 @@ fn tokenizer_json_beside_the_gguf_takes_precedence() {
     assert_eq!(sidecar.tokenizer().encode(text).expect("encodes"), ids);
     assert_eq!(sidecar.tokenizer().decode(&ids), text);
     assert!(sidecar.tokenizer().is_control(1) && sidecar.tokenizer().is_end_of_turn(2));
+}
+
+fn chunk(text: &str) -> qa::chunk::Chunk {
+    qa::chunk::Chunk {
+        id: "sensor_0".into(),
+        source_file: "sensor.md".into(),
+        content: text.into(),
+        metadata: qa::chunk::ChunkMeta {
+            heading_path: vec![],
+            image_ids: vec![],
+            char_start: 0,
+            char_end: text.chars().count(),
+            token_count: 0,
+            content_sha256: "h".into(),
+        },
+    }
+}
+
+#[test]
+fn graph_extraction_follows_the_schema() {
+    let mut llm = model();
+    let chunk = chunk("The BME280 sensor connects to the ESP32 board over the I2C bus. The solar panel charges the LiPo battery.");
+    let req = qa::kg::llm_extract::request(&chunk);
+    let response = llm.chat(&req).expect("schema-guided extraction completes within max_tokens");
+    eprintln!(
+        "extraction ({:?}, {} tokens, {:.0} ms): {}",
+        response.finish_reason, response.usage.completion, response.latency_ms, response.text
+    );
+    let value: serde_json::Value = serde_json::from_str(&response.text).expect("the output is complete JSON");
+    let keys: Vec<&String> = value.as_object().expect("an object").keys().collect();
+    assert!(keys.iter().all(|k| *k == "entities" || *k == "relations"), "keys {keys:?}");
+    let extraction = qa::kg::llm_extract::validate(&response.text, &chunk).expect("structurally valid extraction");
+    eprintln!("validated entities: {:?}", extraction.entities);
+    eprintln!("validated relations: {:?}", extraction.relations);
+    eprintln!("dropped items: {}", extraction.dropped);
+}
+
+#[test]
+fn subqueries_follow_the_schema() {
+    let mut llm = model();
+    let question = "How do I calibrate the BME280 sensor and send its readings over MQTT?";
+    let req = qa::retrieve::subquery_request(question);
+    let response = llm.chat(&req).expect("schema-guided subqueries complete within max_tokens");
+    eprintln!("subqueries ({:?}, {} tokens): {}", response.finish_reason, response.usage.completion, response.text);
+    let value: serde_json::Value = serde_json::from_str(&response.text).expect("the output is complete JSON");
+    let list = value.get("subqueries").and_then(|s| s.as_array()).expect("a subqueries list");
+    assert!((1..=4).contains(&list.len()), "{list:?}");
+    assert!(list.iter().all(|s| s.is_string()));
+    let distinct: std::collections::BTreeSet<&str> = list.iter().filter_map(|s| s.as_str()).collect();
+    assert_eq!(distinct.len(), list.len(), "repeated items: {list:?}");
+    match qa::retrieve::parse_llm_subqueries(&response.text, question) {
+        Ok(subqueries) => eprintln!("parse_llm_subqueries: usable {subqueries:?}"),
+        Err(reason) => {
+            // The structure is guaranteed; only the content (too short, no words, the question
+            // itself) may be refused.
+            assert_eq!(reason, "no usable subquery in the list", "a structural failure");
+            eprintln!("parse_llm_subqueries: refused for content: {reason}");
+        }
+    }
 }

@@ -5,13 +5,17 @@
 //! template, prefills the prompt in one forward pass, then decodes greedily (or samples with a
 //! fixed seed when `temperature > 0`) until an end-of-turn token, a stop string or `max_tokens`.
 //! For [`OutputFormat::Json`] the answer starts with the forced prefix and every token is chosen
-//! among those that keep the text a valid JSON prefix, stopping when the value is complete; if
+//! among those that keep the text a valid JSON prefix, stopping when the value is complete. When
+//! the request's schema is in the subset [`schema_guide::SchemaGuide`] understands, the text must
+//! also stay a prefix of a value matching the schema (allowed keys, required keys, value types,
+//! item and length bounds); otherwise only the syntax is constrained. If
 //! `max_tokens` runs out first the call fails with [`LlmError::Generation`] (a JSON fragment is
 //! of no use to callers), so a JSON answer that is returned always parses.
 
 pub mod chat_template;
 pub mod gguf_tokenizer;
 pub mod json_constraint;
+pub mod schema_guide;
 mod weights;
 
 use std::fmt;
@@ -26,6 +30,7 @@ use candle_core::{DType, Device, Tensor};
 use self::chat_template::{ChatTemplate, TemplateTokens};
 use self::gguf_tokenizer::GgufTokenizer;
 use self::json_constraint::JsonPrefix;
+use self::schema_guide::JsonConstraint;
 use self::weights::Transformer;
 use super::{ChatRequest, ChatResponse, FinishReason, Llm, LlmError, OutputFormat, TokenUsage};
 
@@ -204,7 +209,7 @@ impl LocalLlm {
         let started = Instant::now();
         let prompt = self.render_prompt(request);
         let mut json = match &request.format {
-            OutputFormat::Json { prefix, .. } => Some(json_start(prefix)?),
+            OutputFormat::Json { prefix, schema, .. } => Some(json_start(prefix, schema)?),
             OutputFormat::Text => None,
         };
         let prompt_ids = self.tokenizer.encode(&prompt).map_err(LlmError::Generation)?;
@@ -238,7 +243,7 @@ impl LocalLlm {
         let already_complete = json.as_ref().is_some_and(|(v, _)| v.is_complete());
         while !already_complete && generated.len() < request.max_tokens {
             let next = match &json {
-                Some((validator, _)) => self.pick_json_token(&logits, validator)?,
+                Some((validator, _)) => self.pick_json_token(&logits, validator, request.max_tokens - generated.len())?,
                 None => match sampler.as_mut() {
                     Some(s) => s.sample(&logits),
                     None => argmax(&logits),
@@ -314,21 +319,36 @@ impl LocalLlm {
     }
 
     /// The most likely token that keeps the output a JSON prefix (end-of-turn only once the
-    /// value is complete).
-    fn pick_json_token(&self, logits: &[f32], validator: &JsonPrefix) -> Result<u32, LlmError> {
-        for id in top_k(logits, MAX_JSON_CANDIDATES) {
+    /// value is complete). With a schema-guided constraint the token must also leave the value
+    /// closable within the `remaining` tokens (one byte per token at worst), so a model that
+    /// rambles is steered to close its answer in time instead of running out of tokens. When the
+    /// model's top candidates all fail, the whole vocabulary is searched in logit order.
+    fn pick_json_token(&self, logits: &[f32], validator: &JsonConstraint, remaining: usize) -> Result<u32, LlmError> {
+        let fits = |id: u32, budgeted: bool| -> bool {
             if self.tokenizer.is_end_of_turn(id) {
-                if validator.could_end_here() {
-                    return Ok(id);
-                }
-                continue;
+                return validator.could_end_here();
             }
             let bytes = self.tokenizer.token_bytes(id);
             if self.tokenizer.is_control(id) || bytes.is_empty() {
-                continue;
+                return false;
             }
-            if validator.accepts(bytes) {
-                return Ok(id);
+            match validator.advanced(bytes) {
+                Some(next) => !budgeted || next.min_completion() < remaining,
+                None => false,
+            }
+        };
+        // Budgeting needs the value to be closable at all within the budget.
+        let budgeted = validator.min_completion() <= remaining;
+        if let Some(id) = top_k(logits, MAX_JSON_CANDIDATES).into_iter().find(|&id| fits(id, budgeted)) {
+            return Ok(id);
+        }
+        if validator.is_schema_guided() {
+            // The schema may rule out everything the model wants; search on down the ranking.
+            let ranked = top_k(logits, logits.len());
+            for budget in [budgeted, false] {
+                if let Some(id) = ranked.iter().copied().find(|&id| fits(id, budget)) {
+                    return Ok(id);
+                }
             }
         }
         Err(LlmError::Generation(format!(
@@ -399,12 +419,12 @@ fn context_window(
     }
 }
 
-/// A validator primed with the forced prefix, and the prefix.
-fn json_start(prefix: &str) -> Result<(JsonPrefix, String), LlmError> {
-    let mut validator = JsonPrefix::new();
-    if !validator.push_bytes(prefix.as_bytes()) {
-        return Err(LlmError::Config(format!("JSON output prefix {prefix:?} is not the start of a JSON value")));
-    }
+/// A validator primed with the forced prefix, and the prefix: guided by `schema` when it is in
+/// the supported subset (and admits the prefix), else checking JSON syntax only.
+fn json_start(prefix: &str, schema: &serde_json::Value) -> Result<(JsonConstraint, String), LlmError> {
+    let validator = JsonConstraint::start(schema, prefix).ok_or_else(|| {
+        LlmError::Config(format!("JSON output prefix {prefix:?} is not the start of a JSON value"))
+    })?;
     Ok((validator, prefix.to_string()))
 }
 
@@ -616,8 +636,14 @@ mod tests {
 
     #[test]
     fn json_prefix_must_be_valid() {
-        assert!(json_start("{\"subqueries\": [\"").is_ok());
-        assert!(matches!(json_start("{]"), Err(LlmError::Config(_))));
+        let schema = crate::retrieve::subquery_schema();
+        let (validator, _) = json_start("{\"subqueries\": [\"", &schema).expect("valid prefix");
+        assert!(validator.is_schema_guided());
+        assert!(matches!(json_start("{]", &schema), Err(LlmError::Config(_))));
+        let (validator, _) = json_start("[", &schema).expect("valid JSON, off the schema");
+        assert!(!validator.is_schema_guided());
+        let (validator, _) = json_start("{", &serde_json::json!({"type": "string", "enum": ["a"]})).expect("valid prefix");
+        assert!(!validator.is_schema_guided(), "unsupported schema: syntax only");
     }
 
     #[test]

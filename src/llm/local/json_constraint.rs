@@ -9,7 +9,7 @@
 
 /// An open container on the stack.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Container {
+pub enum Container {
     Object,
     Array,
 }
@@ -77,6 +77,67 @@ enum State {
     },
 }
 
+/// The kind of value a byte opened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValueKind {
+    Object,
+    Array,
+    String,
+    Number,
+    True,
+    False,
+    Null,
+}
+
+/// What an accepted byte did, for validators layered on top of the syntax (see
+/// [`JsonPrefix::push_event`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Event {
+    /// Whitespace between tokens.
+    Space,
+    /// The first byte of a value.
+    Open(ValueKind),
+    /// The `"` opening an object key.
+    KeyOpen,
+    /// A byte inside a string; `starts_char` when it begins a character (a plain byte, a
+    /// backslash, a UTF-8 lead byte) rather than continuing an escape or a multi-byte character.
+    StringByte { key: bool, starts_char: bool },
+    /// The closing `"` of a string.
+    StringClose { key: bool },
+    Colon,
+    /// A `,` in the innermost container.
+    Comma,
+    /// The closing bracket of a container.
+    Close(Container),
+    /// A byte continuing a number (a byte that ends a number is reported as what it starts).
+    NumberByte,
+    /// A byte continuing `true`/`false`/`null`.
+    LiteralByte,
+}
+
+/// Where the last byte left a [`JsonPrefix`] (see [`JsonPrefix::position`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Position {
+    /// A value must start (top level, after `:` or after `,` in an array).
+    ValueStart,
+    /// Just after `[`.
+    ArrayFirst,
+    /// Just after `{`.
+    ObjectFirst,
+    /// After `,` in an object: a key must follow.
+    ObjectKey,
+    /// After a key: `:` must follow.
+    Colon,
+    /// After a complete value.
+    AfterValue,
+    /// Inside a key.
+    Key,
+    /// Inside a string value.
+    String,
+    /// Inside a number or `true`/`false`/`null`.
+    Scalar,
+}
+
 /// Longest run of whitespace accepted between tokens: enough for pretty-printed JSON, short
 /// enough that a model stuck emitting newlines is turned back to content.
 pub const MAX_WHITESPACE_RUN: usize = 32;
@@ -137,14 +198,43 @@ impl JsonPrefix {
         self.is_complete() || (self.stack.is_empty() && matches!(self.state, State::Number(p) if p.is_terminal()))
     }
 
+    /// Where the last byte left the validator, and the fewest bytes that finish the piece being
+    /// read: the rest of an escape, a multi-byte character, a number's required digit or a
+    /// literal (a string's closing quote not included).
+    pub fn position(&self) -> (Position, usize) {
+        match self.state {
+            State::ValueStart => (Position::ValueStart, 0),
+            State::ArrayFirst => (Position::ArrayFirst, 0),
+            State::ObjectFirst => (Position::ObjectFirst, 0),
+            State::ObjectKey => (Position::ObjectKey, 0),
+            State::Colon => (Position::Colon, 0),
+            State::AfterValue => (Position::AfterValue, 0),
+            State::String { key, part } => {
+                let pending = match part {
+                    StringPart::Plain => 0,
+                    StringPart::Escape => 1,
+                    StringPart::Unicode(n) | StringPart::Utf8(n) => n as usize,
+                };
+                (if key { Position::Key } else { Position::String }, pending)
+            }
+            State::Number(part) => (Position::Scalar, usize::from(!part.is_terminal())),
+            State::Literal { word, next } => (Position::Scalar, word.len() - next as usize),
+        }
+    }
+
     /// Feed one byte; false if it cannot continue a JSON prefix (or makes a whitespace run
     /// longer than [`MAX_WHITESPACE_RUN`]).
     pub fn push(&mut self, b: u8) -> bool {
+        self.push_event(b).is_some()
+    }
+
+    /// Feed one byte and say what it did; `None` when [`push`](Self::push) would be false.
+    pub fn push_event(&mut self, b: u8) -> Option<Event> {
         let in_string = matches!(self.state, State::String { .. });
         if !in_string && is_ws(b) {
             self.whitespace_run += 1;
             if self.whitespace_run > MAX_WHITESPACE_RUN {
-                return false;
+                return None;
             }
         } else {
             self.whitespace_run = 0;
@@ -162,101 +252,102 @@ impl JsonPrefix {
         }
     }
 
-    fn start_value(&mut self, b: u8, may_close_array: bool) -> bool {
-        self.state = match b {
-            _ if is_ws(b) => return true,
+    fn start_value(&mut self, b: u8, may_close_array: bool) -> Option<Event> {
+        let (state, kind) = match b {
+            _ if is_ws(b) => return Some(Event::Space),
             b']' if may_close_array => return self.close(Container::Array),
             b'{' => {
                 self.stack.push(Container::Object);
-                State::ObjectFirst
+                (State::ObjectFirst, ValueKind::Object)
             }
             b'[' => {
                 self.stack.push(Container::Array);
-                State::ArrayFirst
+                (State::ArrayFirst, ValueKind::Array)
             }
-            b'"' => State::String { key: false, part: StringPart::Plain },
-            b'-' => State::Number(NumberPart::Minus),
-            b'0' => State::Number(NumberPart::Zero),
-            b'1'..=b'9' => State::Number(NumberPart::IntDigits),
-            b't' => State::Literal { word: b"true", next: 1 },
-            b'f' => State::Literal { word: b"false", next: 1 },
-            b'n' => State::Literal { word: b"null", next: 1 },
-            _ => return false,
+            b'"' => (State::String { key: false, part: StringPart::Plain }, ValueKind::String),
+            b'-' => (State::Number(NumberPart::Minus), ValueKind::Number),
+            b'0' => (State::Number(NumberPart::Zero), ValueKind::Number),
+            b'1'..=b'9' => (State::Number(NumberPart::IntDigits), ValueKind::Number),
+            b't' => (State::Literal { word: b"true", next: 1 }, ValueKind::True),
+            b'f' => (State::Literal { word: b"false", next: 1 }, ValueKind::False),
+            b'n' => (State::Literal { word: b"null", next: 1 }, ValueKind::Null),
+            _ => return None,
         };
-        true
+        self.state = state;
+        Some(Event::Open(kind))
     }
 
-    fn object_key(&mut self, b: u8, may_close: bool) -> bool {
+    fn object_key(&mut self, b: u8, may_close: bool) -> Option<Event> {
         match b {
-            _ if is_ws(b) => true,
+            _ if is_ws(b) => Some(Event::Space),
             b'}' if may_close => self.close(Container::Object),
             b'"' => {
                 self.state = State::String { key: true, part: StringPart::Plain };
-                true
+                Some(Event::KeyOpen)
             }
-            _ => false,
+            _ => None,
         }
     }
 
-    fn colon(&mut self, b: u8) -> bool {
+    fn colon(&mut self, b: u8) -> Option<Event> {
         match b {
-            _ if is_ws(b) => true,
+            _ if is_ws(b) => Some(Event::Space),
             b':' => {
                 self.state = State::ValueStart;
-                true
+                Some(Event::Colon)
             }
-            _ => false,
+            _ => None,
         }
     }
 
-    fn after_value(&mut self, b: u8) -> bool {
+    fn after_value(&mut self, b: u8) -> Option<Event> {
         if is_ws(b) {
-            return true;
+            return Some(Event::Space);
         }
         match (self.stack.last(), b) {
             (Some(Container::Object), b',') => {
                 self.state = State::ObjectKey;
-                true
+                Some(Event::Comma)
             }
             (Some(Container::Array), b',') => {
                 self.state = State::ValueStart;
-                true
+                Some(Event::Comma)
             }
             (Some(Container::Object), b'}') => self.close(Container::Object),
             (Some(Container::Array), b']') => self.close(Container::Array),
-            _ => false,
+            _ => None,
         }
     }
 
     /// Close the innermost container if it is `kind`.
-    fn close(&mut self, kind: Container) -> bool {
+    fn close(&mut self, kind: Container) -> Option<Event> {
         if self.stack.last() != Some(&kind) {
-            return false;
+            return None;
         }
         self.stack.pop();
         self.state = State::AfterValue;
-        true
+        Some(Event::Close(kind))
     }
 
-    fn string(&mut self, b: u8, key: bool, part: StringPart) -> bool {
+    fn string(&mut self, b: u8, key: bool, part: StringPart) -> Option<Event> {
         let next = match part {
             StringPart::Plain => match b {
                 b'"' => {
                     self.state = if key { State::Colon } else { State::AfterValue };
-                    return true;
+                    return Some(Event::StringClose { key });
                 }
                 b'\\' => StringPart::Escape,
-                0x00..=0x1F | 0x7F => return false,
+                0x00..=0x1F | 0x7F => return None,
                 0x20..=0x7E => StringPart::Plain,
                 _ => match utf8_continuations(b) {
                     Some(n) => StringPart::Utf8(n),
-                    None => return false,
+                    None => return None,
                 },
             },
             StringPart::Escape => match b {
                 b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => StringPart::Plain,
                 b'u' => StringPart::Unicode(4),
-                _ => return false,
+                _ => return None,
             },
             StringPart::Unicode(left) if b.is_ascii_hexdigit() => {
                 if left == 1 {
@@ -265,7 +356,7 @@ impl JsonPrefix {
                     StringPart::Unicode(left - 1)
                 }
             }
-            StringPart::Unicode(_) => return false,
+            StringPart::Unicode(_) => return None,
             StringPart::Utf8(left) if (0x80..=0xBF).contains(&b) => {
                 if left == 1 {
                     StringPart::Plain
@@ -273,13 +364,13 @@ impl JsonPrefix {
                     StringPart::Utf8(left - 1)
                 }
             }
-            StringPart::Utf8(_) => return false,
+            StringPart::Utf8(_) => return None,
         };
         self.state = State::String { key, part: next };
-        true
+        Some(Event::StringByte { key, starts_char: part == StringPart::Plain })
     }
 
-    fn number(&mut self, b: u8, part: NumberPart) -> bool {
+    fn number(&mut self, b: u8, part: NumberPart) -> Option<Event> {
         use NumberPart::*;
         let next = match (part, b) {
             (Minus, b'0') => Zero,
@@ -295,19 +386,19 @@ impl JsonPrefix {
                 self.state = State::AfterValue;
                 return self.after_value(b);
             }
-            _ => return false,
+            _ => return None,
         };
         self.state = State::Number(next);
-        true
+        Some(Event::NumberByte)
     }
 
-    fn literal(&mut self, b: u8, word: &'static [u8], next: u8) -> bool {
+    fn literal(&mut self, b: u8, word: &'static [u8], next: u8) -> Option<Event> {
         let i = next as usize;
         if word.get(i) != Some(&b) {
-            return false;
+            return None;
         }
         self.state = if i + 1 == word.len() { State::AfterValue } else { State::Literal { word, next: next + 1 } };
-        true
+        Some(Event::LiteralByte)
     }
 }
 
