@@ -182,8 +182,34 @@ impl Engine {
     fn retrieve_for(&self, subs: Vec<String>) -> Result<(Vec<String>, Vec<Vec<f32>>, Vec<RetrievedChunk>)> {
         let refs: Vec<&str> = subs.iter().map(String::as_str).collect();
         let vecs = self.embedder.embed(&refs)?;
+        self.search(subs, vecs)
+    }
+
+    fn search(&self, subs: Vec<String>, vecs: Vec<Vec<f32>>) -> Result<(Vec<String>, Vec<Vec<f32>>, Vec<RetrievedChunk>)> {
         let hits = retrieve::retrieve(&self.index, &self.chunks, &vecs, self.settings.top_k);
         Ok((subs, vecs, hits))
+    }
+
+    /// Embed the planned subqueries, dropping LLM subqueries that drifted from the question (a
+    /// small model's "BME280BluetoothBluetooth" would only pull unrelated chunks into the prompt).
+    fn embed_plan(&self, plan: &mut retrieve::SubqueryPlan) -> Result<(Vec<String>, Vec<Vec<f32>>)> {
+        let refs: Vec<&str> = plan.queries.iter().map(String::as_str).collect();
+        let vecs = self.embedder.embed(&refs)?;
+        if plan.source != "llm" {
+            return Ok((plan.queries.clone(), vecs));
+        }
+        let (mut subs, mut kept): (Vec<String>, Vec<Vec<f32>>) = (Vec::new(), Vec::new());
+        for (i, (q, v)) in plan.queries.iter().zip(vecs).enumerate() {
+            let similarity = kept.first().map_or(1.0, |question: &Vec<f32>| crate::embed::dot(&v, question));
+            if i == 0 || similarity >= retrieve::MIN_SUBQUERY_SIMILARITY {
+                subs.push(q.clone());
+                kept.push(v);
+            } else {
+                plan.dropped.push(format!("{q} (similarity {similarity:.2})"));
+            }
+        }
+        plan.queries = subs.clone();
+        Ok((subs, kept))
     }
 
     /// Find a chunk by `<chunk_file>::<chunk_id>`: ours by id, else in the named chunk file under
@@ -222,7 +248,8 @@ impl Engine {
             Some(r) if self.settings.llm_subqueries => retrieve::plan_subqueries(question, Some(r)),
             _ => retrieve::plan_subqueries(question, None),
         };
-        let retrieved = self.retrieve_for(plan.queries.clone());
+        let mut plan = plan;
+        let retrieved = self.embed_plan(&mut plan).and_then(|(subs, vecs)| self.search(subs, vecs));
         let (subs, vecs, hits) = match retrieved {
             Ok(v) => v,
             Err(e) => {

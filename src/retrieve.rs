@@ -168,16 +168,21 @@ pub struct SubqueryPlan {
     pub source: String,
     /// Why the LLM's subqueries were not used, when they were asked for.
     pub fallback_reason: Option<String>,
+    /// LLM subqueries dropped because they drifted from the question.
+    pub dropped: Vec<String>,
 }
+
+/// An LLM subquery must be at least this similar (cosine) to the question to be searched.
+pub const MIN_SUBQUERY_SIMILARITY: f32 = 0.4;
 
 /// The question first (graph grounding uses its vector), then the LLM's subqueries, then the
 /// deterministic split; the deterministic list alone when the LLM fails or answers badly.
 pub fn plan_subqueries(question: &str, llm: Option<&mut LlmRun>) -> SubqueryPlan {
     let deterministic = subqueries(question);
     let Some(run) = llm else {
-        return SubqueryPlan { queries: deterministic, source: "deterministic".into(), fallback_reason: None };
+        return SubqueryPlan { queries: deterministic, source: "deterministic".into(), fallback_reason: None, dropped: vec![] };
     };
-    let fallback = |reason: String| SubqueryPlan { queries: subqueries(question), source: "deterministic".into(), fallback_reason: Some(reason) };
+    let fallback = |reason: String| SubqueryPlan { queries: subqueries(question), source: "deterministic".into(), fallback_reason: Some(reason), dropped: vec![] };
     let response = match run.call(&subquery_request(question)) {
         Ok(r) => r,
         Err(e) => return fallback(format!("LLM call failed: {e}")),
@@ -192,7 +197,7 @@ pub fn plan_subqueries(question: &str, llm: Option<&mut LlmRun>) -> SubqueryPlan
                 }
             }
             queries.truncate(MAX_SUBQUERIES);
-            SubqueryPlan { queries, source: "llm".into(), fallback_reason: None }
+            SubqueryPlan { queries, source: "llm".into(), fallback_reason: None, dropped: vec![] }
         }
         Err(e) => {
             run.set_outcome(format!("invalid: {e}"));
