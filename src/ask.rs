@@ -316,8 +316,8 @@ impl Engine {
                         images: &self.images,
                         prompt_budget: self.settings.llm_prompt_tokens,
                         max_tokens: self.settings.llm_max_tokens,
-                        grounding_threshold: self.settings.grounding_threshold,
-                        grounding_min_supported: self.settings.grounding_min_supported,
+                        grounding_threshold: self.settings.grounding_threshold as f32,
+                        grounding_min_supported: self.settings.grounding_min_supported as f32,
                         embed: &embed_texts,
                     },
                 );

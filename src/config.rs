@@ -81,9 +81,9 @@ pub struct Settings {
     pub llm_subqueries: bool,
     /// An answer sentence is supported when its support score (similarity to the best evidence
     /// sentence and coverage of its words by the evidence) reaches this.
-    pub grounding_threshold: f32,
+    pub grounding_threshold: f64,
     /// Below this fraction of supported sentences, the LLM answer is replaced by the extractive one.
-    pub grounding_min_supported: f32,
+    pub grounding_min_supported: f64,
     /// API key for the OpenAI-compatible endpoint: only from `QA_LLM_API_KEY` (environment or
     /// `.env`), never from qa.toml or flags, never printed.
     #[serde(skip)]
