@@ -84,6 +84,25 @@ pub struct Settings {
     pub grounding_threshold: f64,
     /// Below this fraction of supported sentences, the LLM answer is replaced by the extractive one.
     pub grounding_min_supported: f64,
+    /// Graph store: `auto` (Neo4j when `neo4j_uri` is set, else embedded), `embedded` or `neo4j`.
+    pub graph_store: String,
+    /// Neo4j Bolt URI, e.g. `bolt://localhost:7687` or `neo4j+s://host` (also read from `NEO4J_URI`).
+    pub neo4j_uri: Option<String>,
+    /// Neo4j user (also read from `NEO4J_USERNAME`).
+    pub neo4j_username: String,
+    /// Neo4j database name (default: the server's default database).
+    pub neo4j_database: Option<String>,
+    /// Seconds a graph query may run (Neo4j: transaction timeout; the embedded store bounds work
+    /// instead) and a Neo4j connection attempt may take.
+    pub graph_timeout_secs: f64,
+    /// Rows a graph query may return; generated Cypher gets `LIMIT` at most this.
+    pub graph_row_cap: usize,
+    /// Let the LLM write a Cypher query for the question (validated, sanitized, run read-only);
+    /// else only the deterministic graph queries run.
+    pub cypher_generation: bool,
+    /// Neo4j password: only from `QA_NEO4J_PASSWORD` / `NEO4J_PASSWORD` (environment or `.env`).
+    #[serde(skip)]
+    pub neo4j_password: Option<Secret>,
     /// API key for the OpenAI-compatible endpoint: only from `QA_LLM_API_KEY` (environment or
     /// `.env`), never from qa.toml or flags, never printed.
     #[serde(skip)]
@@ -126,6 +145,14 @@ impl Default for Settings {
             llm_subqueries: true,
             grounding_threshold: 0.55,
             grounding_min_supported: 0.5,
+            graph_store: "auto".into(),
+            neo4j_uri: None,
+            neo4j_username: "neo4j".into(),
+            neo4j_database: None,
+            graph_timeout_secs: 10.0,
+            graph_row_cap: 1000,
+            cypher_generation: true,
+            neo4j_password: None,
             llm_api_key: None,
             origins: BTreeMap::new(),
             config_file: None,
@@ -164,7 +191,17 @@ pub const KEYS: &[&str] = &[
     "llm_subqueries",
     "grounding_threshold",
     "grounding_min_supported",
+    "graph_store",
+    "neo4j_uri",
+    "neo4j_username",
+    "neo4j_database",
+    "graph_timeout_secs",
+    "graph_row_cap",
+    "cypher_generation",
 ];
+
+/// The seed project's variable names, accepted when the `QA_` ones are not set.
+const SEED_ENV: &[(&str, &str)] = &[("neo4j_uri", "NEO4J_URI"), ("neo4j_username", "NEO4J_USERNAME"), ("neo4j_database", "NEO4J_DATABASE")];
 
 /// A secret value: shown as `<redacted>` by `Debug`, never serialized.
 #[derive(Clone, PartialEq, Eq)]
@@ -223,6 +260,18 @@ impl Settings {
                 s.origins.insert(key, Origin::Env);
             }
         }
+        for (key, var) in SEED_ENV {
+            if std::env::var_os(format!("QA_{}", key.to_ascii_uppercase())).is_none()
+                && let Ok(value) = std::env::var(var)
+            {
+                s.set(key, &value).map_err(|e| QaError::Config(format!("{var}: {e}")))?;
+                s.origins.insert(key, Origin::Env);
+            }
+        }
+        s.neo4j_password = ["QA_NEO4J_PASSWORD", "NEO4J_PASSWORD"]
+            .iter()
+            .find_map(|v| std::env::var(v).ok().filter(|p| !p.is_empty()))
+            .map(Secret::new);
         s.llm_api_key = std::env::var("QA_LLM_API_KEY").ok().filter(|k| !k.trim().is_empty()).map(|k| Secret::new(k.trim()));
         s.validate()?;
         Ok(s)
@@ -270,6 +319,13 @@ impl Settings {
             "llm_subqueries" => self.llm_subqueries = boolean(value)?,
             "grounding_threshold" => self.grounding_threshold = num(value)?,
             "grounding_min_supported" => self.grounding_min_supported = num(value)?,
+            "graph_store" => self.graph_store = value.trim().to_ascii_lowercase(),
+            "neo4j_uri" => self.neo4j_uri = Some(value.trim().to_string()).filter(|v| !v.is_empty()),
+            "neo4j_username" => self.neo4j_username = value.trim().to_string(),
+            "neo4j_database" => self.neo4j_database = Some(value.trim().to_string()).filter(|v| !v.is_empty()),
+            "graph_timeout_secs" => self.graph_timeout_secs = num(value)?,
+            "graph_row_cap" => self.graph_row_cap = num(value)?,
+            "cypher_generation" => self.cypher_generation = boolean(value)?,
             _ => return Err(format!("unknown setting '{key}'")),
         }
         Ok(())
@@ -327,7 +383,28 @@ impl Settings {
         if !(0.0..=1.0).contains(&self.grounding_threshold) || !(0.0..=1.0).contains(&self.grounding_min_supported) {
             return bad("grounding_threshold and grounding_min_supported must be between 0 and 1".into());
         }
+        if !["auto", "embedded", "neo4j"].contains(&self.graph_store.as_str()) {
+            return bad(format!("graph_store must be auto, embedded or neo4j (got '{}')", self.graph_store));
+        }
+        if self.graph_store == "neo4j" && self.neo4j_uri.is_none() {
+            return bad("graph_store is neo4j but no neo4j_uri is set (QA_NEO4J_URI, e.g. bolt://localhost:7687)".into());
+        }
+        if !(self.graph_timeout_secs > 0.0 && self.graph_timeout_secs <= 3600.0) {
+            return bad(format!("graph_timeout_secs must be between 0 and 3600 (got {})", self.graph_timeout_secs));
+        }
+        if self.graph_row_cap == 0 || self.graph_row_cap > 100_000 {
+            return bad(format!("graph_row_cap must be between 1 and 100000 (got {})", self.graph_row_cap));
+        }
         Ok(())
+    }
+
+    /// The graph store `auto` resolves to.
+    pub fn effective_graph_store(&self) -> &str {
+        match self.graph_store.as_str() {
+            "auto" if self.neo4j_uri.is_some() => "neo4j",
+            "auto" => "embedded",
+            other => other,
+        }
     }
 
     /// Folder of the configured embedding model.

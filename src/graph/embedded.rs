@@ -6,9 +6,44 @@ use std::path::Path;
 
 use graphdblite::{Config, Database, NodeId, Value};
 
-use super::{GraphStore, IngestStats, Row};
+use super::{EntityHit, GraphCounts, GraphSchema, GraphStore, IngestStats, Row};
 use crate::error::{QaError, Result};
 use crate::kg::GraphDocument;
+
+/// The embedded store's entity index: word (unicode61) full-text indexes searched with
+/// `fts.search`, the counterpart of Neo4j's `entityIndex`.
+const ENTITY_INDEX: &[(&str, &[&str])] =
+    &[("Concept", &["id"]), ("Document", &["heading_path", "source_file"]), ("Image", &["alt", "source_path"])];
+
+/// Node counts per label and edge counts per type, from the store's own statistics.
+/// `query` runs Cypher in whichever transaction the caller holds.
+fn counts_in(query: impl Fn(&str) -> graphdblite::Result<Vec<graphdblite::Record>>) -> Result<(BTreeMap<String, u64>, BTreeMap<String, u64>)> {
+    let (mut labels, mut types) = (BTreeMap::new(), BTreeMap::new());
+    for r in query("CALL db.counts() YIELD kind, name, count RETURN kind, name, count").map_err(gerr)? {
+        let (Some(Value::String(kind)), Some(Value::String(name)), Some(Value::I64(n))) = (r.get("kind"), r.get("name"), r.get("count")) else {
+            continue;
+        };
+        if *n <= 0 {
+            continue;
+        }
+        match kind.as_str() {
+            "label" => labels.insert(name.clone(), *n as u64),
+            _ => types.insert(name.clone(), *n as u64),
+        };
+    }
+    Ok((labels, types))
+}
+
+/// Plain text → an FTS5 query: every word quoted (so no FTS5 syntax can be injected) and OR-ed.
+pub(crate) fn fts5_query(text: &str) -> Option<String> {
+    let words: Vec<String> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .take(16)
+        .map(|w| format!("\"{}\"", w.to_lowercase()))
+        .collect();
+    (!words.is_empty()).then(|| words.join(" OR "))
+}
 
 pub struct EmbeddedGraph {
     db: Database,
@@ -97,42 +132,53 @@ impl GraphStore for EmbeddedGraph {
     fn ingest(&mut self, docs: &[GraphDocument]) -> Result<IngestStats> {
         let mut stats = IngestStats::default();
         let tx = self.db.write_tx().map_err(gerr)?;
-        // Existing ids (ingesting into a non-empty store merges rather than duplicates).
-        let mut ids: HashMap<String, NodeId> = HashMap::new();
-        for label in ["Document", "Concept", "Image"] {
+        // What the store already holds, so ingesting into a non-empty store merges rather than
+        // duplicates: nodes by `id` (any label), edges by (source, type, target).
+        let (labels, types) = counts_in(|q| tx.query(q))?;
+        let mut ids: HashMap<String, graphdblite::Node> = HashMap::new();
+        for label in labels.keys().map(String::as_str).chain(docs.iter().flat_map(|d| std::iter::once(&d.source).chain(&d.nodes)).map(|n| n.node_type.as_str())).collect::<std::collections::BTreeSet<_>>() {
             for n in tx.find_nodes_by_label(label).map_err(gerr)? {
                 if let Some(Value::String(id)) = n.properties.get("id") {
-                    ids.insert(id.clone(), n.id);
+                    ids.insert(id.clone(), n);
                 }
             }
         }
         let mut edges_seen: std::collections::HashSet<(NodeId, NodeId, String)> = std::collections::HashSet::new();
-        for label in ["Document", "Concept", "Image"] {
-            for n in tx.find_nodes_by_label(label).map_err(gerr)? {
-                for rel in ["MENTIONS", "RELATED_TO", "HAS_IMAGE", "DEPICTS"] {
-                    for dst in tx.get_neighbors(n.id, rel, graphdblite::Direction::Outgoing).map_err(gerr)? {
-                        edges_seen.insert((n.id, dst, rel.to_string()));
-                    }
+        for n in ids.values() {
+            for rel in types.keys() {
+                for dst in tx.get_neighbors(n.id, rel, graphdblite::Direction::Outgoing).map_err(gerr)? {
+                    edges_seen.insert((n.id, dst, rel.clone()));
                 }
             }
         }
+        let mut node_ids: HashMap<String, NodeId> = ids.iter().map(|(k, n)| (k.clone(), n.id)).collect();
         for doc in docs {
             for node in std::iter::once(&doc.source).chain(doc.nodes.iter()) {
-                if ids.contains_key(&node.id) {
-                    continue;
-                }
                 let mut props: graphdblite::Properties = HashMap::new();
                 props.insert("id".into(), Value::String(node.id.clone()));
                 for m in &node.metadata {
                     props.insert(m.key.clone(), to_value(&m.value));
                 }
-                let nid = tx.create_node(&node.node_type, props).map_err(gerr)?;
-                ids.insert(node.id.clone(), nid);
+                if let Some(existing) = ids.get_mut(&node.id) {
+                    // Merge: set the properties that are new or changed.
+                    for (k, v) in props {
+                        if existing.properties.get(&k) != Some(&v) {
+                            tx.set_node_property(existing.id, &k, v.clone()).map_err(gerr)?;
+                            existing.properties.insert(k, v);
+                            stats.properties_set += 1;
+                        }
+                    }
+                    continue;
+                }
+                let nid = tx.create_node(&node.node_type, props.clone()).map_err(gerr)?;
+                node_ids.insert(node.id.clone(), nid);
+                ids.insert(node.id.clone(), graphdblite::Node { id: nid, labels: vec![node.node_type.clone()], properties: props });
                 stats.nodes += 1;
                 *stats.by_label.entry(node.node_type.clone()).or_default() += 1;
             }
             for rel in &doc.relationships {
-                let (Some(&s), Some(&t)) = (ids.get(&rel.source), ids.get(&rel.target)) else {
+                let (Some(&s), Some(&t)) = (node_ids.get(&rel.source), node_ids.get(&rel.target)) else {
+                    stats.skipped_relationships += 1;
                     tracing::warn!(source = %rel.source, target = %rel.target, "relationship to an unknown node skipped");
                     continue;
                 };
@@ -149,8 +195,14 @@ impl GraphStore for EmbeddedGraph {
             // An index that already exists is fine (re-ingest).
             let _ = tx.create_index(label, prop);
         }
+        // Trigram indexes accelerate `toLower(x) CONTAINS $w`; word indexes are the entity index
+        // (`fts.search`), one per label because a (label, property) pair takes one kind of index.
         let _ = tx.create_fulltext_index_ci("Concept", "name");
         let _ = tx.create_fulltext_index_ci("Image", "caption");
+        for (label, props) in ENTITY_INDEX {
+            let props: Vec<String> = props.iter().map(|p| p.to_string()).collect();
+            let _ = tx.create_fulltext_index_word_multi(label, &props);
+        }
         tx.commit().map_err(gerr)?;
         Ok(stats)
     }
@@ -165,6 +217,88 @@ impl GraphStore for EmbeddedGraph {
             .iter()
             .map(|r| r.iter().map(|(k, v)| (k.clone(), to_json(v, &names))).collect())
             .collect())
+    }
+
+    fn schema(&mut self) -> Result<GraphSchema> {
+        let tx = self.db.read_tx().map_err(gerr)?;
+        let (labels, types) = counts_in(|q| tx.query(q))?;
+        let mut keys = std::collections::BTreeSet::new();
+        // Property keys from a sample of each label (the store keeps no key catalogue).
+        // graphdblite takes no backtick-quoted names, so only plain identifiers are sampled.
+        let plain = |s: &&String| s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        for label in labels.keys().filter(plain) {
+            let q = format!("MATCH (n:{label}) WITH n LIMIT 500 UNWIND keys(n) AS k RETURN DISTINCT k");
+            for r in tx.query(&q).map_err(gerr)? {
+                if let Some(Value::String(k)) = r.get("k") {
+                    keys.insert(k.clone());
+                }
+            }
+        }
+        for ty in types.keys().filter(plain) {
+            let q = format!("MATCH ()-[r:{ty}]->() WITH r LIMIT 500 UNWIND keys(r) AS k RETURN DISTINCT k");
+            for r in tx.query(&q).map_err(gerr)? {
+                if let Some(Value::String(k)) = r.get("k") {
+                    keys.insert(k.clone());
+                }
+            }
+        }
+        tx.commit().map_err(gerr)?;
+        Ok(GraphSchema {
+            labels: labels.into_keys().collect(),
+            relationship_types: types.into_keys().collect(),
+            property_keys: keys.into_iter().collect(),
+        })
+    }
+
+    fn search_entities(&mut self, text: &str, limit: usize) -> Result<Vec<EntityHit>> {
+        let Some(query) = fts5_query(text) else { return Ok(Vec::new()) };
+        let tx = self.db.read_tx().map_err(gerr)?;
+        let mut hits = Vec::new();
+        for (label, props) in ENTITY_INDEX {
+            for prop in *props {
+                let params: HashMap<String, Value> = HashMap::from([
+                    ("label".to_string(), Value::String(label.to_string())),
+                    ("prop".to_string(), Value::String(prop.to_string())),
+                    ("q".to_string(), Value::String(query.clone())),
+                ]);
+                let rows = tx.query_with_params(
+                    "CALL fts.search($label, $prop, $q) YIELD node, score RETURN coalesce(node.id, node.text, node.name) AS name, labels(node) AS labels, score ORDER BY score DESC LIMIT 50",
+                    Some(&params),
+                );
+                // A store built before the entity index existed has no word index: no hits there.
+                let Ok(rows) = rows else { continue };
+                for r in rows {
+                    let Some(Value::String(name)) = r.get("name") else { continue };
+                    let labels = match r.get("labels") {
+                        Some(Value::List(l)) => l.iter().filter_map(|v| if let Value::String(s) = v { Some(s.clone()) } else { None }).collect(),
+                        _ => vec![label.to_string()],
+                    };
+                    let score = match r.get("score") {
+                        Some(Value::F64(f)) => *f,
+                        Some(Value::I64(i)) => *i as f64,
+                        _ => 0.0,
+                    };
+                    hits.push(EntityHit { name: name.clone(), labels, score });
+                }
+            }
+        }
+        tx.commit().map_err(gerr)?;
+        hits.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.name.cmp(&b.name)));
+        let mut seen = std::collections::HashSet::new();
+        hits.retain(|h| seen.insert(h.name.clone()));
+        hits.truncate(limit);
+        Ok(hits)
+    }
+
+    fn counts(&mut self) -> Result<GraphCounts> {
+        let tx = self.db.read_tx().map_err(gerr)?;
+        let (labels, types) = counts_in(|q| tx.query(q))?;
+        tx.commit().map_err(gerr)?;
+        Ok(GraphCounts { nodes: labels.values().sum(), relationships: types.values().sum(), by_label: labels, by_type: types })
+    }
+
+    fn extra_procedures(&self) -> &'static [&'static str] {
+        &["fts.search", "db.counts", "db.indexes"]
     }
 }
 
@@ -209,5 +343,39 @@ mod tests {
         assert_eq!(path[0]["p"]["edges"][0]["type"], "RELATED_TO");
         assert!(g.read("CREATE (:Concept {id: 'x'})", &p).is_err(), "writes must fail in a read transaction");
         assert_eq!(g.read("MATCH (c:Concept) RETURN count(c) AS n", &p).unwrap()[0]["n"], 2);
+    }
+
+    #[test]
+    fn schema_counts_entity_search_and_merge() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut g = EmbeddedGraph::open(&dir.path().join("g.db"), 100).unwrap();
+        let mut doc = GraphDocument {
+            source: node("f::a_0", "Document"),
+            nodes: vec![node("deep sleep", "Concept"), node("battery life", "Concept")],
+            relationships: vec![rel("battery life", "deep sleep", "EXTENDS"), rel("f::a_0", "ghost", "MENTIONS")],
+        };
+        let s1 = g.ingest(std::slice::from_ref(&doc)).unwrap();
+        assert_eq!((s1.nodes, s1.relationships, s1.skipped_relationships), (3, 1, 1));
+        // Typed relations are deduplicated on re-ingest too; changed properties are merged.
+        doc.nodes[0].metadata.push(Meta { key: "kind".into(), value: "phrase".into() });
+        let s2 = g.ingest(std::slice::from_ref(&doc)).unwrap();
+        assert_eq!((s2.nodes, s2.relationships, s2.properties_set), (0, 0, 1));
+        let s3 = g.ingest(std::slice::from_ref(&doc)).unwrap();
+        assert_eq!((s3.nodes, s3.relationships, s3.properties_set), (0, 0, 0));
+
+        let schema = g.schema().unwrap();
+        assert_eq!(schema.labels, vec!["Concept", "Document"]);
+        assert_eq!(schema.relationship_types, vec!["EXTENDS"]);
+        assert!(schema.property_keys.contains(&"kind".to_string()) && schema.property_keys.contains(&"id".to_string()));
+        let counts = g.counts().unwrap();
+        assert_eq!((counts.nodes, counts.relationships), (3, 1));
+        assert_eq!(counts.by_label["Concept"], 2);
+
+        let hits = g.search_entities("How does SLEEP work?", 5).unwrap();
+        assert_eq!(hits[0].name, "deep sleep");
+        assert_eq!(hits[0].labels, vec!["Concept"]);
+        // FTS5 syntax in the text is data, not query syntax.
+        assert!(g.search_entities("sleep\" OR NEAR(* \"", 5).unwrap().iter().any(|h| h.name == "deep sleep"));
+        assert!(g.search_entities("?!", 5).unwrap().is_empty());
     }
 }
