@@ -64,6 +64,9 @@ pub fn settings_from(global: &GlobalArgs) -> Result<Settings> {
     if let Some(m) = &global.llm_model {
         s.set_flag("llm_model", m)?;
     }
+    if let Some(g) = &global.graph_store {
+        s.set_flag("graph_store", g)?;
+    }
     Ok(s)
 }
 
@@ -75,6 +78,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::Index(args)) => index(&mut settings, &cli.global, &args),
         Some(Command::Doctor { json }) => crate::doctor::run(&settings, json),
         Some(Command::Bench(args)) => crate::bench::run(&settings, &cli.global, &args),
+        Some(Command::Graph(args)) => {
+            let _guard = init_logging(&settings, &cli.global, true);
+            crate::graph_cmd::run(&settings, &args)
+        }
         None if cli.question.is_empty() => {
             use clap::CommandFactory;
             let _ = Cli::command().print_help();
@@ -134,7 +141,7 @@ fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, flags: &Ask
     }
     let _guard = init_logging(settings, global, true);
     let mut engine = Engine::open(settings, || load_embedder(settings))?;
-    let spinner = thinking_spinner(global.quiet, "loading the LLM");
+    let spinner = spinner(global.quiet, "loading the LLM");
     engine.attach_llm();
     if let Some(label) = engine.llm_label() {
         spinner.set_message(format!("answering with {label}"));
@@ -179,9 +186,9 @@ fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, flags: &Ask
     Ok(ExitCode::SUCCESS)
 }
 
-/// A spinner on stderr while the (possibly slow, LLM-backed) answer is computed; hidden when
+/// A spinner on stderr while slow work (an LLM-backed answer, a graph load) runs; hidden when
 /// quiet or when stderr is not a terminal.
-fn thinking_spinner(quiet: bool, message: &str) -> indicatif::ProgressBar {
+pub fn spinner(quiet: bool, message: &str) -> indicatif::ProgressBar {
     use std::io::IsTerminal;
     if quiet || !std::io::stderr().is_terminal() {
         return indicatif::ProgressBar::hidden();
@@ -207,8 +214,11 @@ fn index(settings: &mut Settings, global: &GlobalArgs, args: &IndexArgs) -> Resu
         _ => None,
     };
     let mut run = llm.as_deref_mut().map(|l| crate::llm::LlmRun::new(l));
-    let summary = indexer::run_index(settings, embedder.as_ref(), &opts, run.as_mut())
+    let mut summary = indexer::run_index(settings, embedder.as_ref(), &opts, run.as_mut())
         .with_context(|| format!("indexing {}", args.path.display()))?;
+    if settings.effective_graph_store() == "neo4j" {
+        summary.graph_store = Some(ingest_external(settings, &summary.kg_file, global.quiet || args.json));
+    }
     tracing::info!(corpus = %summary.corpus, chunks = summary.chunks, added = summary.added, kept = summary.kept, removed = summary.removed, "index complete");
     if args.json {
         println!("{}", serde_json::to_string_pretty(&summary)?);
@@ -216,6 +226,28 @@ fn index(settings: &mut Settings, global: &GlobalArgs, args: &IndexArgs) -> Resu
         print_index_summary(&summary);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Load the corpus's KG JSONL into Neo4j (idempotent MERGEs, so also when the index was up to date).
+fn ingest_external(settings: &Settings, kg_file: &str, quiet: bool) -> indexer::ExternalIngest {
+    let t = std::time::Instant::now();
+    let mut out = indexer::ExternalIngest { backend: "neo4j".into(), target: settings.neo4j_uri.clone().unwrap_or_default(), ..Default::default() };
+    let pb = spinner(quiet, "loading the knowledge graph into Neo4j");
+    let result = crate::kg::read_kg_jsonl(std::path::Path::new(kg_file)).and_then(|(docs, _)| {
+        let opts = crate::graph::store::neo4j_options(settings)?;
+        let mut g = crate::graph::Neo4jGraph::connect(&opts)?;
+        crate::graph::GraphStore::ingest(&mut g, &docs)
+    });
+    pb.finish_and_clear();
+    match result {
+        Ok(stats) => out.stats = Some(stats),
+        Err(e) => {
+            tracing::warn!("the knowledge graph was not loaded into Neo4j: {e}");
+            out.error = Some(format!("{e} (the index is complete; load the graph later with `qa graph ingest {kg_file}`)"));
+        }
+    }
+    out.ms = t.elapsed().as_secs_f64() * 1000.0;
+    out
 }
 
 /// `--extract llm` was asked for explicitly, so no LLM is an error here, not a silent fallback.
@@ -252,6 +284,16 @@ fn print_index_summary(s: &IndexSummary) {
             }
         }
         println!("  outputs:  {}\n            {}\n            {}", s.generation, s.chunk_file, s.kg_file);
+    }
+    if let Some(g) = &s.graph_store {
+        match (&g.stats, &g.error) {
+            (Some(st), _) => println!(
+                "  {}:    {} nodes and {} relationships created, {} properties merged at {} ({:.0} ms)",
+                g.backend, st.nodes, st.relationships, st.properties_set, g.target, g.ms
+            ),
+            (None, Some(e)) => eprintln!("warning: {}: {e}", g.backend),
+            (None, None) => {}
+        }
     }
     for sk in &s.files_skipped {
         eprintln!("  skipped {}: {}", sk.path, sk.reason);

@@ -15,8 +15,9 @@ use crate::config::Settings;
 use crate::corpus::ImageRef;
 use crate::embed::Embedder;
 use crate::error::{QaError, Result};
-use crate::graph::evidence::{self, ConceptIndex, GraphEvidence};
-use crate::graph::{EmbeddedGraph, GraphStore};
+use crate::graph::cypher::Policy;
+use crate::graph::evidence::{self, ConceptIndex, CypherGeneration, GraphEvidence};
+use crate::graph::{GraphSchema, GraphStore};
 use crate::kg::ConceptInfo;
 use crate::layout::{self, CorpusDir, Manifest};
 use crate::llm::{Llm, LlmChoice, LlmRun};
@@ -49,8 +50,10 @@ pub struct Engine {
     embedder: Box<dyn Embedder>,
     chunks: Vec<Chunk>,
     index: HnswIndex,
-    graph: Option<EmbeddedGraph>,
+    graph: Option<Box<dyn GraphStore>>,
     graph_error: Option<String>,
+    /// The store's schema, read once per engine (run) on first use.
+    graph_schema: Option<std::result::Result<GraphSchema, String>>,
     concepts: ConceptIndex,
     images: BTreeMap<String, ImageRef>,
     by_id: HashMap<String, usize>,
@@ -113,10 +116,14 @@ impl Engine {
         let concepts: Vec<ConceptInfo> = read_json(&gen_dir.join("concepts.json")).map_err(|e| corrupt(e, &root))?;
         let (concept_vectors, _) = vector::read_vectors(&gen_dir.join("concept_vectors.f32")).map_err(|e| corrupt(e.to_string(), &root))?;
         let images: BTreeMap<String, ImageRef> = read_json(&gen_dir.join("images.json")).map_err(|e| corrupt(e, &root))?;
-        // A graph store that cannot be opened degrades answers to dense retrieval only.
-        let (graph, graph_error) = match EmbeddedGraph::open(&gen_dir.join("graph.db"), 1000) {
+        // A graph store that cannot be opened (or a Neo4j server that cannot be reached) degrades
+        // answers to dense retrieval only.
+        let (graph, graph_error) = match crate::graph::store::open_store(settings, &gen_dir) {
             Ok(g) => (Some(g), None),
-            Err(e) => (None, Some(format!("graph store unavailable, answering from retrieved text only: {e}"))),
+            Err(e) => {
+                tracing::warn!("graph store unavailable: {e}");
+                (None, Some(format!("graph store unavailable, answering from retrieved text only: {e}")))
+            }
         };
         let by_id = chunks.iter().enumerate().map(|(i, c)| (c.id.clone(), i)).collect();
         Ok(Engine {
@@ -128,6 +135,7 @@ impl Engine {
             index,
             graph,
             graph_error,
+            graph_schema: None,
             concepts: ConceptIndex::new(concepts, concept_vectors),
             images,
             by_id,
@@ -262,8 +270,43 @@ impl Engine {
 
         let t = Instant::now();
         let mut notes: Vec<String> = Vec::new();
+        // The LLM writes a Cypher query when one is attached and generation is on; the store's
+        // schema (read once) is what the query is checked against.
+        let skip_reason = match (&run, self.settings.cypher_generation.as_str()) {
+            (None, _) => Some(match (&off_reason, &failed_reason) {
+                (_, Some(r)) => format!("LLM unavailable: {r}"),
+                (Some(r), _) if !r.is_empty() => format!("no LLM: {r}"),
+                _ => "no LLM".to_string(),
+            }),
+            (Some(_), "off") => Some("cypher_generation is off".into()),
+            // Measured: SmolLM2-135M answers the Cypher prompt with prose or the prompt's own
+            // keyword list, never a usable query, at 5–8 s per question.
+            (Some(r), "auto") if r.llm().provider() == "local" => {
+                Some("cypher_generation is auto and the LLM is local (small local models write no usable Cypher; set cypher_generation = \"on\" to try)".into())
+            }
+            (Some(r), _) => r.down.clone().map(|d| format!("LLM unavailable: {d}")),
+        };
+        if skip_reason.is_none() && self.graph_schema.is_none() {
+            if let Some(g) = self.graph.as_mut() {
+                self.graph_schema = Some(g.schema().map_err(|e| e.to_string()));
+            }
+        }
+        let skip_reason = match (&skip_reason, &self.graph_schema) {
+            (None, Some(Err(e))) => Some(format!("the graph schema could not be read: {e}")),
+            _ => skip_reason,
+        };
+        let policy = Policy {
+            row_cap: self.settings.graph_row_cap as u64,
+            extra_procedures: self.graph.as_ref().map(|g| g.extra_procedures().iter().map(|p| p.to_string()).collect()).unwrap_or_default(),
+        };
         let ev: GraphEvidence = match self.graph.as_mut() {
-            Some(g) => evidence::gather(g as &mut dyn GraphStore, question, &vecs[0], &self.concepts),
+            Some(g) => {
+                let generation = match (skip_reason.is_none(), run.as_mut(), &self.graph_schema) {
+                    (true, Some(r), Some(Ok(schema))) => Some(CypherGeneration { llm: r, schema, policy }),
+                    _ => None,
+                };
+                evidence::gather_with(g.as_mut(), question, &vecs[0], &self.concepts, generation, skip_reason)
+            }
             None => {
                 notes.extend(self.graph_error.clone());
                 GraphEvidence::default()
@@ -396,9 +439,9 @@ impl Engine {
             retrieved_graph_subgraph: ev.subgraph.clone(),
             graph: TraceGraph {
                 grounded_entities: ev.grounded.clone(),
-                generated_cypher: None,
-                validation: None,
-                sanitized_cypher: None,
+                generated_cypher: ev.cypher.generated.clone(),
+                validation: ev.cypher.report.as_ref().map(validation_json),
+                sanitized_cypher: ev.cypher.report.as_ref().and_then(|r| r.sanitized.as_ref()).map(|s| s.cypher.clone()),
                 fallback_used: ev.strategies.clone(),
             },
             final_answer: final_answer.clone(),
@@ -418,6 +461,9 @@ impl Engine {
                 }),
                 graph: json!({
                     "backend": self.graph.as_ref().map(|g| g.backend()),
+                    "entities": ev.entities,
+                    "cypher": ev.cypher,
+                    "raw_rows": ev.raw_rows,
                     "queries": ev.queries,
                     "facts": ev.facts,
                     "images": ev.images,
@@ -433,6 +479,18 @@ impl Engine {
         answer.text = final_answer;
         Ok(AskResult { question: question.to_string(), corpus: self.corpus.clone(), answer, trace: record })
     }
+}
+
+/// `graph.validation` in the trace: the verdict, the reasons, what sanitizing changed and the
+/// verdict after it.
+fn validation_json(r: &crate::graph::cypher::CheckReport) -> serde_json::Value {
+    json!({
+        "ok": r.accepted,
+        "reasons": r.validation.reasons,
+        "warnings": r.validation.warnings,
+        "sanitized_changes": r.sanitized.as_ref().map(|s| s.changes.clone()).unwrap_or_default(),
+        "after_sanitization": r.revalidation.as_ref().map(|v| json!({"ok": v.ok, "reasons": v.reasons})),
+    })
 }
 
 fn read_json<T: serde::de::DeserializeOwned>(path: &std::path::Path) -> std::result::Result<T, String> {

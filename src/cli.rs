@@ -14,6 +14,7 @@ Examples:
   qa index notes --extract llm                typed entities and relations extracted by the LLM
   qa doctor                                   what is configured, what is missing, how to fix it
   qa bench                                    index the Rust book and print performance figures
+  qa graph check \"MATCH (n) DETACH DELETE n\"   see why a Cypher query would be refused
 
 Configuration (highest precedence first): flags, QA_* environment variables (also read from ./.env),
 qa.toml (./qa.toml or --config / QA_CONFIG), built-in defaults. `qa doctor` shows the effective values.
@@ -77,6 +78,11 @@ pub struct GlobalArgs {
     #[arg(long = "llm-model", global = true, value_name = "MODEL")]
     pub llm_model: Option<String>,
 
+    /// Graph store: auto (Neo4j when QA_NEO4J_URI is set, else embedded), embedded or neo4j
+    /// [env: QA_GRAPH_STORE] [default: auto]
+    #[arg(long = "graph-store", global = true, value_name = "STORE", value_parser = ["auto", "embedded", "neo4j"])]
+    pub graph_store: Option<String>,
+
     /// More log output on stderr (-v info, -vv debug).
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
@@ -129,6 +135,66 @@ pub enum Command {
     },
     /// Measure indexing, embedding, retrieval and recall on a real corpus (default: the Rust book).
     Bench(BenchArgs),
+    /// Work with the graph store: load KG JSONL, show counts and schema, check a Cypher query.
+    Graph(GraphArgs),
+}
+
+#[derive(Debug, Args, Clone)]
+#[command(after_help = GRAPH_EXAMPLES)]
+pub struct GraphArgs {
+    #[command(subcommand)]
+    pub command: GraphCommand,
+}
+
+pub const GRAPH_EXAMPLES: &str = "\
+Examples:
+  qa graph ingest                                load the corpus's own KG JSONL (again: idempotent)
+  qa graph ingest more_kg.jsonl --graph-store neo4j
+  qa graph stats                                 nodes per label, relationships per type
+  qa graph check \"MATCH (c:Concept) RETURN c.name LIMIT 5\"
+
+The store is the embedded database of the selected corpus's index (default), or Neo4j when
+QA_NEO4J_URI is set (QA_NEO4J_USERNAME, QA_NEO4J_PASSWORD, QA_NEO4J_DATABASE; NEO4J_* accepted too).";
+
+#[derive(Debug, Subcommand, Clone)]
+pub enum GraphCommand {
+    /// Load knowledge-graph JSONL into the graph store: nodes merged by id (metadata items become
+    /// properties), relationships merged by (source, type, target), id constraints and the
+    /// `entityIndex` full-text index created if missing. Ingesting twice changes nothing.
+    Ingest {
+        /// KG JSONL files [default: chunking_outputs/<corpus>_kg.jsonl of the selected corpus]
+        #[arg(value_name = "KG_JSONL")]
+        files: Vec<PathBuf>,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Count nodes per label and relationships per type.
+    Stats {
+        /// Print the counts as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show the labels, relationship types and property keys that generated Cypher is checked against.
+    Schema {
+        /// Print the schema as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Judge a Cypher query as generated queries are judged: read-only, one statement, allowed
+    /// procedures, known labels and relationship types, LIMIT at most the row cap. Prints the
+    /// verdict, the reasons and the sanitized query. Exit code 0 when it would run, 1 when refused.
+    Check {
+        /// The Cypher query.
+        #[arg(value_name = "CYPHER")]
+        cypher: String,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Skip the label and relationship-type checks (no store needed).
+        #[arg(long)]
+        no_schema: bool,
+    },
 }
 
 #[derive(Debug, Args, Clone)]

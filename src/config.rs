@@ -97,9 +97,10 @@ pub struct Settings {
     pub graph_timeout_secs: f64,
     /// Rows a graph query may return; generated Cypher gets `LIMIT` at most this.
     pub graph_row_cap: usize,
-    /// Let the LLM write a Cypher query for the question (validated, sanitized, run read-only);
-    /// else only the deterministic graph queries run.
-    pub cypher_generation: bool,
+    /// Let the LLM write a Cypher query for the question (validated, sanitized, run read-only):
+    /// `auto` (remote OpenAI-compatible LLMs only: the bundled 135M local model writes no usable
+    /// Cypher), `on` or `off`. Without it only the deterministic graph queries run.
+    pub cypher_generation: String,
     /// Neo4j password: only from `QA_NEO4J_PASSWORD` / `NEO4J_PASSWORD` (environment or `.env`).
     #[serde(skip)]
     pub neo4j_password: Option<Secret>,
@@ -151,7 +152,7 @@ impl Default for Settings {
             neo4j_database: None,
             graph_timeout_secs: 10.0,
             graph_row_cap: 1000,
-            cypher_generation: true,
+            cypher_generation: "auto".into(),
             neo4j_password: None,
             llm_api_key: None,
             origins: BTreeMap::new(),
@@ -325,7 +326,12 @@ impl Settings {
             "neo4j_database" => self.neo4j_database = Some(value.trim().to_string()).filter(|v| !v.is_empty()),
             "graph_timeout_secs" => self.graph_timeout_secs = num(value)?,
             "graph_row_cap" => self.graph_row_cap = num(value)?,
-            "cypher_generation" => self.cypher_generation = boolean(value)?,
+            "cypher_generation" => {
+                self.cypher_generation = match value.trim().to_ascii_lowercase().as_str() {
+                    "auto" => "auto".into(),
+                    other => if boolean(other)? { "on".into() } else { "off".into() },
+                }
+            }
             _ => return Err(format!("unknown setting '{key}'")),
         }
         Ok(())
@@ -382,6 +388,9 @@ impl Settings {
         }
         if !(0.0..=1.0).contains(&self.grounding_threshold) || !(0.0..=1.0).contains(&self.grounding_min_supported) {
             return bad("grounding_threshold and grounding_min_supported must be between 0 and 1".into());
+        }
+        if !["auto", "on", "off"].contains(&self.cypher_generation.as_str()) {
+            return bad(format!("cypher_generation must be auto, on or off (got '{}')", self.cypher_generation));
         }
         if !["auto", "embedded", "neo4j"].contains(&self.graph_store.as_str()) {
             return bad(format!("graph_store must be auto, embedded or neo4j (got '{}')", self.graph_store));

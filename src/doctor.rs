@@ -52,6 +52,33 @@ fn llm_check(settings: &Settings) -> Check {
     }
 }
 
+/// The graph store answers use. Neo4j is contacted (a `RETURN 1` in read mode): it is the user's
+/// own server and cheap to ask, unlike a paid LLM endpoint.
+fn graph_check(settings: &Settings) -> Check {
+    let check = |ok: bool, detail: String, fix: Option<String>| Check { name: "graph store".into(), ok, detail, fix };
+    match settings.effective_graph_store() {
+        "neo4j" => {
+            let opts = match crate::graph::store::neo4j_options(settings) {
+                Ok(o) => o,
+                Err(e) => return check(false, e.to_string(), Some("set QA_NEO4J_URI, or use --graph-store embedded".into())),
+            };
+            let password = if opts.password.is_some() { "password set" } else { "no password (QA_NEO4J_PASSWORD)" };
+            match crate::graph::Neo4jGraph::connect(&opts) {
+                Ok(mut g) => {
+                    let counts = crate::graph::GraphStore::counts(&mut g).map(|c| format!("{} nodes, {} relationships", c.nodes, c.relationships)).unwrap_or_else(|e| format!("counts unavailable: {e}"));
+                    check(true, format!("neo4j at {} as {} ({password}): {counts}", opts.uri, opts.username), None)
+                }
+                Err(e) => check(
+                    false,
+                    format!("neo4j at {} as {} ({password}): {e}", opts.uri, opts.username),
+                    Some("start the server or fix QA_NEO4J_URI / QA_NEO4J_USERNAME / QA_NEO4J_PASSWORD; answers fall back to text only until then".into()),
+                ),
+            }
+        }
+        _ => check(true, "embedded (graph.db inside each corpus's index)".into(), None),
+    }
+}
+
 pub fn run(settings: &Settings, json_out: bool) -> Result<ExitCode> {
     let mut checks: Vec<Check> = Vec::new();
     let model_dir = settings.embedding_model_dir();
@@ -79,6 +106,7 @@ pub fn run(settings: &Settings, json_out: bool) -> Result<ExitCode> {
         });
     }
     checks.push(llm_check(settings));
+    checks.push(graph_check(settings));
     let corpora = layout::list_corpora(&settings.vector_dir());
     if corpora.is_empty() {
         checks.push(Check {

@@ -73,7 +73,20 @@ pub struct IndexSummary {
     pub kg_extraction: String,
     /// What the LLM extractor did (with `--extract llm`).
     pub llm_extraction: Option<ExtractionReport>,
+    /// Loading the KG into an external graph store (Neo4j), when one is configured.
+    pub graph_store: Option<ExternalIngest>,
     pub timings: Timings,
+}
+
+/// The KG loaded into the configured external graph store after indexing. A failure does not
+/// fail the index (the embedded graph of the generation is complete); it is reported here.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ExternalIngest {
+    pub backend: String,
+    pub target: String,
+    pub stats: Option<crate::graph::IngestStats>,
+    pub error: Option<String>,
+    pub ms: f64,
 }
 
 fn ms(t: Instant) -> f64 {

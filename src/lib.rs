@@ -17,6 +17,7 @@ pub mod doctor;
 pub mod embed;
 pub mod error;
 pub mod graph;
+pub mod graph_cmd;
 pub mod indexer;
 pub mod kg;
 pub mod layout;

@@ -49,16 +49,20 @@ pub fn build_request(llm: &dyn Llm, parts: &PromptParts, budget: usize, max_toke
     let head = "Text:\n".to_string();
     let tail = format!("\nQuestion: {}\nAnswer:", parts.question);
     // Chat-template overhead (role markers) is small; 16 tokens covers the templates we know.
-    let mut used = llm.count_tokens(SYSTEM_PROMPT) + llm.count_tokens(&head) + llm.count_tokens(&tail) + llm.count_tokens("Facts from the knowledge graph:\n") + 16;
+    let mut used = llm.count_tokens(SYSTEM_PROMPT) + llm.count_tokens(&head) + llm.count_tokens(&tail) + 16;
     let mut facts_text = String::new();
+    let mut section = "";
     for f in parts.facts.iter().take(MAX_FACTS) {
-        let line = format!("- {}\n", f.text);
+        // Generated-query rows are labelled as such: the model sees what the graph returned.
+        let heading = if f.kind == "raw_row" { "Raw graph rows:\n" } else { "Facts from the knowledge graph:\n" };
+        let line = if heading == section { format!("- {}\n", f.text) } else { format!("{heading}- {}\n", f.text) };
         let cost = llm.count_tokens(&line);
         if used + cost > budget {
             break;
         }
         used += cost;
         facts_text.push_str(&line);
+        section = heading;
         info.facts_included += 1;
     }
     let mut passages_text = String::new();
@@ -100,7 +104,6 @@ pub fn build_request(llm: &dyn Llm, parts: &PromptParts, budget: usize, max_toke
     }
     user.push_str(&passages_text);
     if !facts_text.is_empty() {
-        user.push_str("Facts from the knowledge graph:\n");
         user.push_str(&facts_text);
     }
     user.push_str(&tail);

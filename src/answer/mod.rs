@@ -271,9 +271,14 @@ pub fn select_images(
 pub fn render(body: &str, facts: &[GraphFact], used: &[ChunkRef], images: &[ImageHit]) -> String {
     let mut text = body.trim_end().to_string();
     text.push('\n');
-    if !facts.is_empty() {
-        text.push_str("\nFrom the knowledge graph:\n");
-        for f in facts {
+    // Rows of the generated Cypher query are shown as returned, apart from the derived facts.
+    for (heading, raw) in [("From the knowledge graph:", false), ("Raw graph rows:", true)] {
+        let group: Vec<&GraphFact> = facts.iter().filter(|f| (f.kind == "raw_row") == raw).collect();
+        if group.is_empty() {
+            continue;
+        }
+        text.push_str(&format!("\n{heading}\n"));
+        for f in group {
             let cite = if f.chunk_ids.is_empty() { String::new() } else { format!(" [{}]", f.chunk_ids.join(", ")) };
             text.push_str(&format!("- {}{}\n", f.text, cite));
         }

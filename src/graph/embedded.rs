@@ -34,6 +34,13 @@ fn counts_in(query: impl Fn(&str) -> graphdblite::Result<Vec<graphdblite::Record
     Ok((labels, types))
 }
 
+fn string_list(v: Option<&Value>) -> Vec<String> {
+    match v {
+        Some(Value::List(items)) => items.iter().filter_map(|x| if let Value::String(s) = x { Some(s.clone()) } else { None }).collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// Plain text → an FTS5 query: every word quoted (so no FTS5 syntax can be injected) and OR-ed.
 pub(crate) fn fts5_query(text: &str) -> Option<String> {
     let words: Vec<String> = text
@@ -47,6 +54,7 @@ pub(crate) fn fts5_query(text: &str) -> Option<String> {
 
 pub struct EmbeddedGraph {
     db: Database,
+    path: std::path::PathBuf,
 }
 
 fn gerr(e: impl std::fmt::Display) -> QaError {
@@ -64,7 +72,7 @@ impl EmbeddedGraph {
             ..Config::default()
         };
         let db = Database::open_with_config(path, config).map_err(|e| QaError::Graph(format!("{}: {e}", path.display())))?;
-        Ok(EmbeddedGraph { db })
+        Ok(EmbeddedGraph { db, path: path.to_path_buf() })
     }
 
     /// Write a compact, self-contained copy of the database to `path` (which must not exist).
@@ -220,27 +228,24 @@ impl GraphStore for EmbeddedGraph {
     }
 
     fn schema(&mut self) -> Result<GraphSchema> {
-        let tx = self.db.read_tx().map_err(gerr)?;
+        // graphdblite applies the row cap to intermediate results too (a scan of all MENTIONS
+        // edges exceeds it before LIMIT applies), so the fixed sampling queries below run on a
+        // second, read-only-used handle without the cap.
+        let config = Config { max_result_rows: 0, max_traversal_work: 20_000_000, ..Config::default() };
+        let mut db = Database::open_with_config(&self.path, config).map_err(gerr)?;
+        let tx = db.read_tx().map_err(gerr)?;
         let (labels, types) = counts_in(|q| tx.query(q))?;
         let mut keys = std::collections::BTreeSet::new();
         // Property keys from a sample of each label (the store keeps no key catalogue).
         // graphdblite takes no backtick-quoted names, so only plain identifiers are sampled.
         let plain = |s: &&String| s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
         for label in labels.keys().filter(plain) {
-            let q = format!("MATCH (n:{label}) WITH n LIMIT 500 UNWIND keys(n) AS k RETURN DISTINCT k");
-            for r in tx.query(&q).map_err(gerr)? {
-                if let Some(Value::String(k)) = r.get("k") {
-                    keys.insert(k.clone());
-                }
-            }
+            let q = format!("MATCH (n:{label}) RETURN keys(n) AS ks LIMIT 200");
+            keys.extend(tx.query(&q).map_err(gerr)?.iter().flat_map(|r| string_list(r.get("ks"))));
         }
         for ty in types.keys().filter(plain) {
-            let q = format!("MATCH ()-[r:{ty}]->() WITH r LIMIT 500 UNWIND keys(r) AS k RETURN DISTINCT k");
-            for r in tx.query(&q).map_err(gerr)? {
-                if let Some(Value::String(k)) = r.get("k") {
-                    keys.insert(k.clone());
-                }
-            }
+            let q = format!("MATCH ()-[r:{ty}]->() RETURN keys(r) AS ks LIMIT 200");
+            keys.extend(tx.query(&q).map_err(gerr)?.iter().flat_map(|r| string_list(r.get("ks"))));
         }
         tx.commit().map_err(gerr)?;
         Ok(GraphSchema {

@@ -1,14 +1,21 @@
-//! Deterministic graph evidence: ground the question's terms to concepts, then run fixed
-//! read-only Cypher — direct edges between the top two concepts, co-mention through documents,
-//! shortest path (≤ 4 hops), the top concept's neighbourhood, images depicting grounded concepts
-//! or captioned with the question's words, and the documents behind it all (resolved to chunks).
+//! Graph evidence: ground the question to entities (exact n-grams, the store's entity full-text
+//! index, embedding similarity); with an LLM, let it write one Cypher query from the schema, the
+//! grounded entities, the allowed relationship types and hints, and run it only after
+//! [`super::cypher::check`] accepts it (raw rows become evidence). When there is no such query or
+//! it returns nothing, fixed read-only queries are the fallback: direct edges between the top two
+//! concepts, co-mention through documents, shortest path (≤ 4 hops), the top concept's
+//! neighbourhood. Images depicting grounded concepts or captioned with the question's words, and
+//! the documents behind it all (resolved to chunks), are gathered either way.
 
 use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::{GraphStore, Row, Subgraph};
+use super::cypher::{self, Policy};
+use super::generate::{self, CypherAttempt};
+use super::{EntityHit, GraphSchema, GraphStore, Row, Subgraph};
+use crate::llm::LlmRun;
 use crate::embed::dot;
 use crate::kg::{normalize_concept, ConceptInfo};
 
@@ -34,13 +41,15 @@ pub struct Grounded {
     pub id: String,
     pub name: String,
     pub score: f32,
-    /// "exact" (question n-gram = concept id), "text_index" (store full-text match) or "embedding".
+    /// "exact" (question n-gram = concept id), "entity_index" (the store's full-text entity index)
+    /// or "embedding".
     pub method: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct GraphFact {
-    /// "direct_edge", "co_mention", "shortest_path", "neighbourhood".
+    /// "direct_edge", "co_mention", "shortest_path", "neighbourhood", or "raw_row" (a row of the
+    /// generated Cypher query, rendered as text).
     pub kind: String,
     pub text: String,
     /// Chunks that support the fact (from edge evidence or mentioning documents).
@@ -69,6 +78,8 @@ pub struct QueryRecord {
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct GraphEvidence {
     pub grounded: Vec<Grounded>,
+    /// Entity-index hits for the question (all labels), as the Cypher prompt saw them.
+    pub entities: Vec<EntityHit>,
     pub facts: Vec<GraphFact>,
     pub images: Vec<ImageHit>,
     /// `Document.source_id` values (`<chunk_file>::<chunk_id>`) behind the evidence, best first.
@@ -76,8 +87,22 @@ pub struct GraphEvidence {
     pub subgraph: Subgraph,
     /// Deterministic strategies that returned rows.
     pub strategies: Vec<String>,
+    /// The LLM-generated query: hints, the query, the validator's report, rows.
+    pub cypher: CypherAttempt,
+    /// Rows of the generated query (capped), as returned.
+    pub raw_rows: Vec<Row>,
     pub queries: Vec<QueryRecord>,
     pub errors: Vec<String>,
+}
+
+/// Raw rows of a generated query kept as evidence (the rest are counted, not shown).
+pub const MAX_RAW_ROWS: usize = 20;
+
+/// How to get an LLM-written query, when one is wanted.
+pub struct CypherGeneration<'r, 'l> {
+    pub llm: &'r mut LlmRun<'l>,
+    pub schema: &'r GraphSchema,
+    pub policy: Policy,
 }
 
 /// Words that carry the question's form, not its subject.
@@ -153,13 +178,14 @@ fn chunk_of(source_id: &str) -> String {
     source_id.rsplit_once("::").map(|(_, c)| c.to_string()).unwrap_or_else(|| source_id.to_string())
 }
 
-/// Ground the question to concepts: exact n-gram matches, the store's text index, and embedding
+/// Ground the question to concepts: exact n-gram matches, the store's entity index, and embedding
 /// similarity of concept names to the question.
 pub fn ground(
     store: &mut dyn GraphStore,
     question: &str,
     q_vec: &[f32],
     concepts: &ConceptIndex,
+    entities: &mut Vec<EntityHit>,
     errors: &mut Vec<String>,
     queries: &mut Vec<QueryRecord>,
 ) -> Vec<Grounded> {
@@ -187,33 +213,32 @@ pub fn ground(
             }
         }
     }
-    for w in content_words(question).into_iter().filter(|w| w.len() >= 3).take(8) {
-        // `toLower(prop) CONTAINS toLower($q)` is the idiom the store's case-insensitive trigram index
-        // accelerates.
-        const CYPHER: &str = "MATCH (c:Concept) WHERE toLower(c.name) CONTAINS toLower($w) RETURN c.id AS id, c.name AS name LIMIT 25";
-        let params = json!({"w": w});
-        let t = std::time::Instant::now();
-        let rows = store.read(CYPHER, &params.as_object().cloned().unwrap_or_default());
-        let ms = t.elapsed().as_secs_f64() * 1000.0;
-        queries.push(QueryRecord {
-            name: "grounding_text_index".into(),
-            cypher: CYPHER.into(),
-            params,
-            rows: rows.as_ref().map(|r| r.len()).unwrap_or(0),
-            ms,
-        });
-        match rows {
-            Ok(rows) => {
-                for r in rows {
-                    let id = s(&r["id"]);
-                    let name = s(&r["name"]);
-                    let coverage = w.len() as f32 / name.len().max(1) as f32;
-                    offer(&id, &name, 0.5 + 0.4 * coverage.min(1.0), "text_index");
-                }
-            }
-            Err(e) => errors.push(format!("grounding text index: {e}")),
+    // The store's entity index (`entityIndex` on Neo4j, word index in the embedded store): a
+    // concept scores by the share of its words the question contains.
+    let text: String = content_words(question).join(" ");
+    let t = std::time::Instant::now();
+    let hits = if text.is_empty() { Ok(Vec::new()) } else { store.search_entities(&text, 12) };
+    queries.push(QueryRecord {
+        name: "grounding_entity_index".into(),
+        cypher: format!("entity index: {}", store.backend()),
+        params: json!({"text": text}),
+        rows: hits.as_ref().map(|h| h.len()).unwrap_or(0),
+        ms: t.elapsed().as_secs_f64() * 1000.0,
+    });
+    let hits = hits.unwrap_or_else(|e| {
+        errors.push(format!("grounding entity index: {e}"));
+        Vec::new()
+    });
+    let question_words: std::collections::HashSet<String> = content_words(question).into_iter().map(|w| normalize_concept(&w)).collect();
+    for h in hits.iter().filter(|h| h.labels.iter().any(|l| l == "Concept")) {
+        let Some(c) = concepts.get(&h.name) else { continue };
+        let words: Vec<&str> = c.id.split(' ').collect();
+        let matched = words.iter().filter(|w| question_words.contains(**w)).count();
+        if matched > 0 {
+            offer(&c.id, &c.name, 0.5 + 0.4 * matched as f32 / words.len() as f32, "entity_index");
         }
     }
+    *entities = hits;
     if !q_vec.is_empty() {
         for (i, v) in concepts.vectors.iter().enumerate() {
             let sim = dot(q_vec, v);
@@ -232,12 +257,27 @@ pub fn ground(
     out
 }
 
-/// Gather all deterministic evidence for a question.
+/// Gather deterministic evidence only (no LLM-written query).
 pub fn gather(store: &mut dyn GraphStore, question: &str, q_vec: &[f32], concepts: &ConceptIndex) -> GraphEvidence {
+    gather_with(store, question, q_vec, concepts, None, Some("no LLM".into()))
+}
+
+/// Gather the graph evidence for a question. With `generation`, the LLM writes a query first;
+/// the deterministic strategies run when it does not produce rows. `skip_reason` says why there
+/// is no generation (for the trace).
+pub fn gather_with(
+    store: &mut dyn GraphStore,
+    question: &str,
+    q_vec: &[f32],
+    concepts: &ConceptIndex,
+    generation: Option<CypherGeneration>,
+    skip_reason: Option<String>,
+) -> GraphEvidence {
     let mut errors = Vec::new();
     let mut queries = Vec::new();
-    let grounded = ground(store, question, q_vec, concepts, &mut errors, &mut queries);
-    let mut r = Runner { store, ev: GraphEvidence { grounded: grounded.clone(), errors, queries, ..Default::default() } };
+    let mut entities = Vec::new();
+    let grounded = ground(store, question, q_vec, concepts, &mut entities, &mut errors, &mut queries);
+    let mut r = Runner { store, ev: GraphEvidence { grounded: grounded.clone(), entities, errors, queries, ..Default::default() } };
     let name_of = |id: &str| concepts.get(id).map(|c| c.name.clone()).unwrap_or_else(|| id.to_string());
     for g in grounded.iter().take(3) {
         r.ev.subgraph.add_node(&g.id, "Concept", BTreeMap::from([("name".into(), json!(g.name))]));
@@ -252,14 +292,265 @@ pub fn gather(store: &mut dyn GraphStore, question: &str, q_vec: &[f32], concept
     let partner = grounded.iter().skip(1).find(|g| {
         strong(g) && !contains_words(&g.id, &grounded[0].id) && !contains_words(&grounded[0].id, &g.id)
     });
-    if let (Some(first), Some(second)) = (grounded.first().filter(|g| strong(g)), partner) {
-        let (a, b) = (first.id.clone(), second.id.clone());
-        let p = json!({"a": a, "b": b});
-        let direct = r.run(
+    let pair = match (grounded.first().filter(|g| strong(g)), partner) {
+        (Some(a), Some(b)) => Some((a.id.clone(), b.id.clone())),
+        _ => None,
+    };
+    // Direct edges between the pair: evidence in the fallback, and the hint for generation.
+    let direct = match &pair {
+        Some((a, b)) => r.run(
             "direct_edge",
             "MATCH (a:Concept {id: $a})-[r]-(b:Concept {id: $b}) RETURN type(r) AS type, r.weight AS weight, r.evidence AS evidence, startNode(r).id AS source LIMIT 5",
-            p.clone(),
+            json!({"a": a, "b": b}),
+        ),
+        None => Vec::new(),
+    };
+
+    let generated_rows = match generation {
+        Some(g) if !grounded.is_empty() => {
+            let hints: Vec<String> = match &pair {
+                Some((a, b)) if direct.is_empty() => vec![generate::no_direct_edge_hint(a, b)],
+                _ => Vec::new(),
+            };
+            generated_query(&mut r, question, g, hints)
+        }
+        Some(_) => {
+            r.ev.cypher.skipped = Some("no entity of the question was found in the graph".into());
+            Vec::new()
+        }
+        None => {
+            r.ev.cypher.skipped = skip_reason;
+            Vec::new()
+        }
+    };
+    if generated_rows.is_empty() {
+        fallbacks(&mut r, &grounded, pair, direct, &name_of);
+    } else {
+        raw_row_evidence(&mut r, &generated_rows);
+    }
+
+    if let Some(top) = grounded.first().map(|g| g.id.clone()) {
+        let docs = r.run(
+            "mentioning_documents",
+            // Anchored on the concept: graphdblite plans patterns from their first node.
+            "MATCH (c:Concept {id: $a})<-[m:MENTIONS]-(d:Document) RETURN d.source_id AS source_id, m.count AS count ORDER BY m.count DESC, d.source_id LIMIT 3",
+            json!({"a": top}),
         );
+        for row in docs {
+            r.source(s(&row["source_id"]));
+        }
+    }
+
+    // Images: depicting a grounded concept, or captioned with the question's words.
+    let ids: Vec<String> = grounded.iter().take(3).map(|g| g.id.clone()).collect();
+    if !ids.is_empty() {
+        let rows = r.run(
+            "images_depicting",
+            "MATCH (i:Image)-[:DEPICTS]->(c:Concept) WHERE c.id IN $ids RETURN i.id AS id, i.source_path AS source_path, i.caption AS caption, i.alt AS alt, c.id AS concept LIMIT 20",
+            json!({"ids": ids}),
+        );
+        // An image depicting the top concept counts; one depicting only a lesser concept needs
+        // the question to ask for a picture.
+        let wants_image = asks_for_image(question);
+        for row in rows {
+            let concept = s(&row["concept"]);
+            if concept != ids[0] && !wants_image {
+                continue;
+            }
+            push_image(&mut r, &row, format!("depicts:{concept}"));
+            r.ev.subgraph.add_edge(&s(&row["id"]), "DEPICTS", &concept, BTreeMap::new());
+        }
+    }
+    let words: Vec<String> = content_words(question).into_iter().filter(|w| w.len() >= 3 && !IMAGE_WORDS.contains(&w.as_str())).collect();
+    if asks_for_image(question) && !words.is_empty() {
+        let mut score: BTreeMap<String, (usize, Row)> = BTreeMap::new();
+        for w in words.iter().take(6) {
+            let rows = r.run(
+                "images_by_caption",
+                "MATCH (i:Image) WHERE toLower(i.caption) CONTAINS $w OR toLower(i.alt) CONTAINS $w RETURN i.id AS id, i.source_path AS source_path, i.caption AS caption, i.alt AS alt LIMIT 20",
+                json!({"w": w}),
+            );
+            for row in rows {
+                let e = score.entry(s(&row["id"])).or_insert((0, row));
+                e.0 += 1;
+            }
+        }
+        let need = words.len().min(2).max(1);
+        let mut hits: Vec<(usize, Row)> = score.into_values().filter(|(n, _)| *n >= need).collect();
+        hits.sort_by(|a, b| b.0.cmp(&a.0));
+        for (_, row) in hits.into_iter().take(3) {
+            push_image(&mut r, &row, "caption".into());
+        }
+    }
+    if !r.ev.images.is_empty() {
+        r.strategy("images");
+        let img_ids: Vec<String> = r.ev.images.iter().map(|i| i.id.clone()).collect();
+        let rows = r.run(
+            "image_documents",
+            "MATCH (d:Document)-[:HAS_IMAGE]->(i:Image) WHERE i.id IN $ids RETURN d.source_id AS source_id, i.id AS image LIMIT 10",
+            json!({"ids": img_ids}),
+        );
+        for row in rows {
+            let sid = s(&row["source_id"]);
+            r.ev.subgraph.add_node(&sid, "Document", BTreeMap::new());
+            r.ev.subgraph.add_edge(&sid, "HAS_IMAGE", &s(&row["image"]), BTreeMap::new());
+            r.source(sid);
+        }
+    }
+    r.ev
+}
+
+/// Ask the LLM for a query, judge it, and run it if accepted. Failures of any step leave the
+/// reason in `ev.cypher` and return no rows (the fallbacks then run).
+fn generated_query(r: &mut Runner, question: &str, g: CypherGeneration, hints: Vec<String>) -> Vec<Row> {
+    let t = std::time::Instant::now();
+    // Grounded concepts first (they carry the exact ids), then other entity-index hits.
+    let mut lines: Vec<String> = r.ev.grounded.iter().map(|c| format!("- {} (Concept)", c.id)).collect();
+    for line in generate::entity_lines(&r.ev.entities) {
+        if !lines.contains(&line) {
+            lines.push(line);
+        }
+    }
+    lines.truncate(10);
+    r.ev.cypher.hints = hints;
+    r.ev.cypher.entities = lines;
+    let request = generate::request(&generate::PromptInput { question, schema: g.schema, entities: &r.ev.cypher.entities, hints: &r.ev.cypher.hints });
+    let rows = (|| {
+        let response = g.llm.call(&request).map_err(|e| format!("LLM call failed: {e}"))?;
+        let query = generate::extract_cypher(&response.text).inspect_err(|e| g.llm.set_outcome(format!("invalid: {e}")))?;
+        r.ev.cypher.generated = Some(query.clone());
+        let report = cypher::check(&query, Some(&generate::to_cypher_schema(g.schema)), &g.policy);
+        let accepted = report.cypher_to_run.clone().filter(|_| report.accepted);
+        r.ev.cypher.report = Some(report);
+        let Some(to_run) = accepted else {
+            g.llm.set_outcome("rejected by the Cypher validator");
+            return Err("rejected by the Cypher validator".to_string());
+        };
+        r.ev.cypher.executed = Some(to_run.clone());
+        let tq = std::time::Instant::now();
+        let result = r.store.read(&to_run, &serde_json::Map::new());
+        let ms = tq.elapsed().as_secs_f64() * 1000.0;
+        let n = result.as_ref().map(|v| v.len()).unwrap_or(0);
+        r.ev.queries.push(QueryRecord { name: "generated_cypher".into(), cypher: to_run, params: json!({}), rows: n, ms });
+        match result {
+            Ok(rows) => {
+                g.llm.set_outcome(if rows.is_empty() { "ran: no rows (fallbacks used)" } else { "used" });
+                Ok(rows)
+            }
+            // A store may not run a valid read query (graphdblite lacks some syntax): fallbacks.
+            Err(e) => {
+                g.llm.set_outcome("failed in the store (fallbacks used)");
+                Err(format!("the store could not run it: {e}"))
+            }
+        }
+    })();
+    r.ev.cypher.ms = t.elapsed().as_secs_f64() * 1000.0;
+    match rows {
+        Ok(rows) => {
+            r.ev.cypher.rows = rows.len();
+            rows
+        }
+        Err(e) => {
+            r.ev.cypher.error = Some(e);
+            Vec::new()
+        }
+    }
+}
+
+/// Rows of the generated query as evidence: each row rendered as a `raw_row` fact, the nodes,
+/// edges and paths in them added to the subgraph, the documents in them resolved to chunks.
+fn raw_row_evidence(r: &mut Runner, rows: &[Row]) {
+    for row in rows.iter().take(MAX_RAW_ROWS) {
+        let mut chunk_ids = Vec::new();
+        let mut sources = Vec::new();
+        for v in row.values() {
+            collect_graph_values(v, &mut r.ev.subgraph, &mut sources);
+        }
+        for sid in sources {
+            chunk_ids.push(chunk_of(&sid));
+            r.source(sid);
+        }
+        chunk_ids.dedup();
+        let text = row.iter().map(|(k, v)| format!("{k}: {}", render_value(v))).collect::<Vec<_>>().join("; ");
+        r.ev.facts.push(GraphFact { kind: "raw_row".into(), text, chunk_ids });
+    }
+    r.ev.raw_rows = rows.iter().take(MAX_RAW_ROWS).cloned().collect();
+}
+
+fn is_node(v: &serde_json::Value) -> bool {
+    v.get("labels").is_some() && v.get("id").is_some()
+}
+fn is_edge(v: &serde_json::Value) -> bool {
+    v.get("type").is_some() && v.get("source").is_some() && v.get("target").is_some()
+}
+fn is_path(v: &serde_json::Value) -> bool {
+    v.get("nodes").is_some() && v.get("edges").is_some()
+}
+fn is_document_id(s: &str) -> bool {
+    s.split_once("::").is_some_and(|(file, chunk)| file.ends_with(".jsonl") && !chunk.is_empty())
+}
+
+/// Nodes, edges and paths found in a returned value go into the subgraph; Document ids (nodes or
+/// bare `<chunk_file>::<chunk_id>` strings) into `sources`.
+fn collect_graph_values(v: &serde_json::Value, sub: &mut Subgraph, sources: &mut Vec<String>) {
+    match v {
+        _ if is_path(v) => {
+            for n in v["nodes"].as_array().into_iter().flatten() {
+                collect_graph_values(n, sub, sources);
+            }
+            for e in v["edges"].as_array().into_iter().flatten() {
+                collect_graph_values(e, sub, sources);
+            }
+        }
+        _ if is_node(v) => {
+            let id = s(&v["id"]);
+            let label = v["labels"].get(0).map(s).unwrap_or_default();
+            let name = v["properties"].get("name").cloned();
+            sub.add_node(&id, &label, name.map(|n| BTreeMap::from([("name".to_string(), n)])).unwrap_or_default());
+            if label == "Document" || is_document_id(&id) {
+                sources.push(id);
+            }
+        }
+        _ if is_edge(v) => sub.add_edge(&s(&v["source"]), &s(&v["type"]), &s(&v["target"]), BTreeMap::new()),
+        serde_json::Value::String(text) if is_document_id(text) => sources.push(text.clone()),
+        serde_json::Value::Array(items) => items.iter().for_each(|x| collect_graph_values(x, sub, sources)),
+        _ => {}
+    }
+}
+
+/// A returned value as short text: nodes by name, edges as `a —TYPE→ b`, paths as chains.
+pub fn render_value(v: &serde_json::Value) -> String {
+    let node_name = |n: &serde_json::Value| n["properties"].get("name").map(s).filter(|x| !x.is_empty()).unwrap_or_else(|| s(&n["id"]));
+    let text = match v {
+        _ if is_path(v) => {
+            let nodes: Vec<String> = v["nodes"].as_array().into_iter().flatten().map(node_name).collect();
+            let edges: Vec<String> = v["edges"].as_array().into_iter().flatten().map(|e| s(&e["type"])).collect();
+            let mut out = nodes.first().cloned().unwrap_or_default();
+            for (i, n) in nodes.iter().enumerate().skip(1) {
+                out.push_str(&format!(" —{}— {n}", edges.get(i - 1).cloned().unwrap_or_default()));
+            }
+            out
+        }
+        _ if is_node(v) => {
+            let labels: Vec<String> = v["labels"].as_array().into_iter().flatten().map(s).collect();
+            format!("{} ({})", node_name(v), labels.join(", "))
+        }
+        _ if is_edge(v) => format!("{} —{}→ {}", s(&v["source"]), s(&v["type"]), s(&v["target"])),
+        serde_json::Value::Array(items) => {
+            let shown: Vec<String> = items.iter().take(8).map(render_value).collect();
+            let more = if items.len() > 8 { format!(", … {} more", items.len() - 8) } else { String::new() };
+            format!("[{}{more}]", shown.join(", "))
+        }
+        serde_json::Value::Null => "null".into(),
+        other => s(other),
+    };
+    if text.chars().count() > 300 { format!("{}…", text.chars().take(300).collect::<String>()) } else { text }
+}
+
+/// The deterministic strategies between the top pair of concepts and around the top concept.
+fn fallbacks(r: &mut Runner, grounded: &[Grounded], pair: Option<(String, String)>, direct: Vec<Row>, name_of: &dyn Fn(&str) -> String) {
+    if let Some((a, b)) = pair {
+        let p = json!({"a": a, "b": b});
         for row in &direct {
             let ty = s(&row["type"]);
             let chunk_ids: Vec<String> = row["evidence"].as_array().map(|a| a.iter().map(s).collect()).unwrap_or_default();
@@ -359,74 +650,7 @@ pub fn gather(store: &mut dyn GraphStore, question: &str, q_vec: &[f32], concept
             }
             r.strategy("neighbourhood");
         }
-        let docs = r.run(
-            "mentioning_documents",
-            // Anchored on the concept: graphdblite plans patterns from their first node.
-            "MATCH (c:Concept {id: $a})<-[m:MENTIONS]-(d:Document) RETURN d.source_id AS source_id, m.count AS count ORDER BY m.count DESC, d.source_id LIMIT 3",
-            json!({"a": top}),
-        );
-        for row in docs {
-            r.source(s(&row["source_id"]));
-        }
     }
-
-    // Images: depicting a grounded concept, or captioned with the question's words.
-    let ids: Vec<String> = grounded.iter().take(3).map(|g| g.id.clone()).collect();
-    if !ids.is_empty() {
-        let rows = r.run(
-            "images_depicting",
-            "MATCH (i:Image)-[:DEPICTS]->(c:Concept) WHERE c.id IN $ids RETURN i.id AS id, i.source_path AS source_path, i.caption AS caption, i.alt AS alt, c.id AS concept LIMIT 20",
-            json!({"ids": ids}),
-        );
-        // An image depicting the top concept counts; one depicting only a lesser concept needs
-        // the question to ask for a picture.
-        let wants_image = asks_for_image(question);
-        for row in rows {
-            let concept = s(&row["concept"]);
-            if concept != ids[0] && !wants_image {
-                continue;
-            }
-            push_image(&mut r, &row, format!("depicts:{concept}"));
-            r.ev.subgraph.add_edge(&s(&row["id"]), "DEPICTS", &concept, BTreeMap::new());
-        }
-    }
-    let words: Vec<String> = content_words(question).into_iter().filter(|w| w.len() >= 3 && !IMAGE_WORDS.contains(&w.as_str())).collect();
-    if asks_for_image(question) && !words.is_empty() {
-        let mut score: BTreeMap<String, (usize, Row)> = BTreeMap::new();
-        for w in words.iter().take(6) {
-            let rows = r.run(
-                "images_by_caption",
-                "MATCH (i:Image) WHERE toLower(i.caption) CONTAINS $w OR toLower(i.alt) CONTAINS $w RETURN i.id AS id, i.source_path AS source_path, i.caption AS caption, i.alt AS alt LIMIT 20",
-                json!({"w": w}),
-            );
-            for row in rows {
-                let e = score.entry(s(&row["id"])).or_insert((0, row));
-                e.0 += 1;
-            }
-        }
-        let need = words.len().min(2).max(1);
-        let mut hits: Vec<(usize, Row)> = score.into_values().filter(|(n, _)| *n >= need).collect();
-        hits.sort_by(|a, b| b.0.cmp(&a.0));
-        for (_, row) in hits.into_iter().take(3) {
-            push_image(&mut r, &row, "caption".into());
-        }
-    }
-    if !r.ev.images.is_empty() {
-        r.strategy("images");
-        let img_ids: Vec<String> = r.ev.images.iter().map(|i| i.id.clone()).collect();
-        let rows = r.run(
-            "image_documents",
-            "MATCH (d:Document)-[:HAS_IMAGE]->(i:Image) WHERE i.id IN $ids RETURN d.source_id AS source_id, i.id AS image LIMIT 10",
-            json!({"ids": img_ids}),
-        );
-        for row in rows {
-            let sid = s(&row["source_id"]);
-            r.ev.subgraph.add_node(&sid, "Document", BTreeMap::new());
-            r.ev.subgraph.add_edge(&sid, "HAS_IMAGE", &s(&row["image"]), BTreeMap::new());
-            r.source(sid);
-        }
-    }
-    r.ev
 }
 
 fn push_image(r: &mut Runner, row: &Row, via: String) {

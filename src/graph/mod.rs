@@ -2,8 +2,12 @@
 //! (graphdblite, Cypher on SQLite) now and by Neo4j later; evidence is gathered with the same
 //! read-only Cypher on either.
 
+pub mod cypher;
 mod embedded;
 pub mod evidence;
+mod neo4j;
+pub mod generate;
+pub mod store;
 
 use std::collections::BTreeMap;
 
@@ -13,6 +17,7 @@ use crate::error::Result;
 use crate::kg::GraphDocument;
 
 pub use embedded::EmbeddedGraph;
+pub use neo4j::{Neo4jGraph, Neo4jOptions};
 
 /// One result row: column name → JSON value. Nodes become `{"id", "labels", "properties"}`,
 /// relationships `{"source", "type", "target", "properties"}`, paths `{"nodes", "edges"}`.
