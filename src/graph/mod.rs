@@ -4,6 +4,7 @@
 
 mod embedded;
 pub mod evidence;
+mod neo4j;
 
 use std::collections::BTreeMap;
 
@@ -13,6 +14,7 @@ use crate::error::Result;
 use crate::kg::GraphDocument;
 
 pub use embedded::EmbeddedGraph;
+pub use neo4j::{Neo4jGraph, Neo4jOptions};
 
 /// One result row: column name → JSON value. Nodes become `{"id", "labels", "properties"}`,
 /// relationships `{"source", "type", "target", "properties"}`, paths `{"nodes", "edges"}`.
