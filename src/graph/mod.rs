@@ -1,6 +1,6 @@
 //! Graph store seam and graph evidence. `GraphStore` is implemented by the embedded store
-//! (graphdblite, Cypher on SQLite) now and by Neo4j later; evidence is gathered with the same
-//! read-only Cypher on either.
+//! (graphdblite, Cypher on SQLite) and by Neo4j (neo4rs over Bolt); evidence is gathered with the
+//! same read-only Cypher on either, and generated Cypher is judged by [`cypher`] first.
 
 pub mod cypher;
 mod embedded;
