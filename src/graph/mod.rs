@@ -2,6 +2,7 @@
 //! (graphdblite, Cypher on SQLite) now and by Neo4j later; evidence is gathered with the same
 //! read-only Cypher on either.
 
+pub mod cypher;
 mod embedded;
 pub mod evidence;
 
