@@ -209,6 +209,8 @@ pub fn run(base: &Settings, global: &GlobalArgs, args: &BenchArgs) -> Result<Exi
     );
     let warm_rss = vm_hwm_kib();
     drop(engine);
+    say("measuring the graph store and the Cypher validator ...");
+    report.insert("graph".into(), bench_graph(&settings, &gen_dir, &questions)?);
 
     say(&format!("timing {} cold `qa ask` runs ...", args.cold_runs));
     let exe = std::env::current_exe().context("locating the qa binary")?;
@@ -238,6 +240,67 @@ pub fn run(base: &Settings, global: &GlobalArgs, args: &BenchArgs) -> Result<Exi
         print_report(&report);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Graph figures on the bench generation: schema introspection, entity-index search, an
+/// idempotent re-ingest of the whole KG (on a copy), and the Cypher validator over the query
+/// corpora in `tests/data/cypher/` (when run from the repository).
+fn bench_graph(settings: &Settings, gen_dir: &Path, questions: &[String]) -> Result<serde_json::Value> {
+    use crate::graph::{EmbeddedGraph, GraphStore};
+    let copy = settings.data_dir.join("graph_bench_copy.db");
+    let _ = std::fs::remove_file(&copy);
+    std::fs::copy(gen_dir.join("graph.db"), &copy).with_context(|| format!("copying {}", gen_dir.join("graph.db").display()))?;
+    let mut g = EmbeddedGraph::open(&copy, settings.graph_row_cap)?;
+    let t = Instant::now();
+    let schema = g.schema()?;
+    let schema_ms = t.elapsed().as_secs_f64() * 1000.0;
+    let mut search = Vec::new();
+    for q in questions {
+        let t = Instant::now();
+        let _ = g.search_entities(q, 12)?;
+        search.push(t.elapsed().as_secs_f64() * 1000.0);
+    }
+    search.sort_by(f64::total_cmp);
+    let kg_file = settings.chunk_dir().join("bench_kg.jsonl");
+    let (docs, _) = crate::kg::read_kg_jsonl(&kg_file)?;
+    let t = Instant::now();
+    let again = g.ingest(&docs)?;
+    let reingest_ms = t.elapsed().as_secs_f64() * 1000.0;
+    drop(g);
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", copy.display()));
+    }
+
+    let mut queries = Vec::new();
+    for name in ["hostile", "benign"] {
+        if let Ok(text) = std::fs::read_to_string(format!("tests/data/cypher/{name}.txt")) {
+            queries.extend(crate::graph::cypher::corpus_queries(&text));
+        }
+    }
+    let cypher_schema = crate::graph::generate::to_cypher_schema(&schema);
+    let policy = crate::graph::cypher::Policy { row_cap: settings.graph_row_cap as u64, extra_procedures: vec![] };
+    let rounds = 20;
+    let t = Instant::now();
+    let mut accepted = 0;
+    for _ in 0..rounds {
+        accepted = queries.iter().filter(|q| crate::graph::cypher::check(q, Some(&cypher_schema), &policy).accepted).count();
+    }
+    let checks = (rounds * queries.len()).max(1);
+    let check_us = t.elapsed().as_secs_f64() * 1e6 / checks as f64;
+    Ok(json!({
+        "labels": schema.labels.len(),
+        "relationship_types": schema.relationship_types.len(),
+        "property_keys": schema.property_keys.len(),
+        "schema_ms": schema_ms,
+        "entity_search_p50_ms": percentile(&search, 50.0),
+        "entity_search_p95_ms": percentile(&search, 95.0),
+        "reingest_documents": docs.len(),
+        "reingest_ms": reingest_ms,
+        "reingest_created": again.nodes + again.relationships,
+        "validator_queries": queries.len(),
+        "validator_accepted": accepted,
+        "validator_us_per_query": check_us,
+    }))
 }
 
 /// One `qa ask` in a new process: wall time (ms) and the child's peak RSS (KiB).
@@ -403,6 +466,14 @@ fn print_report(r: &serde_json::Value) {
     let c = &r["cold_ask"];
     println!("cold `qa ask`: median {} ms (min {}, max {}) over {} runs; peak RSS {} MiB", f(&c["median_ms"]), f(&c["min_ms"]), f(&c["max_ms"]), c["runs"], f(&c["peak_rss_mib"]));
     println!("bench process peak RSS: {} MiB", f(&r["peak_rss_mib_bench_process"]));
+    if let Some(g) = r.get("graph") {
+        println!(
+            "graph: schema ({} labels, {} types, {} keys) in {} ms; entity search p50 {} ms, p95 {} ms; idempotent re-ingest of {} documents {} ms ({} created)",
+            g["labels"], g["relationship_types"], g["property_keys"], f(&g["schema_ms"]), f(&g["entity_search_p50_ms"]), f(&g["entity_search_p95_ms"]),
+            g["reingest_documents"], f(&g["reingest_ms"]), g["reingest_created"]
+        );
+        println!("cypher validator: {} queries ({} accepted), {} µs per check", g["validator_queries"], g["validator_accepted"], f(&g["validator_us_per_query"]));
+    }
     if let Some(l) = r.get("llm") {
         let s = &l["speed"];
         println!(

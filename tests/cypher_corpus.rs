@@ -5,23 +5,13 @@
 use std::path::Path;
 
 use proptest::prelude::*;
-use qa::graph::cypher::{CheckReport, CypherSchema, Policy, ReasonKind, check, sanitize, validate};
+use qa::graph::cypher::{CheckReport, CypherSchema, Policy, ReasonKind, check, corpus_records, sanitize, validate};
 
-/// Records of a corpus file: separated by lines holding only `---`; `#` lines before a query
-/// describe it. Returns (description, query).
+/// (description, query) records of a corpus file in tests/data/cypher.
 fn records(name: &str) -> Vec<(String, String)> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/cypher").join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut out = Vec::new();
-    for record in text.split('\n').collect::<Vec<_>>().split(|line| *line == "---") {
-        let body = record.iter().skip_while(|l| l.starts_with('#') || l.trim().is_empty()).copied().collect::<Vec<_>>();
-        let about = record.iter().take_while(|l| l.starts_with('#')).map(|l| l.trim_start_matches('#').trim()).collect::<Vec<_>>();
-        let query = body.join("\n").trim_end_matches('\n').to_string();
-        if !query.trim().is_empty() {
-            out.push((about.join(" "), query));
-        }
-    }
-    out
+    corpus_records(&text)
 }
 
 fn schema() -> CypherSchema {

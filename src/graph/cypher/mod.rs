@@ -295,3 +295,23 @@ pub fn check(query: &str, schema: Option<&CypherSchema>, policy: &Policy) -> Che
     }
     report
 }
+
+/// Records of a query corpus file (`tests/data/cypher/*.txt`): separated by lines holding only
+/// `---`; `#` lines before a query describe it. Returns (description, query) pairs.
+pub fn corpus_records(text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for record in text.split('\n').collect::<Vec<_>>().split(|line| *line == "---") {
+        let body = record.iter().skip_while(|l| l.starts_with('#') || l.trim().is_empty()).copied().collect::<Vec<_>>();
+        let about = record.iter().take_while(|l| l.starts_with('#')).map(|l| l.trim_start_matches('#').trim()).collect::<Vec<_>>();
+        let query = body.join("\n").trim_end_matches('\n').to_string();
+        if !query.trim().is_empty() {
+            out.push((about.join(" "), query));
+        }
+    }
+    out
+}
+
+/// The queries of a corpus file (see [`corpus_records`]).
+pub fn corpus_queries(text: &str) -> Vec<String> {
+    corpus_records(text).into_iter().map(|(_, q)| q).collect()
+}
