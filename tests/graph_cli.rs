@@ -238,3 +238,25 @@ fn unreachable_neo4j_degrades_to_text_only_answers() {
     let err = String::from_utf8_lossy(&err);
     assert!(err.contains("127.0.0.1:9"), "{err}");
 }
+
+#[test]
+fn prose_instead_of_cypher_and_queries_the_store_cannot_run_fall_back() {
+    let dir = indexed_sample();
+    // A model that answers in prose: refused by the validator, never sent to the store.
+    let server = llm_answering_cypher("I think deep sleep saves the battery.");
+    let v = ask_remote(dir, &server, RELATION_QUESTION);
+    assert_eq!(v["trace"]["graph"]["validation"]["ok"], false, "{}", v["trace"]["graph"]);
+    assert!(v["trace"]["internal"]["graph"]["cypher"]["executed"].is_null());
+    assert!(v["trace"]["graph"]["fallback_used"].as_array().unwrap().iter().any(|s| s == "co_mention"));
+
+    // A valid read query the embedded store cannot run (graphdblite has no CALL subqueries): the
+    // validator accepts it, the store's error is recorded, and the fallbacks answer.
+    let server = llm_answering_cypher("CALL { MATCH (c:Concept {id: 'deep sleep'}) RETURN c } RETURN c.name AS name LIMIT 5");
+    let v = ask_remote(dir, &server, RELATION_QUESTION);
+    let cy = &v["trace"]["internal"]["graph"]["cypher"];
+    assert_eq!(v["trace"]["graph"]["validation"]["ok"], true, "{cy}");
+    assert_eq!(cy["rows"], 0, "{cy}");
+    assert!(cy["error"].as_str().is_some_and(|e| e.contains("could not run")), "{cy}");
+    assert!(v["trace"]["graph"]["fallback_used"].as_array().unwrap().iter().any(|s| s == "co_mention"), "{cy}");
+    assert!(v["answer"]["text"].as_str().unwrap().contains("Chunks used:"));
+}

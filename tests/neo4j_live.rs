@@ -14,6 +14,8 @@
 //! `entityIndex` they create stay, as after any `ingest`). They run one at a time, since they
 //! compare whole-database counts.
 
+mod common;
+
 use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -158,4 +160,60 @@ fn reads_return_paths_and_refuse_writes() {
     assert!(e.contains("Neo4j query failed"), "{e}");
     let n = g.read("MATCH (n:Concept {id: $id}) RETURN count(n) AS n", &probe).unwrap();
     assert_eq!(n[0]["n"], 0, "the write was refused in READ mode");
+}
+
+/// The whole `qa` graph path on Neo4j: `qa graph ingest` loads the sample corpus's KG (MERGE; it
+/// stays in the database), then a question whose LLM-written Cypher (from the scripted loopback
+/// LLM) is validated and run on the server in READ mode, and a hostile query that never runs.
+#[test]
+fn cli_answers_from_neo4j_with_generated_cypher() {
+    let Some(opts) = live_options() else { return };
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = common::copy_of_indexed_sample();
+    let with_neo4j = |cmd: &mut assert_cmd::Command| {
+        cmd.env("QA_NEO4J_URI", &opts.uri).env("QA_NEO4J_USERNAME", &opts.username).env("QA_GRAPH_TIMEOUT_SECS", "30");
+        if let Ok(p) = std::env::var("QA_NEO4J_PASSWORD") {
+            cmd.env("QA_NEO4J_PASSWORD", p);
+        }
+        if let Some(db) = &opts.database {
+            cmd.env("QA_NEO4J_DATABASE", db);
+        }
+    };
+    let mut ingest = common::qa(dir.path());
+    with_neo4j(&mut ingest);
+    ingest.args(["graph", "ingest", "--json"]).assert().success();
+    let mut again = common::qa(dir.path());
+    with_neo4j(&mut again);
+    let out = again.args(["graph", "ingest", "--json"]).assert().success().get_output().stdout.clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!((v["stats"]["nodes"].as_u64(), v["stats"]["relationships"].as_u64()), (Some(0), Some(0)), "{v}");
+
+    for (cypher, runs) in [
+        ("MATCH (a:Concept {id: 'deep sleep'})<-[:MENTIONS]-(d:Document)-[:MENTIONS]->(b:Concept {id: 'battery life'}) RETURN d.source_id AS source_id LIMIT 10", true),
+        ("MATCH (n) DETACH DELETE n", false),
+    ] {
+        let server = common::llm_server::ScriptedLlmServer::with_responder(move |body| {
+            if body["response_format"]["json_schema"]["name"] == "cypher_query" {
+                return common::llm_server::Scripted::reply(json!({ "cypher": cypher }).to_string());
+            }
+            common::llm_server::Scripted::reply("Deep sleep keeps the average current low.")
+        });
+        let mut ask = common::qa(dir.path());
+        with_neo4j(&mut ask);
+        let out = ask
+            .env("QA_LLM_PROVIDER", "openai")
+            .env("QA_LLM_BASE_URL", server.base_url())
+            .env("QA_LLM_MODEL", "scripted")
+            .args(["ask", "How does deep sleep relate to battery life?", "--json"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(v["trace"]["internal"]["graph"]["backend"], "neo4j");
+        assert_eq!(v["trace"]["graph"]["validation"]["ok"], runs, "{}", v["trace"]["graph"]);
+        let rows = v["trace"]["internal"]["graph"]["cypher"]["rows"].as_u64().unwrap_or(0);
+        assert_eq!(rows > 0, runs, "{}", v["trace"]["internal"]["graph"]["cypher"]);
+    }
 }

@@ -662,3 +662,39 @@ fn push_image(r: &mut Runner, row: &Row, via: String) {
     r.ev.subgraph.add_node(&id, "Image", BTreeMap::from([("source_path".into(), row["source_path"].clone())]));
     r.ev.images.push(ImageHit { id, source_path: s(&row["source_path"]), caption, via });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn raw_rows_render_and_feed_subgraph_and_sources() {
+        let doc = json!({"id": "s_chunks.jsonl::power_2", "labels": ["Document"], "properties": {}});
+        let a = json!({"id": "deep sleep", "labels": ["Concept"], "properties": {"name": "deep sleep"}});
+        let b = json!({"id": "battery life", "labels": ["Concept"], "properties": {"name": "battery life"}});
+        let path = json!({"nodes": [a, doc, b], "edges": [
+            {"source": "s_chunks.jsonl::power_2", "type": "MENTIONS", "target": "deep sleep", "properties": {}},
+            {"source": "s_chunks.jsonl::power_2", "type": "MENTIONS", "target": "battery life", "properties": {}}
+        ]});
+        assert_eq!(render_value(&path), "deep sleep —MENTIONS— s_chunks.jsonl::power_2 —MENTIONS— battery life");
+        assert_eq!(render_value(&a), "deep sleep (Concept)");
+        assert_eq!(render_value(&json!(["x", 1, null])), "[x, 1, null]");
+        assert_eq!(render_value(&json!("y".repeat(400))).chars().count(), 301);
+
+        let mut store = crate::graph::EmbeddedGraph::open(&tempfile::tempdir().unwrap().keep().join("g.db"), 10).unwrap();
+        let mut r = Runner { store: &mut store, ev: GraphEvidence::default() };
+        let rows: Vec<Row> = vec![
+            Row::from([("p".to_string(), path)]),
+            Row::from([("sid".to_string(), json!("s_chunks.jsonl::intro_0")), ("n".to_string(), json!(3))]),
+        ];
+        raw_row_evidence(&mut r, &rows);
+        assert_eq!(r.ev.facts.len(), 2);
+        assert!(r.ev.facts.iter().all(|f| f.kind == "raw_row"));
+        assert_eq!(r.ev.facts[0].chunk_ids, vec!["power_2"]);
+        assert_eq!(r.ev.facts[1].text, "n: 3; sid: s_chunks.jsonl::intro_0");
+        assert_eq!(r.ev.source_ids, vec!["s_chunks.jsonl::power_2", "s_chunks.jsonl::intro_0"]);
+        assert_eq!(r.ev.subgraph.nodes.len(), 3);
+        assert_eq!(r.ev.subgraph.edges.len(), 2);
+        assert_eq!(r.ev.raw_rows.len(), 2);
+    }
+}
