@@ -286,10 +286,11 @@ impl Engine {
             }
             (Some(r), _) => r.down.clone().map(|d| format!("LLM unavailable: {d}")),
         };
-        if skip_reason.is_none() && self.graph_schema.is_none() {
-            if let Some(g) = self.graph.as_mut() {
-                self.graph_schema = Some(g.schema().map_err(|e| e.to_string()));
-            }
+        if skip_reason.is_none()
+            && self.graph_schema.is_none()
+            && let Some(g) = self.graph.as_mut()
+        {
+            self.graph_schema = Some(g.schema().map_err(|e| e.to_string()));
         }
         let skip_reason = match (&skip_reason, &self.graph_schema) {
             (None, Some(Err(e))) => Some(format!("the graph schema could not be read: {e}")),
