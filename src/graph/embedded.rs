@@ -259,6 +259,7 @@ impl GraphStore for EmbeddedGraph {
         let Some(query) = fts5_query(text) else { return Ok(Vec::new()) };
         let tx = self.db.read_tx().map_err(gerr)?;
         let mut hits = Vec::new();
+        let mut missing = 0;
         for (label, props) in ENTITY_INDEX {
             for prop in *props {
                 let params: HashMap<String, Value> = HashMap::from([
@@ -270,8 +271,15 @@ impl GraphStore for EmbeddedGraph {
                     "CALL fts.search($label, $prop, $q) YIELD node, score RETURN coalesce(node.id, node.text, node.name) AS name, labels(node) AS labels, score ORDER BY score DESC LIMIT 50",
                     Some(&params),
                 );
-                // A store built before the entity index existed has no word index: no hits there.
-                let Ok(rows) = rows else { continue };
+                let rows = match rows {
+                    Ok(rows) => rows,
+                    // A store built by an older qa has no word index; re-ingesting adds it.
+                    Err(graphdblite::GraphError::IndexNotFound { .. }) => {
+                        missing += 1;
+                        continue;
+                    }
+                    Err(e) => return Err(gerr(e)),
+                };
                 for r in rows {
                     let Some(Value::String(name)) = r.get("name") else { continue };
                     let labels = match r.get("labels") {
@@ -288,6 +296,11 @@ impl GraphStore for EmbeddedGraph {
             }
         }
         tx.commit().map_err(gerr)?;
+        if missing == ENTITY_INDEX.iter().map(|(_, p)| p.len()).sum::<usize>() {
+            return Err(QaError::Graph(
+                "the entity full-text index is missing (this index was built by an older qa): run `qa graph ingest` to add it".into(),
+            ));
+        }
         hits.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.name.cmp(&b.name)));
         let mut seen = std::collections::HashSet::new();
         hits.retain(|h| seen.insert(h.name.clone()));
@@ -382,5 +395,23 @@ mod tests {
         // FTS5 syntax in the text is data, not query syntax.
         assert!(g.search_entities("sleep\" OR NEAR(* \"", 5).unwrap().iter().any(|h| h.name == "deep sleep"));
         assert!(g.search_entities("?!", 5).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_store_without_the_entity_index_says_how_to_add_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("g.db");
+        {
+            // What an older qa wrote: nodes, no word indexes.
+            let mut db = Database::open(&path).unwrap();
+            let tx = db.write_tx().unwrap();
+            tx.create_node("Concept", HashMap::from([("id".to_string(), Value::String("deep sleep".into()))])).unwrap();
+            tx.commit().unwrap();
+        }
+        let mut g = EmbeddedGraph::open(&path, 100).unwrap();
+        let err = g.search_entities("sleep", 5).unwrap_err().to_string();
+        assert!(err.contains("qa graph ingest"), "{err}");
+        g.ingest(&[]).unwrap();
+        assert_eq!(g.search_entities("sleep", 5).unwrap()[0].name, "deep sleep");
     }
 }
