@@ -1,5 +1,5 @@
 //! The Neo4j store against a real Neo4j server. Each test runs only when `QA_NEO4J_URI` is set
-//! (else it prints `skipped: QA_NEO4J_URI not set` and passes). To run them:
+//! (else it prints `neo4j_live: skipped: QA_NEO4J_URI not set` and passes). To run them:
 //!
 //! ```text
 //! docker run --rm -d --name qa-neo4j -p 7687:7687 -e NEO4J_AUTH=neo4j/testpassword neo4j:5
@@ -16,6 +16,7 @@
 
 mod common;
 
+use std::io::Write;
 use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -28,7 +29,8 @@ static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
 fn live_options() -> Option<Neo4jOptions> {
     let Some(uri) = std::env::var("QA_NEO4J_URI").ok().filter(|u| !u.trim().is_empty()) else {
-        eprintln!("skipped: QA_NEO4J_URI not set");
+        // Straight to stderr, past the test harness's output capture, so `cargo test` shows it.
+        let _ = writeln!(std::io::stderr(), "neo4j_live: skipped: QA_NEO4J_URI not set");
         return None;
     };
     Some(Neo4jOptions {
