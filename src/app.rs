@@ -82,6 +82,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let _guard = init_logging(&settings, &cli.global, true);
             crate::graph_cmd::run(&settings, &args)
         }
+        Some(Command::Traces(args)) => crate::traces_cmd::run(&settings, &args),
         None if cli.question.is_empty() => {
             use clap::CommandFactory;
             let _ = Cli::command().print_help();

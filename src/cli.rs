@@ -15,6 +15,7 @@ Examples:
   qa doctor                                   what is configured, what is missing, how to fix it
   qa bench                                    index the Rust book and print performance figures
   qa graph check \"MATCH (n) DETACH DELETE n\"   see why a Cypher query would be refused
+  qa traces stats                             latency percentiles and failure rates from the traces
 
 Configuration (highest precedence first): flags, QA_* environment variables (also read from ./.env),
 qa.toml (./qa.toml or --config / QA_CONFIG), built-in defaults. `qa doctor` shows the effective values.
@@ -137,6 +138,8 @@ pub enum Command {
     Bench(BenchArgs),
     /// Work with the graph store: load KG JSONL, show counts and schema, check a Cypher query.
     Graph(GraphArgs),
+    /// Analyse the query traces offline: stats, list, show, export, an HTML report, diff two runs.
+    Traces(crate::traces_cmd::TracesArgs),
 }
 
 #[derive(Debug, Args, Clone)]

@@ -24,4 +24,6 @@ pub mod layout;
 pub mod llm;
 pub mod retrieve;
 pub mod trace;
+pub mod traces;
+pub mod traces_cmd;
 pub mod vector;
