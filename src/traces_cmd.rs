@@ -174,7 +174,7 @@ fn describe(f: &TraceFilterArgs) -> String {
     parts.join(", ")
 }
 
-fn collect(settings: &Settings, f: &TraceFilterArgs) -> Result<(crate::traces::stats::Stats, Vec<Vec<f64>>, Vec<crate::traces::stats::Recent>, std::collections::BTreeMap<i64, (usize, usize)>)> {
+fn collect(settings: &Settings, f: &TraceFilterArgs) -> Result<crate::traces::stats::Aggregates> {
     let path = trace_file(settings, f.file.as_deref());
     let filter = filter_of(f)?;
     let mut c = Collector::default();
@@ -183,7 +183,7 @@ fn collect(settings: &Settings, f: &TraceFilterArgs) -> Result<(crate::traces::s
 }
 
 fn stats(settings: &Settings, f: &TraceFilterArgs, json: bool) -> Result<ExitCode> {
-    let (s, ..) = collect(settings, f)?;
+    let s = collect(settings, f)?.stats;
     let mut out = std::io::stdout().lock();
     if json {
         serde_json::to_writer_pretty(&mut out, &s)?;
@@ -416,8 +416,9 @@ fn export(settings: &Settings, f: &TraceFilterArgs, format: &str, out_path: Opti
 }
 
 fn report(settings: &Settings, f: &TraceFilterArgs, out: &Path) -> Result<ExitCode> {
-    let (s, lat, recent, hourly) = collect(settings, f)?;
-    let html = crate::traces::report::render(&s, &lat, &recent, &hourly, &describe(f));
+    let agg = collect(settings, f)?;
+    let html = crate::traces::report::render(&agg.stats, &agg.latencies, &agg.recent, &agg.hourly, &describe(f));
+    let s = agg.stats;
     std::fs::write(out, html).with_context(|| format!("writing {}", out.display()))?;
     eprintln!("wrote {} ({} trace(s))", out.display(), s.traces);
     Ok(ExitCode::SUCCESS)

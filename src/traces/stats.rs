@@ -111,6 +111,17 @@ pub struct Recent {
     pub total: f64,
 }
 
+/// Everything a scan aggregated: the stats plus what the report's charts need.
+#[derive(Debug, Clone)]
+pub struct Aggregates {
+    pub stats: Stats,
+    /// Sorted latency values per stage, in [`STAGES`] order.
+    pub latencies: Vec<Vec<f64>>,
+    pub recent: Vec<Recent>,
+    /// Per UTC hour (seconds since the epoch / 3600): (traces, traces with a fallback).
+    pub hourly: BTreeMap<i64, (usize, usize)>,
+}
+
 /// Streaming aggregation; feed it every matching trace, then [`Collector::finish`].
 #[derive(Debug, Default)]
 pub struct Collector {
@@ -187,7 +198,7 @@ impl Collector {
         }
     }
 
-    pub fn finish(mut self, file: String, malformed: usize) -> (Stats, Vec<Vec<f64>>, Vec<Recent>, BTreeMap<i64, (usize, usize)>) {
+    pub fn finish(mut self, file: String, malformed: usize) -> Aggregates {
         let n = self.count;
         let rate = |count: usize| Rate { count, rate: if n == 0 { 0.0 } else { count as f64 / n as f64 } };
         let mut latency_ms = Vec::new();
@@ -237,8 +248,7 @@ impl Collector {
             rates,
             slowest,
         };
-        let lat = self.latencies.into_iter().collect();
-        (stats, lat, self.recent.into_iter().collect(), self.hourly)
+        Aggregates { stats, latencies: self.latencies.into_iter().collect(), recent: self.recent.into_iter().collect(), hourly: self.hourly }
     }
 }
 
@@ -322,7 +332,7 @@ mod tests {
                 serde_json::from_str(&format!(r#"{{"trace_id":"t{i}","latency_ms":{{"total":{}}}}}"#, (i * 37) % 50)).unwrap();
             c.add(&t);
         }
-        let (s, ..) = c.finish("f".into(), 0);
+        let s = c.finish("f".into(), 0).stats;
         let totals: Vec<f64> = s.slowest.iter().map(|x| x.total_ms).collect();
         assert_eq!(totals, [49.0, 48.0, 47.0, 46.0, 45.0]);
         assert_eq!(s.latency_ms[3].p50, Some(24.0));
