@@ -164,8 +164,8 @@ fn list_filters_and_limits() {
     assert_eq!(ids(&["--limit", "2"]), ["cccc4444", "dddd5555"]);
     assert_eq!(ids(&["--route", "hybrid"]), ["bbbb3333"]);
     // Long questions are cut to the width.
-    let narrow = stdout_of(qa(dir.path()).env("COLUMNS", "95").args(["traces", "list", "--route", "graph"]));
-    assert!(narrow.trim_end().chars().count() <= 95 && narrow.contains('…'), "{narrow}");
+    let narrow = stdout_of(qa(dir.path()).env("COLUMNS", "100").args(["traces", "list", "--route", "graph"]));
+    assert!(narrow.trim_end().chars().count() <= 100 && narrow.contains('…'), "{narrow}");
 }
 
 #[test]
