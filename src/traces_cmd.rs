@@ -220,11 +220,16 @@ fn list(settings: &Settings, f: &TraceFilterArgs, slow: Option<f64>, failed: boo
         format!("{head}{}", truncate(&r.question, room))
     };
     let keep = |t: &TraceLite| slow.is_none_or(|ms| t.latency_ms.total >= ms) && (!failed || t.failed());
-    // Without --limit (and without --json) rows stream straight out.
-    let streaming = limit.is_none() && !json;
-    let mut io_err = None;
+    // Without --limit rows stream straight out (a JSON array written element by element);
+    // with it, only the last N rows are kept.
+    let streaming = limit.is_none();
+    let mut io_err: Option<std::io::Error> = None;
+    let mut first = true;
+    if streaming && json {
+        write!(out, "[")?;
+    }
     let counts = scan(&path, &filter, |t| {
-        if !keep(t) || cap == 0 {
+        if !keep(t) || cap == 0 || io_err.is_some() {
             return;
         }
         let row = ListRow {
@@ -237,23 +242,32 @@ fn list(settings: &Settings, f: &TraceFilterArgs, slow: Option<f64>, failed: boo
             failed: t.failed(),
             question: t.user_question.clone(),
         };
-        if streaming {
-            if io_err.is_none()
-                && let Err(e) = writeln!(out, "{}", line(&row))
-            {
-                io_err = Some(e);
-            }
-        } else {
+        if !streaming {
             if rows.len() == cap {
                 rows.pop_front();
             }
             rows.push_back(row);
+            return;
+        }
+        let res = if json {
+            let sep = if first { "\n  " } else { ",\n  " };
+            write!(out, "{sep}").and_then(|_| serde_json::to_writer(&mut out, &row).map_err(std::io::Error::other))
+        } else {
+            writeln!(out, "{}", line(&row))
+        };
+        first = false;
+        if let Err(e) = res {
+            io_err = Some(e);
         }
     })?;
     if let Some(e) = io_err {
         return Err(e).context("writing the list");
     }
-    if json {
+    if streaming {
+        if json {
+            writeln!(out, "{}]", if first { "" } else { "\n" })?;
+        }
+    } else if json {
         serde_json::to_writer_pretty(&mut out, &rows)?;
         writeln!(out)?;
     } else {

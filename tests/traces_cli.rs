@@ -163,6 +163,10 @@ fn list_filters_and_limits() {
     assert_eq!(ids(&["--slow", "50"]), ["bbbb3333", "cccc4444"]);
     assert_eq!(ids(&["--limit", "2"]), ["cccc4444", "dddd5555"]);
     assert_eq!(ids(&["--route", "hybrid"]), ["bbbb3333"]);
+    assert!(ids(&["--route", "nope"]).is_empty());
+    assert!(ids(&["--route", "nope", "--limit", "3"]).is_empty());
+    let row = &json_of(qa(dir.path()).args(["traces", "list", "--json", "--route", "graph"]))[0];
+    assert_eq!((row["total_ms"].as_f64(), row["chunks"].as_u64(), row["graph_nodes"].as_u64(), row["failed"].as_bool()), (Some(40.0), Some(0), Some(2), Some(true)));
     // Long questions are cut to the width.
     let narrow = stdout_of(qa(dir.path()).env("COLUMNS", "100").args(["traces", "list", "--route", "graph"]));
     assert!(narrow.trim_end().chars().count() <= 100 && narrow.contains('…'), "{narrow}");
