@@ -9,6 +9,7 @@ use std::path::Path;
 use common::qa;
 use serde_json::{json, Value};
 
+#[allow(clippy::too_many_arguments)]
 fn record(id: &str, ts: &str, route: &str, q: &str, chunks: &[&str], nodes: usize, lat: [f64; 4], answer: &str) -> Value {
     let chunks: Vec<Value> = chunks
         .iter()

@@ -13,7 +13,7 @@ const W: f64 = 720.0;
 const H: f64 = 240.0;
 const LEFT: f64 = 56.0;
 const BOTTOM: f64 = 40.0;
-const TOP: f64 = 16.0;
+const TOP: f64 = 28.0;
 
 fn fmt_num(x: f64) -> String {
     if x >= 100.0 || x == x.trunc() { format!("{x:.0}") } else { format!("{x:.1}") }
@@ -30,7 +30,7 @@ fn axes(svg: &mut Svg, ymax: f64, ylabel: &str) -> f64 {
         svg.line(LEFT - 4.0, y, LEFT, y, "#333");
         svg.text(LEFT - 6.0, y + 4.0, "end", &fmt_num(v));
     }
-    svg.text(12.0, TOP - 4.0, "start", ylabel);
+    svg.text(8.0, 12.0, "start", ylabel);
     ph
 }
 
@@ -45,7 +45,8 @@ pub fn histogram(sorted: &[f64], stage: &str, color: &str) -> String {
         let i = (((v - lo) / width) as usize).min(bins - 1);
         counts[i] += 1;
     }
-    let ymax = counts.iter().copied().max().unwrap_or(0).max(1) as f64;
+    // At least 4 so the 5 axis ticks are whole numbers of traces.
+    let ymax = counts.iter().copied().max().unwrap_or(0).max(4) as f64;
     let ph = axes(&mut svg, ymax, "traces");
     let bw = (W - 8.0 - LEFT) / bins as f64;
     for (i, c) in counts.iter().enumerate() {
@@ -123,17 +124,20 @@ pub fn fallback_over_time(hourly: &BTreeMap<i64, (usize, usize)>) -> (String, &'
     let mut svg = Svg::new(W, H, &format!("fallback rate per {unit}"));
     let ph = axes(&mut svg, 100.0, "% with fallback");
     let n = buckets.len();
-    let step = if n > 1 { (W - 8.0 - LEFT - 20.0) / (n - 1) as f64 } else { 0.0 };
+    // Points sit at their time, so empty buckets leave gaps in x.
+    let (first, last) = (buckets.keys().next().copied().unwrap_or(0), buckets.keys().next_back().copied().unwrap_or(0));
+    let span = (last - first).max(1) as f64;
     let mut pts = Vec::new();
     for (i, (h, (count, fb))) in buckets.iter().enumerate() {
         let rate = if *count == 0 { 0.0 } else { *fb as f64 * 100.0 / *count as f64 };
-        let x = LEFT + 10.0 + step * i as f64;
+        let x = LEFT + 10.0 + (W - 8.0 - LEFT - 20.0) * (h - first) as f64 / span;
         let y = H - BOTTOM - ph * rate / 100.0;
         pts.push((x, y));
         let label = bucket_label(*h, by_day);
         svg.circle(x, y, 3.0, COLORS[1], Some(&format!("{label}: {fb}/{count} ({rate:.1}%)")));
         if i == 0 || i + 1 == n || (n > 2 && i == n / 2) {
-            svg.text(x, H - BOTTOM + 14.0, "middle", &label);
+            let anchor = if n > 1 && i + 1 == n { "end" } else if i == 0 && n > 1 { "start" } else { "middle" };
+            svg.text(x, H - BOTTOM + 14.0, anchor, &label);
         }
     }
     if pts.len() > 1 {
