@@ -9,7 +9,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 
 use crate::config::Settings;
-use crate::trace::{TraceReader, TraceRecord};
+use crate::trace::TraceRecord;
 use crate::traces::export::{Row, CSV_HEADER};
 use crate::traces::stats::Collector;
 use crate::traces::{scan, truncate, Filter, TraceLite};
@@ -286,16 +286,32 @@ fn show(path: &Path, id: &str, json: bool) -> Result<ExitCode> {
     if id.is_empty() {
         bail!("the trace id is empty");
     }
-    let reader = TraceReader::open(path).with_context(|| "traces are appended by `qa ask`; --file picks another file".to_string())?;
+    // Only the id is parsed from each line; a line whose id matches is parsed in full.
+    #[derive(serde::Deserialize)]
+    struct IdOnly {
+        #[serde(default)]
+        trace_id: Option<String>,
+    }
+    let file = std::fs::File::open(path)
+        .with_context(|| format!("opening trace file {} (traces are appended by `qa ask`; --file picks another)", path.display()))?;
+    let mut reader = std::io::BufReader::with_capacity(1 << 16, file);
+    let mut buf = Vec::new();
     let mut found: Vec<TraceRecord> = Vec::new();
     let mut more = 0usize;
-    for r in reader {
-        if r.trace_id.starts_with(id) {
-            if found.len() < 10 {
-                found.push(r);
-            } else {
-                more += 1;
-            }
+    loop {
+        buf.clear();
+        if std::io::BufRead::read_until(&mut reader, b'\n', &mut buf).with_context(|| format!("reading {}", path.display()))? == 0 {
+            break;
+        }
+        let Ok(head) = serde_json::from_slice::<IdOnly>(&buf) else { continue };
+        if !head.trace_id.is_some_and(|t| t.starts_with(id)) {
+            continue;
+        }
+        let Ok(r) = serde_json::from_slice::<TraceRecord>(&buf) else { continue };
+        if found.len() < 10 {
+            found.push(r);
+        } else {
+            more += 1;
         }
     }
     match found.len() {
