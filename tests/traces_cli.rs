@@ -295,3 +295,47 @@ fn diff_two_runs() {
     assert!(text.contains("only in B: new one"), "{text}");
     qa(dir.path()).args(["traces", "diff"]).arg(&pa).arg(dir.path().join("missing.jsonl")).assert().code(1);
 }
+
+/// Records written by the real writer (`qa::trace::append`) from the library's own types load
+/// with every field the analyses read.
+#[test]
+fn reads_what_the_trace_writer_writes() {
+    use qa::trace::{append, Latency, TokenUsage, TraceChunk, TraceGraph, TraceRecord};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("logs/query_traces.jsonl");
+    let mut sub = qa::graph::Subgraph::default();
+    sub.add_node("a", "Concept", Default::default());
+    sub.add_node("b", "Concept", Default::default());
+    sub.add_edge("a", "RELATED_TO", "b", Default::default());
+    let rec = TraceRecord {
+        trace_id: "0123456789abcdef".into(),
+        timestamp: "2026-11-22T02:06:41.422260553+00:00".into(),
+        user_question: "How does deep sleep relate to battery life?".into(),
+        route: "documents".into(),
+        retrieved_chunks: vec![TraceChunk { chunk_id: "power-budget_2".into(), source_file: "power-budget.md".into(), score: 0.5, ..Default::default() }],
+        retrieved_graph_subgraph: sub,
+        graph: TraceGraph {
+            validation: Some(json!({"ok": false, "reasons": ["unknown label Foo"]})),
+            fallback_used: vec!["neighbourhood".into()],
+            ..Default::default()
+        },
+        token_usage: Some(TokenUsage::new(100, 20)),
+        latency_ms: Latency { rag: 22.8, graph: 27.6, synthesis: 2.1, total: 52.7, llm_calls: 0.0 },
+        final_answer: "Deep sleep cuts the current draw.".into(),
+        ..Default::default()
+    };
+    append(&path, &rec).unwrap();
+    let s = json_of(qa(dir.path()).args(["traces", "stats", "--json", "--since", "2026-11-22", "--until", "2026-11-22"]));
+    assert_eq!(s["traces"], 1);
+    assert_eq!(s["tokens"]["total"], 120);
+    assert_eq!(s["rates"]["cypher_validation_failures"]["count"], 1);
+    assert_eq!(s["rates"]["fallback_by_kind"]["neighbourhood"]["count"], 1);
+    assert_eq!(s["latency_ms"][3]["p50"], 52.7);
+    let shown: TraceRecord = serde_json::from_value(json_of(qa(dir.path()).args(["traces", "show", "0123", "--json"]))).unwrap();
+    assert_eq!(shown, rec);
+    let csv = stdout_of(qa(dir.path()).args(["traces", "export", "--format", "csv"]));
+    assert_eq!(
+        csv.lines().nth(1).unwrap(),
+        "0123456789abcdef,2026-11-22T02:06:41.422260553+00:00,documents,How does deep sleep relate to battery life?,22.8,27.6,2.1,52.7,0,100,20,120,1,2,neighbourhood,false,"
+    );
+}
