@@ -127,6 +127,10 @@ fn filters_by_route_and_date() {
     assert_eq!(n(&["--until", "2026-03-01"]), 2);
     assert_eq!(n(&["--since", "2026-03-01T10:30:00Z", "--until", "2026-03-02T09:00:00Z"]), 2);
     assert_eq!(n(&["--route", "nope"]), 0);
+    let none = json_of(qa(dir.path()).args(["traces", "stats", "--json", "--route", "nope"]));
+    assert!(none["latency_ms"][3]["p50"].is_null() && none["slowest"].as_array().unwrap().is_empty());
+    assert_eq!(none["malformed_lines"], 2);
+    assert!(stdout_of(qa(dir.path()).args(["traces", "stats", "--route", "nope"])).contains("No traces match."));
     // A date that is not one: exit 1 with the reason.
     qa(dir.path()).args(["traces", "stats", "--since", "last week"]).assert().code(1).stderr(predicates::str::contains("YYYY-MM-DD"));
     // --file overrides the default location.

@@ -238,3 +238,42 @@ pub fn render(stats: &Stats, latencies: &[Vec<f64>], recent: &[Recent], hourly: 
     let _ = writeln!(o, "</table>\n</body></html>");
     o
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::traces::stats::Collector;
+
+    fn well_formed(svg: &str) {
+        let doc = roxmltree::Document::parse(svg).unwrap_or_else(|e| panic!("{e}: {svg}"));
+        assert_eq!(doc.root_element().tag_name().name(), "svg");
+    }
+
+    #[test]
+    fn charts_are_well_formed_for_empty_and_odd_data() {
+        well_formed(&histogram(&[], "rag", "#000"));
+        well_formed(&histogram(&[3.0], "rag", "#000"));
+        well_formed(&histogram(&[0.0, 0.0, 1e9], "total", "#000"));
+        well_formed(&stage_breakdown(&[]));
+        well_formed(&route_mix(&BTreeMap::new()));
+        let routes: BTreeMap<String, usize> = [("<a&b>".to_string(), 3), ("\"q\"".to_string(), 0)].into();
+        let svg = route_mix(&routes);
+        well_formed(&svg);
+        assert!(svg.contains("&lt;a&amp;b&gt;"));
+        well_formed(&fallback_over_time(&BTreeMap::new()).0);
+        let (svg, unit) = fallback_over_time(&[(100, (2, 1))].into());
+        well_formed(&svg);
+        assert_eq!(unit, "hour");
+        let (_, unit) = fallback_over_time(&[(100, (2, 1)), (148, (1, 0))].into());
+        assert_eq!(unit, "day");
+    }
+
+    #[test]
+    fn empty_report_renders() {
+        let agg = Collector::default().finish("none.jsonl".into(), 3);
+        let html = render(&agg.stats, &agg.latencies, &agg.recent, &agg.hourly, "route <x>");
+        assert!(html.contains("0 trace(s), 3 malformed line(s) skipped"));
+        assert!(html.contains("filters: route &lt;x&gt;"));
+        assert_eq!(html.matches("<svg").count(), 7);
+    }
+}
