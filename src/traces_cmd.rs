@@ -307,7 +307,7 @@ fn show(path: &Path, id: &str, json: bool) -> Result<ExitCode> {
         if !head.trace_id.is_some_and(|t| t.starts_with(id)) {
             continue;
         }
-        let Ok(r) = serde_json::from_slice::<TraceRecord>(&buf) else { continue };
+        let Some(r) = parse_record(&buf) else { continue };
         if found.len() < 10 {
             found.push(r);
         } else {
@@ -337,6 +337,26 @@ fn show(path: &Path, id: &str, json: bool) -> Result<ExitCode> {
         write!(out, "{}", render_show(r))?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A full record; keys set to `null` are dropped first (as if missing, so they default), which
+/// lets older records with `null` in now non-optional fields load.
+fn parse_record(line: &[u8]) -> Option<TraceRecord> {
+    fn strip_nulls(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Object(m) => {
+                m.retain(|_, x| !x.is_null());
+                m.values_mut().for_each(strip_nulls);
+            }
+            serde_json::Value::Array(a) => a.iter_mut().for_each(strip_nulls),
+            _ => {}
+        }
+    }
+    serde_json::from_slice(line).ok().or_else(|| {
+        let mut v: serde_json::Value = serde_json::from_slice(line).ok()?;
+        strip_nulls(&mut v);
+        serde_json::from_value(v).ok()
+    })
 }
 
 fn render_show(r: &TraceRecord) -> String {

@@ -48,7 +48,7 @@ fn fixture_records() -> Vec<Value> {
     let mut t4 = record("cccc4444", "2026-03-03T08:00:00Z", "es", "¿Qué es el sueño profundo?", &[], 0, [0.0, 0.0, 0.0, 80.0], "A4");
     t4["internal"]["rag"] = json!({"clarification": true});
     // An old-version record: most fields missing.
-    let t5 = json!({"trace_id": "dddd5555", "user_question": "old question", "timestamp": "2026-03-03T09:00:00Z"});
+    let t5 = json!({"trace_id": "dddd5555", "user_question": "old question", "timestamp": "2026-03-03T09:00:00Z", "retrieved_chunks": null, "graph": {"fallback_used": null}});
     vec![t1, t2, t3, t4, t5]
 }
 
