@@ -23,6 +23,7 @@ pub mod kg;
 pub mod layout;
 pub mod llm;
 pub mod retrieve;
+pub mod sql;
 pub mod trace;
 pub mod traces;
 pub mod traces_cmd;
