@@ -99,6 +99,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             crate::graph_cmd::run(&settings, &args)
         }
         Some(Command::Traces(args)) => crate::traces_cmd::run(&settings, &args),
+        Some(Command::Sql(args)) => {
+            let _guard = init_logging(&settings, &cli.global, true);
+            crate::sql_cmd::run(&mut settings, cli.global.quiet, &args)
+        }
         None if cli.question.is_empty() => {
             use clap::CommandFactory;
             let _ = Cli::command().print_help();
@@ -157,6 +161,18 @@ fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, flags: &Ask
         settings.set_flag("corpus", c)?;
     }
     let _guard = init_logging(settings, global, true);
+    // A configured SQL source takes the questions that are about its data.
+    if let Some((url, decision)) = crate::sql_cmd::try_route(settings, global.quiet, question) {
+        if decision.to_sql {
+            if !global.quiet && !flags.json {
+                eprintln!("[routed to SQL: {} (score {} ≥ {})]", decision.matched.join(", "), decision.score, crate::sql::plan::ROUTE_THRESHOLD);
+            }
+            let mut a = crate::sql_cmd::answer(settings, global.quiet, &url, question, None)?;
+            a.route = Some(decision);
+            return crate::sql_cmd::print_outcome(settings, &a, flags.json, flags.trace, None, global.quiet);
+        }
+        tracing::info!("not routed to SQL: score {} < {}", decision.score, crate::sql::plan::ROUTE_THRESHOLD);
+    }
     let mut engine = Engine::open(settings, || load_embedder(settings))?;
     let spinner = spinner(global.quiet, "loading the LLM");
     engine.attach_llm();

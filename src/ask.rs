@@ -472,6 +472,7 @@ impl Engine {
                     "errors": ev.errors,
                 }),
                 llm: llm_internal,
+                sql: serde_json::Value::Null,
             },
         };
         drop(run);

@@ -16,6 +16,7 @@ Examples:
   qa bench                                    index the Rust book and print performance figures
   qa graph check \"MATCH (n) DETACH DELETE n\"   see why a Cypher query would be refused
   qa traces stats                             latency percentiles and failure rates from the traces
+  qa sql \"How many open findings per department?\" --db samples/sql/audit.db
 
 Configuration (highest precedence first): flags, QA_* environment variables (also read from ./.env),
 qa.toml (./qa.toml or --config / QA_CONFIG), built-in defaults. `qa doctor` shows the effective values.
@@ -138,6 +139,9 @@ pub enum Command {
     Bench(BenchArgs),
     /// Work with the graph store: load KG JSONL, show counts and schema, check a Cypher query.
     Graph(GraphArgs),
+    /// Answer a question over a SQL database (SQLite or PostgreSQL): plan, generate, validate,
+    /// run read-only, show a table. Also `qa sql check "SQL"` and `qa sql schema`.
+    Sql(crate::sql_cmd::SqlArgs),
     /// Analyse the query traces offline: stats, list, show, export, an HTML report, diff two runs.
     Traces(crate::traces_cmd::TracesArgs),
 }

@@ -101,6 +101,23 @@ pub struct Settings {
     /// `auto` (remote OpenAI-compatible LLMs only: the bundled 135M local model writes no usable
     /// Cypher), `on` or `off`. Without it only the deterministic graph queries run.
     pub cypher_generation: String,
+    /// SQL database for `qa sql` and for routing `qa "..."`: `sqlite://file.db` or
+    /// `postgres://user@host:port/db` (the password from `QA_SQL_PASSWORD`/`PGPASSWORD`, or inline;
+    /// never printed).
+    pub sql_url: Option<String>,
+    /// Semantic schema file (TOML) with table/column descriptions, synonyms and value aliases.
+    pub sql_semantic_schema: Option<PathBuf>,
+    /// Rows a SQL query may return; every executed statement has `LIMIT` at most this.
+    pub sql_row_cap: usize,
+    /// Milliseconds a SQL statement may run (SQLite: interrupted; Postgres: `statement_timeout`).
+    pub sql_timeout_ms: u64,
+    /// SQL candidates asked of the LLM (the plan's deterministic candidate comes on top).
+    pub sql_k: usize,
+    /// Validate/diagnose iterations before `qa sql` gives up with suggestions.
+    pub sql_max_loops: u64,
+    /// Let the LLM write SQL candidates: `auto` (remote OpenAI-compatible LLMs only, like
+    /// `cypher_generation`), `on` or `off` (deterministic generator only).
+    pub sql_generation: String,
     /// Neo4j password: only from `QA_NEO4J_PASSWORD` / `NEO4J_PASSWORD` (environment or `.env`).
     #[serde(skip)]
     pub neo4j_password: Option<Secret>,
@@ -153,6 +170,13 @@ impl Default for Settings {
             graph_timeout_secs: 10.0,
             graph_row_cap: 1000,
             cypher_generation: "auto".into(),
+            sql_url: None,
+            sql_semantic_schema: None,
+            sql_row_cap: 200,
+            sql_timeout_ms: 5000,
+            sql_k: 3,
+            sql_max_loops: 4,
+            sql_generation: "auto".into(),
             neo4j_password: None,
             llm_api_key: None,
             origins: BTreeMap::new(),
@@ -199,6 +223,13 @@ pub const KEYS: &[&str] = &[
     "graph_timeout_secs",
     "graph_row_cap",
     "cypher_generation",
+    "sql_url",
+    "sql_semantic_schema",
+    "sql_row_cap",
+    "sql_timeout_ms",
+    "sql_k",
+    "sql_max_loops",
+    "sql_generation",
 ];
 
 /// The seed project's variable names, accepted when the `QA_` ones are not set.
@@ -332,6 +363,18 @@ impl Settings {
                     other => if boolean(other)? { "on".into() } else { "off".into() },
                 }
             }
+            "sql_url" => self.sql_url = Some(value.trim().to_string()).filter(|v| !v.is_empty()),
+            "sql_semantic_schema" => self.sql_semantic_schema = Some(PathBuf::from(value.trim())).filter(|v| !v.as_os_str().is_empty()),
+            "sql_row_cap" => self.sql_row_cap = num(value)?,
+            "sql_timeout_ms" => self.sql_timeout_ms = num(value)?,
+            "sql_k" => self.sql_k = num(value)?,
+            "sql_max_loops" => self.sql_max_loops = num(value)?,
+            "sql_generation" => {
+                self.sql_generation = match value.trim().to_ascii_lowercase().as_str() {
+                    "auto" => "auto".into(),
+                    other => if boolean(other)? { "on".into() } else { "off".into() },
+                }
+            }
             _ => return Err(format!("unknown setting '{key}'")),
         }
         Ok(())
@@ -391,6 +434,18 @@ impl Settings {
         }
         if !["auto", "on", "off"].contains(&self.cypher_generation.as_str()) {
             return bad(format!("cypher_generation must be auto, on or off (got '{}')", self.cypher_generation));
+        }
+        if !["auto", "on", "off"].contains(&self.sql_generation.as_str()) {
+            return bad(format!("sql_generation must be auto, on or off (got '{}')", self.sql_generation));
+        }
+        if self.sql_row_cap == 0 || self.sql_row_cap > 100_000 {
+            return bad(format!("sql_row_cap must be between 1 and 100000 (got {})", self.sql_row_cap));
+        }
+        if self.sql_timeout_ms == 0 {
+            return bad("sql_timeout_ms must be at least 1".to_string());
+        }
+        if self.sql_max_loops == 0 {
+            return bad("sql_max_loops must be at least 1".to_string());
         }
         if !["auto", "embedded", "neo4j"].contains(&self.graph_store.as_str()) {
             return bad(format!("graph_store must be auto, embedded or neo4j (got '{}')", self.graph_store));

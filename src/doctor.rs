@@ -146,7 +146,11 @@ pub fn run(settings: &Settings, json_out: bool) -> Result<ExitCode> {
     let settings_view: Vec<serde_json::Value> = KEYS
         .iter()
         .map(|k| {
-            let v = serde_json::to_value(settings).ok().and_then(|v| v.get(*k).cloned()).unwrap_or(serde_json::Value::Null);
+            let mut v = serde_json::to_value(settings).ok().and_then(|v| v.get(*k).cloned()).unwrap_or(serde_json::Value::Null);
+            // A database URL may carry a password.
+            if let Some(url) = v.as_str().filter(|_| *k == "sql_url") {
+                v = serde_json::Value::String(crate::sql::redact_url(url));
+            }
             json!({"key": k, "value": v, "origin": settings.origin(k)})
         })
         .collect();

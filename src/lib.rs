@@ -24,6 +24,7 @@ pub mod layout;
 pub mod llm;
 pub mod retrieve;
 pub mod sql;
+pub mod sql_cmd;
 pub mod trace;
 pub mod traces;
 pub mod traces_cmd;

@@ -61,6 +61,9 @@ pub struct Internal {
     /// LLM provider, model, every call (purpose, usage, latency, outcome), the synthesis prompt's
     /// contents; null without an LLM.
     pub llm: serde_json::Value,
+    /// The SQL route: state contract, every stage's update, the final state, executed
+    /// statements and per-stage latency; null on other routes.
+    pub sql: serde_json::Value,
 }
 
 /// One line of `logs/query_traces.jsonl`. Every field has a default so traces written by older
