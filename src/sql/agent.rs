@@ -27,6 +27,9 @@ use super::validate::{self, ReasonKind};
 use super::{Dialect, ExecLimits, QueryResult, SqlError};
 use crate::llm::LlmRun;
 
+/// Compared values checked for existence per candidate.
+const MAX_VALUE_CHECKS: usize = 6;
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AgentOptions {
     /// LLM candidates to ask for (the deterministic candidate comes on top).
@@ -227,7 +230,7 @@ impl<'a, 'l> Agent<'a, 'l> {
                 }
             }
         }
-        let candidates = generate::rank(raw, &ctx, plan.as_ref(), dialect, self.opts.limits.row_cap);
+        let candidates = generate::rank(raw, &ctx, plan.as_ref(), &q, dialect, self.opts.limits.row_cap);
         if candidates.is_empty() {
             return Ok(Outcome::Failed {
                 error: "no SQL could be written for this question".into(),
@@ -368,40 +371,45 @@ impl<'a, 'l> Agent<'a, 'l> {
                 continue;
             }
 
-            // Cheap probes: how many rows; when none, do the compared values exist at all?
+            // Cheap probes: how many rows the query would give, and whether each compared value
+            // exists at all. Value checks run whatever the row count (an aggregate returns one row
+            // even when its filter matches nothing).
             let mut fixed: Option<String> = None;
             if let Some(probe) = validate::count_probe(&checked, dialect)
                 && let Ok(r) = self.execute_checked(ctx, &probe)
             {
                 let n = r.rows.first().and_then(|row| row.first()).and_then(Value::as_i64).unwrap_or(-1);
                 signals.insert("probe_rows".into(), json!(n));
-                if n == 0 {
-                    let filters = validate::literal_filters(&checked, dialect);
-                    let mut missing = Vec::new();
-                    let mut casing = Vec::new();
-                    for f in &filters {
-                        let Some(table) = f.table.clone().or_else(|| ctx.db.tables.iter().find(|t| t.column(&f.column).is_some()).map(|t| t.name.clone())) else { continue };
-                        let exact = format!("SELECT COUNT(*) FROM {} WHERE {} = {}", generate::ident(&table), generate::ident(&f.column), generate::literal(&f.value));
-                        let ci = format!("SELECT COUNT(*) FROM {} WHERE lower({}) = lower({})", generate::ident(&table), generate::ident(&f.column), generate::literal(&f.value));
-                        let count = |me: &mut Self, q: &str| me.execute_checked(ctx, q).ok().and_then(|r| r.rows.first().and_then(|row| row.first()).and_then(Value::as_i64)).unwrap_or(-1);
-                        if count(self, &exact) == 0 {
-                            if count(self, &ci) > 0 {
-                                casing.push(format!("{table}.{} = '{}'", f.column, f.value));
-                            } else {
-                                let samples = ctx.db.table(&table).and_then(|t| t.column(&f.column)).map(|c| c.samples.clone()).unwrap_or_default();
-                                missing.push(format!("'{}' is not a value of {table}.{}", f.value, f.column));
-                                if !samples.is_empty() {
-                                    suggestions.push(format!("{table}.{} has the values {}", f.column, samples.iter().map(|s| format!("'{s}'")).collect::<Vec<_>>().join(", ")));
-                                }
-                            }
+            }
+            let filters = validate::literal_filters(&checked, dialect);
+            let mut missing = Vec::new();
+            let mut casing = Vec::new();
+            for f in filters.iter().take(MAX_VALUE_CHECKS) {
+                let Some(table) = f.table.clone().or_else(|| ctx.db.tables.iter().find(|t| t.column(&f.column).is_some()).map(|t| t.name.clone())) else { continue };
+                if ctx.db.table(&table).and_then(|t| t.column(&f.column)).is_none_or(|c| c.kind() != super::ColumnKind::Text) {
+                    continue;
+                }
+                let exact = format!("SELECT COUNT(*) FROM {} WHERE {} = {}", generate::ident(&table), generate::ident(&f.column), generate::literal(&f.value));
+                let ci = format!("SELECT COUNT(*) FROM {} WHERE lower({}) = lower({})", generate::ident(&table), generate::ident(&f.column), generate::literal(&f.value));
+                let count = |me: &mut Self, q: &str| me.execute_checked(ctx, q).ok().and_then(|r| r.rows.first().and_then(|row| row.first()).and_then(Value::as_i64)).unwrap_or(-1);
+                if count(self, &exact) == 0 {
+                    if count(self, &ci) > 0 {
+                        casing.push(format!("{table}.{} = '{}'", f.column, f.value));
+                    } else {
+                        let samples = ctx.db.table(&table).and_then(|t| t.column(&f.column)).map(|c| c.samples.clone()).unwrap_or_default();
+                        missing.push(format!("'{}' is not a value of {table}.{}", f.value, f.column));
+                        if !samples.is_empty() {
+                            suggestions.push(format!("{table}.{} has the values {}", f.column, samples.iter().map(|s| format!("'{s}'")).collect::<Vec<_>>().join(", ")));
                         }
                     }
-                    signals.insert("value_checks".into(), json!({"casing": casing, "missing": missing}));
-                    if !casing.is_empty() {
-                        fixed = validate::case_insensitive(&checked, dialect);
-                        signals.insert("case_insensitive_fix".into(), json!(fixed.is_some()));
-                    }
                 }
+            }
+            if !filters.is_empty() {
+                signals.insert("value_checks".into(), json!({"casing": casing, "missing": missing}));
+            }
+            if !casing.is_empty() {
+                fixed = validate::case_insensitive(&checked, dialect);
+                signals.insert("case_insensitive_fix".into(), json!(fixed.is_some()));
             }
             if let Some(f) = fixed.filter(|f| !tried.contains(f)) {
                 queue.push_front((format!("{source}+nocase"), f));

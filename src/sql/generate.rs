@@ -230,11 +230,19 @@ pub fn extract_sql(text: &str) -> Result<String, String> {
 /// Score a candidate by AST quality: it must validate (parse for the dialect, one read-only
 /// query, known tables and columns); then it gains for using the plan's tables and filter
 /// columns and the values the question named, and loses a little for length (simpler wins ties).
-pub fn score(verdict: &Verdict, plan: Option<&Plan>, sql: &str) -> f64 {
+pub fn score(verdict: &Verdict, plan: Option<&Plan>, sql: &str, question: &str, dialect: Dialect) -> f64 {
     if !verdict.ok {
         return -100.0 + -(verdict.reasons.len() as f64);
     }
     let mut s = 10.0;
+    // Literals the question itself contains are grounded (the plan may not know the value).
+    let q = question.to_lowercase();
+    for f in validate::literal_filters(sql, dialect) {
+        let v = f.value.to_lowercase();
+        if v.chars().count() > 1 && q.contains(&v) {
+            s += 1.0;
+        }
+    }
     if let Some(p) = plan {
         let mut want: Vec<String> = vec![p.table.to_ascii_lowercase()];
         want.extend(p.joins.iter().map(|j| j.to_table.to_ascii_lowercase()));
@@ -273,12 +281,12 @@ pub fn score(verdict: &Verdict, plan: Option<&Plan>, sql: &str) -> f64 {
 
 /// Validate and score every candidate; best first (stable for equal scores, so the earlier
 /// candidate wins ties).
-pub fn rank(candidates: Vec<(String, String)>, ctx: &SchemaContext, plan: Option<&Plan>, dialect: Dialect, row_cap: usize) -> Vec<Candidate> {
+pub fn rank(candidates: Vec<(String, String)>, ctx: &SchemaContext, plan: Option<&Plan>, question: &str, dialect: Dialect, row_cap: usize) -> Vec<Candidate> {
     let mut out: Vec<Candidate> = candidates
         .into_iter()
         .map(|(source, sql)| {
             let v = validate::validate(&sql, dialect, Some(&ctx.db), row_cap);
-            let score = score(&v, plan, &sql);
+            let score = score(&v, plan, &sql, question, dialect);
             Candidate { sql, source, score, valid: v.ok, reasons: v.reasons.iter().map(|r| r.message.clone()).collect() }
         })
         .collect();
