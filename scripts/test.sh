@@ -1,7 +1,21 @@
 #!/usr/bin/env bash
-# The whole test suite, from a fresh clone: fetch the models the tests run, then unit,
-# integration and CLI tests (real model, real HNSW index, real embedded graph database).
+# The whole test suite, from a fresh clone: fetch the models the tests run, start a throwaway
+# PostgreSQL cluster loaded with the SQL sample database (installed from Debian packages when
+# missing; stopped on exit), then unit, integration and CLI tests (real model, real HNSW index,
+# real embedded graph database, real SQLite and PostgreSQL).
+#
+# With QA_TEST_PG_URL (and QA_TEST_PG_PASSWORD) already set, that server is used instead and no
+# cluster is started.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 scripts/setup-models.sh
+if [ -z "${QA_TEST_PG_URL:-}" ]; then
+  trap 'scripts/pg-test-cluster.sh stop || echo "test.sh: could not stop the PostgreSQL test cluster" >&2' EXIT
+  if ! pg_env="$(scripts/pg-test-cluster.sh start)"; then
+    echo "test.sh: the PostgreSQL test cluster could not start (see above); the SQL tests need it" >&2
+    exit 1
+  fi
+  eval "$pg_env"
+  export QA_TEST_PG_URL QA_TEST_PG_PASSWORD
+fi
 cargo test --locked "$@"

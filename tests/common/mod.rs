@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod llm_server;
+pub mod sql_fixture;
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
