@@ -142,6 +142,27 @@ pub fn run(settings: &Settings, json_out: bool) -> Result<ExitCode> {
     let trace_file = settings.trace_file();
     let trace_lines = std::fs::read_to_string(&trace_file).map(|t| t.lines().count()).unwrap_or(0);
     checks.push(Check { name: "traces".into(), ok: true, detail: format!("{} ({} records)", trace_file.display(), trace_lines), fix: None });
+    if let Some(raw) = &settings.sql_url {
+        let limits = crate::sql::ExecLimits { row_cap: settings.sql_row_cap, timeout_ms: settings.sql_timeout_ms };
+        let check = match crate::sql::SqlUrl::parse(raw) {
+            Err(e) => Check { name: "sql".into(), ok: false, detail: e.to_string(), fix: Some("set QA_SQL_URL to sqlite://file.db or postgres://user@host:port/db".into()) },
+            Ok(url) => match crate::sql::db::open(&url, limits).and_then(|mut db| db.introspect(0)) {
+                Ok(schema) => Check {
+                    name: "sql".into(),
+                    ok: true,
+                    detail: format!("{url}: {} tables ({})", schema.tables.len(), schema.tables.iter().map(|t| t.name.as_str()).collect::<Vec<_>>().join(", ")),
+                    fix: None,
+                },
+                Err(e) => Check {
+                    name: "sql".into(),
+                    ok: false,
+                    detail: url.scrub(&e.to_string()),
+                    fix: Some("check the URL and that the server is up; the password comes from QA_SQL_PASSWORD or PGPASSWORD".into()),
+                },
+            },
+        };
+        checks.push(check);
+    }
 
     let settings_view: Vec<serde_json::Value> = KEYS
         .iter()

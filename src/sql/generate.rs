@@ -124,7 +124,13 @@ pub fn render(ctx: &SchemaContext, plan: &Plan, dialect: Dialect, row_cap: usize
         sql.push_str(&format!(" GROUP BY {}", group_exprs.join(", ")));
     }
     match (&plan.order_by, &agg_alias) {
-        (Some((None, desc)), Some(alias)) => sql.push_str(&format!(" ORDER BY {} {}", ident(alias), if *desc { "DESC" } else { "ASC" })),
+        // The group key breaks ties, so every engine returns the same order.
+        (Some((None, desc)), Some(alias)) => {
+            sql.push_str(&format!(" ORDER BY {} {}", ident(alias), if *desc { "DESC" } else { "ASC" }));
+            if !group_exprs.is_empty() {
+                sql.push_str(", 1");
+            }
+        }
         (Some((Some(c), desc)), _) => sql.push_str(&format!(" ORDER BY {} {}", col(c), if *desc { "DESC" } else { "ASC" })),
         _ if !group_exprs.is_empty() => sql.push_str(" ORDER BY 1"),
         _ if plan.aggregate.is_none() => {
@@ -313,7 +319,7 @@ mod tests {
             s,
             "SELECT departments.name AS department, COUNT(*) AS finding_count FROM findings \
              JOIN audits ON findings.audit_id = audits.id JOIN departments ON audits.department_id = departments.id \
-             WHERE findings.status = 'Open' GROUP BY departments.name ORDER BY finding_count DESC LIMIT 200"
+             WHERE findings.status = 'Open' GROUP BY departments.name ORDER BY finding_count DESC, 1 LIMIT 200"
         );
     }
 
@@ -330,7 +336,7 @@ mod tests {
     #[test]
     fn renders_top_one_and_literals_escaped() {
         let s = sql_for("Which department has the most critical findings?", Dialect::Sqlite);
-        assert!(s.ends_with("ORDER BY finding_count DESC LIMIT 1"), "{s}");
+        assert!(s.ends_with("ORDER BY finding_count DESC, 1 LIMIT 1"), "{s}");
         assert_eq!(literal("O'Brien"), "'O''Brien'");
         assert_eq!(ident("Order Items"), "\"Order Items\"");
         assert_eq!(ident("findings"), "findings");

@@ -382,6 +382,10 @@ pub fn plan(ctx: &SchemaContext, question: &str, clarifications: &[Clarification
         }
     }
 
+    // A question that asks for rows ("list", "show", "which findings", "the 5 ...") is not an aggregate.
+    let list_words = ["list", "show", "which", "what"].iter().any(|w| ws.first().is_some_and(|f| f == w))
+        && !count
+        && ws.iter().any(|w| w.parse::<usize>().is_ok_and(|n| n < 1000) || matches!(w.as_str(), "list" | "show"));
     // The aggregate.
     let measure = |after: usize| -> Option<ColRef> {
         mentioned_cols
@@ -400,19 +404,40 @@ pub fn plan(ctx: &SchemaContext, question: &str, clarifications: &[Clarification
         measure(i).map(|c| Aggregate { func: AggFunc::Avg, column: Some(c) })
     } else if let Some(i) = sum.filter(|_| !count) {
         measure(i).map(|c| Aggregate { func: AggFunc::Sum, column: Some(c) })
-    } else if let Some(i) = max.filter(|_| group_by.is_empty()) {
+    } else if let Some(i) = max.filter(|_| group_by.is_empty() && !list_words) {
         measure(i).map(|c| Aggregate { func: AggFunc::Max, column: Some(c) })
-    } else if let Some(i) = min.filter(|_| group_by.is_empty()) {
+    } else if let Some(i) = min.filter(|_| group_by.is_empty() && !list_words) {
         measure(i).map(|c| Aggregate { func: AggFunc::Min, column: Some(c) })
     } else {
         None
     };
     let aggregate = aggregate.or_else(|| (count || ((most || fewest) && !group_by.is_empty()) || !group_by.is_empty()).then_some(Aggregate { func: AggFunc::Count, column: None }));
 
-    let top_n = ws.iter().position(|w| w == "top").and_then(|i| ws.get(i + 1)).and_then(|w| w.parse::<usize>().ok());
+    // "top 5", "the 5 most expensive", "first 10": a small count next to a ranking word.
+    let rank_words = ["top", "first", "most", "highest", "largest", "biggest", "latest", "newest", "oldest", "costliest", "cheapest", "lowest", "smallest", "recent"];
+    let top_n = ws.iter().enumerate().find_map(|(i, w)| {
+        let n = w.parse::<usize>().ok().filter(|n| (1..=1000).contains(n) && w.len() < 4)?;
+        let before = i.checked_sub(1).and_then(|j| ws.get(j)).map(String::as_str);
+        let after = ws.get(i + 1).map(String::as_str);
+        (before.is_some_and(|b| rank_words.contains(&b)) || after.is_some_and(|a| rank_words.contains(&a))).then_some(n)
+    });
+    // "most expensive", "costliest", "highest cost": order a list by its measure.
+    let cost_words = ["expensive", "costliest", "costly", "cheapest"];
+    let rank_measure = if cost_words.iter().any(|w| has(&ws, w)) || max.is_some() || min.is_some() {
+        numeric_col.clone().or_else(|| {
+            ctx.table(&subject).and_then(|t| {
+                t.columns.iter().find(|c| c.kind() == ColumnKind::Number).map(|c| ColRef::new(&subject, &c.name))
+            })
+        })
+    } else {
+        None
+    };
+    let rank_desc = !(has(&ws, "cheapest") || min.is_some());
     let which_most = ws.first().is_some_and(|w| w == "which" || w == "what") && (most || fewest) && !group_by.is_empty();
     let order_by = if aggregate.is_some() && !group_by.is_empty() {
         if group_by.iter().all(|g| matches!(g, GroupKey::Time { .. })) { None } else { Some((None, !fewest)) }
+    } else if aggregate.is_none() && rank_measure.is_some() {
+        rank_measure.clone().map(|c| (Some(c), rank_desc))
     } else if aggregate.is_none() && (has(&ws, "latest") || has(&ws, "recent") || has(&ws, "newest")) {
         date_col.clone().map(|c| (Some(c), true))
     } else if aggregate.is_none() && has(&ws, "oldest") {
@@ -445,6 +470,11 @@ pub fn plan(ctx: &SchemaContext, question: &str, clarifications: &[Clarification
             if !select.contains(c) {
                 select.push(c.clone());
             }
+        }
+        if let Some((Some(oc), _)) = &order_by
+            && !select.contains(oc)
+        {
+            select.push(oc.clone());
         }
         if let Some(dc) = &date_col
             && !select.contains(dc)
@@ -686,6 +716,16 @@ mod tests {
         assert!(plan.select.contains(&ColRef::new("findings", "summary")));
         assert!(plan.filters.iter().any(|f| matches!(f, Filter::Compare { op, value, .. } if op == ">" && *value == 100000.0)));
         assert!(plan.filters.iter().any(|f| matches!(f, Filter::In { col, .. } if col == &ColRef::new("departments", "name"))));
+    }
+
+    #[test]
+    fn most_expensive_lists_ordered_by_cost_with_a_limit() {
+        let plan = p("List the 5 most expensive critical findings").plan.unwrap();
+        assert!(plan.aggregate.is_none(), "{plan:?}");
+        assert_eq!(plan.limit, Some(5));
+        assert_eq!(plan.order_by, Some((Some(ColRef::new("findings", "estimated_cost")), true)));
+        let plan = p("What is the highest estimated cost of a critical finding?").plan.unwrap();
+        assert_eq!(plan.aggregate, Some(Aggregate { func: AggFunc::Max, column: Some(ColRef::new("findings", "estimated_cost")) }));
     }
 
     #[test]

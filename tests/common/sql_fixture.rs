@@ -91,3 +91,12 @@ pub fn pg_checksum(url: &str, password: &str) -> String {
         parts.join(";")
     })
 }
+
+/// Checksum of the database behind a `--db` URL: the file's sha256 for SQLite, the tables'
+/// contents for PostgreSQL.
+pub fn checksum(url: &str, password: Option<&str>) -> String {
+    match url.strip_prefix("sqlite://") {
+        Some(path) => sqlite_checksum(Path::new(path)),
+        None => pg_checksum(url, password.unwrap_or_default()),
+    }
+}
