@@ -214,10 +214,30 @@ ENV
   grep '^export ' "$dir/env"
 }
 
+# checksum: one md5 over every row of every table of qa_audit, plus the table list, so the test
+# run can prove that nothing it did changed the data (scripts/test.sh compares before/after).
+cmd_checksum() {
+  local dir port
+  dir="$(cluster_dir || true)"
+  running "$dir" || die "not running"
+  resolve_bins
+  port="$(sed -n 's/^export QA_TEST_PG_URL=.*:\([0-9]*\)\/.*/\1/p' "$dir/env")"
+  "$PSQL" -X -q -At -v ON_ERROR_STOP=1 -h "$dir" -p "$port" -U qa_admin -d qa_audit -c "
+    SELECT md5(string_agg(x, '|' ORDER BY x)) FROM (
+      SELECT 'departments:' || t::text AS x FROM departments t
+      UNION ALL SELECT 'auditors:' || t::text FROM auditors t
+      UNION ALL SELECT 'audits:' || t::text FROM audits t
+      UNION ALL SELECT 'findings:' || t::text FROM findings t
+      UNION ALL SELECT 'tables:' || string_agg(schemaname || '.' || tablename, ',' ORDER BY tablename)
+        FROM pg_tables WHERE schemaname NOT IN ('pg_catalog', 'information_schema')
+    ) rows"
+}
+
 case "${1:-}" in
   start) cmd_start ;;
+  checksum) cmd_checksum ;;
   stop) cmd_stop ;;
   status) cmd_status ;;
   -h|--help) sed -n '2,16p' "$0" ;;
-  *) echo "usage: $0 start|stop|status" >&2; exit 2 ;;
+  *) echo "usage: $0 start|stop|status|checksum" >&2; exit 2 ;;
 esac

@@ -17,5 +17,19 @@ if [ -z "${QA_TEST_PG_URL:-}" ]; then
   fi
   eval "$pg_env"
   export QA_TEST_PG_URL QA_TEST_PG_PASSWORD
+  before="$(scripts/pg-test-cluster.sh checksum)"
 fi
+set +e
 cargo test --locked "$@"
+rc=$?
+set -e
+# The whole suite, hostile statements included, must leave the PostgreSQL data as it found it.
+if [ -n "${before:-}" ]; then
+  after="$(scripts/pg-test-cluster.sh checksum)"
+  if [ "$before" != "$after" ]; then
+    echo "test.sh: the PostgreSQL test database changed during the test run ($before -> $after)" >&2
+    exit 1
+  fi
+  echo "test.sh: PostgreSQL test data unchanged after the suite (md5 $after)"
+fi
+exit "$rc"

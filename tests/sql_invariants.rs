@@ -123,13 +123,19 @@ proptest! {
         let limits = ExecLimits { row_cap: cap, timeout_ms: 2000 };
         let log = Arc::new(Mutex::new(Vec::new()));
         let mut rec = Recording { inner: db::open(&url, limits).unwrap(), log: log.clone() };
-        let mut llm = PoolLlm { picks, n: 0 };
+        let mut llm = PoolLlm { picks: picks.clone(), n: 0 };
         let mut run = LlmRun::new(&mut llm);
         let opts = AgentOptions { k, max_loops, limits, semantic_schema: None, sample_values: 8, use_llm: true };
-        let question = words.join(" ");
+        // Half the questions start like a real one, so plans exist and execution is reached.
+        let question = if picks[0] % 2 == 0 { format!("how many findings {}", words.join(" ")) } else { words.join(" ") };
         let result = Agent::new(&mut rec, Some(&mut run), opts).run(&question, None);
 
         let schema = rec.inner.introspect(0).unwrap();
+        if matches!(result.outcome, Outcome::Answered) {
+            // The final statement ran, and it is the validated one.
+            let final_sql = result.state.str("sql").unwrap().to_string();
+            prop_assert!(log.lock().unwrap().iter().any(|s| s == &final_sql));
+        }
         for stmt in log.lock().unwrap().iter() {
             let sql = stmt.strip_prefix("EXPLAIN ").unwrap_or(stmt);
             let v = validate::validate(sql, Dialect::Sqlite, Some(&schema), cap);
