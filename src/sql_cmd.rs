@@ -224,6 +224,8 @@ fn open_llm(settings: &Settings) -> (Option<Box<dyn crate::llm::Llm>>, Option<St
 pub fn answer(settings: &Settings, quiet: bool, url: &SqlUrl, question: &str, resume: Option<(Checkpoint, String)>) -> Result<SqlAnswer> {
     let mut db = open_db(url, settings)?;
     let (mut llm, llm_skip) = open_llm(settings);
+    // The closure lets the trait object's lifetime shorten (a bare `LlmRun::new` does not).
+    #[allow(clippy::redundant_closure)]
     let mut llm_run = llm.as_deref_mut().map(|l| LlmRun::new(l));
     let options = match &resume {
         Some((cp, _)) => AgentOptions { limits: limits(settings), ..cp.options.clone() },

@@ -379,6 +379,11 @@ fn render_show(r: &TraceRecord) -> String {
     if let Some(e) = &r.error {
         let _ = writeln!(o, "Error: {e}");
     }
+    if !r.internal.sql.is_null() {
+        render_sql(&mut o, &r.internal.sql);
+        let _ = writeln!(o, "\nAnswer:\n{}", r.final_answer);
+        return o;
+    }
     let _ = writeln!(o, "\nRetrieved chunks ({}):", r.retrieved_chunks.len());
     for (i, c) in r.retrieved_chunks.iter().enumerate() {
         let _ = writeln!(o, "  {}. [{:.3}] {}  ({})", i + 1, c.score, or_dash(&c.source_file), c.chunk_id);
@@ -423,6 +428,52 @@ fn render_show(r: &TraceRecord) -> String {
     let _ = writeln!(o, "Fallbacks used: {}", if gr.fallback_used.is_empty() { "none".to_string() } else { gr.fallback_used.join(", ") });
     let _ = writeln!(o, "\nAnswer:\n{}", r.final_answer);
     o
+}
+
+/// The SQL route's part of `qa traces show`: the agent's stages, candidates, validation and result.
+fn render_sql(o: &mut String, sql: &serde_json::Value) {
+    use std::fmt::Write as _;
+    let st = &sql["state"];
+    let _ = writeln!(o, "Database: {}  outcome: {}", sql["database"].as_str().unwrap_or("-"), sql["outcome"]["status"].as_str().unwrap_or("-"));
+    let steps: Vec<String> = sql["steps"]
+        .as_array()
+        .map(|a| a.iter().map(|s| format!("{} {:.1} ms", s["stage"].as_str().unwrap_or("?"), s["latency_ms"].as_f64().unwrap_or(0.0))).collect())
+        .unwrap_or_default();
+    let _ = writeln!(o, "Stages: {}", steps.join(" → "));
+    if let Some(c) = st["plan_confidence"].as_f64() {
+        let _ = writeln!(o, "Plan confidence: {c:.2}");
+    }
+    if let Some(q) = st["clarifying_question"].as_str() {
+        let _ = writeln!(o, "Clarifying question: {}", q.replace('\n', "\n  "));
+    }
+    if let Some(cands) = st["sql_candidates"].as_array() {
+        let _ = writeln!(o, "\nCandidates ({}):", cands.len());
+        for c in cands {
+            let _ = writeln!(
+                o,
+                "  [{}] {} score {:.2}: {}",
+                if c["valid"].as_bool() == Some(true) { "valid" } else { "refused" },
+                c["source"].as_str().unwrap_or("?"),
+                c["score"].as_f64().unwrap_or(0.0),
+                truncate(c["sql"].as_str().unwrap_or(""), 200)
+            );
+        }
+    }
+    if let Some(rs) = st["val_reasons"].as_array().filter(|a| !a.is_empty()) {
+        let _ = writeln!(o, "Validation reasons:");
+        for r in rs {
+            let _ = writeln!(o, "  - {} ({}): {}", r["candidate"].as_str().unwrap_or("?"), r["kind"].as_str().unwrap_or("?"), r["message"].as_str().unwrap_or(""));
+        }
+    }
+    let _ = writeln!(o, "Loops: {}, validation ok: {}", st["loop_count"].as_u64().unwrap_or(0), st["validation_ok"].as_bool().unwrap_or(false));
+    if let (Some(q), true) = (st["sql"].as_str(), st["validation_ok"].as_bool() == Some(true)) {
+        let _ = writeln!(o, "SQL: {q}");
+    }
+    if let Some(n) = st["exec_rows"].as_u64() {
+        let _ = writeln!(o, "Rows: {n}{}", if st["result_truncated"].as_bool() == Some(true) { " (row cap reached)" } else { "" });
+    }
+    let executed = sql["executed"].as_array().map(|a| a.len()).unwrap_or(0);
+    let _ = writeln!(o, "Statements sent to the database (probes included): {executed}");
 }
 
 fn or_dash(s: &str) -> &str {

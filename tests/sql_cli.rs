@@ -127,6 +127,12 @@ fn trace_records_contract_steps_and_state() {
         let n: usize = s.rsplit("LIMIT ").next().unwrap().trim().parse().unwrap_or_else(|_| panic!("no LIMIT: {s}"));
         assert!(n <= 200, "{s}");
     }
+    // `qa traces show` renders the SQL route's stages, candidates and final statement.
+    let id = t["trace_id"].as_str().unwrap();
+    let out = qa(dir.path()).args(["traces", "show", id]).assert().success().get_output().stdout.clone();
+    let shown = String::from_utf8(out).unwrap();
+    assert!(shown.contains("Stages: input") && shown.contains("→ execute"), "{shown}");
+    assert!(shown.contains("[valid] plan score") && shown.contains("SQL: SELECT COUNT(*)"), "{shown}");
     // The offline analyser reads SQL traces too.
     let out = qa(dir.path()).args(["traces", "stats", "--json"]).assert().success().get_output().stdout.clone();
     let stats: Value = serde_json::from_slice(&out).unwrap();

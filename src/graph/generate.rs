@@ -117,24 +117,7 @@ pub fn request(p: &PromptInput) -> ChatRequest {
 /// The query in the model's reply: the `cypher` field of a JSON object, else a fenced or bare
 /// query (models without JSON mode).
 pub fn extract_cypher(text: &str) -> Result<String, String> {
-    let from_json = crate::llm::openai::first_json_object(text)
-        .and_then(|o| serde_json::from_str::<serde_json::Value>(o).ok())
-        .and_then(|v| v.get("cypher").and_then(|c| c.as_str()).map(String::from));
-    let query = match from_json {
-        Some(q) => q,
-        None => {
-            let t = text.trim();
-            let t = match t.find("```") {
-                Some(start) => {
-                    let body = &t[start + 3..];
-                    let body = body.strip_prefix("cypher").unwrap_or(body);
-                    body.split("```").next().unwrap_or(body)
-                }
-                None => t,
-            };
-            t.trim().to_string()
-        }
-    };
+    let query = crate::llm::reply_field_or_code(text, "cypher", "cypher");
     let query = query.trim().to_string();
     if query.is_empty() {
         return Err("the reply holds no query".into());

@@ -159,6 +159,31 @@ pub trait Llm: Send {
     fn chat(&mut self, request: &ChatRequest) -> Result<ChatResponse, LlmError>;
 }
 
+/// A query a model wrote: the string field `field` of the first JSON object in `text`, else the
+/// body of the first fenced block (its `lang` tag dropped, any case), else the whole text; trimmed.
+/// Used for generated Cypher and SQL (models without JSON mode answer in fences or bare text).
+pub fn reply_field_or_code(text: &str, field: &str, lang: &str) -> String {
+    let from_json = openai::first_json_object(text)
+        .and_then(|o| serde_json::from_str::<serde_json::Value>(o).ok())
+        .and_then(|v| v.get(field).and_then(|c| c.as_str()).map(String::from));
+    if let Some(q) = from_json {
+        return q.trim().to_string();
+    }
+    let t = text.trim();
+    let body = match t.find("```") {
+        Some(start) => {
+            let body = &t[start + 3..];
+            let body = match body.get(..lang.len()) {
+                Some(tag) if tag.eq_ignore_ascii_case(lang) => &body[lang.len()..],
+                _ => body,
+            };
+            body.split("```").next().unwrap_or(body)
+        }
+        None => t,
+    };
+    body.trim().to_string()
+}
+
 /// Rough token estimate for models whose tokenizer we do not have (≈ 4 characters a token,
 /// rounded up so prompts are trimmed conservatively).
 pub fn estimate_tokens(text: &str) -> usize {

@@ -206,23 +206,7 @@ pub fn request(ctx: &SchemaContext, question: &str, plan_hint: Option<&str>, dia
 
 /// The SQL in a model's reply: the `sql` field of a JSON object, else a fenced or bare statement.
 pub fn extract_sql(text: &str) -> Result<String, String> {
-    let from_json = crate::llm::openai::first_json_object(text)
-        .and_then(|o| serde_json::from_str::<serde_json::Value>(o).ok())
-        .and_then(|v| v.get("sql").and_then(|c| c.as_str()).map(String::from));
-    let sql = match from_json {
-        Some(q) => q,
-        None => {
-            let t = text.trim();
-            match t.find("```") {
-                Some(start) => {
-                    let body = &t[start + 3..];
-                    let body = body.strip_prefix("sql").or_else(|| body.strip_prefix("SQL")).unwrap_or(body);
-                    body.split("```").next().unwrap_or(body).to_string()
-                }
-                None => t.to_string(),
-            }
-        }
-    };
+    let sql = crate::llm::reply_field_or_code(text, "sql", "sql");
     let sql = sql.trim().trim_end_matches(';').trim().to_string();
     if sql.is_empty() {
         return Err("the reply holds no SQL".into());

@@ -285,10 +285,10 @@ pub fn plan(ctx: &SchemaContext, question: &str, clarifications: &[Clarification
         if group {
             // Group by a table (its label column) or a column.
             if let Some(Term::Table { table }) = tables.first() {
-                if !table.eq_ignore_ascii_case(&subject) || tables.len() == 1 {
-                    if let Some(label) = ctx.label_column(table) {
-                        group_by.push(GroupKey::Column { col: ColRef::new(table, &label) });
-                    }
+                if (!table.eq_ignore_ascii_case(&subject) || tables.len() == 1)
+                    && let Some(label) = ctx.label_column(table)
+                {
+                    group_by.push(GroupKey::Column { col: ColRef::new(table, &label) });
                 }
                 continue;
             }

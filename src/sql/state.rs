@@ -161,7 +161,10 @@ impl AgentState {
 
 fn short(v: &Value) -> String {
     let s = v.to_string();
-    if s.len() > 60 { format!("{}…", &s[..s.floor_char_boundary(60)]) } else { s }
+    match s.char_indices().nth(60) {
+        Some((cut, _)) => format!("{}…", &s[..cut]),
+        None => s,
+    }
 }
 
 /// Build an update object: `update([("sql", json!(..)), ...])`.
