@@ -169,7 +169,8 @@ pub fn run(settings: &mut Settings, quiet: bool, args: &SqlArgs) -> Result<ExitC
         _ => {
             let q = args.question.join(" ");
             if q.trim().is_empty() {
-                bail!("the question is empty: ask something, e.g. qa sql \"How many findings are open?\" --db samples/sql/audit.db");
+                eprintln!("error: the question is empty: ask something, e.g. qa sql \"How many findings are open?\" --db samples/sql/audit.db\n\nFor more information, try 'qa sql --help'.");
+                return Ok(ExitCode::from(crate::app::EXIT_USAGE));
             }
             (q, None)
         }
