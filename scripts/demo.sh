@@ -8,3 +8,7 @@ cargo build --release --locked
 ./target/release/qa index sample_corpus
 question="${*:-How does deep sleep relate to battery life?}"
 ./target/release/qa ask "$question"
+# The SQL path on the bundled audit-findings database (SQLite, built from samples/sql/audit.sql).
+scripts/sample-db.sh >/dev/null
+echo
+./target/release/qa sql "How many critical findings per department?" --db samples/sql/audit.db --semantic samples/sql/audit_semantic.toml
