@@ -219,6 +219,19 @@ pub fn plan(ctx: &SchemaContext, question: &str, clarifications: &[Clarification
         None
     };
 
+    // "top 3 categories by total cost": the term after "top N" is grouped by — when it is a
+    // column, or a table and another table is the subject ("top 5 departments by findings").
+    let table_count = matches.iter().filter(|m| m.terms.iter().any(|(t, _)| matches!(t, Term::Table { .. }))).count();
+    if let Some(i) = ws.iter().position(|w| w == "top") {
+        let at = if ws.get(i + 1).is_some_and(|w| w.parse::<usize>().is_ok()) { i + 2 } else { i + 1 };
+        if let Some(m) = matches.iter().find(|m| m.start == at) {
+            let column = m.terms.iter().any(|(t, _)| matches!(t, Term::Column { .. }));
+            let table = m.terms.iter().any(|(t, _)| matches!(t, Term::Table { .. }));
+            if column || (table && table_count > 1) {
+                group_positions.push(at);
+            }
+        }
+    }
     // Which matches are grouping targets.
     let is_group_target = |m: &Match| group_positions.iter().any(|&p| p == m.start || (p + 1 == m.start && matches!(ws.get(p).map(String::as_str), Some("the"))));
 
@@ -292,7 +305,11 @@ pub fn plan(ctx: &SchemaContext, question: &str, clarifications: &[Clarification
                 }
                 continue;
             }
-            if let Some(Term::Column { table, column }) = pick_column(&columns, &subject) {
+            // "by cost" names a measure to rank by, not groups: grouping by a continuous number
+            // is almost never meant.
+            if let Some(Term::Column { table, column }) = pick_column(&columns, &subject)
+                && ctx.table(table).and_then(|t| t.column(column)).is_none_or(|c| c.kind() != ColumnKind::Number)
+            {
                 group_by.push(GroupKey::Column { col: ColRef::new(table, column) });
                 continue;
             }
@@ -423,7 +440,7 @@ pub fn plan(ctx: &SchemaContext, question: &str, clarifications: &[Clarification
     });
     // "most expensive", "costliest", "highest cost": order a list by its measure.
     let cost_words = ["expensive", "costliest", "costly", "cheapest"];
-    let rank_measure = if cost_words.iter().any(|w| has(&ws, w)) || max.is_some() || min.is_some() {
+    let rank_measure = if cost_words.iter().any(|w| has(&ws, w)) || max.is_some() || min.is_some() || (top_n.is_some() && numeric_col.is_some()) {
         numeric_col.clone().or_else(|| {
             ctx.table(&subject).and_then(|t| {
                 t.columns.iter().find(|c| c.kind() == ColumnKind::Number).map(|c| ColRef::new(&subject, &c.name))
@@ -726,6 +743,21 @@ mod tests {
         assert_eq!(plan.order_by, Some((Some(ColRef::new("findings", "estimated_cost")), true)));
         let plan = p("What is the highest estimated cost of a critical finding?").plan.unwrap();
         assert_eq!(plan.aggregate, Some(Aggregate { func: AggFunc::Max, column: Some(ColRef::new("findings", "estimated_cost")) }));
+    }
+
+    #[test]
+    fn top_n_groups_by_the_term_after_it() {
+        let plan = p("top 3 categories by total cost").plan.unwrap();
+        assert_eq!(plan.group_by, vec![GroupKey::Column { col: ColRef::new("findings", "category") }]);
+        assert_eq!(plan.aggregate, Some(Aggregate { func: AggFunc::Sum, column: Some(ColRef::new("findings", "estimated_cost")) }));
+        assert_eq!((plan.limit, plan.order_by.clone()), (Some(3), Some((None, true))));
+        let plan = p("top 2 departments by number of findings").plan.unwrap();
+        assert_eq!(plan.table, "findings");
+        assert_eq!(plan.group_by, vec![GroupKey::Column { col: ColRef::new("departments", "name") }]);
+        // A lone table after "top" is the subject, not a grouping.
+        let plan = p("top 3 findings by cost").plan.unwrap();
+        assert!(plan.group_by.is_empty() && plan.aggregate.is_none(), "{plan:?}");
+        assert_eq!((plan.limit, plan.order_by.clone()), (Some(3), Some((Some(ColRef::new("findings", "estimated_cost")), true))));
     }
 
     #[test]
