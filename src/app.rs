@@ -162,16 +162,17 @@ fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, flags: &Ask
     }
     let _guard = init_logging(settings, global, true);
     // A configured SQL source takes the questions that are about its data.
-    if let Some((url, decision)) = crate::sql_cmd::try_route(settings, global.quiet, question) {
-        if decision.to_sql {
+    if let Some(r) = crate::sql_cmd::try_route(settings, global.quiet, question) {
+        let d = r.decision;
+        if d.to_sql {
             if !global.quiet && !flags.json {
-                eprintln!("[routed to SQL: {} (score {} ≥ {})]", decision.matched.join(", "), decision.score, crate::sql::plan::ROUTE_THRESHOLD);
+                eprintln!("[routed to SQL: {} (score {} ≥ {})]", d.matched.join(", "), d.score, crate::sql::plan::ROUTE_THRESHOLD);
             }
-            let mut a = crate::sql_cmd::answer(settings, global.quiet, &url, question, None)?;
-            a.route = Some(decision);
+            let mut a = crate::sql_cmd::answer(settings, global.quiet, &r.url, question, None, Some((r.db, r.schema)))?;
+            a.route = Some(d);
             return crate::sql_cmd::print_outcome(settings, &a, flags.json, flags.trace, None, global.quiet);
         }
-        tracing::info!("not routed to SQL: score {} < {}", decision.score, crate::sql::plan::ROUTE_THRESHOLD);
+        tracing::info!("not routed to SQL: score {} < {}", d.score, crate::sql::plan::ROUTE_THRESHOLD);
     }
     let mut engine = Engine::open(settings, || load_embedder(settings))?;
     let spinner = spinner(global.quiet, "loading the LLM");

@@ -176,7 +176,7 @@ pub fn run(settings: &mut Settings, quiet: bool, args: &SqlArgs) -> Result<ExitC
         }
     };
     let url = parse_url(settings, args.db.dialect.as_deref())?;
-    let out = answer(settings, quiet, &url, &question, resume)?;
+    let out = answer(settings, quiet, &url, &question, resume, None)?;
     print_outcome(settings, &out, args.json, args.trace, args.viz.as_deref(), quiet)
 }
 
@@ -222,8 +222,19 @@ fn open_llm(settings: &Settings) -> (Option<Box<dyn crate::llm::Llm>>, Option<St
     }
 }
 
-pub fn answer(settings: &Settings, quiet: bool, url: &SqlUrl, question: &str, resume: Option<(Checkpoint, String)>) -> Result<SqlAnswer> {
-    let mut db = open_db(url, settings)?;
+/// Run the agent. `opened` is a connection and its schema the router already has.
+pub fn answer(
+    settings: &Settings,
+    quiet: bool,
+    url: &SqlUrl,
+    question: &str,
+    resume: Option<(Checkpoint, String)>,
+    opened: Option<(Box<dyn SqlDatabase>, crate::sql::DbSchema)>,
+) -> Result<SqlAnswer> {
+    let (mut db, schema) = match opened {
+        Some((db, schema)) => (db, Some(schema)),
+        None => (open_db(url, settings)?, None),
+    };
     let (mut llm, llm_skip) = open_llm(settings);
     // The closure lets the trait object's lifetime shorten (a bare `LlmRun::new` does not).
     #[allow(clippy::redundant_closure)]
@@ -234,7 +245,10 @@ pub fn answer(settings: &Settings, quiet: bool, url: &SqlUrl, question: &str, re
     };
     let resume_id = resume.as_ref().map(|(cp, _)| cp.id.clone());
     let spinner = crate::app::spinner(quiet, "querying the database");
-    let agent = Agent::new(db.as_mut(), llm_run.as_mut(), options.clone());
+    let mut agent = Agent::new(db.as_mut(), llm_run.as_mut(), options.clone());
+    if let Some(schema) = schema {
+        agent = agent.with_schema(schema);
+    }
     let run = agent.run(question, resume.map(|(cp, answer)| Resume { state: cp.state, answer }));
     spinner.finish_and_clear();
     let trace = build_trace(question, &run, llm_run.as_ref(), llm_skip.as_deref(), url);
@@ -464,10 +478,18 @@ fn schema(settings: &Settings, dialect: Option<&str>, json_out: bool) -> Result<
     Ok(ExitCode::SUCCESS)
 }
 
+/// The router's verdict, with the open connection and the schema it read (reused by the run).
+pub struct Routed {
+    pub url: SqlUrl,
+    pub decision: crate::sql::plan::RouteDecision,
+    pub db: Box<dyn SqlDatabase>,
+    pub schema: crate::sql::DbSchema,
+}
+
 /// `qa "question"` with a SQL source configured: decide by schema-term overlap whether the
-/// question is about the database. Returns None (go to the documents) when it is not, or when
+/// question is about the database. Returns None (go to the documents) when no source is set or
 /// the database cannot be read (with a warning: the documents may still answer).
-pub fn try_route(settings: &Settings, quiet: bool, question: &str) -> Option<(SqlUrl, crate::sql::plan::RouteDecision)> {
+pub fn try_route(settings: &Settings, quiet: bool, question: &str) -> Option<Routed> {
     let raw = settings.sql_url.as_deref()?;
     let url = match SqlUrl::parse(raw) {
         Ok(u) => u,
@@ -485,10 +507,18 @@ pub fn try_route(settings: &Settings, quiet: bool, question: &str) -> Option<(Sq
             return None;
         }
     };
-    let schema = db.introspect(8).ok()?;
+    let schema = match db.introspect(agent_options(settings).sample_values) {
+        Ok(s) => s,
+        Err(e) => {
+            if !quiet {
+                eprintln!("warning: SQL source not used: {}", url.scrub(&e.to_string()));
+            }
+            return None;
+        }
+    };
     let semantic = settings.sql_semantic_schema.as_deref().and_then(|p| SemanticSchema::load(p).ok());
     let ctx = SchemaContext::build(schema, semantic);
-    let d = crate::sql::plan::route_score(&ctx, question);
-    tracing::info!(score = d.score, to_sql = d.to_sql, matched = ?d.matched, "route decision");
-    Some((url, d))
+    let decision = crate::sql::plan::route_score(&ctx, question);
+    tracing::info!(score = decision.score, to_sql = decision.to_sql, matched = ?decision.matched, "route decision");
+    Some(Routed { url, decision, db, schema: ctx.db })
 }

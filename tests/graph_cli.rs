@@ -37,13 +37,7 @@ fn llm_answering_cypher(cypher: &'static str) -> ScriptedLlmServer {
 }
 
 fn qa_remote(data_dir: &Path, server: &ScriptedLlmServer) -> assert_cmd::Command {
-    let mut cmd = qa(data_dir);
-    cmd.env("QA_LLM_PROVIDER", "openai")
-        .env("QA_LLM_BASE_URL", server.base_url())
-        .env("QA_LLM_MODEL", "scripted-model")
-        .env("QA_LLM_MAX_RETRIES", "0")
-        .env("QA_LLM_TIMEOUT_SECS", "5");
-    cmd
+    common::llm_server::use_scripted_llm(qa(data_dir), server)
 }
 
 fn ask_remote(data_dir: &Path, server: &ScriptedLlmServer, question: &str) -> Value {

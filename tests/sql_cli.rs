@@ -6,7 +6,7 @@ mod common;
 
 use std::path::Path;
 
-use common::llm_server::{Scripted, ScriptedLlmServer};
+use common::llm_server::{use_scripted_llm as with_llm, Scripted, ScriptedLlmServer};
 use common::sql_fixture;
 use common::qa;
 use serde_json::{json, Value};
@@ -32,15 +32,6 @@ fn qa_sql(dir: &Path, e: &Engine) -> assert_cmd::Command {
     if let Some(p) = &e.password {
         cmd.env("QA_SQL_PASSWORD", p);
     }
-    cmd
-}
-
-fn with_llm(mut cmd: assert_cmd::Command, server: &ScriptedLlmServer) -> assert_cmd::Command {
-    cmd.env("QA_LLM_PROVIDER", "openai")
-        .env("QA_LLM_BASE_URL", server.base_url())
-        .env("QA_LLM_MODEL", "scripted-model")
-        .env("QA_LLM_MAX_RETRIES", "0")
-        .env("QA_LLM_TIMEOUT_SECS", "5");
     cmd
 }
 

@@ -89,6 +89,8 @@ pub struct Agent<'a, 'l> {
     state: AgentState,
     executed: Vec<String>,
     metrics: Metrics,
+    /// A schema the caller already read (the router), so it is not introspected twice.
+    preloaded_schema: Option<super::DbSchema>,
 }
 
 enum Flow {
@@ -98,7 +100,14 @@ enum Flow {
 
 impl<'a, 'l> Agent<'a, 'l> {
     pub fn new(db: &'a mut dyn SqlDatabase, llm: Option<&'a mut LlmRun<'l>>, opts: AgentOptions) -> Self {
-        Agent { db, llm, opts, state: AgentState::default(), executed: Vec::new(), metrics: Metrics::default() }
+        Agent { db, llm, opts, state: AgentState::default(), executed: Vec::new(), metrics: Metrics::default(), preloaded_schema: None }
+    }
+
+    /// Use `schema` (read from this database with `opts.sample_values` samples) instead of
+    /// introspecting again.
+    pub fn with_schema(mut self, schema: super::DbSchema) -> Self {
+        self.preloaded_schema = Some(schema);
+        self
     }
 
     fn apply(&mut self, stage: &str, upd: serde_json::Map<String, Value>, started: Instant) -> Result<(), StateError> {
@@ -147,7 +156,10 @@ impl<'a, 'l> Agent<'a, 'l> {
 
         // 1. Schema context.
         let t = Instant::now();
-        let db_schema = self.db.introspect(self.opts.sample_values).map_err(|e| e.to_string())?;
+        let db_schema = match self.preloaded_schema.take() {
+            Some(s) => s,
+            None => self.db.introspect(self.opts.sample_values).map_err(|e| e.to_string())?,
+        };
         if db_schema.tables.is_empty() {
             return Ok(Outcome::Failed { error: format!("{} has no tables to query", self.db.describe()), suggestions: vec![] });
         }

@@ -276,3 +276,13 @@ fn raw_response(status: StatusCode, content_type: &str, body: String) -> Respons
         .body(Body::from(body))
         .expect("valid response parts")
 }
+
+/// Point `cmd` at `server` as its OpenAI-compatible LLM: no retries, a 5 s timeout.
+pub fn use_scripted_llm(mut cmd: assert_cmd::Command, server: &ScriptedLlmServer) -> assert_cmd::Command {
+    cmd.env("QA_LLM_PROVIDER", "openai")
+        .env("QA_LLM_BASE_URL", server.base_url())
+        .env("QA_LLM_MODEL", "scripted-model")
+        .env("QA_LLM_MAX_RETRIES", "0")
+        .env("QA_LLM_TIMEOUT_SECS", "5");
+    cmd
+}
