@@ -99,6 +99,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             crate::graph_cmd::run(&settings, &args)
         }
         Some(Command::Traces(args)) => crate::traces_cmd::run(&settings, &args),
+        Some(Command::Eval(args)) => eval(&mut settings, &cli.global, &args),
         Some(Command::Sql(args)) => {
             let _guard = init_logging(&settings, &cli.global, true);
             crate::sql_cmd::run(&mut settings, cli.global.quiet, &args)
@@ -218,6 +219,69 @@ fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, flags: &Ask
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn eval(settings: &mut Settings, global: &GlobalArgs, args: &crate::cli::EvalArgs) -> Result<ExitCode> {
+    if let Some(c) = &args.corpus {
+        settings.set_flag("corpus", c)?;
+    }
+    if args.k.is_empty() || args.k.contains(&0) {
+        return Ok(usage_error("--k needs cutoffs of at least 1, e.g. --k 2,5,10"));
+    }
+    let _guard = init_logging(settings, global, false);
+    let mut questions = crate::eval::read_questions(&args.questions)?;
+    if let Some(n) = args.limit {
+        questions.truncate(n);
+    }
+    let mut engine = Engine::open(settings, || load_embedder(settings))?;
+    engine.attach_llm();
+    let runs = if args.no_repeat { 1 } else { 2 };
+    let pb = if global.quiet { indicatif::ProgressBar::hidden() } else { indicatif::ProgressBar::new((questions.len() * runs) as u64) };
+    pb.set_style(
+        indicatif::ProgressStyle::with_template("{prefix:>9.bold} [{bar:30}] {pos}/{len} ({eta})").unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()).progress_chars("=> "),
+    );
+    pb.set_prefix("eval");
+    let mut ks = args.k.clone();
+    ks.sort_unstable();
+    ks.dedup();
+    let report = crate::eval::run(&mut engine, &questions, &crate::eval::EvalOptions { ks, check_determinism: !args.no_repeat, progress: &|| pb.inc(1) });
+    pb.finish_and_clear();
+    let report = report?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print_eval(&report);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_eval(r: &crate::eval::EvalReport) {
+    let pct = |v: f64| format!("{:.3}", v);
+    println!("qa eval: {} questions on corpus '{}'", r.questions, r.corpus);
+    let header: Vec<String> = r.ks.iter().flat_map(|k| [format!("recall@{k}"), format!("all@{k}")]).collect();
+    println!("  {:<8} {}  {:>6}", "ranking", header.iter().map(|h| format!("{h:>10}")).collect::<String>(), "MRR");
+    let row = |name: &str, s: &crate::eval::Scores| {
+        let cells: String = r.ks.iter().flat_map(|k| [s.recall.get(k).copied().unwrap_or(0.0), s.all.get(k).copied().unwrap_or(0.0)]).map(|v| format!("{:>10}", pct(v))).collect();
+        println!("  {name:<8} {cells}  {:>6}", pct(s.mrr));
+    };
+    row("fused", &r.fused);
+    for (lane, s) in &r.lanes {
+        row(lane, s);
+    }
+    if let Some(v) = r.answer_contains_gold {
+        println!("  answers containing the gold answer: {}", pct(v));
+    }
+    if let Some(v) = r.key_term_coverage {
+        println!("  key terms in the answers: {}", pct(v));
+    }
+    let writers: Vec<String> = r.synthesizers.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    println!("  answers written by: {}", writers.join(", "));
+    println!("  latency per question: p50 {:.1} ms, p95 {:.1} ms", r.latency_p50_ms, r.latency_p95_ms);
+    match r.deterministic {
+        Some(true) => println!("  deterministic: yes (a second run gave identical rankings)"),
+        Some(false) => println!("  deterministic: NO — rankings differed for {}", r.nondeterministic.join(", ")),
+        None => println!("  deterministic: not checked (--no-repeat)"),
+    }
 }
 
 /// A spinner on stderr while slow work (an LLM-backed answer, a graph load) runs; hidden when

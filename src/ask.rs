@@ -21,7 +21,11 @@ use crate::graph::{GraphSchema, GraphStore};
 use crate::kg::ConceptInfo;
 use crate::layout::{self, CorpusDir, Manifest};
 use crate::llm::{Llm, LlmChoice, LlmRun};
-use crate::retrieve::{self, RetrievedChunk};
+use crate::graph::walk::{self, EntityGraph};
+use crate::kg::link::{AliasIndex, AliasSource};
+use crate::lexical::{self, LexicalIndex};
+use crate::retrieve::lanes::{LaneWeights, Lanes, SelectOptions};
+use crate::retrieve::{self, Retrieval};
 use crate::trace::{self, Internal, Latency, Models, TraceChunk, TraceGraph, TraceRecord};
 use crate::vector::{self, HnswIndex, VectorIndex};
 
@@ -55,6 +59,14 @@ pub struct Engine {
     /// The store's schema, read once per engine (run) on first use.
     graph_schema: Option<std::result::Result<GraphSchema, String>>,
     concepts: ConceptIndex,
+    /// Names and aliases of the concepts, to find the question's entities.
+    aliases: AliasIndex,
+    lexical: LexicalIndex,
+    entity_graph: EntityGraph,
+    /// The chunks' vectors, row-major (the graph lane's relevance bias).
+    vectors: Vec<f32>,
+    /// Document titles by source file.
+    titles: BTreeMap<String, String>,
     images: BTreeMap<String, ImageRef>,
     by_id: HashMap<String, usize>,
     /// Chunk files other than ours, loaded on demand to resolve foreign `source_id`s.
@@ -78,6 +90,9 @@ pub struct AskResult {
     pub corpus: String,
     pub answer: Answer,
     pub trace: TraceRecord,
+    /// Every lane's ranking and the fusion (in the trace as `internal.rag.lanes`).
+    #[serde(skip)]
+    pub retrieval: Retrieval,
 }
 
 impl Engine {
@@ -116,6 +131,25 @@ impl Engine {
         let concepts: Vec<ConceptInfo> = read_json(&gen_dir.join("concepts.json")).map_err(|e| corrupt(e, &root))?;
         let (concept_vectors, _) = vector::read_vectors(&gen_dir.join("concept_vectors.f32")).map_err(|e| corrupt(e.to_string(), &root))?;
         let images: BTreeMap<String, ImageRef> = read_json(&gen_dir.join("images.json")).map_err(|e| corrupt(e, &root))?;
+        let titles: BTreeMap<String, String> = read_json(&gen_dir.join(crate::indexer::DOCUMENTS_FILE)).map_err(|e| corrupt(e, &root))?;
+        let lexical = LexicalIndex::open(&gen_dir.join(lexical::DIR)).map_err(|e| corrupt(e.to_string(), &root))?;
+        if lexical.len() != chunks.len() {
+            return Err(corrupt(format!("the lexical index has {} chunks for {}", lexical.len(), chunks.len()), &root));
+        }
+        let entity_graph = EntityGraph::load(&gen_dir.join(walk::FILE)).map_err(|e| corrupt(e.to_string(), &root))?;
+        if entity_graph.chunk_count() != chunks.len() || entity_graph.entity_count() != concepts.len() {
+            return Err(corrupt("the entity graph does not match the chunks and concepts".into(), &root));
+        }
+        let (chunk_vectors, dim) = vector::read_vectors(&gen_dir.join("vectors.f32")).map_err(|e| corrupt(e.to_string(), &root))?;
+        if chunk_vectors.len() != chunks.len() || dim != manifest.dimension {
+            return Err(corrupt("vectors.f32 does not match the chunks".into(), &root));
+        }
+        let vectors: Vec<f32> = chunk_vectors.into_iter().flatten().collect();
+        let aliases = AliasIndex::build(concepts.iter().map(|c| AliasSource {
+            id: &c.id,
+            kind: c.kind,
+            surfaces: std::iter::once(c.name.as_str()).chain(c.aliases.iter().map(String::as_str)).collect(),
+        }));
         // A graph store that cannot be opened (or a Neo4j server that cannot be reached) degrades
         // answers to dense retrieval only.
         let (graph, graph_error) = match crate::graph::store::open_store(settings, &gen_dir) {
@@ -137,6 +171,11 @@ impl Engine {
             graph_error,
             graph_schema: None,
             concepts: ConceptIndex::new(concepts, concept_vectors),
+            aliases,
+            lexical,
+            entity_graph,
+            vectors,
+            titles,
             images,
             by_id,
             foreign: HashMap::new(),
@@ -182,20 +221,38 @@ impl Engine {
         &self.index
     }
 
-    /// Dense retrieval only (used by benchmarks): embed the deterministic subqueries and search.
-    pub fn retrieve(&self, question: &str) -> Result<(Vec<String>, Vec<Vec<f32>>, Vec<RetrievedChunk>)> {
-        self.retrieve_for(retrieve::subqueries(question))
+    /// Document titles by source file.
+    pub fn titles(&self) -> &BTreeMap<String, String> {
+        &self.titles
     }
 
-    fn retrieve_for(&self, subs: Vec<String>) -> Result<(Vec<String>, Vec<Vec<f32>>, Vec<RetrievedChunk>)> {
+    /// Retrieval only (benchmarks, `qa eval`): the deterministic sub-questions through the three
+    /// lanes and fusion, with the sub-questions' embeddings.
+    pub fn retrieve(&self, question: &str) -> Result<(Retrieval, Vec<Vec<f32>>)> {
+        let subs = retrieve::subqueries(question);
         let refs: Vec<&str> = subs.iter().map(String::as_str).collect();
         let vecs = self.embedder.embed(&refs)?;
-        self.search(subs, vecs)
+        let r = self.search(question, &subs, &vecs)?;
+        Ok((r, vecs))
     }
 
-    fn search(&self, subs: Vec<String>, vecs: Vec<Vec<f32>>) -> Result<(Vec<String>, Vec<Vec<f32>>, Vec<RetrievedChunk>)> {
-        let hits = retrieve::retrieve(&self.index, &self.chunks, &vecs, self.settings.top_k);
-        Ok((subs, vecs, hits))
+    fn lanes(&self) -> Lanes<'_> {
+        Lanes {
+            index: &self.index,
+            vectors: &self.vectors,
+            dim: self.manifest.dimension,
+            chunks: &self.chunks,
+            lexical: Some(&self.lexical),
+            graph: Some(&self.entity_graph),
+            concepts: &self.concepts,
+            aliases: Some(&self.aliases),
+            weights: LaneWeights::default(),
+        }
+    }
+
+    fn search(&self, question: &str, subs: &[String], vecs: &[Vec<f32>]) -> Result<Retrieval> {
+        let fixed_k = (self.settings.origin("top_k") != crate::config::Origin::Default).then_some(self.settings.top_k);
+        self.lanes().retrieve(question, subs, vecs, SelectOptions { fixed_k })
     }
 
     /// Embed the planned subqueries, dropping LLM subqueries that drifted from the question (a
@@ -257,8 +314,8 @@ impl Engine {
             _ => retrieve::plan_subqueries(question, None),
         };
         let mut plan = plan;
-        let retrieved = self.embed_plan(&mut plan).and_then(|(subs, vecs)| self.search(subs, vecs));
-        let (subs, vecs, hits) = match retrieved {
+        let retrieved = self.embed_plan(&mut plan).and_then(|(subs, vecs)| self.search(question, &subs, &vecs).map(|r| (subs, vecs, r)));
+        let (subs, vecs, retrieval) = match retrieved {
             Ok(v) => v,
             Err(e) => {
                 drop(run);
@@ -320,8 +377,9 @@ impl Engine {
         let graph_ms = t.elapsed().as_secs_f64() * 1000.0;
 
         let t = Instant::now();
-        let best = hits.first().map(|h| h.score).unwrap_or(0.0);
-        let mut candidates: Vec<Candidate> = hits.iter().map(|h| Candidate { chunk: &self.chunks[h.row], score: h.score, from_graph: false }).collect();
+        let hits = &retrieval.selected;
+        let best = hits.iter().map(|h| h.similarity).fold(0.0f32, f32::max);
+        let mut candidates: Vec<Candidate> = hits.iter().map(|h| Candidate { chunk: &self.chunks[h.row], score: h.similarity, from_graph: false }).collect();
         for c in &graph_chunks {
             if !candidates.iter().any(|x| x.chunk.id == c.id) {
                 candidates.push(Candidate { chunk: c, score: (best * 0.8).min(0.5), from_graph: true });
@@ -390,7 +448,7 @@ impl Engine {
                 TraceChunk {
                     chunk_id: c.id.clone(),
                     source_file: c.source_file.clone(),
-                    score: h.score,
+                    score: h.similarity,
                     metadata: serde_json::to_value(&c.metadata).unwrap_or_default(),
                     text: c.content.clone(),
                 }
@@ -454,8 +512,10 @@ impl Engine {
             internal: Internal {
                 rag: json!({
                     "corpus": self.corpus,
-                    "top_k": self.settings.top_k,
-                    "hits": hits.iter().map(|h| json!({"chunk_id": h.chunk_id, "score": h.score, "subquery": h.subquery})).collect::<Vec<_>>(),
+                    "k": retrieval.k,
+                    "k_reason": retrieval.k_reason,
+                    "hits": hits.iter().map(|h| json!({"chunk_id": h.chunk_id, "score": h.score, "similarity": h.similarity, "subquery": h.subquery, "lanes": h.lanes})).collect::<Vec<_>>(),
+                    "lanes": self.lanes_trace(&retrieval),
                     "best_score": best,
                     "relevance_threshold": self.settings.relevance_threshold,
                     "found": answer.found,
@@ -479,7 +539,29 @@ impl Engine {
         self.llm = llm_state;
         let mut answer = answer;
         answer.text = final_answer;
-        Ok(AskResult { question: question.to_string(), corpus: self.corpus.clone(), answer, trace: record })
+        Ok(AskResult { question: question.to_string(), corpus: self.corpus.clone(), answer, trace: record, retrieval })
+    }
+}
+
+impl Engine {
+    /// `internal.rag.lanes`: each lane's ranking (chunk ids, ranks, scores; the top of it) and the
+    /// graph lane's seeds, so a user can see why a passage was chosen.
+    fn lanes_trace(&self, r: &Retrieval) -> serde_json::Value {
+        let lane = |l: &retrieve::LaneRanking| {
+            json!({
+                "ms": l.ms,
+                "skipped": l.skipped,
+                "hits": l.hits.iter().take(20).map(|h| json!({"chunk_id": self.chunks.get(h.row).map(|c| c.id.as_str()), "rank": h.rank, "score": h.score})).collect::<Vec<_>>(),
+            })
+        };
+        json!({
+            "dense": lane(&r.dense),
+            "lexical": lane(&r.lexical),
+            "graph": lane(&r.graph),
+            "walk": lane(&r.walk),
+            "graph_seeds": r.seeds,
+            "fused": r.fused.iter().take(20).map(|h| json!({"chunk_id": h.chunk_id, "score": h.score, "lanes": h.lanes})).collect::<Vec<_>>(),
+        })
     }
 }
 

@@ -142,7 +142,7 @@ pub fn run(base: &Settings, global: &GlobalArgs, args: &BenchArgs) -> Result<Exi
     let mut qvecs = Vec::new();
     for q in &questions {
         let t = Instant::now();
-        let (_, vecs, _) = engine.retrieve(q)?;
+        let (_, vecs) = engine.retrieve(q)?;
         total.push(t.elapsed().as_secs_f64() * 1000.0);
         let t = Instant::now();
         let _ = engine.index().search(&vecs[0], settings.top_k);

@@ -388,7 +388,7 @@ mod tests {
                 Block { kind, text: text.into(), heading_path: path.clone(), image_ids: vec![] }
             })
             .collect();
-        SourceDoc { rel_path: "dir/My File.md".into(), kind: DocKind::Markdown, blocks, images: vec![] }
+        SourceDoc { rel_path: "dir/My File.md".into(), kind: DocKind::Markdown, blocks, images: vec![], title: None }
     }
 
     #[test]

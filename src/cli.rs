@@ -104,7 +104,8 @@ pub struct AskFlags {
     #[arg(long)]
     pub trace: bool,
 
-    /// Chunks retrieved per subquery [env: QA_TOP_K] [default: 3]
+    /// Passages the answer draws on [env: QA_TOP_K] [default: adaptive: 5, or 8 for comparison,
+    /// multi-part and multi-hop questions]
     #[arg(short, long, value_name = "N")]
     pub k: Option<usize>,
 
@@ -144,7 +145,48 @@ pub enum Command {
     Sql(crate::sql_cmd::SqlArgs),
     /// Analyse the query traces offline: stats, list, show, export, an HTML report, diff two runs.
     Traces(crate::traces_cmd::TracesArgs),
+    /// Evaluate retrieval on questions with known source files: recall@k, all@k, MRR, every lane
+    /// alone and fused, answers containing the gold answer, latency, determinism.
+    Eval(EvalArgs),
 }
+
+#[derive(Debug, Args, Clone)]
+#[command(after_help = EVAL_EXAMPLES)]
+pub struct EvalArgs {
+    /// JSONL file: one {"id", "question", "gold": ["<file>", ...], "answer"?, "key_terms"?} per line.
+    #[arg(value_name = "QUESTIONS")]
+    pub questions: PathBuf,
+
+    /// Corpus to evaluate [env: QA_CORPUS] [default: the latest indexed]
+    #[arg(long, value_name = "NAME")]
+    pub corpus: Option<String>,
+
+    /// Cutoffs for recall@k and all@k, comma-separated.
+    #[arg(long, value_name = "K,K,...", value_delimiter = ',', default_value = "2,5,10")]
+    pub k: Vec<usize>,
+
+    /// Skip the second run that checks the rankings are identical.
+    #[arg(long)]
+    pub no_repeat: bool,
+
+    /// Only the first N questions.
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+
+    /// Print the report (with per-question results) as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub const EVAL_EXAMPLES: &str = "\
+Examples:
+  qa index ../shared/datasets/hotpotqa-100/corpus --name hotpot
+  qa --llm none eval ../shared/datasets/hotpotqa-100/questions.jsonl --corpus hotpot
+  qa eval bench/rust_book_eval.jsonl --corpus book --k 1,5 --json > report.json
+
+A gold entry matches a retrieved file when it equals the file's path relative to the corpus root,
+or its last path components (a bare file name). Questions are asked in-process with the configured
+settings (use `--llm none` for retrieval and extractive answers only); no trace is appended.";
 
 #[derive(Debug, Args, Clone)]
 #[command(after_help = GRAPH_EXAMPLES)]

@@ -31,7 +31,8 @@ pub struct Settings {
     pub embedding_model: String,
     /// Corpus to query when several are indexed (default: the most recently indexed one).
     pub corpus: Option<String>,
-    /// Chunks retrieved per subquery.
+    /// Passages an answer draws on. Left at its default, the count adapts to the question (5, or 8
+    /// for comparison, multi-part and multi-hop questions); set, it is exact.
     pub top_k: usize,
     /// Maximum tokens per chunk, [CLS]/[SEP] included; capped by the model's window.
     pub chunk_tokens: usize,
@@ -138,7 +139,7 @@ impl Default for Settings {
             models_dir: PathBuf::from("models"),
             embedding_model: "all-MiniLM-L6-v2".into(),
             corpus: None,
-            top_k: 3,
+            top_k: 5,
             chunk_tokens: 256,
             chunk_overlap: 32,
             batch_size: 16,

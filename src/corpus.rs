@@ -76,6 +76,9 @@ pub struct SourceDoc {
     pub kind: DocKind,
     pub blocks: Vec<Block>,
     pub images: Vec<ImageRef>,
+    /// The document's own title when it states one (Markdown/HTML `h1`, HTML `<title>`, the title
+    /// line of a plain-text file); `None` when only the file name would say it.
+    pub title: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -150,16 +153,54 @@ pub fn load_file(root: &Path, path: &Path, report: &mut LoadReport) -> Option<So
     let root_display = if root.is_file() { root.parent().unwrap_or(Path::new("")) } else { root };
     let doc_dir = Path::new(&rel_path).parent().map(Path::to_path_buf).unwrap_or_default();
     let images = ImageResolver { root_display, doc_dir: &doc_dir };
-    let (blocks, images) = match kind {
-        DocKind::Markdown => parse_markdown(&text, &images),
+    if kind == DocKind::Html && let Some(target) = redirect_target(&text) {
+        return skip(format!("redirect stub (points to {target})"));
+    }
+    let (blocks, images, html_title) = match kind {
+        DocKind::Markdown => {
+            let (b, i) = parse_markdown(&text, &images);
+            (b, i, None)
+        }
         DocKind::Html => parse_html(&text, &images),
-        DocKind::Text => (parse_text(&text), Vec::new()),
+        DocKind::Text => (parse_text(&text), Vec::new(), None),
     };
     if blocks.iter().all(|b| b.text.trim().is_empty()) {
         return skip("no text content".into());
     }
     report.loaded += 1;
-    Some(SourceDoc { rel_path, kind, blocks, images })
+    let title = document_title(&blocks).or(html_title);
+    Some(SourceDoc { rel_path, kind, blocks, images, title })
+}
+
+/// The title a document gives itself: its first level-1 heading, or a heading that opens it.
+fn document_title(blocks: &[Block]) -> Option<String> {
+    let h1 = blocks.iter().find(|b| b.kind == BlockKind::Heading(1));
+    let opening = blocks.first().filter(|b| matches!(b.kind, BlockKind::Heading(_)));
+    h1.or(opening).map(|b| b.text.trim().to_string()).filter(|t| !t.is_empty() && t.chars().count() <= 200)
+}
+
+/// `<meta http-equiv="refresh" content="0; url=…">` pages (moved-page stubs of generated docs)
+/// carry no content of their own; indexing them would only duplicate titles.
+fn redirect_target(html: &str) -> Option<String> {
+    let head_end = html.to_ascii_lowercase().find("</head>").unwrap_or(html.len().min(16 * 1024));
+    let head = html.get(..head_end)?;
+    let lower = head.to_ascii_lowercase();
+    let at = lower.find("http-equiv=\"refresh\"").or_else(|| lower.find("http-equiv='refresh'")).or_else(|| lower.find("http-equiv=refresh"))?;
+    // The tag that holds the attribute, to read its `url=`.
+    let tag_start = lower[..at].rfind('<').unwrap_or(at);
+    let tag_end = lower[at..].find('>').map_or(lower.len(), |e| at + e);
+    let tag = &head[tag_start..tag_end];
+    let url = tag.to_ascii_lowercase().find("url=").map(|i| tag[i + 4..].trim_matches(|c: char| c == '"' || c == '\'' || c.is_whitespace() || c == '/').to_string());
+    // A page with a refresh header and real content is a page, not a stub.
+    let doc = Html::parse_document(html);
+    let body_text: usize = doc
+        .root_element()
+        .descendants()
+        .filter_map(|n| n.value().as_text().map(|t| (n, t)))
+        .filter(|(n, _)| !n.ancestors().any(|a| a.value().as_element().is_some_and(|e| HTML_SKIP.contains(&e.name()))))
+        .map(|(_, t)| t.trim().len())
+        .sum();
+    (body_text < 400).then(|| url.filter(|u| !u.is_empty()).unwrap_or_else(|| "another page".into()))
 }
 
 pub fn relative_path(root: &Path, path: &Path) -> String {
@@ -404,6 +445,8 @@ static MAIN_SELECTOR: std::sync::LazyLock<scraper::Selector> =
     std::sync::LazyLock::new(|| scraper::Selector::parse("main, [role=main], article").expect("static selector"));
 static BODY_SELECTOR: std::sync::LazyLock<scraper::Selector> =
     std::sync::LazyLock::new(|| scraper::Selector::parse("body").expect("static selector"));
+static TITLE_SELECTOR: std::sync::LazyLock<scraper::Selector> =
+    std::sync::LazyLock::new(|| scraper::Selector::parse("head > title").expect("static selector"));
 static FIGCAPTION_SELECTOR: std::sync::LazyLock<scraper::Selector> =
     std::sync::LazyLock::new(|| scraper::Selector::parse("figcaption").expect("static selector"));
 
@@ -417,8 +460,9 @@ const HTML_BLOCK: &[&str] = &[
     "aside", "details", "summary", "body", "hr", "br",
 ];
 
-fn parse_html(text: &str, resolver: &ImageResolver) -> (Vec<Block>, Vec<ImageRef>) {
+fn parse_html(text: &str, resolver: &ImageResolver) -> (Vec<Block>, Vec<ImageRef>, Option<String>) {
     let doc = Html::parse_document(text);
+    let title = doc.select(&TITLE_SELECTOR).next().map(|t| collapse_ws(&t.text().collect::<String>())).filter(|t| !t.is_empty());
     let mut sink = BlockSink::default();
     let mut buf = String::new();
     // Prefer the page's main content; site chrome (menus, theme pickers) lives outside it.
@@ -428,7 +472,7 @@ fn parse_html(text: &str, resolver: &ImageResolver) -> (Vec<Block>, Vec<ImageRef
         None => walk_html(doc.root_element(), &mut sink, &mut buf, resolver),
     }
     flush(&mut sink, &mut buf, 0);
-    (sink.blocks, sink.images)
+    (sink.blocks, sink.images, title)
 }
 
 fn walk_html(el: ElementRef, sink: &mut BlockSink, buf: &mut String, resolver: &ImageResolver) {
@@ -516,6 +560,14 @@ fn parse_text(text: &str) -> Vec<Block> {
             && next.len() >= 3
             && (next.chars().all(|c| c == '=') || next.chars().all(|c| c == '-'));
         let shouty = is_shouty_heading(line);
+        // A file that opens with a short line standing alone ("Demon Dice", then a blank line)
+        // states its title there.
+        let title_line = sink.blocks.is_empty() && para.is_empty() && next.is_empty() && is_title_line(line);
+        if title_line && !underlined && !shouty {
+            sink.heading(1, line.trim());
+            i += 1;
+            continue;
+        }
         if underlined || shouty {
             flush(&mut sink, &mut para, 0);
             let level = if underlined && next.starts_with('=') { 1 } else { 2 };
@@ -533,6 +585,13 @@ fn parse_text(text: &str) -> Vec<Block> {
     }
     flush(&mut sink, &mut para, 0);
     sink.blocks
+}
+
+/// A short line that reads as a title: a few words, no sentence punctuation at its end.
+fn is_title_line(line: &str) -> bool {
+    let t = line.trim();
+    let words = t.split_whitespace().count();
+    (1..=12).contains(&words) && t.chars().count() <= 120 && t.chars().any(char::is_alphabetic) && !t.ends_with(['.', ',', ';', ':', '!', '?'])
 }
 
 /// A short line in capitals with at least two letters, e.g. "BROWN-OUTS AND RESETS".
@@ -587,7 +646,8 @@ mod tests {
             <h1>Solar</h1><p>Panels <b>charge</b> the battery.</p>
             <figure><img src="pics/panel.svg" alt="A solar panel"><figcaption>Figure 2: panel</figcaption></figure>
             <pre><code>fn main() {}</code></pre></body></html>"#;
-        let (blocks, images) = parse_html(html, &resolver());
+        let (blocks, images, title) = parse_html(html, &resolver());
+        assert_eq!(title.as_deref(), Some("t"));
         let all: String = blocks.iter().map(|b| b.text.as_str()).collect::<Vec<_>>().join("\n");
         assert!(!all.contains("Home menu") && !all.contains("secret") && !all.contains("color"), "{all}");
         assert!(all.contains("Panels charge the battery."));
@@ -604,6 +664,30 @@ mod tests {
         assert_eq!(blocks[1].text, "The board resets. It happens at night.");
         assert_eq!(blocks[2].text, "Wi-Fi");
         assert_eq!(blocks[3].heading_path, vec!["Wi-Fi"]);
+    }
+
+    #[test]
+    fn plain_text_title_line_becomes_the_title() {
+        let blocks = parse_text("Demon Dice\n\nDemon Dice is a collectible dice game.\n");
+        assert_eq!(blocks[0].kind, BlockKind::Heading(1));
+        assert_eq!(document_title(&blocks).as_deref(), Some("Demon Dice"));
+        assert_eq!(blocks[1].heading_path, vec!["Demon Dice"]);
+        // A first line that is a sentence is not a title.
+        let blocks = parse_text("The board resets at night.\n\nMore text here.");
+        assert_eq!(blocks[0].kind, BlockKind::Paragraph);
+        assert_eq!(document_title(&blocks), None);
+    }
+
+    #[test]
+    fn redirect_stubs_are_recognised() {
+        let stub = r#"<!DOCTYPE html><html><head><meta http-equiv="refresh" content="0; URL=ch19-03-advanced-traits.html"></head><body>Redirecting to <a href="ch19-03-advanced-traits.html">...</a></body></html>"#;
+        assert_eq!(redirect_target(stub).as_deref(), Some("ch19-03-advanced-traits.html"));
+        let page = "<html><head><title>x</title></head><body><p>A real page.</p></body></html>";
+        assert_eq!(redirect_target(page), None);
+        let scripted = format!(r#"<html><head><meta http-equiv="refresh" content="0; URL=b.html"></head><body><p>Redirecting</p><script>{}</script></body></html>"#, "var x = 1;".repeat(100));
+        assert_eq!(redirect_target(&scripted).as_deref(), Some("b.html"), "script text is not page content");
+        let long = format!(r#"<html><head><meta http-equiv="refresh" content="300"></head><body><p>{}</p></body></html>"#, "News text. ".repeat(100));
+        assert_eq!(redirect_target(&long), None, "a refreshing page with content is a page");
     }
 
     #[test]

@@ -58,6 +58,9 @@ pub enum QaError {
     #[error("graph store error: {0}")]
     Graph(String),
 
+    #[error("lexical index error: {0}")]
+    Lexical(String),
+
     #[error("invalid configuration: {0}")]
     Config(String),
 

@@ -14,7 +14,9 @@ use crate::config::Settings;
 use crate::corpus::{self, LoadReport, SourceDoc};
 use crate::embed::Embedder;
 use crate::error::{IoContext, QaError, Result};
+use crate::graph::walk::{self, EntityGraph};
 use crate::graph::{EmbeddedGraph, GraphStore};
+use crate::lexical;
 use crate::kg::llm_extract::{self, ExtractionCache, ExtractionReport};
 use crate::kg::{self, ExtractParams};
 use crate::llm::LlmRun;
@@ -33,6 +35,8 @@ pub struct IndexOptions {
 
 /// Name of the cache of LLM extractions inside a generation.
 const EXTRACTIONS_FILE: &str = "llm_extractions.json";
+/// Document titles by source file, inside a generation.
+pub const DOCUMENTS_FILE: &str = "documents.json";
 
 #[derive(Debug, Default, Serialize)]
 pub struct Timings {
@@ -41,6 +45,7 @@ pub struct Timings {
     pub embed_ms: f64,
     pub hnsw_ms: f64,
     pub graph_ms: f64,
+    pub lexical_ms: f64,
     pub write_ms: f64,
     pub total_ms: f64,
 }
@@ -136,9 +141,10 @@ fn load_cache(cd: &CorpusDir, embedder: &dyn Embedder, rebuild: bool) -> Embeddi
     if let (Ok(text), Ok((vectors, _))) =
         (std::fs::read_to_string(gen_dir.join("concepts.json")), vector::read_vectors(&gen_dir.join("concept_vectors.f32")))
     {
+        // Keyed by concept id: two concepts may share a display name.
         if let Ok(concepts) = serde_json::from_str::<Vec<kg::ConceptInfo>>(&text) {
-            for (c, v) in concepts.into_iter().zip(vectors) {
-                cache.concept_vectors.insert(c.name, v);
+            for (c, v) in concepts.into_iter().filter(|c| c.embedded).zip(vectors) {
+                cache.concept_vectors.insert(c.id, v);
             }
         }
     }
@@ -236,7 +242,8 @@ pub fn run_index(settings: &Settings, embedder: &dyn Embedder, opts: &IndexOptio
             && m.hnsw_m == settings.hnsw_m
             && m.hnsw_ef_construction == settings.hnsw_ef_construction
             && m.corpus_root == opts.root.display().to_string()
-            && m.kg_extraction == extraction_mode;
+            && m.kg_extraction == extraction_mode
+            && m.kg_version == kg::EXTRACTOR_VERSION;
         if !opts.rebuild && same_setup && m.corpus_fingerprint == fp && settings.chunk_dir().join(&chunk_file).is_file() {
             summary.kept = chunks.len();
             summary.up_to_date = true;
@@ -282,11 +289,13 @@ pub fn run_index(settings: &Settings, embedder: &dyn Embedder, opts: &IndexOptio
         let t = Instant::now();
         let images = corpus::images_by_id(&docs);
         let doc_types: HashMap<String, &'static str> = docs.iter().map(|d| (d.rel_path.clone(), d.kind.as_str())).collect();
+        let titles: HashMap<String, String> = docs.iter().filter_map(|d| d.title.clone().map(|t| (d.rel_path.clone(), t))).collect();
         let mut graph = kg::extract(
             &chunks,
             &images,
             &chunk_file,
             &doc_types,
+            &titles,
             ExtractParams { min_df: settings.min_concept_df, min_related_weight: settings.min_related_weight, max_per_chunk: 20 },
         );
         if let Some(run) = llm.as_deref_mut() {
@@ -301,16 +310,26 @@ pub fn run_index(settings: &Settings, embedder: &dyn Embedder, opts: &IndexOptio
             write_json(&gen_dir.join(EXTRACTIONS_FILE), &cache)?;
             summary.llm_extraction = Some(report);
         }
-        let concepts: Vec<kg::ConceptInfo> = graph.concepts.values().cloned().collect();
-        let missing_names: Vec<&str> = concepts.iter().filter(|c| !cache.concept_vectors.contains_key(&c.name)).map(|c| c.name.as_str()).collect();
+        let mut concepts: Vec<kg::ConceptInfo> = graph.concepts.values().cloned().collect();
+        for c in &mut concepts {
+            c.embedded = c.wants_vector();
+        }
+        let missing_names: Vec<(&str, &str)> =
+            concepts.iter().filter(|c| c.embedded && !cache.concept_vectors.contains_key(&c.id)).map(|c| (c.id.as_str(), c.name.as_str())).collect();
         let pb = bar(opts.progress, missing_names.len() as u64, "concepts");
-        let name_vectors = embed_all(embedder, &missing_names, &pb)?;
+        let names: Vec<&str> = missing_names.iter().map(|(_, n)| *n).collect();
+        let name_vectors = embed_all(embedder, &names, &pb)?;
         pb.finish_and_clear();
-        let mut name_map: HashMap<&str, Vec<f32>> = missing_names.iter().copied().zip(name_vectors).collect();
+        let mut by_id: HashMap<&str, Vec<f32>> = missing_names.iter().map(|(id, _)| *id).zip(name_vectors).collect();
         let concept_vectors: Vec<Vec<f32>> = concepts
             .iter()
-            .map(|c| name_map.remove(c.name.as_str()).or_else(|| cache.concept_vectors.get(&c.name).cloned()).unwrap_or_default())
+            .filter(|c| c.embedded)
+            .map(|c| by_id.remove(c.id.as_str()).or_else(|| cache.concept_vectors.get(&c.id).cloned()).unwrap_or_else(|| vec![0.0; embedder.dimension()]))
             .collect();
+        // The graph lane's adjacency: the same KG, as passage/entity rows.
+        let chunk_rows: HashMap<String, usize> = chunks.iter().enumerate().map(|(i, c)| (c.id.clone(), i)).collect();
+        let entity_pos: HashMap<String, usize> = concepts.iter().enumerate().map(|(i, c)| (c.id.clone(), i)).collect();
+        EntityGraph::build(&graph.documents, &chunk_rows, &entity_pos, chunks.len()).save(&gen_dir.join(walk::FILE))?;
         // Build in a scratch file, then write a compact single-file copy (no WAL sidecars) into
         // the generation.
         let scratch = gen_dir.join("graph.build.db");
@@ -327,19 +346,30 @@ pub fn run_index(settings: &Settings, embedder: &dyn Embedder, opts: &IndexOptio
         summary.relationships = stats.relationships;
         summary.timings.graph_ms = ms(t);
 
-        // 7. Files of the generation, then its manifest.
+        // 7. The lexical index (BM25 over title, headings and text).
+        let t = Instant::now();
+        let doc_titles: BTreeMap<&str, &str> = docs.iter().map(|d| (d.rel_path.as_str(), d.title.as_deref().unwrap_or(""))).collect();
+        let heading_text: Vec<String> = chunks.iter().map(|c| c.metadata.heading_path.join(" / ")).collect();
+        lexical::build(
+            &gen_dir.join(lexical::DIR),
+            chunks.iter().enumerate().map(|(row, c)| lexical::LexicalDoc {
+                row,
+                title: doc_titles.get(c.source_file.as_str()).copied().unwrap_or(""),
+                headings: &heading_text[row],
+                body: &c.content,
+            }),
+        )?;
+        write_json(&gen_dir.join(DOCUMENTS_FILE), &doc_titles)?;
+        summary.timings.lexical_ms = ms(t);
+
+        // 8. Files of the generation, then its manifest.
         let t = Instant::now();
         chunk::write_jsonl(&gen_dir.join("chunks.jsonl"), &chunks)?;
         vector::write_vectors(&gen_dir.join("vectors.f32"), &vectors, embedder.dimension())?;
         vector::write_vectors(&gen_dir.join("concept_vectors.f32"), &concept_vectors, embedder.dimension())?;
         write_json(&gen_dir.join("concepts.json"), &concepts)?;
         write_json(&gen_dir.join("images.json"), &images)?;
-        let mut files = BTreeMap::new();
-        for entry in std::fs::read_dir(&gen_dir).ctx("listing", &gen_dir)? {
-            let entry = entry.ctx("listing", &gen_dir)?;
-            let fname = entry.file_name().to_string_lossy().into_owned();
-            files.insert(fname, layout::file_entry(&entry.path())?);
-        }
+        let files = layout::list_files(&gen_dir)?;
         let manifest = Manifest {
             format_version: layout::FORMAT_VERSION,
             corpus: name.clone(),
@@ -359,6 +389,7 @@ pub fn run_index(settings: &Settings, embedder: &dyn Embedder, opts: &IndexOptio
             document_count: summary.documents,
             image_count: summary.images,
             kg_extraction: extraction_mode.clone(),
+            kg_version: kg::EXTRACTOR_VERSION,
         };
         write_json(&gen_dir.join(layout::MANIFEST), &manifest)?;
         // chunking_outputs: the chunk and KG JSONL contracts (each replaced atomically).

@@ -25,7 +25,8 @@ use sha2::{Digest, Sha256};
 
 use crate::error::{IoContext, QaError, Result};
 
-pub const FORMAT_VERSION: u32 = 1;
+/// Version 2 added the lexical index, the entity graph and document titles.
+pub const FORMAT_VERSION: u32 = 2;
 pub const MANIFEST: &str = "manifest.json";
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -58,6 +59,10 @@ pub struct Manifest {
     /// `deterministic`, or `llm:<model>` for `qa index --extract llm`.
     #[serde(default = "deterministic")]
     pub kg_extraction: String,
+    /// Version of the extraction rules: a `qa` with other rules rebuilds the graph (embeddings are
+    /// reused) instead of calling the index up to date.
+    #[serde(default)]
+    pub kg_version: u32,
 }
 
 fn deterministic() -> String {
@@ -79,6 +84,30 @@ pub fn file_entry(path: &Path) -> Result<FileEntry> {
     }
     let sha256 = hasher.finalize().iter().map(|b| format!("{b:02x}")).collect();
     Ok(FileEntry { bytes, sha256 })
+}
+
+/// Size and checksum of every file of a generation folder, one level of sub-folders included
+/// (`lexical/<file>`).
+pub fn list_files(gen_dir: &Path) -> Result<BTreeMap<String, FileEntry>> {
+    let mut files = BTreeMap::new();
+    for entry in std::fs::read_dir(gen_dir).ctx("listing", gen_dir)? {
+        let entry = entry.ctx("listing", gen_dir)?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let path = entry.path();
+        if path.is_dir() {
+            for sub in std::fs::read_dir(&path).ctx("listing", &path)? {
+                let sub = sub.ctx("listing", &path)?;
+                // tantivy's writer lock is bookkeeping, not index data.
+                let sub_name = sub.file_name().to_string_lossy().into_owned();
+                if sub.path().is_file() && !sub_name.ends_with(".lock") {
+                    files.insert(format!("{name}/{sub_name}"), file_entry(&sub.path())?);
+                }
+            }
+        } else {
+            files.insert(name, file_entry(&path)?);
+        }
+    }
+    Ok(files)
 }
 
 #[derive(Debug, Clone)]
@@ -176,7 +205,7 @@ pub fn verify_generation(gen_dir: &Path, deep: bool) -> std::result::Result<Mani
         if meta.len() != want.bytes {
             return Err(format!("{name} has {} bytes, the manifest says {} (truncated or modified)", meta.len(), want.bytes));
         }
-        let must_hash = deep || name.starts_with("hnsw") || name.ends_with(".f32");
+        let must_hash = deep || name.starts_with("hnsw") || name.ends_with(".f32") || name.ends_with(".bin");
         if must_hash {
             let got = file_entry(&p).map_err(|e| e.to_string())?;
             if got.sha256 != want.sha256 {

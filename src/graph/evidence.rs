@@ -24,12 +24,27 @@ pub struct ConceptIndex {
     pub concepts: Vec<ConceptInfo>,
     pub vectors: Vec<Vec<f32>>,
     by_id: HashMap<String, usize>,
+    /// For each row of `vectors`, the concept it embeds.
+    vector_rows: Vec<usize>,
 }
 
 impl ConceptIndex {
+    /// `vectors` holds one row per concept with `embedded` set, in concept order.
     pub fn new(concepts: Vec<ConceptInfo>, vectors: Vec<Vec<f32>>) -> ConceptIndex {
         let by_id = concepts.iter().enumerate().map(|(i, c)| (c.id.clone(), i)).collect();
-        ConceptIndex { concepts, vectors, by_id }
+        let vector_rows = concepts.iter().enumerate().filter(|(_, c)| c.embedded).map(|(i, _)| i).collect();
+        ConceptIndex { concepts, vectors, by_id, vector_rows }
+    }
+    /// Position of a concept in `concepts` (also its node index in the entity graph).
+    pub fn position(&self, id: &str) -> Option<usize> {
+        self.by_id.get(id).copied()
+    }
+    /// Concepts whose name embeds at least `min` close to `q` (cosine), best first.
+    pub fn similar(&self, q: &[f32], min: f32) -> Vec<(usize, f32)> {
+        let mut out: Vec<(usize, f32)> =
+            self.vectors.iter().enumerate().filter_map(|(row, v)| Some((*self.vector_rows.get(row)?, dot(q, v)))).filter(|(_, s)| *s >= min).collect();
+        out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        out
     }
     pub fn get(&self, id: &str) -> Option<&ConceptInfo> {
         self.by_id.get(id).map(|&i| &self.concepts[i])
@@ -240,9 +255,10 @@ pub fn ground(
     }
     *entities = hits;
     if !q_vec.is_empty() {
-        for (i, v) in concepts.vectors.iter().enumerate() {
+        for (row, v) in concepts.vectors.iter().enumerate() {
             let sim = dot(q_vec, v);
             if sim >= 0.5 {
+                let Some(&i) = concepts.vector_rows.get(row) else { continue };
                 let c = &concepts.concepts[i];
                 offer(&c.id, &c.name, sim, "embedding");
             }

@@ -8,6 +8,7 @@ pub mod evidence;
 mod neo4j;
 pub mod generate;
 pub mod store;
+pub mod walk;
 
 use std::collections::BTreeMap;
 

@@ -300,6 +300,7 @@ fn merge(graph: &mut KnowledgeGraph, chunks: &[Chunk], chunk_file: &str, per_chu
                 aliases: vec![],
                 kind: TermKind::Entity,
                 df: 0,
+                embedded: false,
             });
             let doc = &mut graph.documents[di];
             if !doc.relationships.iter().any(|r| r.rel_type == "MENTIONS" && r.target == id) {

@@ -4,6 +4,7 @@
 //! a `Document` node, `MENTIONS` edges; per corpus: weighted `RELATED_TO` co-occurrence edges and
 //! `Image` nodes with `HAS_IMAGE` (document → image) and `DEPICTS` (image → concept) edges.
 
+pub mod link;
 pub mod llm_extract;
 mod terms;
 
@@ -15,7 +16,10 @@ use serde::{Deserialize, Serialize};
 use crate::chunk::Chunk;
 use crate::corpus::ImageRef;
 
-pub use terms::{extract_terms, normalize_concept, singular as terms_singular, TermKind};
+pub use terms::{extract_terms, normalize_concept, singular, singular as terms_singular, TermKind};
+
+/// Version of the deterministic extraction and linking rules (recorded in the manifest).
+pub const EXTRACTOR_VERSION: u32 = 3;
 
 /// A `{key, value}` metadata item (the KG JSONL contract); becomes a node/edge property.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -63,6 +67,18 @@ pub struct ConceptInfo {
     pub kind: TermKind,
     /// Chunks mentioning it.
     pub df: usize,
+    /// Its name has a row in `concept_vectors.f32` (rows follow the order of embedded concepts).
+    #[serde(default)]
+    pub embedded: bool,
+}
+
+impl ConceptInfo {
+    /// Whether grounding by meaning needs this concept's name embedded: terms and titles do; a
+    /// proper name seen in one chunk only is found by its spelling, and embedding the thousands
+    /// of them in an encyclopedic corpus would cost more than the passages themselves.
+    pub fn wants_vector(&self) -> bool {
+        !matches!(self.kind, TermKind::Name) || self.df >= 2
+    }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -92,11 +108,27 @@ pub fn extract(
     images: &BTreeMap<String, ImageRef>,
     chunk_file: &str,
     doc_types: &HashMap<String, &'static str>,
+    titles: &HashMap<String, String>,
     params: ExtractParams,
 ) -> KnowledgeGraph {
-    // 1. Candidate terms per chunk.
-    let per_chunk: Vec<Vec<terms::Term>> = chunks.iter().map(|c| extract_terms(&c.content, &c.metadata.heading_path)).collect();
-    // 2. Document frequency and surface forms.
+    // 1. Candidate terms per chunk, plus the title of the chunk's document.
+    let per_chunk: Vec<Vec<terms::Term>> = {
+        use rayon::prelude::*;
+        chunks
+            .par_iter()
+            .map(|c| {
+                let mut t = extract_terms(&c.content, &c.metadata.heading_path);
+                if let Some(title) = titles.get(&c.source_file) {
+                    let id = link::title_id(title);
+                    if !id.is_empty() {
+                        t.push(terms::Term { id, surface: link::strip_disambiguation(title).to_string(), kind: TermKind::Title });
+                    }
+                }
+                t
+            })
+            .collect()
+    };
+    // 2. Document frequency, surface forms and kinds.
     let mut df: HashMap<String, usize> = HashMap::new();
     let mut surfaces: HashMap<String, BTreeMap<String, usize>> = HashMap::new();
     let mut kinds: HashMap<String, TermKind> = HashMap::new();
@@ -113,11 +145,21 @@ pub fn extract(
             }
         }
     }
+    // Full titles ("Kiss and Tell (1945 film)") are aliases of their title concept.
+    for title in titles.values() {
+        let id = link::title_id(title);
+        if title.trim() != link::strip_disambiguation(title) && surfaces.contains_key(&id) {
+            *surfaces.entry(id).or_default().entry(title.trim().to_string()).or_default() += 0;
+        }
+    }
     let n = chunks.len().max(1);
-    // Boilerplate filter: a phrase in more than half the chunks of a sizeable corpus says nothing.
     let keep = |id: &str| -> bool {
         let d = df.get(id).copied().unwrap_or(0);
         let kind = kinds.get(id).copied().unwrap_or(TermKind::Phrase);
+        if kind == TermKind::Title {
+            return true;
+        }
+        // Boilerplate: a term in more than half the chunks of a sizeable corpus says nothing.
         if n >= 20 && d * 2 > n {
             return false;
         }
@@ -128,41 +170,59 @@ pub fn extract(
         }
         match kind {
             TermKind::Phrase => d >= params.min_df,
-            TermKind::Acronym | TermKind::Code | TermKind::Heading | TermKind::Entity => true,
+            _ => true,
         }
     };
-    // 3. Concepts per chunk: kept terms ranked by tf·idf.
-    let mut chunk_concepts: Vec<Vec<(String, usize)>> = Vec::with_capacity(chunks.len());
-    for terms in &per_chunk {
-        let mut tf: BTreeMap<String, usize> = BTreeMap::new();
-        for t in terms.iter().filter(|t| keep(&t.id)) {
-            *tf.entry(t.id.clone()).or_default() += 1;
-        }
-        let mut ranked: Vec<(String, usize)> = tf.into_iter().collect();
-        ranked.sort_by(|a, b| {
-            let score = |(id, c): &(String, usize)| *c as f64 * ((n as f64 + 1.0) / (df[id] as f64)).ln();
-            score(b).total_cmp(&score(a)).then(a.0.cmp(&b.0))
-        });
-        chunk_concepts.push(ranked);
-    }
     let mut concepts: BTreeMap<String, ConceptInfo> = BTreeMap::new();
-    for (id, _) in chunk_concepts.iter().flatten() {
-        if concepts.contains_key(id) {
-            continue;
-        }
-        let forms = &surfaces[id];
-        let mut by_count: Vec<(&String, &usize)> = forms.iter().collect();
+    for id in df.keys().filter(|id| keep(id)) {
+        let mut by_count: Vec<(&String, &usize)> = surfaces[id].iter().collect();
         by_count.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
         concepts.insert(
             id.clone(),
             ConceptInfo {
                 id: id.clone(),
                 name: by_count[0].0.clone(),
-                aliases: by_count.iter().skip(1).take(5).map(|(s, _)| (*s).clone()).collect(),
+                aliases: by_count.iter().skip(1).take(8).map(|(s, _)| (*s).clone()).collect(),
                 kind: kinds[id],
                 df: 0,
+                embedded: false,
             },
         );
+    }
+    // 3. Every mention of a kept concept in every chunk (dictionary linking), merged with what the
+    //    extractor saw there; a chunk's own title is its strongest concept.
+    let aliases = link::AliasIndex::build(concepts.values().map(|c| link::AliasSource {
+        id: &c.id,
+        kind: c.kind,
+        surfaces: std::iter::once(c.name.as_str()).chain(c.aliases.iter().map(String::as_str)).collect(),
+    }));
+    let linked: Vec<HashMap<String, u32>> = {
+        use rayon::prelude::*;
+        chunks.par_iter().map(|c| aliases.scan(&c.content)).collect()
+    };
+    let mut chunk_concepts: Vec<Vec<(String, usize)>> = Vec::with_capacity(chunks.len());
+    let mut chunk_titles: Vec<Option<String>> = Vec::with_capacity(chunks.len());
+    for (ci, terms) in per_chunk.iter().enumerate() {
+        let mut tf: BTreeMap<String, usize> = BTreeMap::new();
+        let mut title = None;
+        for t in terms.iter().filter(|t| concepts.contains_key(&t.id)) {
+            *tf.entry(t.id.clone()).or_default() += 1;
+            if t.kind == TermKind::Title {
+                title = Some(t.id.clone());
+            }
+        }
+        for (id, count) in &linked[ci] {
+            let e = tf.entry(id.clone()).or_default();
+            *e = (*e).max(*count as usize);
+        }
+        let mut ranked: Vec<(String, usize)> = tf.into_iter().collect();
+        let idf = |id: &str| ((n as f64 + 1.0) / (df.get(id).copied().unwrap_or(1).max(1) as f64)).ln();
+        ranked.sort_by(|a, b| {
+            let score = |(id, c): &(String, usize)| *c as f64 * idf(id);
+            score(b).total_cmp(&score(a)).then(a.0.cmp(&b.0))
+        });
+        chunk_concepts.push(ranked);
+        chunk_titles.push(title);
     }
     for ids in &chunk_concepts {
         for (id, _) in ids {
@@ -171,6 +231,7 @@ pub fn extract(
             }
         }
     }
+    concepts.retain(|_, c| c.df > 0);
     // 4. Co-occurrence weights over chunks.
     let mut pairs: BTreeMap<(String, String), Vec<usize>> = BTreeMap::new();
     for (ci, ids) in chunk_concepts.iter().enumerate() {
@@ -224,7 +285,12 @@ pub fn extract(
         let mut rels = Vec::new();
         for (id, count) in &chunk_concepts[ci] {
             nodes.push(concept_node(&concepts[id]));
-            rels.push(KgRel { source: doc_id.clone(), target: id.clone(), rel_type: "MENTIONS".into(), metadata: vec![meta("count", *count)] });
+            let mut metadata = vec![meta("count", *count)];
+            // The document is about this concept (its title), not merely mentioning it.
+            if chunk_titles[ci].as_deref() == Some(id.as_str()) {
+                metadata.push(meta("role", "title"));
+            }
+            rels.push(KgRel { source: doc_id.clone(), target: id.clone(), rel_type: "MENTIONS".into(), metadata });
         }
         for (a, b) in related_by_chunk.get(&ci).into_iter().flatten() {
             let cis = &pairs[&(a.clone(), b.clone())];
@@ -330,7 +396,7 @@ mod tests {
             "img_panel".to_string(),
             ImageRef { id: "img_panel".into(), source_path: "c/panel.svg".into(), alt: "Solar panel feeding the ESP32".into(), caption: String::new() },
         );
-        let kg = extract(&chunks, &images, "c_chunks.jsonl", &HashMap::new(), ExtractParams { min_df: 2, min_related_weight: 2, max_per_chunk: 20 });
+        let kg = extract(&chunks, &images, "c_chunks.jsonl", &HashMap::new(), &HashMap::new(), ExtractParams { min_df: 2, min_related_weight: 2, max_per_chunk: 20 });
         assert!(kg.concepts.contains_key("deep sleep"), "{:?}", kg.concepts.keys());
         assert!(kg.concepts.contains_key("battery life"));
         assert!(kg.concepts.contains_key("esp32"));

@@ -1,6 +1,8 @@
-//! Candidate concept terms in a text, found without a model: code identifiers, acronyms,
-//! multi-word noun-like phrases (runs of content words between stop words and punctuation) and
-//! short heading texts. Ids are normalised (lower case, trimmed, last word singular).
+//! Candidate concept terms in a text, found without a model: code identifiers, acronyms, proper
+//! names (capitalised word sequences), noun phrases (runs of lower-case content words that stop at
+//! function words, verb forms, adverbs, comparatives and punctuation, so a term never crosses a
+//! verb or clause boundary) and short heading texts. Ids are normalised (lower case, trimmed, no
+//! leading article, last word singular); the lexicons live in [`crate::text`].
 
 use serde::{Deserialize, Serialize};
 
@@ -13,6 +15,10 @@ pub enum TermKind {
     Code,
     /// Named by the LLM extractor.
     Entity,
+    /// A capitalised word sequence: a person, place, work or organisation.
+    Name,
+    /// The title of a document (its `h1`, `<title>` or title line).
+    Title,
 }
 
 impl TermKind {
@@ -23,16 +29,20 @@ impl TermKind {
             TermKind::Acronym => "acronym",
             TermKind::Code => "code",
             TermKind::Entity => "entity",
+            TermKind::Name => "name",
+            TermKind::Title => "title",
         }
     }
     /// When one id is found as several kinds, the most specific kind wins.
     pub fn priority(self) -> u8 {
         match self {
             TermKind::Phrase => 0,
-            TermKind::Heading => 1,
-            TermKind::Acronym => 2,
-            TermKind::Code => 3,
-            TermKind::Entity => 4,
+            TermKind::Name => 1,
+            TermKind::Heading => 2,
+            TermKind::Acronym => 3,
+            TermKind::Code => 4,
+            TermKind::Entity => 5,
+            TermKind::Title => 6,
         }
     }
 }
@@ -44,74 +54,25 @@ pub struct Term {
     pub kind: TermKind,
 }
 
-/// Words that never start, end or sit inside a multi-word term.
-const STOP: &[&str] = &[
-    "a", "about", "above", "after", "again", "against", "all", "almost", "also", "although", "always", "am", "among", "an",
-    "and", "another", "any", "anything", "are", "around", "as", "at", "back", "be", "because", "been", "before", "being",
-    "below", "best", "better", "between", "both", "but", "by", "can", "cannot", "could", "did", "do", "does", "doing",
-    "done", "down", "during", "each", "easy", "either", "else", "enough", "even", "ever", "every", "few", "first",
-    "for", "from", "further", "get", "gets", "getting", "give", "given", "gives", "go", "goes", "going", "good", "got",
-    "had", "has", "have", "having", "he", "her", "here", "hers", "him", "his", "how", "however", "i", "if", "in",
-    "into", "is", "it", "its", "itself", "just", "keep", "keeps", "kind", "last", "least", "less", "let", "lets",
-    "like", "likely", "look", "made", "make", "makes", "making", "many", "may", "me", "might", "more", "most",
-    "much", "must", "my", "need", "needs", "never", "new", "next", "no", "nor", "not", "nothing", "now", "of", "off",
-    "often", "on", "once", "one", "only", "or", "other", "others", "our", "ours", "out", "over", "own", "per", "put",
-    "quite", "rather", "really", "right", "same", "say", "says", "see", "seen", "several", "shall", "she", "should",
-    "show", "shows", "simply", "since", "so", "some", "something", "sometimes", "still", "such", "sure", "take",
-    "takes", "than", "that", "the", "their", "theirs", "them", "themselves", "then", "there", "these", "they", "thing",
-    "things", "this", "those", "though", "through", "thus", "to", "too", "two", "three", "under", "until", "up",
-    "upon", "us", "use", "used", "uses", "using", "usually", "very", "via", "want", "was", "way", "ways", "we", "well",
-    "were", "what", "when", "where", "whether", "which", "while", "who", "whole", "whom", "why", "will", "with",
-    "within", "without", "would", "yes", "yet", "you", "your", "yours", "yourself", "able", "already", "become",
-    "becomes", "call", "called", "calls", "come", "comes", "different",
-    "example", "examples", "find", "found", "great", "know", "known", "later", "little", "lot", "mean",
-    "means", "note", "possible", "start",
-    "starts", "take", "tell", "try", "turn", "write", "writes",
-    "written", "chapter", "section", "following", "above", "below", "instead", "actually", "usually", "typically",
-    "simple", "important", "certain", "specific", "etc", "ie", "eg", "vs", "once", "twice",     "allow", "allows", "add", "adds", "added", "avoid", "avoids", "require", "requires", "required", "return",
-    "returns", "read", "reads", "needed", "provide", "provides", "include", "includes", "including", "give", "gives",
-];
-
 /// Words that may end or continue a term ("dew point", "data set", "run time") but never start
 /// one ("point of view", "long time" are not concepts).
 const WEAK: &[&str] = &["point", "set", "sets", "time", "times", "day", "days", "step", "steps", "part", "case", "cases", "change", "changes", "work", "works", "run", "runs", "real", "full", "half", "small", "large", "long", "place"];
 
 const ACRONYM_STOP: &[&str] = &["OK", "OR", "AND", "THE", "NOT", "TODO", "NOTE", "IF", "IT", "IS", "AM", "PM", "ID", "NO", "TO", "OF", "IN", "ON", "AT", "BY", "DO", "WE", "US"];
 
-static STOP_SET: std::sync::LazyLock<std::collections::HashSet<&'static str>> =
-    std::sync::LazyLock::new(|| STOP.iter().copied().collect());
+/// Lower-case words that may join two capitalised words into one name ("Haymo of Faversham",
+/// "Ivan the Terrible", "Vincent van Gogh"). "and" is not one: "Scott Derrickson and Ed Wood" are
+/// two names (a title such as "Kiss and Tell" is still found whole, by the title dictionary).
+const NAME_CONNECTORS: &[&str] = &["of", "the", "de", "da", "del", "della", "di", "du", "la", "le", "van", "von", "der", "den", "al", "bin", "y", "des"];
+
+/// Longest proper name we take, in words.
+const MAX_NAME_WORDS: usize = 6;
 
 fn is_stop(w: &str) -> bool {
-    STOP_SET.contains(w)
+    crate::text::is_stop(w)
 }
 
-/// English plural → singular for the last word of a term, conservatively.
-pub fn singular(word: &str) -> String {
-    let w = word;
-    let n = w.len();
-    if n <= 3 || !w.is_ascii() || w.chars().any(|c| c.is_ascii_digit()) {
-        return w.to_string();
-    }
-    if let Some(stem) = w.strip_suffix("ies") {
-        if n > 4 {
-            return format!("{stem}y");
-        }
-    }
-    for keep in ["ss", "us", "is", "ous", "sis", "ics", "ness"] {
-        if w.ends_with(keep) {
-            return w.to_string();
-        }
-    }
-    for es in ["ches", "shes", "sses", "xes", "zes"] {
-        if w.ends_with(es) {
-            return w[..n - 2].to_string();
-        }
-    }
-    if let Some(stem) = w.strip_suffix('s') {
-        return stem.to_string();
-    }
-    w.to_string()
-}
+pub use crate::text::singular;
 
 /// Normalised concept id of a surface form.
 pub fn normalize_concept(surface: &str) -> String {
@@ -190,61 +151,12 @@ pub fn extract_terms(text: &str, heading_path: &[String]) -> Vec<Term> {
             }
         }
     }
-    // Word-level scan: tokens keep internal `_`, `-`, `.`, `:` and `()` so identifiers survive.
-    let mut run: Vec<&str> = Vec::new();
-    let flush_run = |run: &mut Vec<&str>, out: &mut Vec<Term>| {
-        // Emit every 2- and 3-word window of content words inside the run.
-        for len in 2..=3 {
-            if run.len() < len {
-                continue;
-            }
-            for w in run.windows(len) {
-                if WEAK.contains(&w[0].to_lowercase().as_str()) {
-                    continue;
-                }
-                let surface = w.join(" ");
-                out.push(Term { id: normalize_concept(&surface), surface, kind: TermKind::Phrase });
-            }
-        }
-        run.clear();
-    };
     let prose: String = text.lines().map(|l| if looks_like_code(l) { "" } else { l }).collect::<Vec<_>>().join("\n");
-    for raw in prose.split(|c: char| c.is_whitespace()) {
-        if raw.is_empty() {
-            continue;
-        }
-        let ends_clause = raw.ends_with([',', '.', ';', ':', '!', '?', ')', '"']) && !raw.ends_with("()");
-        let tok = raw.trim_matches(|c: char| !(c.is_alphanumeric() || c == '_') && c != '(' && c != ')');
-        let tok = tok.trim_start_matches('(').trim_end_matches(|c| c == ')' && !tok.ends_with("()"));
-        let tok = if tok.ends_with(')') && !tok.ends_with("()") { tok.trim_end_matches(')') } else { tok };
-        if tok.is_empty() {
-            flush_run(&mut run, &mut out);
-            continue;
-        }
-        if !raw.starts_with('`') && is_code_identifier(tok) && (tok.contains('_') || tok.contains("::") || tok.ends_with("()")) {
-            out.push(Term { id: normalize_concept(tok), surface: tok.trim_end_matches("()").to_string(), kind: TermKind::Code });
-        }
-        if is_acronym(tok) {
-            out.push(Term { id: tok.to_lowercase(), surface: tok.to_string(), kind: TermKind::Acronym });
-        }
-        let lower = tok.to_lowercase();
-        let wordish = lower.chars().all(|c| c.is_alphabetic() || c == '-') && lower.chars().filter(|c| c.is_alphabetic()).count() >= 2;
-        if (wordish || is_acronym(tok)) && !is_stop(&lower) && !raw.starts_with('`') {
-            run.push(tok);
-        } else {
-            flush_run(&mut run, &mut out);
-        }
-        if ends_clause {
-            flush_run(&mut run, &mut out);
-        }
-    }
-    flush_run(&mut run, &mut out);
-    // Phrases are matched case-insensitively but keep an acronym's case in the surface form.
-    for t in out.iter_mut().filter(|t| t.kind == TermKind::Phrase) {
-        t.surface = t.surface.split(' ').map(|w| if is_acronym(w) { w.to_string() } else { w.to_lowercase() }).collect::<Vec<_>>().join(" ");
+    for line in prose.lines() {
+        scan_line(line, &mut out);
     }
     if let Some(h) = heading_path.last() {
-        let cleaned = strip_numbering(h);
+        let cleaned = strip_question_lead(&strip_numbering(super::link::strip_disambiguation(h)));
         let words = cleaned.split_whitespace().count();
         if (1..=4).contains(&words) && cleaned.chars().any(|c| c.is_alphabetic()) {
             let id = normalize_concept(&cleaned);
@@ -256,6 +168,150 @@ pub fn extract_terms(text: &str, heading_path: &[String]) -> Vec<Term> {
     }
     out.retain(|t| !t.id.is_empty() && t.id.len() <= 80);
     out
+}
+
+/// One token of a prose line, classified once.
+struct Tok<'a> {
+    /// The token without surrounding punctuation.
+    text: &'a str,
+    raw: &'a str,
+    lower: String,
+    /// Starts a sentence (its capital letter says nothing about being a name).
+    sentence_start: bool,
+}
+
+impl Tok<'_> {
+    fn wordish(&self) -> bool {
+        self.lower.chars().all(|c| c.is_alphabetic() || c == '-' || c == '\'') && self.lower.chars().filter(|c| c.is_alphabetic()).count() >= 2
+    }
+    /// Title case: a capital, then lower-case letters ("Shirley", "McCartney"); not an acronym.
+    fn title_case(&self) -> bool {
+        self.wordish() && crate::text::is_capitalized(self.text) && !is_acronym(self.text) && self.text.chars().skip(1).any(char::is_lowercase)
+    }
+    fn ends_clause(&self) -> bool {
+        self.raw.ends_with([',', '.', ';', ':', '!', '?', ')', '"', '\u{201d}']) && !self.raw.ends_with("()")
+    }
+    fn ends_sentence(&self) -> bool {
+        let r = self.raw.trim_end_matches(['"', '\'', ')', '\u{201d}']);
+        r.ends_with(['.', '!', '?', ':']) && !r.ends_with("()")
+    }
+}
+
+fn tokens(line: &str) -> Vec<Tok<'_>> {
+    let mut out: Vec<Tok> = Vec::new();
+    let mut sentence_start = true;
+    for raw in line.split_whitespace() {
+        let tok = raw.trim_matches(|c: char| !(c.is_alphanumeric() || c == '_') && c != '(' && c != ')');
+        let tok = tok.trim_start_matches('(');
+        let tok = if tok.ends_with(')') && !tok.ends_with("()") { tok.trim_end_matches(')') } else { tok };
+        let t = Tok { text: tok, raw, lower: tok.to_lowercase(), sentence_start };
+        sentence_start = t.ends_sentence();
+        out.push(t);
+    }
+    out
+}
+
+/// Terms of one prose line: identifiers, acronyms, proper names and noun-phrase windows.
+fn scan_line(line: &str, out: &mut Vec<Term>) {
+    let toks = tokens(line);
+    let mut run: Vec<&str> = Vec::new();
+    let mut name: Vec<&str> = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        if t.text.is_empty() {
+            flush_run(&mut run, out);
+            flush_name(&mut name, out);
+            continue;
+        }
+        let backticked = t.raw.starts_with('`');
+        if !backticked && is_code_identifier(t.text) && (t.text.contains('_') || t.text.contains("::") || t.text.ends_with("()")) {
+            out.push(Term { id: normalize_concept(t.text), surface: t.text.trim_end_matches("()").to_string(), kind: TermKind::Code });
+        }
+        if is_acronym(t.text) {
+            out.push(Term { id: t.lower.clone(), surface: t.text.to_string(), kind: TermKind::Acronym });
+        }
+        let next_title = toks.get(i + 1).is_some_and(|n| n.title_case() && !n.sentence_start);
+        if t.title_case() && !backticked {
+            // A capital at a sentence start is a name only when another capitalised word follows
+            // ("Shirley Temple was"); "Deep sleep saves power" starts with an ordinary word.
+            let starts_name = !t.sentence_start || (next_title && !is_stop(&t.lower));
+            if starts_name {
+                flush_run(&mut run, out);
+                name.push(t.text);
+                if t.ends_clause() {
+                    flush_name(&mut name, out);
+                }
+                continue;
+            }
+        }
+        // "Haymo of Faversham", "University of Cambridge" are one name; "Trent Reznor of Nine
+        // Inch Nails" is a person and a band: a connector only joins a one-word name to the next.
+        let joins = name.len() == 1 || !matches!(t.lower.as_str(), "of" | "de" | "von" | "van");
+        if !name.is_empty() && joins && NAME_CONNECTORS.contains(&t.lower.as_str()) && next_title && !t.ends_clause() {
+            name.push(t.text);
+            continue;
+        }
+        flush_name(&mut name, out);
+        let content = (t.wordish() || is_acronym(t.text))
+            && !backticked
+            && !is_stop(&t.lower)
+            && !crate::text::is_phrase_breaker(&t.lower)
+            && (!crate::text::is_verb_form(&t.lower) || (run.is_empty() && crate::text::is_participle(&t.lower)));
+        if content {
+            run.push(t.text);
+        } else {
+            flush_run(&mut run, out);
+        }
+        if t.ends_clause() {
+            flush_run(&mut run, out);
+        }
+    }
+    flush_run(&mut run, out);
+    flush_name(&mut name, out);
+}
+
+/// Emit every 2- and 3-word window of a run of content words (none starts with a weak word).
+fn flush_run(run: &mut Vec<&str>, out: &mut Vec<Term>) {
+    for len in 2..=3 {
+        if run.len() < len {
+            continue;
+        }
+        for w in run.windows(len) {
+            if WEAK.contains(&w[0].to_lowercase().as_str()) {
+                continue;
+            }
+            // Matched case-insensitively, but an acronym keeps its case in the surface form.
+            let surface = w.iter().map(|x| if is_acronym(x) { x.to_string() } else { x.to_lowercase() }).collect::<Vec<_>>().join(" ");
+            out.push(Term { id: normalize_concept(&surface), surface, kind: TermKind::Phrase });
+        }
+    }
+    run.clear();
+}
+
+/// Emit a proper name (trailing connectors dropped; at most [`MAX_NAME_WORDS`] words).
+fn flush_name(name: &mut Vec<&str>, out: &mut Vec<Term>) {
+    while name.last().is_some_and(|w| NAME_CONNECTORS.contains(&w.to_lowercase().as_str())) {
+        name.pop();
+    }
+    if !name.is_empty() && name.len() <= MAX_NAME_WORDS {
+        let surface = name.join(" ");
+        let surface = surface.trim_end_matches(['\'', '\u{2019}']).trim_end_matches("'s").to_string();
+        let id = normalize_concept(&surface);
+        if id.chars().filter(|c| c.is_alphabetic()).count() >= 2 && !(name.len() == 1 && is_stop(&id)) {
+            out.push(Term { id, surface, kind: TermKind::Name });
+        }
+    }
+    name.clear();
+}
+
+/// "What Is Ownership" → "Ownership"; "How to Read the Sensor" → "Read the Sensor".
+fn strip_question_lead(h: &str) -> String {
+    let words: Vec<&str> = h.split_whitespace().collect();
+    let lead = |w: &str| matches!(w.to_lowercase().as_str(), "what" | "how" | "why" | "when" | "where" | "which" | "who");
+    let aux = |w: &str| matches!(w.to_lowercase().as_str(), "is" | "are" | "do" | "does" | "can" | "to" | "should" | "was");
+    match words.as_slice() {
+        [q, a, rest @ ..] if lead(q) && aux(a) && !rest.is_empty() => rest.join(" "),
+        _ => h.to_string(),
+    }
 }
 
 /// A line of source code rather than prose. Paragraphs reach us as single lines, code blocks
@@ -329,6 +385,25 @@ mod tests {
         assert!(!found.iter().any(|(id, _)| id == "mut thread" || id == "fn main"), "{found:?}");
         // prose with an equals sign is still prose
         assert!(ids("The constants a = 17.62 and b = 243.12 give the dew point temperature.").iter().any(|(id, _)| id == "dew point temperature"));
+    }
+
+    #[test]
+    fn names_are_proper_name_sequences() {
+        let found = ids("The soundtrack was produced by Trent Reznor of Nine Inch Nails, and Haymo of Faversham read it. Shirley Temple starred.");
+        assert!(found.contains(&("trent reznor".into(), TermKind::Name)), "{found:?}");
+        assert!(found.contains(&("nine inch nail".into(), TermKind::Name)), "{found:?}");
+        assert!(found.contains(&("haymo of faversham".into(), TermKind::Name)), "{found:?}");
+        assert!(found.contains(&("shirley temple".into(), TermKind::Name)), "{found:?}");
+        // A capital at a sentence start is not a name by itself.
+        assert!(!found.iter().any(|(id, k)| id == "soundtrack" && *k == TermKind::Name));
+    }
+
+    #[test]
+    fn phrases_never_cross_a_verb_or_clause_boundary() {
+        let found = ids("The sensor measures station pressure, which reads 1013 hPa lower than tens of pressure readings.");
+        let bad = ["sensor measures", "sensor measures station", "measures station", "hpa lower", "pressure tens"];
+        assert!(!found.iter().any(|(id, _)| bad.contains(&id.as_str())), "{found:?}");
+        assert!(found.iter().any(|(id, _)| id == "station pressure"), "{found:?}");
     }
 
     #[test]

@@ -1,0 +1,192 @@
+//! Dictionary linking: once the corpus's concepts are known, find every mention of them in every
+//! chunk, not only where the per-chunk extractor happened to see them. This is what connects a
+//! passage to the documents whose titles it names ("… starred Shirley Temple …" → the document
+//! titled "Shirley Temple"), the bridge of a two-hop question.
+//!
+//! Multi-word names and aliases match case-insensitively on normalised words (last word
+//! singular); a single word matches only as a name, title, acronym or identifier, and only with
+//! its capitalisation ("Temple" the name, not "temple" the building).
+
+use std::collections::{HashMap, HashSet};
+
+use super::{normalize_concept, singular, TermKind};
+
+/// Longest alias matched, in words.
+const MAX_ALIAS_WORDS: usize = 8;
+
+/// Aliases of the corpus's concepts, ready for scanning.
+pub struct AliasIndex {
+    /// Normalised word sequence ("kiss and tell") → concept ids.
+    multi: HashMap<String, Vec<String>>,
+    /// First words of multi-word aliases, to skip positions that cannot start one.
+    first_words: HashSet<String>,
+    /// A single word as written ("Nantong", "MQTT", "Rc") → concept ids.
+    single: HashMap<String, Vec<String>>,
+    /// Ids of document-title concepts.
+    titles: HashSet<String>,
+}
+
+/// A concept's name and surface forms, with its kind.
+pub struct AliasSource<'a> {
+    pub id: &'a str,
+    pub kind: TermKind,
+    pub surfaces: Vec<&'a str>,
+}
+
+/// "Kiss and Tell (1945 film)" → "Kiss and Tell": the disambiguation is not said in running text.
+pub fn strip_disambiguation(title: &str) -> &str {
+    let t = title.trim();
+    match t.rfind(" (") {
+        Some(i) if t.ends_with(')') && i > 0 => t[..i].trim(),
+        _ => t,
+    }
+}
+
+fn key(words: &[String]) -> String {
+    let mut out = String::new();
+    for (i, w) in words.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        if i + 1 == words.len() {
+            out.push_str(&singular(w));
+        } else {
+            out.push_str(w);
+        }
+    }
+    out
+}
+
+/// Word tokens with their original case (letters, digits, `_`, inner apostrophes dropped).
+fn raw_words(text: &str) -> Vec<&str> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).collect()
+}
+
+impl AliasIndex {
+    pub fn build<'a>(sources: impl IntoIterator<Item = AliasSource<'a>>) -> AliasIndex {
+        let mut idx = AliasIndex { multi: HashMap::new(), first_words: HashSet::new(), single: HashMap::new(), titles: HashSet::new() };
+        for src in sources {
+            if src.kind == TermKind::Title {
+                idx.titles.insert(src.id.to_string());
+            }
+            let mut forms: Vec<&str> = src.surfaces.clone();
+            forms.push(src.id);
+            for form in forms {
+                let words: Vec<String> = raw_words(form).iter().map(|w| w.to_lowercase()).collect();
+                match words.len() {
+                    0 => {}
+                    1 => {
+                        let single_ok = matches!(src.kind, TermKind::Name | TermKind::Title | TermKind::Acronym | TermKind::Code | TermKind::Entity);
+                        let written = raw_words(form)[0];
+                        // A lower-case single word is a common word, not a name.
+                        let named = written.chars().next().is_some_and(char::is_uppercase) || written.contains('_') || src.kind == TermKind::Code;
+                        if single_ok && named && written.chars().count() >= 2 {
+                            push_unique(idx.single.entry(written.to_string()).or_default(), src.id);
+                        }
+                    }
+                    n if n <= MAX_ALIAS_WORDS => {
+                        // Leading articles are optional in running text ("the Brady Bunch").
+                        let start = usize::from(matches!(words[0].as_str(), "the" | "a" | "an") && n > 2);
+                        let k = key(&words[start..]);
+                        idx.first_words.insert(words[start].clone());
+                        push_unique(idx.multi.entry(k).or_default(), src.id);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        idx
+    }
+
+    /// Concept ids mentioned in `text`, with their counts: longest match first, matches do not
+    /// overlap — except a document title nested in a longer match ("Trent Reznor" inside "Trent
+    /// Reznor of Nine Inch Nails"), which still counts: it is what links a passage to that
+    /// document.
+    pub fn scan(&self, text: &str) -> HashMap<String, u32> {
+        let raw = raw_words(text);
+        let lower: Vec<String> = raw.iter().map(|w| w.to_lowercase()).collect();
+        let mut found: HashMap<String, u32> = HashMap::new();
+        let mut covered_until = 0;
+        for i in 0..raw.len() {
+            let inside = i < covered_until;
+            let mut matched = 0;
+            if self.first_words.contains(&lower[i]) {
+                let max = MAX_ALIAS_WORDS.min(raw.len() - i);
+                for len in (2..=max).rev() {
+                    if let Some(ids) = self.multi.get(&key(&lower[i..i + len])) {
+                        // Past the longest match at this word (or inside an earlier one), only
+                        // titles count.
+                        let nested = inside || matched > 0;
+                        let fits = !inside || i + len <= covered_until;
+                        for id in ids.iter().filter(|id| fits && (!nested || self.titles.contains(*id))) {
+                            *found.entry(id.clone()).or_default() += 1;
+                        }
+                        if !nested {
+                            matched = len;
+                        }
+                    }
+                }
+            }
+            if let Some(ids) = self.single.get(raw[i]) {
+                let nested = inside || matched > 0;
+                for id in ids.iter().filter(|id| !nested || self.titles.contains(*id)) {
+                    *found.entry(id.clone()).or_default() += 1;
+                }
+                if !nested {
+                    matched = 1;
+                }
+            }
+            covered_until = covered_until.max(i + matched);
+        }
+        found
+    }
+}
+
+fn push_unique(list: &mut Vec<String>, id: &str) {
+    if !list.iter().any(|x| x == id) {
+        list.push(id.to_string());
+    }
+}
+
+/// The concept id of a document title (disambiguation dropped, normalised like every id).
+pub fn title_id(title: &str) -> String {
+    normalize_concept(strip_disambiguation(title))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn titles_names_and_phrases_are_found_in_running_text() {
+        let idx = AliasIndex::build([
+            AliasSource { id: "kiss and tell", kind: TermKind::Title, surfaces: vec!["Kiss and Tell (1945 film)", "Kiss and Tell"] },
+            AliasSource { id: "shirley temple", kind: TermKind::Title, surfaces: vec!["Shirley Temple"] },
+            AliasSource { id: "nantong", kind: TermKind::Title, surfaces: vec!["Nantong"] },
+            AliasSource { id: "deep sleep", kind: TermKind::Phrase, surfaces: vec!["deep sleep"] },
+            AliasSource { id: "temple", kind: TermKind::Phrase, surfaces: vec!["temple"] },
+        ]);
+        let found = idx.scan("Shirley Temple starred in Kiss and Tell; the temple in nantong and Nantong. Deep sleeps help.");
+        let nested = AliasIndex::build([
+            AliasSource { id: "trent reznor", kind: TermKind::Title, surfaces: vec!["Trent Reznor"] },
+            AliasSource { id: "trent reznor of nine inch nail", kind: TermKind::Name, surfaces: vec!["Trent Reznor of Nine Inch Nails"] },
+            AliasSource { id: "inch nail", kind: TermKind::Phrase, surfaces: vec!["inch nails"] },
+        ])
+        .scan("produced by Trent Reznor of Nine Inch Nails.");
+        assert_eq!(nested.get("trent reznor"), Some(&1), "a title nested in a longer name is a mention");
+        assert_eq!(nested.get("trent reznor of nine inch nail"), Some(&1));
+        assert_eq!(nested.get("inch nail"), None, "other nested matches do not count");
+        assert_eq!(found.get("shirley temple"), Some(&1));
+        assert_eq!(found.get("kiss and tell"), Some(&1));
+        assert_eq!(found.get("nantong"), Some(&1), "only the capitalised mention of a one-word name counts");
+        assert_eq!(found.get("deep sleep"), Some(&1), "plural of the last word matches");
+        assert_eq!(found.get("temple"), None, "a lower-case one-word phrase is not linked");
+    }
+
+    #[test]
+    fn disambiguation_is_dropped_from_titles() {
+        assert_eq!(strip_disambiguation("Kiss and Tell (1945 film)"), "Kiss and Tell");
+        assert_eq!(strip_disambiguation("(Untitled)"), "(Untitled)");
+        assert_eq!(title_id("The Hythrun Chronicles"), "hythrun chronicle");
+    }
+}
