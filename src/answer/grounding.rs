@@ -59,6 +59,23 @@ pub struct Grounding {
     pub uncited: bool,
 }
 
+impl Grounding {
+    /// A report before any sentence was assessed.
+    pub fn empty(threshold: f32, min_supported: f32) -> Grounding {
+        Grounding {
+            threshold,
+            min_supported,
+            sentences: Vec::new(),
+            supported_fraction: 0.0,
+            action: String::new(),
+            reason: None,
+            cited_chunk_ids: Vec::new(),
+            invented_chunk_ids: Vec::new(),
+            uncited: false,
+        }
+    }
+}
+
 /// Embeds texts (unit vectors), or `None` when the embedder fails.
 pub type EmbedFn<'a> = &'a dyn Fn(&[&str]) -> Option<Vec<Vec<f32>>>;
 

@@ -134,6 +134,42 @@ pub struct Draft {
     pub invented_chunk_ids: Vec<String>,
 }
 
+/// Why a draft answer says nothing, if it does not: it repeats itself (a word 4-gram three
+/// times, or fewer than 45% distinct words over 12+ words), or every sentence only restates the
+/// question (no content word the question lacks).
+pub fn degenerate(sentences: &[DraftSentence], question: &str) -> Option<String> {
+    let words: Vec<String> = sentences.iter().flat_map(|d| crate::text::words(&d.text)).collect();
+    if words.len() >= 12 {
+        let distinct: BTreeSet<&String> = words.iter().collect();
+        if distinct.len() * 100 < words.len() * 45 {
+            return Some(format!("repeats itself ({} distinct words of {})", distinct.len(), words.len()));
+        }
+        let mut grams: std::collections::HashMap<&[String], usize> = std::collections::HashMap::new();
+        for g in words.windows(4) {
+            let n = grams.entry(g).or_default();
+            *n += 1;
+            if *n >= 3 {
+                return Some(format!("repeats itself (\"{}\" three times)", g.join(" ")));
+            }
+        }
+    }
+    // Words that talk about the text instead of saying something.
+    const FILLER: &[&str] = &[
+        "information", "discussed", "discus", "mentioned", "mention", "related", "relate", "relation", "relationship", "topic",
+        "text", "context", "provided", "passage", "document", "question", "answer", "often", "regarding", "evidence", "described",
+    ];
+    let asked: BTreeSet<String> = crate::text::normalized_words(question).into_iter().collect();
+    let says_something = sentences.iter().any(|d| {
+        crate::text::normalized_words(&d.text)
+            .iter()
+            .any(|w| !crate::text::is_stop(w) && w.chars().any(char::is_alphanumeric) && !asked.contains(w) && !FILLER.contains(&w.as_str()))
+    });
+    if !sentences.is_empty() && !says_something {
+        return Some("only restates the question".into());
+    }
+    None
+}
+
 /// Split the model's answer into sentences and check its citations against `known` chunk ids.
 /// Anything from a line that starts an evidence block of its own ("Chunks used", "Sources", …)
 /// on is dropped: those blocks are rebuilt from the evidence.
@@ -264,6 +300,13 @@ pub fn synthesize_with_llm(run: &mut LlmRun, s: LlmSynthesis) -> LlmSynthesisOut
     };
     let known: BTreeSet<String> = info.passages_included.iter().cloned().collect();
     let draft = clean_answer(&response.text, &known);
+    // Fluent text can still say nothing: a loop, or the question turned into a statement. Every
+    // word of it may be in the evidence, so the grounding guard alone would pass it.
+    if let Some(reason) = degenerate(&draft.sentences, s.question) {
+        run.set_outcome(format!("rejected: {reason}"));
+        let g = Grounding { action: "fell_back_to_extractive".into(), reason: Some(reason.clone()), ..Grounding::empty(s.grounding_threshold, s.grounding_min_supported) };
+        return fallback(Some(format!("LLM answer withheld: it {reason}; showing the extractive answer.")), None, Some(info), Some(g));
+    }
     let included: Vec<&Chunk> = parts.passages.iter().copied().filter(|c| known.contains(&c.id)).collect();
     let facts: Vec<GraphFact> = s.graph.facts.iter().take(info.facts_included).cloned().collect();
     let mut evidence: Vec<EvidenceText> = included.iter().map(|c| EvidenceText { source: &c.id, text: &c.content }).collect();
@@ -339,6 +382,27 @@ pub fn synthesize_with_llm(run: &mut LlmRun, s: LlmSynthesis) -> LlmSynthesisOut
     let text = render(&body, &facts, &used, &images);
     let answer = Answer { found: true, synthesizer: "llm".into(), sentences, graph_facts: facts, chunks_used: used, image_paths: images, text };
     LlmSynthesisOutcome { answer, prompt: Some(info), grounding: Some(g), note: None, error: None }
+}
+
+#[cfg(test)]
+mod degenerate_tests {
+    use super::*;
+
+    fn draft(text: &str) -> Vec<DraftSentence> {
+        crate::chunk::split_sentences(text).into_iter().map(|(a, b)| DraftSentence { text: text[a..b].to_string(), cited: vec![] }).collect()
+    }
+
+    #[test]
+    fn loops_and_restated_questions_are_degenerate() {
+        let q = "How does deep sleep relate to battery life?";
+        let seen = "The information about deep sleep and battery life is related to the battery life and deep sleep. The battery life is most often discussed with battery life and deep sleep.";
+        assert!(degenerate(&draft(seen), q).is_some(), "the answer the issue quotes");
+        assert!(degenerate(&draft("Deep sleep relates to battery life."), q).unwrap().contains("restates"));
+        let looping = "The sensor reads the value. The sensor reads the value. The sensor reads the value.";
+        assert!(degenerate(&draft(looping), q).unwrap().contains("repeats"));
+        let good = "In deep sleep the ESP32 draws about 10 µA, so a charged battery lasts for months; Wi-Fi time dominates the budget.";
+        assert_eq!(degenerate(&draft(good), q), None);
+    }
 }
 
 #[cfg(test)]

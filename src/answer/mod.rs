@@ -93,12 +93,29 @@ fn sentences(content: &str) -> Vec<String> {
         }
         for (s, e) in split_sentences(b) {
             let sent = b[s..e].trim();
-            if sent.split_whitespace().count() >= 4 {
+            // A table row or a line that introduces a list reads as a fragment on its own.
+            let table_row = sent.matches('|').count() >= 2;
+            if sent.split_whitespace().count() >= 4 && !table_row && !sent.ends_with(':') {
                 out.push(sent.to_string());
             }
         }
     }
     out
+}
+
+/// Every content word of the sentence is one of the question's: it restates the question.
+fn restates(sentence_words: &[String], question: &BTreeSet<&str>) -> bool {
+    let content: Vec<&String> = sentence_words.iter().filter(|w| !crate::text::is_stop(w) && w.chars().any(char::is_alphabetic)).collect();
+    !content.is_empty() && content.iter().all(|w| question.contains(w.as_str()))
+}
+
+/// Two sentences whose content words overlap by 70% or more (Jaccard).
+fn near_duplicate(a: &str, b: &str) -> bool {
+    let set = |t: &str| -> BTreeSet<String> { words(t).into_iter().filter(|w| !crate::text::is_stop(w)).collect() };
+    let (x, y) = (set(a), set(b));
+    let inter = x.intersection(&y).count();
+    let union = x.union(&y).count();
+    union > 0 && inter * 10 >= union * 7
 }
 
 /// The sentence names a concept and then says what it is ("X is", "the X are", "an X means"). The
@@ -118,6 +135,8 @@ fn defines_a_concept(sentence: &[String], concepts: &[Vec<String>]) -> bool {
 pub fn synthesize(input: SynthesisInput) -> Answer {
     let q_words: Vec<String> = content_words(input.question).iter().map(|w| terms_singular(w)).collect();
     let q_set: BTreeSet<&str> = q_words.iter().map(String::as_str).collect();
+    let q_all_words = words(input.question);
+    let q_all: BTreeSet<&str> = q_all_words.iter().map(String::as_str).collect();
     let concept_names: Vec<Vec<String>> = input
         .graph
         .grounded
@@ -149,6 +168,10 @@ pub fn synthesize(input: SynthesisInput) -> Answer {
             if overlap == 0.0 && concepts_in == 0 {
                 continue;
             }
+            // A sentence that only says what the question already says answers nothing.
+            if restates(&sw, &q_all) {
+                continue;
+            }
             let mut score = overlap / norm + 0.25 * concepts_in as f32 + 0.5 * cand.score.max(0.0);
             if concepts_in >= 2 {
                 score += 0.3; // states how two grounded concepts relate
@@ -174,7 +197,8 @@ pub fn synthesize(input: SynthesisInput) -> Answer {
             break;
         }
         let key: String = words(&s.text).join(" ");
-        if seen.insert(key) {
+        // Overlapping chunks repeat sentences; near-copies say nothing new either.
+        if seen.insert(key) && !pool.iter().any(|p| near_duplicate(&p.text, &s.text)) {
             pool.push(s);
         }
     }
@@ -356,6 +380,21 @@ mod tests {
         assert!(defines_a_concept(&w("Dew point means the same thing."), &c));
         assert!(!defines_a_concept(&w("For a dashboard the water-based dew point is the usual convention."), &c));
         assert!(!defines_a_concept(&w("We plot the dew point."), &c));
+    }
+
+    #[test]
+    fn restating_table_rows_list_intros_and_near_copies_are_not_answers() {
+        let a = chunk(
+            "p_1",
+            "Deep sleep affects battery life. In deep sleep the ESP32 draws 10 µA, so the battery lasts months. \
+             The components are listed below: \n\n| ESP32 | 10 µA | deep sleep |\n\n\
+             In deep sleep the ESP32 draws only 10 µA, so the battery lasts for months.",
+        );
+        let ans = synthesize_one("How does deep sleep affect battery life?", &a, 0.7, &GraphEvidence::default());
+        let texts: Vec<&str> = ans.sentences.iter().map(|s| s.text.as_str()).collect();
+        assert!(!texts.iter().any(|t| *t == "Deep sleep affects battery life."), "restates the question: {texts:?}");
+        assert!(!texts.iter().any(|t| t.contains('|') || t.ends_with(':')), "{texts:?}");
+        assert_eq!(texts.iter().filter(|t| t.contains("10 µA")).count(), 1, "near-copies: {texts:?}");
     }
 
     #[test]

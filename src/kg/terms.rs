@@ -204,16 +204,56 @@ fn tokens(line: &str) -> Vec<Tok<'_>> {
         let tok = raw.trim_matches(|c: char| !(c.is_alphanumeric() || c == '_') && c != '(' && c != ')');
         let tok = tok.trim_start_matches('(');
         let tok = if tok.ends_with(')') && !tok.ends_with("()") { tok.trim_end_matches(')') } else { tok };
+        // "the controller's fuse" names the controller.
+        let tok = tok.strip_suffix("'s").or_else(|| tok.strip_suffix("\u{2019}s")).unwrap_or(tok);
         let t = Tok { text: tok, raw, lower: tok.to_lowercase(), sentence_start };
-        sentence_start = t.ends_sentence();
+        // A bullet or a dash keeps the next word at the start of its sentence.
+        if tok.chars().any(char::is_alphanumeric) {
+            sentence_start = t.ends_sentence();
+        }
         out.push(t);
     }
     out
 }
 
+/// A heading-like line ("BROWN-OUTS AND RESET LOOPS", "The I2C Bus Between the ESP32 and the
+/// BME280"): its capitals mark a heading, not names or acronyms. Returns the line with those
+/// words in lower case (identifiers with digits, such as BME280, keep their case), or `None` for
+/// ordinary prose.
+fn heading_case_line(line: &str) -> Option<String> {
+    let t = line.trim();
+    if t.ends_with(['.', '!', '?', ';']) {
+        return None;
+    }
+    let words: Vec<&str> = t.split_whitespace().filter(|w| w.chars().any(char::is_alphabetic)).collect();
+    if words.len() < 2 || words.len() > 14 {
+        return None;
+    }
+    let letters: Vec<char> = t.chars().filter(|c| c.is_alphabetic()).collect();
+    let shouty = letters.iter().all(|c| c.is_uppercase());
+    let content: Vec<&&str> = words.iter().filter(|w| !is_stop(&w.to_lowercase())).collect();
+    let capitalised = content.iter().filter(|w| w.chars().next().is_some_and(char::is_uppercase)).count();
+    let title_case = !content.is_empty() && capitalised * 4 >= content.len() * 3 && content.len() >= 2;
+    if !shouty && !title_case {
+        return None;
+    }
+    let lowered: Vec<String> = t
+        .split_whitespace()
+        .map(|w| {
+            let has_digit = w.chars().any(|c| c.is_ascii_digit());
+            let all_caps = w.chars().filter(|c| c.is_alphabetic()).all(char::is_uppercase);
+            // Keep acronyms inside a title-case heading ("MQTT Telemetry"); in a shouting line
+            // every plain word is lowered.
+            if has_digit || (!shouty && all_caps && w.chars().filter(|c| c.is_alphabetic()).count() >= 2) { w.to_string() } else { w.to_lowercase() }
+        })
+        .collect();
+    Some(lowered.join(" "))
+}
+
 /// Terms of one prose line: identifiers, acronyms, proper names and noun-phrase windows.
 fn scan_line(line: &str, out: &mut Vec<Term>) {
-    let toks = tokens(line);
+    let lowered = heading_case_line(line);
+    let toks = tokens(lowered.as_deref().unwrap_or(line));
     let mut run: Vec<&str> = Vec::new();
     let mut name: Vec<&str> = Vec::new();
     for (i, t) in toks.iter().enumerate() {
@@ -404,6 +444,15 @@ mod tests {
         let bad = ["sensor measures", "sensor measures station", "measures station", "hpa lower", "pressure tens"];
         assert!(!found.iter().any(|(id, _)| bad.contains(&id.as_str())), "{found:?}");
         assert!(found.iter().any(|(id, _)| id == "station pressure"), "{found:?}");
+    }
+
+    #[test]
+    fn heading_capitals_are_not_names_or_acronyms() {
+        let found = ids("BATTERY NOT CHARGING\nThe I2C Bus Between the ESP32 and the BME280\n- Stale readings appear after a reset.");
+        assert!(!found.iter().any(|(id, k)| matches!(k, TermKind::Acronym) && ["battery", "charging"].contains(&id.as_str())), "{found:?}");
+        assert!(!found.iter().any(|(id, k)| *k == TermKind::Name && (id == "bus between" || id == "stale")), "{found:?}");
+        assert!(found.contains(&("esp32".into(), TermKind::Acronym)), "{found:?}");
+        assert!(found.iter().any(|(id, _)| id == "stale reading"), "{found:?}");
     }
 
     #[test]

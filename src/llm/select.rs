@@ -88,14 +88,19 @@ pub fn choose(settings: &Settings) -> Result<LlmChoice, LlmError> {
             if settings.llm_base_url.is_some() {
                 return openai();
             }
+            // The bundled 135M model writes worse answers than the extractive writer (BENCHMARKS.md:
+            // key terms 0.29 vs 0.48, 36× slower), so `auto` uses a local model only when the user
+            // names one; the bundled one is `--llm local`.
+            if settings.llm_model.is_none() {
+                return Ok(LlmChoice::None {
+                    reason: "no LLM endpoint configured (QA_LLM_BASE_URL) and no local model named (QA_LLM_MODEL); \
+                             answers are extractive (the bundled SmolLM2-135M is opt-in: --llm local)"
+                        .into(),
+                });
+            }
             match local_model_path(settings) {
                 Ok(path) if path.is_file() => Ok(LlmChoice::Local { path }),
-                Ok(path) => Ok(LlmChoice::None {
-                    reason: format!(
-                        "no LLM endpoint configured (QA_LLM_BASE_URL) and no local model at {} (fetch it with scripts/setup-models.sh)",
-                        path.display()
-                    ),
-                }),
+                Ok(path) => Ok(LlmChoice::None { reason: format!("no LLM endpoint configured (QA_LLM_BASE_URL) and no local model at {}", path.display()) }),
                 Err(e) => Err(e),
             }
         }
@@ -142,17 +147,24 @@ mod tests {
     }
 
     #[test]
-    fn auto_prefers_the_endpoint_then_the_local_file_then_none() {
+    fn auto_prefers_the_endpoint_then_a_named_local_model_then_none() {
         let dir = tempfile::tempdir().unwrap();
         let mut s = settings_with(dir.path());
         match choose(&s).unwrap() {
-            LlmChoice::None { reason } => assert!(reason.contains("scripts/setup-models.sh"), "{reason}"),
+            LlmChoice::None { reason } => assert!(reason.contains("--llm local"), "{reason}"),
             other => panic!("{other:?}"),
         }
         let file = dir.path().join(DEFAULT_LOCAL_MODEL);
         std::fs::create_dir_all(file.parent().unwrap()).unwrap();
         std::fs::write(&file, b"GGUF").unwrap();
+        // The bundled model is opt-in: present but not named, auto stays extractive.
+        assert!(matches!(choose(&s).unwrap(), LlmChoice::None { .. }));
+        s.llm_provider = "local".into();
+        assert_eq!(choose(&s).unwrap(), LlmChoice::Local { path: file.clone() });
+        s.llm_provider = "auto".into();
+        s.llm_model = Some(DEFAULT_LOCAL_MODEL.into());
         assert_eq!(choose(&s).unwrap(), LlmChoice::Local { path: file });
+        s.llm_model = None;
         s.llm_base_url = Some("http://127.0.0.1:9/v1".into());
         assert!(matches!(choose(&s), Err(LlmError::Config(m)) if m.contains("QA_LLM_MODEL")));
         s.llm_model = Some("gpt-4o-mini".into());
