@@ -20,7 +20,7 @@ if [ -z "${QA_TEST_PG_URL:-}" ]; then
   before="$(scripts/pg-test-cluster.sh checksum)"
 fi
 set +e
-cargo test --locked "$@"
+cargo test --release --locked "$@"
 rc=$?
 set -e
 # The whole suite, hostile statements included, must leave the PostgreSQL data as it found it.

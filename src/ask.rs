@@ -379,10 +379,11 @@ impl Engine {
         let t = Instant::now();
         let hits = &retrieval.selected;
         let best = hits.iter().map(|h| h.similarity).fold(0.0f32, f32::max);
-        let mut candidates: Vec<Candidate> = hits.iter().map(|h| Candidate { chunk: &self.chunks[h.row], score: h.similarity, from_graph: false }).collect();
+        let mut candidates: Vec<Candidate> =
+            hits.iter().enumerate().map(|(rank, h)| Candidate { chunk: &self.chunks[h.row], score: h.similarity, from_graph: false, rank }).collect();
         for c in &graph_chunks {
             if !candidates.iter().any(|x| x.chunk.id == c.id) {
-                candidates.push(Candidate { chunk: c, score: (best * 0.8).min(0.5), from_graph: true });
+                candidates.push(Candidate { chunk: c, score: (best * 0.8).min(0.5), from_graph: true, rank: hits.len() });
             }
         }
         let q_vec = &vecs[0];
@@ -399,6 +400,7 @@ impl Engine {
             relevance_threshold: self.settings.relevance_threshold,
             max_sentences: 4,
             images: &self.images,
+            bridge_terms: &retrieval.bridge_terms,
             similarity: Some(&similarity),
         });
         let embed_texts = |texts: &[&str]| -> Option<Vec<Vec<f32>>> { embedder.embed(texts).ok() };
@@ -455,7 +457,8 @@ impl Engine {
             })
             .collect();
         let mut final_answer = answer.text.clone();
-        let all_notes: Vec<&String> = notes.iter().chain(&guard_notes).collect();
+        // A row cap that cut a graph result is said, not counted as an error.
+        let all_notes: Vec<&String> = notes.iter().chain(&guard_notes).chain(&ev.notes).collect();
         if !all_notes.is_empty() {
             final_answer.push_str(&format!("\n\nNote: {}", all_notes.iter().map(|n| n.as_str()).collect::<Vec<_>>().join(" ")));
         }

@@ -71,12 +71,14 @@ pub struct GlobalArgs {
     pub threads: Option<usize>,
 
     /// LLM for subqueries, graph extraction and answers: auto (the endpoint if QA_LLM_BASE_URL is
-    /// set, else the local GGUF model if fetched, else none), local, openai or none [env: QA_LLM_PROVIDER] [default: auto]
+    /// set, else a local GGUF model if --llm-model names one, else none: extractive answers),
+    /// local (default model: the bundled SmolLM2-135M), openai or none [env: QA_LLM_PROVIDER]
+    /// [default: auto]
     #[arg(long = "llm", global = true, value_name = "PROVIDER", value_parser = ["auto", "local", "openai", "none"])]
     pub llm: Option<String>,
 
     /// LLM model: a GGUF file (path or name under the models folder) for local, the model name for
-    /// openai [env: QA_LLM_MODEL] [default: SmolLM2-135M-Instruct Q4_1]
+    /// openai [env: QA_LLM_MODEL] [default for local: SmolLM2-135M-Instruct Q4_1]
     #[arg(long = "llm-model", global = true, value_name = "MODEL")]
     pub llm_model: Option<String>,
 

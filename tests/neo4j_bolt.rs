@@ -70,7 +70,7 @@ fn read_runs_in_read_mode_with_a_server_timeout_and_typed_params() {
     let q = "MATCH (c:Concept {id: $id}) RETURN c.id AS id, c.df AS df";
     server.on(q, Reply::records(&["id", "df"], vec![vec!["deep sleep".into(), 3.into()]]));
     let p = params(json!({"id": "deep sleep", "n": 3, "big": -70000, "x": 0.25, "flags": [true, false], "m": {"k": null, "s": "v"}}));
-    let rows = g.read(q, &p).unwrap();
+    let rows = g.read(q, &p).unwrap().rows;
     assert_eq!(rows.len(), 1);
     assert_eq!((&rows[0]["id"], &rows[0]["df"]), (&json!("deep sleep"), &json!(3)));
 
@@ -109,7 +109,7 @@ fn nodes_relationships_paths_and_temporal_values_come_back_as_json() {
             ]],
         ),
     );
-    let rows = g.read(q, &params(json!({}))).unwrap();
+    let rows = g.read(q, &params(json!({}))).unwrap().rows;
     let row = &rows[0];
     assert_eq!(row["a"], json!({"id": "battery life", "labels": ["Concept"], "properties": {"id": "battery life", "df": 2}}));
     assert_eq!(row["r"], json!({"source": "battery life", "type": "RELATED_TO", "target": "deep sleep", "properties": {"weight": 2}}));
@@ -133,16 +133,19 @@ fn the_row_cap_stops_pulling() {
     server.clear();
     let q = "UNWIND range(1, 10) AS i RETURN i";
     server.on(q, Reply::records(&["i"], (1..=10).map(|i| vec![Value::Int(i)]).collect()));
-    let rows = g.read(q, &params(json!({}))).unwrap();
+    let read = g.read(q, &params(json!({}))).unwrap();
+    assert!(read.truncated, "a cut result says so");
+    let rows = read.rows;
     assert_eq!(rows.iter().map(|r| r["i"].clone()).collect::<Vec<_>>(), [json!(1), json!(2), json!(3)]);
     let requests = server.requests();
     let pulls: Vec<_> = requests.iter().filter(|r| r.message == "PULL").collect();
     assert_eq!(pulls.len(), 1, "one PULL, never a second: {:?}", messages(&server));
-    assert_eq!(pulls[0].extra.get("n"), Some(&Value::Int(3)));
+    // One row past the cap is pulled: that is how the store knows the result was cut.
+    assert_eq!(pulls[0].extra.get("n"), Some(&Value::Int(4)));
 
     // The connection is reset before its next use; the next read works.
     server.on("RETURN 2 AS two", Reply::records(&["two"], vec![vec![2.into()]]));
-    assert_eq!(g.read("RETURN 2 AS two", &params(json!({}))).unwrap()[0]["two"], 2);
+    assert_eq!(g.read("RETURN 2 AS two", &params(json!({}))).unwrap().rows[0]["two"], 2);
     assert!(messages(&server).contains(&"RESET"));
 }
 
@@ -161,7 +164,7 @@ fn a_server_failure_is_a_clear_error_and_the_store_stays_usable() {
     assert!(e.contains("AccessMode"), "{e}");
 
     server.on("RETURN 1 AS one", Reply::records(&["one"], vec![vec![1.into()]]));
-    assert_eq!(g.read("RETURN 1 AS one", &params(json!({}))).unwrap()[0]["one"], 1);
+    assert_eq!(g.read("RETURN 1 AS one", &params(json!({}))).unwrap().rows[0]["one"], 1);
 }
 
 fn kg_node(id: &str, t: &str, meta: &[(&str, serde_json::Value)]) -> KgNode {
@@ -437,7 +440,7 @@ fn every_packstream_size_tier_crosses_the_wire() {
         ),
     );
     let long_param = "y".repeat(70_000); // more than one 64 KiB chunk on the way out
-    let rows = g.read(q, &params(json!({"everything": long_param}))).unwrap();
+    let rows = g.read(q, &params(json!({"everything": long_param}))).unwrap().rows;
     let row = &rows[0];
     assert_eq!(row["ints"], json!(ints));
     assert_eq!(row["long"], json!(long));

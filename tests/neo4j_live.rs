@@ -116,7 +116,7 @@ fn ingesting_twice_changes_nothing_the_second_time() {
     assert_eq!(before, after);
     assert!(after.by_label["Concept"] >= 2 && after.by_type["RELATED_TO"] >= 1);
     let p = serde_json::Map::from_iter([("id".to_string(), json!(format!("{t} battery life")))]);
-    let rows = g.read("MATCH (c:Concept {id: $id}) RETURN c", &p).unwrap();
+    let rows = g.read("MATCH (c:Concept {id: $id}) RETURN c", &p).unwrap().rows;
     assert_eq!(rows[0]["c"]["properties"]["detail"], json!(r#"{"k":1}"#), "a nested map is stored as JSON text");
 }
 
@@ -150,7 +150,7 @@ fn reads_return_paths_and_refuse_writes() {
     let Some((mut g, t, _cleanup, _guard)) = setup() else { return };
     g.ingest(&docs(&t)).unwrap();
     let p = serde_json::Map::from_iter([("d".to_string(), json!(format!("{t}::a_0"))), ("c".to_string(), json!(format!("{t} deep sleep")))]);
-    let rows = g.read("MATCH p = (d:Document {id: $d})-[:MENTIONS]->(c:Concept {id: $c}) RETURN p", &p).unwrap();
+    let rows = g.read("MATCH p = (d:Document {id: $d})-[:MENTIONS]->(c:Concept {id: $c}) RETURN p", &p).unwrap().rows;
     assert_eq!(rows.len(), 1);
     let path = &rows[0]["p"];
     assert_eq!(path["nodes"][0]["id"], json!(format!("{t}::a_0")));
@@ -160,7 +160,7 @@ fn reads_return_paths_and_refuse_writes() {
     let probe = serde_json::Map::from_iter([("id".to_string(), json!(format!("{t} probe")))]);
     let e = g.read("CREATE (n:Concept {id: $id}) RETURN n", &probe).unwrap_err().to_string();
     assert!(e.contains("Neo4j query failed"), "{e}");
-    let n = g.read("MATCH (n:Concept {id: $id}) RETURN count(n) AS n", &probe).unwrap();
+    let n = g.read("MATCH (n:Concept {id: $id}) RETURN count(n) AS n", &probe).unwrap().rows;
     assert_eq!(n[0]["n"], 0, "the write was refused in READ mode");
 }
 

@@ -51,6 +51,8 @@ pub struct Candidate<'a> {
     pub score: f32,
     /// Found through graph evidence (co-mention, mentioning document, image document).
     pub from_graph: bool,
+    /// Position in the retrieval's selection (0 = best); graph-evidence chunks come after.
+    pub rank: usize,
 }
 
 pub struct SynthesisInput<'a> {
@@ -63,6 +65,10 @@ pub struct SynthesisInput<'a> {
     pub max_sentences: usize,
     /// Every image of the corpus by id (to show figures of quoted chunks).
     pub images: &'a std::collections::BTreeMap<String, crate::corpus::ImageRef>,
+    /// Names of the entities that link the selected passages to each other (the bridge of a
+    /// two-hop question: "Tamsin Veller", named in the orchestra's page and the title of her
+    /// own). A sentence naming one carries the answer's second step even without a question word.
+    pub bridge_terms: &'a [String],
     /// Cosine similarity of each sentence to the question (the embedding model), used to re-rank
     /// the best lexical candidates; `None` keeps the lexical order.
     pub similarity: Option<&'a dyn Fn(&[&str]) -> Option<Vec<f32>>>,
@@ -135,6 +141,7 @@ fn defines_a_concept(sentence: &[String], concepts: &[Vec<String>]) -> bool {
 pub fn synthesize(input: SynthesisInput) -> Answer {
     let q_words: Vec<String> = content_words(input.question).iter().map(|w| terms_singular(w)).collect();
     let q_set: BTreeSet<&str> = q_words.iter().map(String::as_str).collect();
+    let bridge_words: Vec<Vec<String>> = input.bridge_terms.iter().map(|t| words(t)).collect();
     let q_all_words = words(input.question);
     let q_all: BTreeSet<&str> = q_all_words.iter().map(String::as_str).collect();
     let concept_names: Vec<Vec<String>> = input
@@ -165,14 +172,18 @@ pub fn synthesize(input: SynthesisInput) -> Answer {
                 .iter()
                 .filter(|c| !matched.iter().any(|o| o.len() > c.len() && o.windows(c.len()).any(|w| w == c.as_slice())))
                 .count();
-            if overlap == 0.0 && concepts_in == 0 {
+            let bridges_in = bridge_words.iter().filter(|b| !b.is_empty() && sw.windows(b.len()).any(|w| w == b.as_slice())).count();
+            if overlap == 0.0 && concepts_in == 0 && bridges_in == 0 {
                 continue;
             }
             // A sentence that only says what the question already says answers nothing.
             if restates(&sw, &q_all) {
                 continue;
             }
-            let mut score = overlap / norm + 0.25 * concepts_in as f32 + 0.5 * cand.score.max(0.0);
+            // Retrieval's order counts too: the selection's first passages were chosen by every
+            // lane, later ones by fewer.
+            let position = 0.3 / (1.0 + cand.rank as f32);
+            let mut score = overlap / norm + 0.25 * (concepts_in + bridges_in) as f32 + 0.5 * cand.score.max(0.0) + position;
             if concepts_in >= 2 {
                 score += 0.3; // states how two grounded concepts relate
             }
@@ -190,6 +201,23 @@ pub fn synthesize(input: SynthesisInput) -> Answer {
         }
     }
     scored.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.chunk_id.cmp(&b.chunk_id)));
+    // The chain of a two-hop answer: for each bridge entity, the best sentence naming it in each
+    // of (at most) two passages — the one that names it in passing and its own page.
+    let mut chain: Vec<CitedSentence> = Vec::new();
+    for b in bridge_words.iter().filter(|b| !b.is_empty()) {
+        let mut chunks_seen: Vec<&str> = Vec::new();
+        for sent in &scored {
+            if chunks_seen.len() >= 2 || chunks_seen.contains(&sent.chunk_id.as_str()) {
+                continue;
+            }
+            if words(&sent.text).windows(b.len()).any(|w| w == b.as_slice()) {
+                chunks_seen.push(&sent.chunk_id);
+                if !chain.iter().any(|c| c.text == sent.text) {
+                    chain.push(sent.clone());
+                }
+            }
+        }
+    }
     let mut pool: Vec<CitedSentence> = Vec::new();
     let mut seen = BTreeSet::new();
     for s in scored {
@@ -214,8 +242,13 @@ pub fn synthesize(input: SynthesisInput) -> Answer {
             pool.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.chunk_id.cmp(&b.chunk_id)));
         }
     }
-    pool.truncate(input.max_sentences);
-    let picked = pool;
+    // The best sentence, then the chain, then the rest of the pool.
+    let mut picked: Vec<CitedSentence> = pool.iter().take(1).cloned().collect();
+    for c in chain.into_iter().chain(pool.into_iter().skip(1)) {
+        if picked.len() < input.max_sentences && !picked.iter().any(|p| p.text == c.text || near_duplicate(&p.text, &c.text)) {
+            picked.push(c);
+        }
+    }
     let grounded_lexically = input.graph.grounded.iter().any(|g| g.method == "exact");
     let relevant = input.best_score >= input.relevance_threshold || grounded_lexically;
     let found = relevant && !picked.is_empty();
@@ -341,12 +374,13 @@ mod tests {
         let images = std::collections::BTreeMap::new();
         synthesize(SynthesisInput {
             question,
-            candidates: vec![Candidate { chunk, score, from_graph: false }],
+            candidates: vec![Candidate { chunk, score, from_graph: false, rank: 0 }],
             graph,
             best_score: score,
             relevance_threshold: 0.25,
             max_sentences: 4,
             images: &images,
+            bridge_terms: &[],
             similarity: None,
         })
     }

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use graphdblite::{Config, Database, NodeId, Value};
 
-use super::{EntityHit, GraphCounts, GraphSchema, GraphStore, IngestStats, Row};
+use super::{EntityHit, GraphCounts, GraphSchema, GraphStore, IngestStats, ReadRows};
 use crate::error::{QaError, Result};
 use crate::kg::GraphDocument;
 
@@ -55,6 +55,8 @@ pub(crate) fn fts5_query(text: &str) -> Option<String> {
 pub struct EmbeddedGraph {
     db: Database,
     path: std::path::PathBuf,
+    /// Rows a read returns (the rest are cut, and the cut is reported).
+    row_cap: usize,
 }
 
 fn gerr(e: impl std::fmt::Display) -> QaError {
@@ -64,15 +66,18 @@ fn gerr(e: impl std::fmt::Display) -> QaError {
 impl EmbeddedGraph {
     /// Open (or create) the database file with a row cap and a traversal-work budget (the
     /// embedded store has no wall-clock timeout; the work budget bounds every query instead).
+    /// graphdblite's own row limit fails a query whose *intermediate* results exceed it (a
+    /// `LIMIT 5` query over a large pattern), so the database runs without it and [`read`]
+    /// applies the cap to the final rows.
     pub fn open(path: &Path, row_cap: usize) -> Result<EmbeddedGraph> {
         let config = Config {
-            max_result_rows: row_cap,
+            max_result_rows: 0,
             max_traversal_work: 2_000_000,
             mmap_size: 64 << 20,
             ..Config::default()
         };
         let db = Database::open_with_config(path, config).map_err(|e| QaError::Graph(format!("{}: {e}", path.display())))?;
-        Ok(EmbeddedGraph { db, path: path.to_path_buf() })
+        Ok(EmbeddedGraph { db, path: path.to_path_buf(), row_cap })
     }
 
     /// Write a compact, self-contained copy of the database to `path` (which must not exist).
@@ -215,16 +220,15 @@ impl GraphStore for EmbeddedGraph {
         Ok(stats)
     }
 
-    fn read(&mut self, cypher: &str, params: &serde_json::Map<String, serde_json::Value>) -> Result<Vec<Row>> {
+    fn read(&mut self, cypher: &str, params: &serde_json::Map<String, serde_json::Value>) -> Result<ReadRows> {
         let params: HashMap<String, Value> = params.iter().map(|(k, v)| (k.clone(), to_value(v))).collect();
         let tx = self.db.read_tx().map_err(gerr)?;
         let records = tx.query_with_params(cypher, Some(&params)).map_err(gerr)?;
         tx.commit().map_err(gerr)?;
         let names = HashMap::new();
-        Ok(records
-            .iter()
-            .map(|r| r.iter().map(|(k, v)| (k.clone(), to_json(v, &names))).collect())
-            .collect())
+        let truncated = records.len() > self.row_cap;
+        let rows = records.iter().take(self.row_cap).map(|r| r.iter().map(|(k, v)| (k.clone(), to_json(v, &names))).collect()).collect();
+        Ok(ReadRows { rows, truncated })
     }
 
     fn schema(&mut self) -> Result<GraphSchema> {
@@ -354,13 +358,32 @@ mod tests {
         p.insert("b".into(), "battery life".into());
         let rows = g
             .read("MATCH (a:Concept {id: $a})<-[:MENTIONS]-(d:Document)-[:MENTIONS]->(b:Concept {id: $b}) RETURN d.id AS doc", &p)
-            .unwrap();
+            .unwrap()
+            .rows;
         assert_eq!(rows.len(), 1);
         assert_eq!(rows[0]["doc"], "f::a_0");
-        let path = g.read("MATCH p = shortestPath((a:Concept {id: $a})-[*..4]-(b:Concept {id: $b})) RETURN p", &p).unwrap();
+        let path = g.read("MATCH p = shortestPath((a:Concept {id: $a})-[*..4]-(b:Concept {id: $b})) RETURN p", &p).unwrap().rows;
         assert_eq!(path[0]["p"]["edges"][0]["type"], "RELATED_TO");
         assert!(g.read("CREATE (:Concept {id: 'x'})", &p).is_err(), "writes must fail in a read transaction");
-        assert_eq!(g.read("MATCH (c:Concept) RETURN count(c) AS n", &p).unwrap()[0]["n"], 2);
+        assert_eq!(g.read("MATCH (c:Concept) RETURN count(c) AS n", &p).unwrap().rows[0]["n"], 2);
+    }
+
+    #[test]
+    fn the_row_cap_truncates_and_says_so_never_fails() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut g = EmbeddedGraph::open(&dir.path().join("g.db"), 10).unwrap();
+        let concepts: Vec<KgNode> = (0..40).map(|i| node(&format!("c{i}"), "Concept")).collect();
+        let rels: Vec<KgRel> = (0..40).map(|i| rel("f::a_0", &format!("c{i}"), "MENTIONS")).collect();
+        g.ingest(&[GraphDocument { source: node("f::a_0", "Document"), nodes: concepts, relationships: rels }]).unwrap();
+        let none = serde_json::Map::new();
+        let all = g.read("MATCH (c:Concept) RETURN c.id AS id", &none).unwrap();
+        assert_eq!(all.rows.len(), 10);
+        assert!(all.truncated, "40 rows under a cap of 10 are a truncation");
+        // Intermediate results larger than the cap do not fail a small final result.
+        let few = g.read("MATCH (d:Document)-[:MENTIONS]->(c:Concept) RETURN c.id AS id ORDER BY id LIMIT 3", &none).unwrap();
+        assert_eq!((few.rows.len(), few.truncated), (3, false));
+        let counted = g.read("MATCH (d:Document)-[:MENTIONS]->(c:Concept) RETURN count(c) AS n", &none).unwrap();
+        assert_eq!(counted.rows[0]["n"], 40);
     }
 
     #[test]

@@ -88,6 +88,9 @@ pub struct QueryRecord {
     pub rows: usize,
     #[serde(default)]
     pub ms: f64,
+    /// More rows matched than the row cap lets through.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub truncated: bool,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
@@ -108,6 +111,9 @@ pub struct GraphEvidence {
     pub raw_rows: Vec<Row>,
     pub queries: Vec<QueryRecord>,
     pub errors: Vec<String>,
+    /// Facts the user should know about the evidence (a row cap that cut a result).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 /// Raw rows of a generated query kept as evidence (the rest are counted, not shown).
@@ -166,13 +172,16 @@ impl Runner<'_> {
         let result = self.store.read(cypher, &map);
         let ms = t.elapsed().as_secs_f64() * 1000.0;
         match result {
-            Ok(rows) => {
-                self.ev.queries.push(QueryRecord { name: name.into(), cypher: cypher.into(), params, rows: rows.len(), ms });
-                rows
+            Ok(read) => {
+                if read.truncated {
+                    self.ev.notes.push(format!("graph query {name} matched more than {} rows; the first {} were used", read.rows.len(), read.rows.len()));
+                }
+                self.ev.queries.push(QueryRecord { name: name.into(), cypher: cypher.into(), params, rows: read.rows.len(), ms, truncated: read.truncated });
+                read.rows
             }
             Err(e) => {
                 self.ev.errors.push(format!("{name}: {e}"));
-                self.ev.queries.push(QueryRecord { name: name.into(), cypher: cypher.into(), params, rows: 0, ms });
+                self.ev.queries.push(QueryRecord { name: name.into(), cypher: cypher.into(), params, rows: 0, ms, truncated: false });
                 Vec::new()
             }
         }
@@ -239,6 +248,7 @@ pub fn ground(
         params: json!({"text": text}),
         rows: hits.as_ref().map(|h| h.len()).unwrap_or(0),
         ms: t.elapsed().as_secs_f64() * 1000.0,
+        truncated: false,
     });
     let hits = hits.unwrap_or_else(|e| {
         errors.push(format!("grounding entity index: {e}"));
@@ -446,9 +456,13 @@ fn generated_query(r: &mut Runner, question: &str, g: CypherGeneration, hints: V
         let tq = std::time::Instant::now();
         let result = r.store.read(&to_run, &serde_json::Map::new());
         let ms = tq.elapsed().as_secs_f64() * 1000.0;
-        let n = result.as_ref().map(|v| v.len()).unwrap_or(0);
-        r.ev.queries.push(QueryRecord { name: "generated_cypher".into(), cypher: to_run, params: json!({}), rows: n, ms });
-        match result {
+        let n = result.as_ref().map(|v| v.rows.len()).unwrap_or(0);
+        let truncated = result.as_ref().is_ok_and(|v| v.truncated);
+        if truncated {
+            r.ev.notes.push(format!("the generated query matched more than {n} rows (the row cap); the first {n} were used"));
+        }
+        r.ev.queries.push(QueryRecord { name: "generated_cypher".into(), cypher: to_run, params: json!({}), rows: n, ms, truncated });
+        match result.map(|v| v.rows) {
             Ok(rows) => {
                 g.llm.set_outcome(if rows.is_empty() { "ran: no rows (fallbacks used)" } else { "used" });
                 Ok(rows)

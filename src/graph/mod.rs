@@ -24,6 +24,23 @@ pub use neo4j::{Neo4jGraph, Neo4jOptions};
 /// relationships `{"source", "type", "target", "properties"}`, paths `{"nodes", "edges"}`.
 pub type Row = BTreeMap<String, serde_json::Value>;
 
+/// Rows of a read, and whether the row cap cut them short.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ReadRows {
+    pub rows: Vec<Row>,
+    /// The query had more rows than the cap; `rows` holds the first `cap`.
+    pub truncated: bool,
+}
+
+impl ReadRows {
+    /// Keep at most `cap` rows of `rows`, noting a cut.
+    pub fn capped(mut rows: Vec<Row>, cap: usize) -> ReadRows {
+        let truncated = rows.len() > cap;
+        rows.truncate(cap);
+        ReadRows { rows, truncated }
+    }
+}
+
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct IngestStats {
     /// Nodes created.
@@ -71,8 +88,9 @@ pub trait GraphStore {
     /// the id uniqueness constraints/indexes and the entity full-text index if missing.
     /// Idempotent: loading the same documents twice changes nothing.
     fn ingest(&mut self, docs: &[GraphDocument]) -> Result<IngestStats>;
-    /// Run a query in a read-only transaction with the store's row cap and timeout (or work limit).
-    fn read(&mut self, cypher: &str, params: &serde_json::Map<String, serde_json::Value>) -> Result<Vec<Row>>;
+    /// Run a query in a read-only transaction with the store's timeout (or work limit). At most
+    /// the row cap of rows come back; more is a truncation the result says, never an error.
+    fn read(&mut self, cypher: &str, params: &serde_json::Map<String, serde_json::Value>) -> Result<ReadRows>;
     /// Labels, relationship types and property keys in the store.
     fn schema(&mut self) -> Result<GraphSchema>;
     /// Full-text search of entity names (concepts, documents, images), best first. The query is

@@ -35,7 +35,7 @@ use std::time::Duration;
 use neo4rs::{BoltList, BoltMap, BoltNode, BoltString, BoltType, ConfigBuilder, Graph, Query};
 use serde_json::{Value, json};
 
-use super::{EntityHit, GraphCounts, GraphSchema, GraphStore, IngestStats, Row};
+use super::{EntityHit, GraphCounts, GraphSchema, GraphStore, IngestStats, ReadRows, Row};
 use crate::config::Secret;
 use crate::error::{QaError, Result};
 use crate::kg::GraphDocument;
@@ -162,7 +162,8 @@ impl Neo4jGraph {
             .uri(opts.uri.as_str())
             .user(opts.username.as_str())
             .password(opts.password.as_ref().map(Secret::expose).unwrap_or(""))
-            .fetch_size(opts.row_cap.max(1))
+            // One row past the cap, so a single PULL tells a full result from a cut one.
+            .fetch_size(opts.row_cap.saturating_add(1).max(1))
             .max_connections(2)
             .connection_timeout(timeout);
         if let Some(db) = &opts.database {
@@ -264,7 +265,7 @@ impl Neo4jGraph {
                 return Ok(rows);
             }
             let mut stream = self.graph.execute_read(query).await?;
-            // The fetch size is the row cap, so the first PULL asks for no more than the cap; once
+            // The fetch size is the row cap + 1, so the first PULL asks for no more than that; once
             // it is reached, nothing more is pulled (the pool resets the connection before reuse).
             while let Some(row) = stream.next().await? {
                 rows.push(row);
@@ -368,9 +369,11 @@ impl GraphStore for Neo4jGraph {
         Ok(stats)
     }
 
-    fn read(&mut self, cypher: &str, params: &serde_json::Map<String, Value>) -> Result<Vec<Row>> {
-        let rows = self.fetch_rows(cypher, params_to_bolt(params), Some(self.row_cap)).map_err(|f| self.query_error("query", f))?;
-        rows.iter().map(row_to_json).collect::<std::result::Result<_, _>>().map_err(|e| self.query_error("query", Fail::Driver(e)))
+    fn read(&mut self, cypher: &str, params: &serde_json::Map<String, Value>) -> Result<ReadRows> {
+        // One row past the cap tells a full result from a cut one.
+        let rows = self.fetch_rows(cypher, params_to_bolt(params), Some(self.row_cap.saturating_add(1))).map_err(|f| self.query_error("query", f))?;
+        let rows: Vec<Row> = rows.iter().map(row_to_json).collect::<std::result::Result<_, _>>().map_err(|e| self.query_error("query", Fail::Driver(e)))?;
+        Ok(ReadRows::capped(rows, self.row_cap))
     }
 
     fn schema(&mut self) -> Result<GraphSchema> {

@@ -157,22 +157,28 @@ impl Lanes<'_> {
         let mut fused = fused;
         let bridge = match self.graph {
             Some(g) => self.bridge_lane(g, &fused, &seeds, vecs),
-            None => LaneRanking::default(),
+            None => (LaneRanking::default(), Vec::new()),
         };
         // The bridge: the best passages of the documents the top passage links to come right
         // after it.
         let mut at = 1;
-        for h in bridge.hits.iter().take(BRIDGE_PASSAGES) {
+        let mut bridge_terms: Vec<String> = Vec::new();
+        for (h, via) in bridge.0.hits.iter().zip(&bridge.1).take(BRIDGE_PASSAGES) {
             if let Some(pos) = fused.iter().position(|f| f.row == h.row) {
                 if pos > at {
                     let item = fused.remove(pos);
                     fused.insert(at, item);
                 }
                 at += 1;
+                if let Some(c) = self.concepts.concepts.get(*via)
+                    && !bridge_terms.contains(&c.name)
+                {
+                    bridge_terms.push(c.name.clone());
+                }
             }
         }
         let selected = fusion::select(&fused, &sub_best, k);
-        Ok(Retrieval { subqueries: subs.to_vec(), dense, lexical, graph, walk, seeds, fused, selected, k, k_reason })
+        Ok(Retrieval { subqueries: subs.to_vec(), dense, lexical, graph, walk, seeds, bridge_terms, fused, selected, k, k_reason })
     }
 
     fn choose_k(&self, subs: &[String], fused: &[FusedHit], dense: &LaneRanking, lexical: &LaneRanking, opts: SelectOptions) -> (usize, String) {
@@ -281,23 +287,27 @@ impl Lanes<'_> {
     /// Passages of the documents that the top passage links to (names the title of), not named
     /// by the question itself, by their relevance to the question: the second hop of a bridge
     /// question.
-    fn bridge_lane(&self, g: &EntityGraph, fused: &[FusedHit], seeds: &[Seed], vecs: &[Vec<f32>]) -> LaneRanking {
+    fn bridge_lane(&self, g: &EntityGraph, fused: &[FusedHit], seeds: &[Seed], vecs: &[Vec<f32>]) -> (LaneRanking, Vec<usize>) {
         let t = Instant::now();
-        let Some(first) = fused.first() else { return LaneRanking::default() };
+        let Some(first) = fused.first() else { return (LaneRanking::default(), Vec::new()) };
         let named: Vec<&str> = seeds.iter().filter(|s| s.via == "question").map(|s| s.id.as_str()).collect();
-        let mut best: HashMap<usize, f32> = HashMap::new();
+        // Passage → (best cosine to the question or a sub-question, the entity that links it).
+        let mut best: HashMap<usize, (f32, usize)> = HashMap::new();
         for (e, p) in g.linked_passages(first.row) {
             if named.contains(&self.concepts.concepts.get(e).map(|c| c.id.as_str()).unwrap_or("")) {
                 continue;
             }
             let Some(v) = self.vectors.get(p * self.dim..(p + 1) * self.dim) else { continue };
             let sim = vecs.iter().map(|q| dot(q, v)).fold(f32::MIN, f32::max);
-            let e = best.entry(p).or_insert(f32::MIN);
-            *e = e.max(sim);
+            let slot = best.entry(p).or_insert((f32::MIN, e));
+            if sim > slot.0 {
+                *slot = (sim, e);
+            }
         }
-        let mut rows: Vec<(usize, f32)> = best.into_iter().collect();
+        let mut rows: Vec<(usize, f32, usize)> = best.into_iter().map(|(p, (s, e))| (p, s, e)).collect();
         rows.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        ranking(rows, t)
+        let via = rows.iter().map(|r| r.2).collect();
+        (ranking(rows.into_iter().map(|(p, s, _)| (p, s)).collect(), t), via)
     }
 }
 

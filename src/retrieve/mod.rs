@@ -90,6 +90,9 @@ pub struct Retrieval {
     /// The fusing walk: from the question's entities and the lanes' best passages.
     pub walk: LaneRanking,
     pub seeds: Vec<Seed>,
+    /// Names of the entities through which bridge passages were reached (the second hop).
+    #[serde(default)]
+    pub bridge_terms: Vec<String>,
     /// The fused ranking (longer than the selection), best first.
     pub fused: Vec<FusedHit>,
     /// The passages the answer may draw on, in order.

@@ -1,0 +1,124 @@
+//! Hybrid retrieval end to end (real model, real HNSW, real BM25 index, real entity graph):
+//! a second hop that only the graph finds, `qa eval` on a slice of the dev set, the index that
+//! used to crash on two concepts sharing a display name, and answers that never only restate the
+//! question.
+
+mod common;
+
+use common::*;
+use serde_json::Value;
+
+fn lane_ids(a: &Value, lane: &str) -> Vec<String> {
+    let hits = &a["trace"]["internal"]["rag"]["lanes"][lane]["hits"];
+    hits.as_array().unwrap_or(&vec![]).iter().map(|h| h["chunk_id"].as_str().unwrap().to_string()).collect()
+}
+
+fn fused_ids(a: &Value) -> Vec<String> {
+    a["trace"]["internal"]["rag"]["lanes"]["fused"].as_array().unwrap().iter().map(|h| h["chunk_id"].as_str().unwrap().to_string()).collect()
+}
+
+fn indexed(corpus: &std::path::Path) -> tempfile::TempDir {
+    let dir = tempfile::Builder::new().prefix("qa-retrieval-").tempdir().unwrap();
+    qa(dir.path()).arg("index").arg(corpus).assert().success();
+    dir
+}
+
+#[test]
+fn the_graph_lane_finds_a_second_hop_that_shares_no_word_with_the_question() {
+    let dir = indexed(&repo().join("tests/data/twohop/corpus"));
+    let a = ask_json(dir.path(), "Which instrument does the founder of the Bramblewick Orchestra play?");
+    let second = "tamsin-veller_0".to_string();
+    let graph = lane_ids(&a, "graph");
+    let dense = lane_ids(&a, "dense");
+    let lexical = lane_ids(&a, "lexical");
+    assert!(graph.iter().take(3).any(|c| c == &second), "graph lane: {graph:?}");
+    assert!(!dense.iter().take(5).any(|c| c == &second), "dense alone should not find it: {dense:?}");
+    assert!(!lexical.contains(&second), "lexical alone cannot find it (no shared word): {lexical:?}");
+    let fused = fused_ids(&a);
+    assert_eq!(fused[0], "bramblewick-orchestra_0", "{fused:?}");
+    assert!(fused.iter().take(3).any(|c| c == &second), "fused: {fused:?}");
+    // The answer states the chain: who founded it, and what she plays.
+    let text = a["answer"]["text"].as_str().unwrap();
+    assert!(text.contains("founded in 1982 by Tamsin Veller") && text.contains("cellist"), "{text}");
+    // Every lane's ranks are in the trace.
+    let selected = &a["trace"]["internal"]["rag"]["hits"];
+    assert!(selected.as_array().unwrap().iter().all(|h| h["lanes"].is_array()));
+    assert!(!a["trace"]["internal"]["rag"]["lanes"]["graph_seeds"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn eval_on_a_dev_slice_reports_every_field_and_beats_dense_retrieval() {
+    let dir = indexed(&repo().join("tests/data/hotpot-slice/corpus"));
+    let out = qa(dir.path()).args(["eval"]).arg(repo().join("tests/data/hotpot-slice/questions.jsonl")).arg("--json").assert().success();
+    let r: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(r["questions"], 10);
+    for field in ["fused", "lanes", "latency_p50_ms", "latency_p95_ms", "deterministic", "answer_contains_gold", "per_question"] {
+        assert!(!r[field].is_null(), "missing {field}: {r}");
+    }
+    for lane in ["dense", "lexical", "graph"] {
+        assert!(r["lanes"][lane]["recall"]["5"].is_number(), "{lane}");
+    }
+    assert_eq!(r["deterministic"], true, "two runs gave different rankings: {}", r["nondeterministic"]);
+    let fused = r["fused"]["recall"]["5"].as_f64().unwrap();
+    let dense = r["lanes"]["dense"]["recall"]["5"].as_f64().unwrap();
+    assert!(fused > dense, "fused recall@5 {fused} should beat dense {dense}");
+    // The human report names the same figures.
+    let out = qa(dir.path()).args(["eval", "--no-repeat"]).arg(repo().join("tests/data/hotpot-slice/questions.jsonl")).assert().success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    for needle in ["recall@5", "all@5", "MRR", "fused", "dense", "lexical", "graph", "latency per question", "gold answer"] {
+        assert!(text.contains(needle), "{needle} missing in:\n{text}");
+    }
+}
+
+#[test]
+fn eval_rejects_a_malformed_line_with_its_number() {
+    let dir = tempfile::tempdir().unwrap();
+    let q = dir.path().join("q.jsonl");
+    std::fs::write(&q, "{\"id\":\"a\",\"question\":\"x?\",\"gold\":[\"f.md\"]}\n{oops\n").unwrap();
+    let out = qa(dir.path()).arg("eval").arg(&q).assert().failure();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.contains("line 2"), "{err}");
+}
+
+#[test]
+fn two_concepts_with_one_display_name_index_and_reindex() {
+    let corpus = tempfile::tempdir().unwrap();
+    // "PINs" is an acronym (id "pins") and, as a heading, the phrase "pin": two ids, one name.
+    std::fs::write(corpus.path().join("pins.md"), "# Locks\n\n## PINs\n\nBank PINs are four digits. Change PINs often.\n").unwrap();
+    std::fs::write(corpus.path().join("other.md"), "# Other\n\nUnrelated text about PINs and doors.\n").unwrap();
+    let dir = indexed(corpus.path());
+    let corpus_name = std::fs::read_dir(dir.path().join("vector_store_outputs")).unwrap().next().unwrap().unwrap().file_name();
+    let concepts_path = live_generation(dir.path(), &corpus_name.to_string_lossy()).join("concepts.json");
+    let concepts: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(concepts_path).unwrap()).unwrap();
+    let named: Vec<&Value> = concepts.iter().filter(|c| c["name"] == "PINs").collect();
+    assert!(named.len() >= 2, "the corpus should produce two concepts named PINs: {concepts:?}");
+    // A changed file re-indexes through the concept-vector cache, where the crash was.
+    std::fs::write(corpus.path().join("other.md"), "# Other\n\nChanged text about PINs and locks.\n").unwrap();
+    qa(dir.path()).arg("index").arg(corpus.path()).assert().success();
+    ask_json(dir.path(), "How many digits do bank PINs have?");
+}
+
+#[test]
+fn default_answers_never_only_restate_the_question() {
+    let questions: Vec<Value> = std::fs::read_to_string(repo().join("bench/sample_corpus_eval.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let words = |t: &str| -> Vec<String> { t.split(|c: char| !c.is_alphanumeric()).filter(|w| w.len() > 2).map(|w| w.to_lowercase().trim_end_matches('s').to_string()).collect() };
+    const STOP: &[&str] = &["the", "and", "for", "are", "what", "how", "why", "doe", "doe", "with", "that", "thi", "which", "from", "when", "into", "can", "its", "it", "wa"];
+    let mut checked = 0;
+    for q in questions.iter().step_by(4) {
+        let question = q["question"].as_str().unwrap();
+        let a = ask_json(indexed_sample(), question);
+        assert_eq!(a["answer"]["synthesizer"], "extractive");
+        let asked = words(question);
+        for s in a["answer"]["sentences"].as_array().unwrap() {
+            let text = s["text"].as_str().unwrap();
+            let content: Vec<String> = words(text).into_iter().filter(|w| !STOP.contains(&w.as_str())).collect();
+            assert!(content.iter().any(|w| !asked.contains(w)), "{question}: the sentence only restates it: {text}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 30, "{checked} sentences checked");
+}
