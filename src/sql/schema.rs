@@ -296,6 +296,11 @@ impl SchemaContext {
         None
     }
 
+    /// Every foreign key as two join steps (child → parent and parent → child).
+    pub fn fk_steps(&self) -> Vec<JoinStep> {
+        self.fk_edges()
+    }
+
     fn fk_edges(&self) -> Vec<JoinStep> {
         let mut edges = Vec::new();
         for t in &self.db.tables {
