@@ -233,6 +233,15 @@ pub fn match_terms(ctx: &SchemaContext, q: &Question, opts: MatchOptions) -> Vec
                     }
                 }
             }
+            if terms.is_empty() && opts.loose && n == 1 {
+                // "priced" → price, "ordered" → orders, "shipped" → ship.
+                for stem in stems(&toks[0].text) {
+                    terms = idx.exact.get(&stem).or_else(|| idx.parts.get(&stem)).cloned().unwrap_or_default();
+                    if !terms.is_empty() {
+                        break;
+                    }
+                }
+            }
             if terms.is_empty() && opts.loose && n <= 2 {
                 terms = idx.fuzzy(&phrase);
                 fuzzy = !terms.is_empty();
@@ -252,6 +261,29 @@ pub fn match_terms(ctx: &SchemaContext, q: &Question, opts: MatchOptions) -> Vec
         }
     }
     out.sort_by_key(|m| m.start);
+    out
+}
+
+/// Stems of an inflected word ("priced" → "price", "shipped" → "ship", "ordering" → "order").
+fn stems(word: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if word.len() < 5 {
+        return out;
+    }
+    for suffix in ["ed", "ing"] {
+        if let Some(stem) = word.strip_suffix(suffix) {
+            out.push(stem.to_string());
+            out.push(format!("{stem}e"));
+            let b = stem.as_bytes();
+            if b.len() > 2 && b[b.len() - 1] == b[b.len() - 2] {
+                out.push(stem[..stem.len() - 1].to_string());
+            }
+        }
+    }
+    if let Some(stem) = word.strip_suffix('d') {
+        out.push(stem.to_string());
+    }
+    out.retain(|s| s.len() >= 3);
     out
 }
 

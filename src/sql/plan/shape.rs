@@ -227,6 +227,11 @@ impl Interp<'_> {
             return;
         }
         if let Some((Some(oc), _)) = self.order_by.clone().filter(|_| self.limit.is_some()) {
+            // Ranked rows: the key (rows are told apart even when labels repeat), the label
+            // and the measure.
+            if let Some(t) = self.ctx.table(&oc.table) {
+                select.extend(t.primary_key.iter().map(|k| ColRef::new(&oc.table, k)));
+            }
             if let Some(l) = self.ctx.label_column(&oc.table) {
                 select.push(ColRef::new(&oc.table, &l));
             }

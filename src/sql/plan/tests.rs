@@ -134,3 +134,134 @@ fn group_by_completion_fix() {
     assert_eq!(plan.group_by, vec![GroupKey::Column { col: ColRef::new("findings", "severity") }]);
     assert!(fixes[0].starts_with("grouped by findings.severity"));
 }
+/// A third schema, of another domain than both samples (a small shop), that no rule was
+/// written for: the planner must read it from names, types, keys and sampled values alone.
+mod other_schema {
+    use super::*;
+    use crate::sql::generate::render;
+    use crate::sql::schema::SchemaContext;
+    use crate::sql::{ColumnInfo, DbSchema, Dialect, ForeignKey, TableInfo};
+
+    fn col(name: &str, ty: &str, nullable: bool, samples: &[&str]) -> ColumnInfo {
+        let distinct = (!samples.is_empty()).then_some(samples.len() as u64);
+        ColumnInfo { name: name.into(), data_type: ty.into(), nullable, samples: samples.iter().map(|s| s.to_string()).collect(), distinct }
+    }
+
+    fn table(name: &str, columns: Vec<ColumnInfo>, fks: &[(&str, &str)]) -> TableInfo {
+        let foreign_keys = fks.iter().map(|(c, t)| ForeignKey { columns: vec![c.to_string()], ref_table: t.to_string(), ref_columns: vec!["id".into()] }).collect();
+        TableInfo { name: name.into(), columns, primary_key: vec!["id".into()], foreign_keys, row_count: Some(10) }
+    }
+
+    fn shop() -> SchemaContext {
+        let db = DbSchema {
+            dialect: None,
+            tables: vec![
+                table(
+                    "customers",
+                    vec![col("id", "integer", false, &[]), col("name", "text", false, &[]), col("city", "text", false, &["Berlin", "Porto", "Lyon"]), col("is_archived", "boolean", false, &[]), col("signed_up_on", "date", false, &[])],
+                    &[],
+                ),
+                table(
+                    "products",
+                    vec![col("id", "integer", false, &[]), col("name", "text", false, &[]), col("category", "text", false, &["outdoor", "kitchen", "garden_tools"]), col("price", "numeric(8,2)", false, &[]), col("in_stock", "boolean", false, &[])],
+                    &[],
+                ),
+                table(
+                    "orders",
+                    vec![
+                        col("id", "integer", false, &[]),
+                        col("customer_id", "integer", false, &[]),
+                        col("ordered_on", "date", false, &[]),
+                        col("channel", "text", false, &["web_shop", "phone", "in-store"]),
+                        col("discount_code", "text", true, &[]),
+                        col("amount", "numeric(10,2)", false, &[]),
+                    ],
+                    &[("customer_id", "customers")],
+                ),
+                table(
+                    "order_items",
+                    vec![col("id", "integer", false, &[]), col("order_id", "integer", false, &[]), col("product_id", "integer", false, &[]), col("quantity", "integer", false, &[])],
+                    &[("order_id", "orders"), ("product_id", "products")],
+                ),
+            ],
+        };
+        SchemaContext::build(db, None)
+    }
+
+    fn sql(q: &str) -> (PlanOutcome, String) {
+        let ctx = shop();
+        let o = plan(&ctx, q, &[]);
+        let s = o.plan.as_ref().map(|p| render(&ctx, p, Dialect::Sqlite, 100)).unwrap_or_default();
+        (o, s)
+    }
+
+    fn confident(q: &str) -> String {
+        let (o, s) = sql(q);
+        assert!(o.ambiguity.is_none() && o.confidence >= CONFIDENCE_THRESHOLD, "{q}: {:?} {:?}", o.coverage, o.ambiguity);
+        let v = crate::sql::validate::validate(&s, Dialect::Sqlite, Some(&shop().db), 100);
+        assert!(v.ok, "{q}: {s}: {:?}", v.reasons);
+        s
+    }
+
+    #[test]
+    fn yes_no_columns_values_with_separators_and_optional_columns() {
+        assert!(confident("How many customers are archived?").contains("WHERE customers.is_archived = TRUE"));
+        assert!(confident("How many customers are not archived?").contains("customers.is_archived = FALSE"));
+        assert!(confident("How many orders came through the web shop?").contains("orders.channel = 'web_shop'"));
+        assert!(confident("How many in store orders?").contains("orders.channel = 'in-store'"));
+        assert!(confident("How many orders with a discount code?").contains("orders.discount_code IS NOT NULL"));
+        assert!(confident("How many orders without a discount code?").contains("orders.discount_code IS NULL"));
+    }
+
+    #[test]
+    fn comparisons_bind_to_the_named_column() {
+        let s = confident("How many outdoor products have a price over 50?");
+        assert!(s.contains("products.price > 50") && s.contains("products.category = 'outdoor'"), "{s}");
+        let s = confident("How many products are priced between 10 and 20?");
+        assert!(s.contains("products.price >= 10 AND products.price <= 20"), "{s}");
+        let s = confident("How many orders have a quantity of at least 3 items?");
+        assert!(s.contains("order_items.quantity >= 3") || s.contains(">= 3"), "{s}");
+        let s = confident("How many customers have more than 2 orders?");
+        assert!(s.contains("(SELECT COUNT(*) FROM orders WHERE orders.customer_id = customers.id) > 2"), "{s}");
+        let s = confident("How many customers have never ordered?");
+        assert!(s.contains("= 0"), "{s}");
+    }
+
+    #[test]
+    fn projections_rankings_and_distinct_counts() {
+        let s = confident("List the names and cities of archived customers");
+        assert!(s.starts_with("SELECT customers.name, customers.city FROM customers"), "{s}");
+        let s = confident("Which customer has the most orders?");
+        assert!(s.contains("GROUP BY customers.name") && s.ends_with("LIMIT 1"), "{s}");
+        let s = confident("Which product has the highest price?");
+        assert!(s.contains("ORDER BY products.price DESC LIMIT 1") && !s.contains("GROUP BY"), "{s}");
+        let s = confident("Average price per category");
+        assert!(s.starts_with("SELECT products.category AS category, ROUND(AVG(products.price), 2)"), "{s}");
+        let s = confident("How many different cities do customers live in?");
+        assert!(s.contains("COUNT(DISTINCT customers.city)"), "{s}");
+    }
+
+    #[test]
+    fn one_to_many_joins_never_repeat_a_parents_amount() {
+        // Filter only: a semi-join, so each order's amount counts once.
+        let s = confident("What is the total amount of orders with outdoor products?");
+        assert!(s.contains("SUM(orders.amount)") && s.contains("orders.id IN (SELECT order_items.order_id FROM order_items JOIN products"), "{s}");
+        // Grouped by something on the many side: de-duplicate before summing.
+        let s = confident("Total amount of orders per product category");
+        assert!(s.contains("SELECT DISTINCT orders.id AS qa_key"), "{s}");
+        // Counting customers through their orders: each customer once.
+        let s = confident("How many customers ordered in 2024?");
+        assert!(s.contains("customers.id IN (SELECT orders.customer_id FROM orders WHERE orders.ordered_on >= '2024-01-01'"), "{s}");
+    }
+
+    #[test]
+    fn unknown_words_lower_the_confidence_instead_of_being_dropped() {
+        let (o, _) = sql("How many loyal customers are there?");
+        assert!(o.confidence < CONFIDENCE_THRESHOLD, "{:?}", o.coverage);
+        assert_eq!(o.coverage.unmapped, ["loyal"]);
+        let (o, _) = sql("How many products in the camping category?");
+        assert!(o.confidence < CONFIDENCE_THRESHOLD && o.coverage.unmapped.contains(&"camping".to_string()), "{:?}", o.coverage);
+        let (o, _) = sql("How many orders last month?");
+        assert!(o.confidence < CONFIDENCE_THRESHOLD, "{:?}", o.coverage);
+    }
+}
