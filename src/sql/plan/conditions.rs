@@ -154,8 +154,19 @@ impl Interp<'_> {
                 return (None, true);
             }
         }
-        let table_before = self.ms.iter().filter(|m| m.end <= start && !m.is_value()).filter_map(|m| m.table()).filter(|t| self.ctx.default_date(t).is_some()).last().map(str::to_string);
-        let table = table_before.or_else(|| self.ctx.default_date(&self.subject).map(|_| self.subject.clone()));
+        // The nearest table named before it; when that table has no date, the nearest dated
+        // table on the join path back to the subject ("members who borrowed a book in 2025":
+        // the loans between them), else the subject.
+        let nearest = self.ms.iter().filter(|m| m.end <= start && !m.is_value()).filter_map(|m| m.table()).last().map(str::to_string);
+        let mut route: Vec<String> = Vec::new();
+        if let Some(t) = &nearest {
+            route.push(t.clone());
+            if let Some(path) = fix::best_path(self.ctx, &self.subject, t, &[]) {
+                route.extend(path.iter().rev().map(|s| s.from_table.clone()));
+            }
+        }
+        route.push(self.subject.clone());
+        let table = route.into_iter().find(|t| self.ctx.default_date(t).is_some());
         (table.and_then(|t| self.ctx.default_date(&t).map(|d| ColRef::new(&t, &d))), false)
     }
 

@@ -553,8 +553,7 @@ impl<'a> Interp<'a> {
         // Roles naming a table the plan does not reach (no foreign-key path) are void.
         for i in 0..self.q.len() {
             let Some(role) = self.q.role(i) else { continue };
-            let table = role.strip_prefix("table ").map(|r| r.split(' ').next().unwrap_or("")).or_else(|| role.split_once('.').map(|(t, _)| t).filter(|t| !t.contains(' ')));
-            if let Some(t) = table
+            if let Some(t) = role_table(role)
                 && self.ctx.table(t).is_some()
                 && !in_plan(t)
             {
@@ -579,8 +578,7 @@ impl<'a> Interp<'a> {
     /// relation between them ("members who borrowed a book", "books written by authors").
     fn relation_words(&mut self, tables: &[String]) {
         let table_of = |q: &Question, j: usize| -> Option<String> {
-            let role = q.role(j)?;
-            let t = role.strip_prefix("table ").map(|r| r.split(' ').next().unwrap_or("").to_string()).or_else(|| role.split_once('.').map(|(t, _)| t.to_string()))?;
+            let t = role_table(q.role(j)?)?.to_string();
             tables.iter().any(|x| x.eq_ignore_ascii_case(&t)).then_some(t)
         };
         for i in 0..self.q.len() {
@@ -614,4 +612,14 @@ impl<'a> Interp<'a> {
             }
         }
     }
+}
+
+/// The table a coverage role is about: "table loans …", "loans.genre = 'x'", "group by
+/// branches.name", "SUM(loans.late_fee)", "COUNT(DISTINCT authors.country)".
+pub(super) fn role_table(role: &str) -> Option<&str> {
+    if let Some(rest) = role.strip_prefix("table ") {
+        return rest.split(' ').next();
+    }
+    let token = role.split([' ', '(']).find(|t| t.contains('.') && !t.starts_with(|c: char| c.is_ascii_digit() || c == '\'' || c == '['))?;
+    token.split_once('.').map(|(t, _)| t)
 }

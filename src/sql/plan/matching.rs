@@ -117,6 +117,16 @@ impl<'a> Index<'a> {
                 }
             }
         }
+        // A word of a multi-word table name ("items" of order_items) that names no other table.
+        for t in &ctx.db.tables {
+            let words: Vec<String> = normalise(&split_camel(&t.name)).split(' ').map(str::to_string).collect();
+            if words.len() < 2 {
+                continue;
+            }
+            for w in words.iter().filter(|w| w.len() >= 3 && !table_words.contains(w) && !exact.contains_key(*w)) {
+                add(&mut parts, w.clone(), Term::Table { table: t.name.clone() }, "name-part");
+            }
+        }
         let mut joined = BTreeMap::new();
         for (k, v) in &exact {
             if k.contains(' ') {
@@ -211,10 +221,17 @@ pub fn match_terms(ctx: &SchemaContext, q: &Question, opts: MatchOptions) -> Vec
             if toks.iter().all(|t| is_function_word(&t.text) || t.number.is_some() || t.date.is_some()) || toks.iter().any(|t| t.date.is_some()) {
                 continue;
             }
+            let phrase: String = toks.iter().map(|t| t.norm.as_str()).collect::<Vec<_>>().join(" ");
+            // A phrase starting or ending with a function word only as a whole value ("in store").
             if n > 1 && (is_function_word(&toks[0].text) || is_function_word(&toks[n - 1].text)) {
+                let values: Vec<(Term, String)> = idx.exact.get(&phrase).into_iter().flatten().filter(|(t, _)| matches!(t, Term::Value { .. })).cloned().collect();
+                if !values.is_empty() {
+                    used[start..start + n].iter_mut().for_each(|u| *u = true);
+                    let phrase = toks.iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join(" ");
+                    out.push(Match { start, end: start + n, phrase, terms: values, negated: false, fuzzy: false });
+                }
                 continue;
             }
-            let phrase: String = toks.iter().map(|t| t.norm.as_str()).collect::<Vec<_>>().join(" ");
             let mut terms = idx.exact.get(&phrase).cloned().unwrap_or_default();
             let mut fuzzy = false;
             let mut negated = false;
@@ -233,11 +250,14 @@ pub fn match_terms(ctx: &SchemaContext, q: &Question, opts: MatchOptions) -> Vec
                     }
                 }
             }
-            if terms.is_empty() && opts.loose && n == 1 {
-                // "priced" → price, "ordered" → orders, "shipped" → ship.
+            if opts.loose && n == 1 && !terms.iter().any(|(t, s)| matches!(t, Term::Table { .. }) || s != "name-part") {
+                // "priced" → price, "ordered" → orders (next to a name-part reading: the verb
+                // that names a table, and a column named after it).
                 for stem in stems(&toks[0].text) {
-                    terms = idx.exact.get(&stem).or_else(|| idx.parts.get(&stem)).cloned().unwrap_or_default();
-                    if !terms.is_empty() {
+                    let found: Vec<(Term, String)> = idx.exact.get(&stem).or_else(|| idx.parts.get(&stem)).cloned().unwrap_or_default();
+                    let found: Vec<(Term, String)> = if terms.is_empty() { found } else { found.into_iter().filter(|(t, _)| matches!(t, Term::Table { .. })).collect() };
+                    if !found.is_empty() {
+                        terms.extend(found.into_iter().map(|(t, _)| (t, "stem".to_string())));
                         break;
                     }
                 }

@@ -20,7 +20,8 @@ const FUNCTION_WORDS: &[&str] = &[
     "came", "both", "either", "also", "just", "only", "some", "can", "could", "would", "should", "will", "shall", "may",
     "might", "must", "want", "like", "know", "right", "now", "what's", "there's", "whats", "out", "up",
     "about", "than", "then", "if", "whether", "it's", "s", "how", "many", "much",
-    "such", "other", "else", "same", "its", "his", "her", "he", "she", "together", "including", "included",
+    "such", "other", "else", "same", "its", "his", "her", "he", "she", "together", "including", "included", "live", "lives",
+    "living", "located", "based", "situated",
 ];
 
 pub fn is_function_word(w: &str) -> bool {
