@@ -9,6 +9,9 @@ use super::fix;
 use super::interpret::Interp;
 use super::{ColRef, Filter};
 
+/// Verbs that compare a price: "cost over 50", "priced under 20".
+const MONEY_VERBS: &[&str] = &["cost", "costs", "costing", "priced", "worth", "sells", "sell", "selling", "sold"];
+
 const MONTHS: &[&str] = &["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
 const MONTHS_SHORT: &[&str] = &["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 
@@ -260,10 +263,15 @@ impl Interp<'_> {
             let next = (0..self.ms.len()).find(|&k| !self.used[k] && self.ms[k].start >= last && self.q.next_content(last - 1) == Some(self.ms[k].start));
             let numeric = |me: &Self, k: Option<usize>| k.and_then(|k| me.pick_column(k).filter(|c| me.is_numeric(c)).map(|c| (k, c)));
             let bound = numeric(self, prev).or_else(|| numeric(self, next));
+            // "cost over 50", "priced under 20": the money column of the subject.
+            let money_verb = first.checked_sub(1).filter(|&j| MONEY_VERBS.contains(&self.q.word(j)) && !self.q.is_mapped(j));
             let filters: Vec<Filter> = if let Some((k, col)) = bound {
                 let f = compare_filters(&col, op.op, &values);
                 self.consume(k, format!("{col} {} {}", op.op, fmt_values(&values)));
                 f
+            } else if let Some((j, col)) = money_verb.and_then(|j| self.money_column().map(|c| (j, c))) {
+                self.q.mark(j..j + 1, format!("{col} {} {}", op.op, fmt_values(&values)));
+                compare_filters(&col, op.op, &values)
             } else if let Some(k) = next.filter(|&k| self.ms[k].is_table() && !self.ms[k].is_value()) {
                 let t = self.ms[k].table().unwrap_or_default().to_string();
                 match fix::best_path(self.ctx, &self.subject, &t, &[]).filter(|p| !p.is_empty() && fix::multiplies(self.ctx, &p[0])) {

@@ -430,7 +430,14 @@ impl<'a> Interp<'a> {
             let Some(Term::Value { table, column, values }) = chosen else { continue };
             let col = ColRef::new(&table, &column);
             let neg = self.negation_before(m.start);
-            let negated = m.negated || neg.is_some();
+            // "not pending or shipped": a value listed after another of its column shares its
+            // negation.
+            let listed = m.start > 0 && matches!(self.q.word(m.start - 1), "or" | "and" | "nor");
+            let earlier = self.filters.iter().find_map(|f| match f {
+                Filter::In { col: c, negated, .. } if *c == col && listed => Some(*negated),
+                _ => None,
+            });
+            let negated = earlier.unwrap_or(m.negated || neg.is_some());
             if let Some(j) = neg {
                 self.q.mark(j..j + 1, "negation");
             }
@@ -439,8 +446,14 @@ impl<'a> Interp<'a> {
             if m.fuzzy {
                 self.penalties.push((format!("\"{}\" read as '{}' (spelling)", m.phrase, values.join("', '")), 0.9));
             }
-            if !self.filters.iter().any(|f| matches!(f, Filter::In { col: c, values: v, .. } if c == &col && v == &values)) {
-                self.filters.push(Filter::In { col, values, phrase: m.phrase.clone(), negated });
+            // Two values of one column ("pending or shipped") are one IN list.
+            let same = self.filters.iter_mut().find_map(|f| match f {
+                Filter::In { col: c, values: v, negated: n, .. } if *c == col && *n == negated => Some(v),
+                _ => None,
+            });
+            match same {
+                Some(v) => v.extend(values.into_iter().filter(|x| !v.contains(x)).collect::<Vec<_>>()),
+                None => self.filters.push(Filter::In { col, values, phrase: m.phrase.clone(), negated }),
             }
         }
     }
@@ -460,7 +473,8 @@ impl<'a> Interp<'a> {
             let neg = self.negation_before(m.start);
             let negated = m.negated || neg.is_some();
             let before = |k: usize| m.start.checked_sub(k).map(|j| self.q.word(j).to_string()).unwrap_or_default();
-            let with = ["with", "has", "have", "having"].contains(&before(1).as_str()) || (matches!(before(1).as_str(), "a" | "an" | "any") && ["with", "has", "have", "having"].contains(&before(2).as_str()));
+            const WITH: &[&str] = &["with", "has", "have", "having", "had", "use", "used", "uses", "using"];
+            let with = WITH.contains(&before(1).as_str()) || (matches!(before(1).as_str(), "a" | "an" | "any" | "their" | "its") && WITH.contains(&before(2).as_str()));
             let filter = if kind == ColumnKind::Boolean {
                 Some(Filter::Bool { col: col.clone(), value: !negated })
             } else if nullable && (with || neg.is_some() || m.negated || (kind == ColumnKind::Date && asks_aggregate)) {
@@ -589,7 +603,13 @@ impl<'a> Interp<'a> {
             // adjective right before its noun ("damaged books" stays unmapped).
             let after_link = i > 0 && ["who", "that", "which", "were", "was", "is", "are", "been", "have", "has", "had", "did", "do", "does"].contains(&self.q.word(i - 1));
             let before_fn = i + 1 < self.q.len() && !self.q.is_content(i + 1);
-            if !(after_link || before_fn) {
+            // A verb form ("placed more than 10 orders", "orders containing …"), unless it
+            // stands right before a table or value word ("damaged books" is an adjective).
+            let w = self.q.word(i);
+            let verb_like = w.ends_with("ing") || (w.len() > 4 && (w.ends_with("ed") || w.ends_with("en"))) || AGENTIVE.contains(&w) || ["contain", "contains", "include", "includes", "own", "owns", "hold", "holds", "belong", "belongs"].contains(&w);
+            let before_term = self.ms.iter().any(|m| m.start == i + 1 && (m.is_table() || m.is_value()));
+            let links = ["containing", "contain", "contains", "including", "include", "includes", "featuring", "having", "with"].contains(&w);
+            if !(after_link || before_fn || links || (verb_like && !before_term)) {
                 continue;
             }
             // The nearest table-bound words on each side, passing over ordering and aggregate

@@ -21,7 +21,7 @@ const FUNCTION_WORDS: &[&str] = &[
     "might", "must", "want", "like", "know", "right", "now", "what's", "there's", "whats", "out", "up",
     "about", "than", "then", "if", "whether", "it's", "s", "how", "many", "much",
     "such", "other", "else", "same", "its", "his", "her", "he", "she", "together", "including", "included", "live", "lives",
-    "living", "located", "based", "situated",
+    "living", "located", "based", "situated", "use", "used", "uses",
 ];
 
 pub fn is_function_word(w: &str) -> bool {

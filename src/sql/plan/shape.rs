@@ -82,7 +82,7 @@ impl Interp<'_> {
     }
 
     /// A money column of the subject for "most expensive": by name, else its only decimal column.
-    fn money_column(&self) -> Option<ColRef> {
+    pub(super) fn money_column(&self) -> Option<ColRef> {
         let t = self.ctx.table(&self.subject)?;
         let by_name = t.columns.iter().filter(|c| matches!(c.kind(), ColumnKind::Number | ColumnKind::Integer)).find(|c| c.name.to_ascii_lowercase().split('_').any(|p| MONEY_PARTS.contains(&p)));
         let decimals: Vec<_> = t.columns.iter().filter(|c| c.kind() == ColumnKind::Number).collect();
