@@ -11,7 +11,8 @@
 //! resume.
 //!
 //! Modules: [`question`] (tokens, coverage ledger), [`matching`] (lexicon matching),
-//! `interpret` (subject, values, yes/no and optional columns), `conditions` (numbers, dates,
+//! `signals` (aggregate, ranking and grouping words), `interpret` (subject, values, yes/no and
+//! optional columns), `conditions` (numbers, dates,
 //! related-row counts), `shape` (aggregate, grouping, ranking, projection), `fix` (join paths,
 //! plan fixes), `route` (routing score), [`sql_coverage`] (how much of the question an SQL
 //! text covers, for LLM candidates).
@@ -23,6 +24,7 @@ pub mod matching;
 pub mod question;
 mod route;
 mod shape;
+mod signals;
 pub mod sql_coverage;
 #[cfg(test)]
 mod tests;
