@@ -9,10 +9,12 @@ SQLite copy of samples/sql/audit.sql (independently of `qa`). Run with the seman
         --semantic samples/sql/audit_semantic.toml
 """
 
-import json
 import os
 import sqlite3
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sql_sample_common as common  # noqa: E402
 
 # (id, difficulty, question, hand-written SQL, order_matters)
 QUESTIONS = [
@@ -67,23 +69,7 @@ def main():
     con = sqlite3.connect(":memory:")
     with open(os.path.join(root, "samples", "sql", "audit.sql"), encoding="utf-8") as f:
         con.executescript(f.read())
-    lines = []
-    for qid, difficulty, question, sql, order in QUESTIONS:
-        cur = con.execute(sql)
-        cols = [d[0] for d in cur.description]
-        rows = [[round(v, 2) if isinstance(v, float) else v for v in r] for r in cur.fetchall()]
-        if order and " LIMIT " in sql:
-            head, limit = sql.rsplit(" LIMIT ", 1)
-            more = con.execute("%s LIMIT %d" % (head, int(limit) + 1)).fetchall()
-            if len(more) > len(rows) and more[len(rows)][-1] == more[len(rows) - 1][-1]:
-                raise SystemExit("tie at the limit of %r: %r" % (sql, more))
-        lines.append(json.dumps({"id": qid, "question": question, "difficulty": difficulty,
-                                 "expected": {"columns": cols, "rows": rows},
-                                 "order_matters": order, "sql": sql}, ensure_ascii=False))
-    tmp = out + ".tmp"
-    with open(tmp, "w", encoding="utf-8", newline="\n") as f:
-        f.write("\n".join(lines) + "\n")
-    os.replace(tmp, out)
+    common.write_atomic(out, common.eval_lines(con, QUESTIONS))
 
 
 if __name__ == "__main__":

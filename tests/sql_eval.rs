@@ -7,8 +7,9 @@ mod common;
 
 use std::path::Path;
 
-use common::llm_server::{use_scripted_llm as with_llm, Scripted, ScriptedLlmServer};
-use common::{qa, repo, sql_fixture};
+use common::llm_server::use_scripted_llm as with_llm;
+use common::sql_fixture::{self, sql_llm};
+use common::{qa, repo};
 use serde_json::{json, Value};
 
 fn with_password(mut cmd: assert_cmd::Command) -> assert_cmd::Command {
@@ -126,10 +127,6 @@ fn low_coverage_asks_then_resumes_or_runs_with_force() {
     qa(dir.path()).args(["sql", "--resume", &id, "--answer", "outdoor gear"]).assert().code(3);
 }
 
-/// An LLM that answers every SQL request with `sql`.
-fn sql_llm(sql: &'static str) -> ScriptedLlmServer {
-    ScriptedLlmServer::with_responder(move |_| Scripted::reply(json!({ "sql": sql }).to_string()))
-}
 
 #[test]
 fn llm_candidates_are_judged_by_the_same_coverage() {

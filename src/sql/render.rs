@@ -170,7 +170,7 @@ impl Layout {
         Layout { inline, semi, filters, repeats }
     }
 
-    fn from_where(&self, plan: &Plan, dialect: Dialect) -> String {
+    fn body_sql(&self, plan: &Plan, dialect: Dialect) -> String {
         let mut sql = format!(" FROM {}", ident(&plan.table));
         for j in &self.inline {
             sql.push_str(&join_sql(j));
@@ -240,7 +240,7 @@ pub fn render(ctx: &SchemaContext, plan: &Plan, dialect: Dialect, row_cap: usize
     if select.is_empty() {
         select.push(format!("{}.*", ident(&plan.table)));
     }
-    let mut sql = format!("SELECT {}{}", select.join(", "), layout.from_where(plan, dialect));
+    let mut sql = format!("SELECT {}{}", select.join(", "), layout.body_sql(plan, dialect));
     if !group_exprs.is_empty() && plan.aggregate.is_some() {
         sql.push_str(&format!(" GROUP BY {}", group_exprs.join(", ")));
     }
@@ -294,7 +294,7 @@ fn render_deduplicated(ctx: &SchemaContext, plan: &Plan, layout: &Layout, m: &Co
         _ => ("SUM(qa_rows.qa_amount)".to_string(), format!("total_{}", m.column)),
     };
     outer.push(format!("{expr} AS {}", ident(&alias)));
-    let mut sql = format!("SELECT {} FROM (SELECT DISTINCT {}{}) AS qa_rows", outer.join(", "), inner.join(", "), layout.from_where(plan, dialect));
+    let mut sql = format!("SELECT {} FROM (SELECT DISTINCT {}{}) AS qa_rows", outer.join(", "), inner.join(", "), layout.body_sql(plan, dialect));
     if !groups.is_empty() {
         sql.push_str(&format!(" GROUP BY {}", groups.join(", ")));
     }

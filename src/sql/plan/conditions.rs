@@ -49,7 +49,7 @@ struct Op {
 impl Interp<'_> {
     fn year_at(&self, i: usize) -> Option<i32> {
         let t = self.q.toks.get(i)?;
-        (t.text.len() == 4 && !self.q.is_mapped(i)).then(|| t.number).flatten().filter(|n| n.fract() == 0.0 && (1900.0..=2100.0).contains(n)).map(|n| n as i32)
+        (t.text.len() == 4 && !self.q.is_mapped(i)).then_some(t.number).flatten().filter(|n| n.fract() == 0.0 && (1900.0..=2100.0).contains(n)).map(|n| n as i32)
     }
 
     fn date_at(&self, i: usize) -> Option<NaiveDate> {
@@ -160,7 +160,7 @@ impl Interp<'_> {
         // The nearest table named before it; when that table has no date, the nearest dated
         // table on the join path back to the subject ("members who borrowed a book in 2025":
         // the loans between them), else the subject.
-        let nearest = self.ms.iter().filter(|m| m.end <= start && !m.is_value()).filter_map(|m| m.table()).last().map(str::to_string);
+        let nearest = self.ms.iter().filter(|m| m.end <= start && !m.is_value()).filter_map(|m| m.table()).next_back().map(str::to_string);
         let mut route: Vec<String> = Vec::new();
         if let Some(t) = &nearest {
             route.push(t.clone());

@@ -266,11 +266,13 @@ pub fn match_terms(ctx: &SchemaContext, q: &Question, opts: MatchOptions) -> Vec
                 terms = idx.fuzzy(&phrase);
                 fuzzy = !terms.is_empty();
             }
-            if terms.is_empty() && opts.loose && n == 1 {
-                if let Some(found) = negative_prefix(&idx, &toks[0].text) {
-                    terms = found;
-                    negated = true;
-                }
+            if terms.is_empty()
+                && opts.loose
+                && n == 1
+                && let Some(found) = negative_prefix(&idx, &toks[0].text)
+            {
+                terms = found;
+                negated = true;
             }
             if terms.is_empty() {
                 continue;

@@ -135,6 +135,10 @@ impl Question {
         self.toks.len()
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.toks.is_empty()
+    }
+
     pub fn word(&self, i: usize) -> &str {
         self.toks.get(i).map(|t| t.text.as_str()).unwrap_or("")
     }

@@ -170,12 +170,12 @@ impl Interp<'_> {
                     self.consume(mi, format!("order by {col}"));
                     self.order_by = Some((Some(col), d));
                 }
-            } else if let Some(i) = (0..self.q.len()).find(|&i| matches!(self.q.word(i), "latest" | "newest" | "recent" | "oldest" | "earliest")) {
-                if let Some(dc) = self.ctx.default_date(&self.subject) {
-                    let col = ColRef::new(&self.subject, &dc);
-                    self.q.mark(i..i + 1, format!("order by {col}"));
-                    self.order_by = Some((Some(col), !matches!(self.q.word(i), "oldest" | "earliest")));
-                }
+            } else if let Some(i) = (0..self.q.len()).find(|&i| matches!(self.q.word(i), "latest" | "newest" | "recent" | "oldest" | "earliest"))
+                && let Some(dc) = self.ctx.default_date(&self.subject)
+            {
+                let col = ColRef::new(&self.subject, &dc);
+                self.q.mark(i..i + 1, format!("order by {col}"));
+                self.order_by = Some((Some(col), !matches!(self.q.word(i), "oldest" | "earliest")));
             }
             if self.limit.is_none() && self.order_by.is_some() {
                 self.limit = self.sig.top_n;

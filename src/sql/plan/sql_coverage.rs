@@ -58,7 +58,7 @@ impl Facts {
 
     fn ident(&self, name: &str) -> bool {
         let n = name.to_lowercase();
-        self.idents.iter().any(|x| *x == n)
+        self.idents.contains(&n)
     }
 
     fn literal_has(&self, v: &str) -> bool {
