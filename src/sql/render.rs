@@ -251,11 +251,13 @@ pub fn render(ctx: &SchemaContext, plan: &Plan, dialect: Dialect, row_cap: usize
 fn order_limit(ctx: &SchemaContext, plan: &Plan, agg_alias: Option<&str>, grouped: bool, row_cap: usize) -> String {
     let mut sql = String::new();
     match (&plan.order_by, agg_alias) {
-        // The group key breaks ties, so every engine returns the same order.
+        // The group keys break ties, so every engine returns the same order.
         (Some((None, desc)), Some(alias)) => {
             sql.push_str(&format!(" ORDER BY {} {}", ident(alias), if *desc { "DESC" } else { "ASC" }));
             if grouped {
-                sql.push_str(", 1");
+                for k in 1..=plan.group_by.len() {
+                    sql.push_str(&format!(", {k}"));
+                }
             }
         }
         (Some((Some(c), desc)), _) => sql.push_str(&format!(" ORDER BY {} {}", col(c), if *desc { "DESC" } else { "ASC" })),

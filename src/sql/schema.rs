@@ -208,7 +208,7 @@ impl SchemaContext {
         // A name has many values: prefer a text column that was not sampled (more distinct
         // values than sampling keeps) over a category-like one.
         let texts: Vec<&super::ColumnInfo> = t.columns.iter().filter(|c| c.kind() == ColumnKind::Text && !t.primary_key.contains(&c.name)).collect();
-        texts.iter().find(|c| c.samples.is_empty()).or(texts.first()).map(|c| c.name.clone())
+        texts.iter().find(|c| c.samples.is_empty() && !c.nullable).or(texts.iter().find(|c| c.samples.is_empty())).or(texts.first()).map(|c| c.name.clone())
     }
 
     /// The date column "in 2024" refers to: the semantic `default_date`, else the first date column.

@@ -89,7 +89,7 @@ impl Interp<'_> {
                     Some(match prev {
                         "before" => (op_start, end, DateSpec::Range(None, Some(first))),
                         "after" => (op_start, end, DateSpec::Range(Some(next), None)),
-                        "since" | "from" => (op_start, end, DateSpec::Range(Some(first), None)),
+                        "since" => (op_start, end, DateSpec::Range(Some(first), None)),
                         _ => (op_start, end, DateSpec::Range(Some(first), Some(next))),
                     })
                 }
@@ -127,8 +127,9 @@ impl Interp<'_> {
         Some(match prev {
             "before" => (op_start, i + 1, DateSpec::Range(None, ymd(y, 1, 1))),
             "after" => (op_start, i + 1, DateSpec::Range(ymd(y + 1, 1, 1), None)),
-            "since" | "from" => (op_start, i + 1, DateSpec::Range(ymd(y, 1, 1), None)),
+            "since" => (op_start, i + 1, DateSpec::Range(ymd(y, 1, 1), None)),
             "until" | "till" | "through" => (op_start, i + 1, DateSpec::Range(None, ymd(y + 1, 1, 1))),
+            // "orders from 2024" are the orders of 2024.
             _ => (op_start, i + 1, DateSpec::Year(y)),
         })
     }
@@ -160,7 +161,8 @@ impl Interp<'_> {
         // The nearest table named before it; when that table has no date, the nearest dated
         // table on the join path back to the subject ("members who borrowed a book in 2025":
         // the loans between them), else the subject.
-        let nearest = self.ms.iter().filter(|m| m.end <= start && !m.is_value()).filter_map(|m| m.table()).next_back().map(str::to_string);
+        // (A grouping target is not what is dated: "appointments per doctor in 2024".)
+        let nearest = (0..self.ms.len()).filter(|&k| self.ms[k].end <= start && !self.ms[k].is_value() && !self.is_group_target(k)).filter_map(|k| self.ms[k].table()).next_back().map(str::to_string);
         let mut route: Vec<String> = Vec::new();
         if let Some(t) = &nearest {
             route.push(t.clone());

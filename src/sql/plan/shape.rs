@@ -174,7 +174,8 @@ impl Interp<'_> {
                 && let Some(dc) = self.ctx.default_date(&self.subject)
             {
                 let col = ColRef::new(&self.subject, &dc);
-                self.q.mark(i..i + 1, format!("order by {col}"));
+                let from = if i > 0 && self.q.word(i - 1) == "most" { i - 1 } else { i };
+                self.q.mark(from..i + 1, format!("order by {col}"));
                 self.order_by = Some((Some(col), !matches!(self.q.word(i), "oldest" | "earliest")));
             }
             if self.limit.is_none() && self.order_by.is_some() {

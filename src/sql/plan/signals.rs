@@ -45,6 +45,21 @@ impl Interp<'_> {
             self.group_word(i, &mut sig);
         }
         self.top_n(&mut sig);
+        // "by channel and status": the list goes on.
+        let mut k = 0;
+        while k < sig.group_at.len() {
+            let p = sig.group_at[k];
+            if let Some(m) = self.match_at(p).map(|mi| &self.ms[mi])
+                && matches!(self.q.word(m.end), "and" | "then")
+                && let Some(next) = self.match_at(m.end + 1).map(|mi| &self.ms[mi])
+                && next.is_column()
+                && !next.is_value()
+                && !sig.group_at.contains(&next.start)
+            {
+                sig.group_at.push(next.start);
+            }
+            k += 1;
+        }
         // "Which genre …", "What department …": the entity asked about.
         for i in 0..self.q.len().min(3) {
             if matches!(self.q.word(i), "which" | "what" | "who") {

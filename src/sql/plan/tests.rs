@@ -255,6 +255,21 @@ mod other_schema {
     }
 
     #[test]
+    fn dates_lists_and_alternatives() {
+        // The date is the counted rows', not the grouping target's.
+        let s = confident("How many orders per customer in 2024?");
+        assert!(s.contains("orders.ordered_on >= '2024-01-01' AND orders.ordered_on < '2025-01-01'") && s.contains("GROUP BY customers.name"), "{s}");
+        let s = confident("List orders from March 2024");
+        assert!(s.contains("orders.ordered_on >= '2024-03-01' AND orders.ordered_on < '2024-04-01'"), "{s}");
+        let s = confident("Total amount by channel and city");
+        assert!(s.contains("GROUP BY orders.channel, customers.city ORDER BY total_amount DESC, 1, 2"), "{s}");
+        let s = confident("How many orders came by phone or in store?");
+        assert!(s.contains("orders.channel IN ('phone', 'in-store')"), "{s}");
+        let s = confident("How many orders did not come by phone or in store?");
+        assert!(s.contains("orders.channel NOT IN ('phone', 'in-store')"), "{s}");
+    }
+
+    #[test]
     fn unknown_words_lower_the_confidence_instead_of_being_dropped() {
         let (o, _) = sql("How many loyal customers are there?");
         assert!(o.confidence < CONFIDENCE_THRESHOLD, "{:?}", o.coverage);
