@@ -16,7 +16,7 @@ use crate::sql::checkpoint::{self, Checkpoint};
 use crate::sql::db::{self, SqlDatabase};
 use crate::sql::schema::{SchemaContext, SemanticSchema};
 use crate::sql::state::AgentState;
-use crate::sql::{present, validate, Dialect, ExecLimits, SqlUrl};
+use crate::sql::{eval, present, validate, Dialect, ExecLimits, SqlUrl};
 use crate::trace::TraceRecord;
 
 /// Exit code when the run stopped to ask a clarifying question.
@@ -66,6 +66,10 @@ pub struct SqlArgs {
     /// Print rows, columns, SQL, plan and metadata as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Answer even when the plan covers too little of the question (below the confidence
+    /// threshold), with a warning, instead of asking a clarifying question.
+    #[arg(long)]
+    pub force: bool,
     /// Also print the trace record.
     #[arg(long)]
     pub trace: bool,
@@ -105,6 +109,20 @@ pub enum SqlCommand {
     Schema {
         #[arg(long)]
         json: bool,
+    },
+    /// Score the SQL path on a question set with known results (JSON Lines: {"id", "question",
+    /// "expected": {"columns", "rows"}, "order_matters", "difficulty"}): right, wrong but
+    /// answered, asked (a clarifying question) and errored, overall and per difficulty.
+    /// Extra result columns are allowed; numbers compare at 2 decimals. Exit code 0.
+    Eval {
+        #[arg(value_name = "QUESTIONS.jsonl")]
+        file: PathBuf,
+        /// Print the summary and every question's outcome as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Also list the asked and errored questions (the wrong ones are always listed).
+        #[arg(long)]
+        details: bool,
     },
 }
 
@@ -156,6 +174,7 @@ pub fn run(settings: &mut Settings, quiet: bool, args: &SqlArgs) -> Result<ExitC
     match &args.command {
         Some(SqlCommand::Check { sql, json }) => return check(settings, args.db.dialect.as_deref(), sql, *json),
         Some(SqlCommand::Schema { json }) => return schema(settings, args.db.dialect.as_deref(), *json),
+        Some(SqlCommand::Eval { file, json, details }) => return eval(settings, quiet, args.db.dialect.as_deref(), file, *json, *details),
         None => {}
     }
     let (question, resume) = match (&args.resume, &args.answer) {
@@ -176,7 +195,7 @@ pub fn run(settings: &mut Settings, quiet: bool, args: &SqlArgs) -> Result<ExitC
         }
     };
     let url = parse_url(settings, args.db.dialect.as_deref())?;
-    let out = answer(settings, quiet, &url, &question, resume, None)?;
+    let out = answer_with(settings, quiet, &url, &question, resume, None, args.force)?;
     print_outcome(settings, &out, args.json, args.trace, args.viz.as_deref(), quiet)
 }
 
@@ -195,8 +214,9 @@ fn agent_options(settings: &Settings) -> AgentOptions {
         max_loops: settings.sql_max_loops,
         limits: limits(settings),
         semantic_schema: settings.sql_semantic_schema.clone(),
-        sample_values: 8,
+        sample_values: crate::sql::db::MAX_SAMPLED_DISTINCT,
         use_llm: true,
+        force: false,
     }
 }
 
@@ -231,6 +251,19 @@ pub fn answer(
     resume: Option<(Checkpoint, String)>,
     opened: Option<(Box<dyn SqlDatabase>, crate::sql::DbSchema)>,
 ) -> Result<SqlAnswer> {
+    answer_with(settings, quiet, url, question, resume, opened, false)
+}
+
+/// [`answer`], with `force`: run a low-confidence plan (with a warning) instead of asking.
+fn answer_with(
+    settings: &Settings,
+    quiet: bool,
+    url: &SqlUrl,
+    question: &str,
+    resume: Option<(Checkpoint, String)>,
+    opened: Option<(Box<dyn SqlDatabase>, crate::sql::DbSchema)>,
+    force: bool,
+) -> Result<SqlAnswer> {
     let (mut db, schema) = match opened {
         Some((db, schema)) => (db, Some(schema)),
         None => (open_db(url, settings)?, None),
@@ -240,8 +273,8 @@ pub fn answer(
     #[allow(clippy::redundant_closure)]
     let mut llm_run = llm.as_deref_mut().map(|l| LlmRun::new(l));
     let options = match &resume {
-        Some((cp, _)) => AgentOptions { limits: limits(settings), ..cp.options.clone() },
-        None => agent_options(settings),
+        Some((cp, _)) => AgentOptions { limits: limits(settings), force: force || cp.options.force, ..cp.options.clone() },
+        None => AgentOptions { force, ..agent_options(settings) },
     };
     let resume_id = resume.as_ref().map(|(cp, _)| cp.id.clone());
     let spinner = crate::app::spinner(quiet, "querying the database");
@@ -369,6 +402,8 @@ pub fn print_outcome(settings: &Settings, a: &SqlAnswer, json_out: bool, trace: 
             "truncated": truncated,
             "plan": run.state.get("plan"),
             "plan_confidence": run.state.get("plan_confidence"),
+            "coverage": run.state.get("coverage"),
+            "warnings": run.state.list("warnings"),
             "explain": run.state.get("exec_preview"),
             "candidates": run.state.get("sql_candidates"),
             "viz_spec": viz_spec,
@@ -398,6 +433,13 @@ pub fn print_outcome(settings: &Settings, a: &SqlAnswer, json_out: bool, trace: 
                     writeln!(out, "\n{chart}")?;
                 }
                 writeln!(out, "\nSQL: {}", run.state.str("sql").unwrap_or_default())?;
+                let unused: Vec<&str> = run.state.get("coverage").and_then(|c| c["unmapped"].as_array()).map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+                if !unused.is_empty() {
+                    writeln!(out, "not used: {}", unused.join(", "))?;
+                }
+                for w in run.state.list("warnings").iter().filter_map(Value::as_str) {
+                    eprintln!("warning: {w}");
+                }
             }
             (Outcome::NeedsClarification { question }, _) => {
                 writeln!(out, "{question}")?;
@@ -521,4 +563,100 @@ pub fn try_route(settings: &Settings, quiet: bool, question: &str) -> Option<Rou
     let decision = crate::sql::plan::route_score(&ctx, question);
     tracing::info!(score = decision.score, to_sql = decision.to_sql, matched = ?decision.matched, "route decision");
     Some(Routed { url, decision, db, schema: ctx.db })
+}
+
+/// One graded question of `qa sql eval`.
+#[derive(Debug, Clone, serde::Serialize)]
+struct EvalRecord {
+    id: String,
+    difficulty: Option<String>,
+    question: String,
+    grade: eval::Grade,
+    sql: Option<String>,
+    plan_confidence: Option<f64>,
+    not_used: Vec<String>,
+    detail: Option<String>,
+    ms: f64,
+}
+
+fn eval(settings: &Settings, quiet: bool, dialect: Option<&str>, file: &std::path::Path, json_out: bool, verbose: bool) -> Result<ExitCode> {
+    let questions = eval::load(file)?;
+    let url = parse_url(settings, dialect)?;
+    let mut db = open_db(&url, settings)?;
+    let options = agent_options(settings);
+    let schema = db.introspect(options.sample_values).map_err(|e| anyhow::anyhow!("{}", url.scrub(&e.to_string())))?;
+    let (mut llm, llm_skip) = open_llm(settings);
+    let bar = if quiet { indicatif::ProgressBar::hidden() } else { indicatif::ProgressBar::new(questions.len() as u64) };
+    bar.set_style(indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}").unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()));
+    let mut summary = eval::Summary::default();
+    let mut records = Vec::new();
+    for q in &questions {
+        bar.set_message(q.id.clone());
+        #[allow(clippy::redundant_closure)]
+        let mut llm_run = llm.as_deref_mut().map(|l| LlmRun::new(l));
+        let run = Agent::new(db.as_mut(), llm_run.as_mut(), options.clone()).with_schema(schema.clone()).run(&q.question, None);
+        let (grade, detail) = match (&run.outcome, &run.result) {
+            (Outcome::Answered, Some(r)) => match eval::compare(&q.expected, r, q.order_matters) {
+                Ok(()) => (eval::Grade::Right, None),
+                Err(why) => (eval::Grade::Wrong, Some(why)),
+            },
+            (Outcome::NeedsClarification { question }, _) => (eval::Grade::Asked, Some(question.clone())),
+            (Outcome::Failed { error, .. }, _) => (eval::Grade::Errored, Some(url.scrub(error))),
+            (Outcome::Answered, None) => (eval::Grade::Errored, Some("answered without rows".into())),
+        };
+        summary.add(q.difficulty.as_deref(), grade);
+        let not_used = run.state.get("coverage").and_then(|c| c["unmapped"].as_array()).map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect()).unwrap_or_default();
+        records.push(EvalRecord {
+            id: q.id.clone(),
+            difficulty: q.difficulty.clone(),
+            question: q.question.clone(),
+            grade,
+            sql: run.state.str("sql").filter(|_| run.state.bool("validation_ok")).map(str::to_string),
+            plan_confidence: run.state.get("plan_confidence").and_then(Value::as_f64),
+            not_used,
+            detail,
+            ms: run.metrics.total_ms,
+        });
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let llm_name = llm.as_ref().map(|l| format!("{} {}", l.provider(), l.model_id())).unwrap_or_else(|| format!("none ({})", llm_skip.unwrap_or_default()));
+    if json_out {
+        let v = json!({
+            "file": file.display().to_string(),
+            "database": url.to_string(),
+            "dialect": url.dialect,
+            "semantic_schema": settings.sql_semantic_schema,
+            "llm": llm_name,
+            "summary": summary,
+            "questions": records,
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "qa sql eval: {} questions from {} on {} (llm: {llm_name})", questions.len(), file.display(), url)?;
+    writeln!(out, "{:<10} {:>5} {:>14} {:>14} {:>14} {:>14}", "", "n", "right", "wrong", "asked", "errored")?;
+    let line = |name: &str, c: &eval::Counts| {
+        let f = |n: usize| format!("{n} ({:.1}%)", c.pct(n));
+        format!("{name:<10} {:>5} {:>14} {:>14} {:>14} {:>14}", c.total, f(c.right), f(c.wrong), f(c.asked), f(c.errored))
+    };
+    writeln!(out, "{}", line("all", &summary.overall))?;
+    for (d, c) in &summary.by_difficulty {
+        writeln!(out, "{}", line(d, c))?;
+    }
+    let shown: Vec<&EvalRecord> = records.iter().filter(|r| r.grade == eval::Grade::Wrong || (verbose && r.grade != eval::Grade::Right)).collect();
+    if !shown.is_empty() {
+        writeln!(out, "\n{}:", if verbose { "Not right" } else { "Wrong but answered (--details lists the asked and errored too)" })?;
+    }
+    for r in shown {
+        writeln!(out, "  [{:?}] {} {}", r.grade, r.id, r.question)?;
+        if let Some(sql) = &r.sql {
+            writeln!(out, "      sql: {sql}")?;
+        }
+        if let Some(d) = &r.detail {
+            writeln!(out, "      why: {}", d.replace('\n', "\n           "))?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }

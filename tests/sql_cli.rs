@@ -6,8 +6,8 @@ mod common;
 
 use std::path::Path;
 
-use common::llm_server::{use_scripted_llm as with_llm, Scripted, ScriptedLlmServer};
-use common::sql_fixture;
+use common::llm_server::use_scripted_llm as with_llm;
+use common::sql_fixture::{self, sql_llm};
 use common::qa;
 use serde_json::{json, Value};
 
@@ -45,13 +45,6 @@ fn last_trace(dir: &Path) -> Value {
     serde_json::from_str(text.lines().last().expect("a trace line")).expect("trace JSON")
 }
 
-/// An LLM that answers every SQL request with `sql` (and counts nothing else).
-fn sql_llm(sql: &'static str) -> ScriptedLlmServer {
-    ScriptedLlmServer::with_responder(move |body| {
-        assert_eq!(body["response_format"]["json_schema"]["name"], "sql_query", "only SQL calls expected");
-        Scripted::reply(json!({ "sql": sql }).to_string())
-    })
-}
 
 fn sum_column(v: &Value, col: usize) -> f64 {
     v["rows"].as_array().unwrap().iter().map(|r| r[col].as_f64().unwrap_or(0.0)).sum()

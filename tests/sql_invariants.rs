@@ -125,7 +125,8 @@ proptest! {
         let mut rec = Recording { inner: db::open(&url, limits).unwrap(), log: log.clone() };
         let mut llm = PoolLlm { picks: picks.clone(), n: 0 };
         let mut run = LlmRun::new(&mut llm);
-        let opts = AgentOptions { k, max_loops, limits, semantic_schema: None, sample_values: 8, use_llm: true };
+        // Some runs force low-confidence plans through, so execution is reached either way.
+        let opts = AgentOptions { k, max_loops, limits, semantic_schema: None, sample_values: 8, use_llm: true, force: picks[0] % 3 == 0 };
         // Half the questions start like a real one, so plans exist and execution is reached.
         let question = if picks[0] % 2 == 0 { format!("how many findings {}", words.join(" ")) } else { words.join(" ") };
         let result = Agent::new(&mut rec, Some(&mut run), opts).run(&question, None);

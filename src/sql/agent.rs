@@ -20,7 +20,7 @@ use serde_json::{json, Value};
 
 use super::db::SqlDatabase;
 use super::generate::{self, Candidate};
-use super::plan::{self, Ambiguity, Clarification, Plan, PlanOutcome};
+use super::plan::{self, Ambiguity, Clarification, Plan, PlanOutcome, CONFIDENCE_THRESHOLD};
 use super::schema::{SchemaContext, SemanticSchema};
 use super::state::{update, AgentState, StateError};
 use super::validate::{self, ReasonKind};
@@ -42,11 +42,14 @@ pub struct AgentOptions {
     pub sample_values: usize,
     /// Ask the LLM for candidates (when one is attached).
     pub use_llm: bool,
+    /// Run a plan whose confidence is below the threshold (with a warning) instead of asking.
+    #[serde(default)]
+    pub force: bool,
 }
 
 impl Default for AgentOptions {
     fn default() -> Self {
-        AgentOptions { k: 3, max_loops: 4, limits: ExecLimits::default(), semantic_schema: None, sample_values: 8, use_llm: true }
+        AgentOptions { k: 3, max_loops: 4, limits: ExecLimits::default(), semantic_schema: None, sample_values: 8, use_llm: true, force: false }
     }
 }
 
@@ -188,8 +191,25 @@ impl<'a, 'l> Agent<'a, 'l> {
             q.push(' ');
             q.push_str(&c.answer);
         }
-        let PlanOutcome { intent, plan, confidence, fixes, ambiguity, clarifying_question } = plan::plan(&ctx, &q, &clarifications);
+        let PlanOutcome { intent, plan, confidence, coverage, fixes, ambiguity, clarifying_question } = plan::plan(&ctx, &q, &clarifications);
         let plan_ok = plan.is_some() && ambiguity.is_none();
+        let forced = self.opts.force || clarifications.iter().any(Clarification::proceeds);
+        let low = plan_ok && confidence < CONFIDENCE_THRESHOLD;
+        let llm_may_help = self.opts.use_llm && self.opts.k > 0 && self.llm.is_some();
+        // Below the threshold, ask — unless forced, or an LLM may write a statement that covers
+        // more of the question (judged after generation by the same accounting).
+        let (ambiguity, clarifying_question) = match (&plan, low && !forced && !llm_may_help) {
+            (Some(p), true) => {
+                let (a, text) = plan::coverage_question(p, &coverage, confidence);
+                (Some(a), Some(text))
+            }
+            _ => (ambiguity, clarifying_question),
+        };
+        let mut warnings: Vec<String> = Vec::new();
+        if low && forced {
+            let not_used = if coverage.unmapped.is_empty() { String::new() } else { format!("; not used: {}", coverage.unmapped.join(", ")) };
+            warnings.push(format!("answered below the confidence threshold ({confidence:.2} < {CONFIDENCE_THRESHOLD}){not_used}"));
+        }
         self.apply(
             "plan",
             update([
@@ -197,9 +217,11 @@ impl<'a, 'l> Agent<'a, 'l> {
                 ("plan", json!(plan)),
                 ("plan_ok", json!(plan_ok)),
                 ("plan_confidence", json!(confidence)),
+                ("coverage", json!(coverage)),
                 ("plan_fixes", json!(fixes)),
                 ("ambiguity", json!(ambiguity)),
                 ("clarifying_question", json!(clarifying_question)),
+                ("warnings", json!(warnings)),
             ]),
             t,
         )
@@ -242,7 +264,7 @@ impl<'a, 'l> Agent<'a, 'l> {
                 }
             }
         }
-        let candidates = generate::rank(raw, &ctx, plan.as_ref(), &q, dialect, self.opts.limits.row_cap);
+        let candidates = generate::rank(raw, &ctx, plan.as_ref(), &q, dialect, self.opts.limits.row_cap, Some((&coverage, confidence)));
         if candidates.is_empty() {
             return Ok(Outcome::Failed {
                 error: "no SQL could be written for this question".into(),
@@ -250,12 +272,25 @@ impl<'a, 'l> Agent<'a, 'l> {
             });
         }
         let few: Vec<String> = generate::few_shots(dialect).into_iter().map(|(q, _)| q).collect();
-        self.apply(
-            "generate",
-            update([("few_shots", json!(few)), ("sql_candidates", json!(candidates)), ("sql", json!(candidates[0].sql)), ("gen_attempts", json!(attempts))]),
-            t,
-        )
-        .map_err(|e| e.to_string())?;
+        let mut upd = update([("few_shots", json!(few)), ("sql_candidates", json!(candidates)), ("sql", json!(candidates[0].sql)), ("gen_attempts", json!(attempts))]);
+        // Candidates that cover too little of the question are not run (unless forced); when
+        // none is left, ask as the plan would have.
+        let candidates: Vec<Candidate> = if forced { candidates } else { candidates.into_iter().filter(|c| !c.valid || c.confidence >= CONFIDENCE_THRESHOLD).collect() };
+        let ask = match &plan {
+            Some(p) if low && !forced && !candidates.iter().any(|c| c.valid) => Some(plan::coverage_question(p, &coverage, confidence)),
+            _ => None,
+        };
+        if let Some((a, text)) = &ask {
+            upd.insert("ambiguity".into(), json!(a));
+            upd.insert("clarifying_question".into(), json!(text));
+        } else if let Some(best) = candidates.iter().find(|c| c.valid && c.source != "plan").filter(|_| candidates.first().is_some_and(|c| c.source != "plan")) {
+            // The statement that will run is the LLM's: its coverage is the confidence.
+            upd.insert("plan_confidence".into(), json!(best.confidence));
+        }
+        self.apply("generate", upd, t).map_err(|e| e.to_string())?;
+        if let Some((_, text)) = ask {
+            return Ok(Outcome::NeedsClarification { question: text });
+        }
 
         // 4. Validate & diagnose.
         match self.validate_loop(&ctx, plan.as_ref(), candidates)? {

@@ -5,8 +5,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::plan::{AggFunc, ColRef, Filter, GroupKey, Plan, TimeUnit};
-use super::schema::{singular, SchemaContext};
+use super::plan::{sql_coverage::sql_coverage, Coverage, Filter, Plan};
+use super::schema::SchemaContext;
 use super::validate::{self, Verdict};
 use super::Dialect;
 use crate::llm::{ChatMessage, ChatRequest, OutputFormat};
@@ -23,126 +23,16 @@ pub struct Candidate {
     pub score: f64,
     pub valid: bool,
     pub reasons: Vec<String>,
+    /// How much of the question the statement covers (the plan's coverage accounting).
+    #[serde(default)]
+    pub confidence: f64,
+    /// Words of the question the statement does not use.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_used: Vec<String>,
 }
 
-/// A name as an identifier: bare when it is a plain lower-case word, else double-quoted.
-pub fn ident(name: &str) -> String {
-    let plain = name.chars().next().is_some_and(|c| c.is_ascii_lowercase() || c == '_')
-        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
-    if plain { name.to_string() } else { format!("\"{}\"", name.replace('"', "\"\"")) }
-}
-
-pub fn literal(value: &str) -> String {
-    format!("'{}'", value.replace('\'', "''"))
-}
-
-fn col(c: &ColRef) -> String {
-    format!("{}.{}", ident(&c.table), ident(&c.column))
-}
-
-fn number(v: f64) -> String {
-    if v.fract() == 0.0 && v.abs() < 1e15 { format!("{}", v as i64) } else { format!("{v}") }
-}
-
-fn time_expr(c: &ColRef, unit: TimeUnit, dialect: Dialect) -> String {
-    match (dialect, unit) {
-        (Dialect::Sqlite, TimeUnit::Month) => format!("strftime('%Y-%m', {})", col(c)),
-        (Dialect::Sqlite, TimeUnit::Year) => format!("strftime('%Y', {})", col(c)),
-        (Dialect::Postgres, TimeUnit::Month) => format!("to_char({}, 'YYYY-MM')", col(c)),
-        (Dialect::Postgres, TimeUnit::Year) => format!("to_char({}, 'YYYY')", col(c)),
-    }
-}
-
-fn group_alias(ctx: &SchemaContext, g: &GroupKey) -> String {
-    match g {
-        GroupKey::Time { unit: TimeUnit::Month, .. } => "month".into(),
-        GroupKey::Time { unit: TimeUnit::Year, .. } => "year".into(),
-        GroupKey::Column { col } => {
-            if ctx.label_column(&col.table).is_some_and(|l| l.eq_ignore_ascii_case(&col.column)) && ["name", "title", "full_name", "label"].contains(&col.column.as_str()) {
-                singular(&col.table)
-            } else {
-                col.column.clone()
-            }
-        }
-    }
-}
-
-/// Render the plan as SQL in the dialect (the deterministic generator).
-pub fn render(ctx: &SchemaContext, plan: &Plan, dialect: Dialect, row_cap: usize) -> String {
-    let mut select: Vec<String> = Vec::new();
-    let mut group_exprs: Vec<String> = Vec::new();
-    for g in &plan.group_by {
-        let expr = match g {
-            GroupKey::Column { col: c } => col(c),
-            GroupKey::Time { col: c, unit } => time_expr(c, *unit, dialect),
-        };
-        select.push(format!("{expr} AS {}", ident(&group_alias(ctx, g))));
-        group_exprs.push(expr);
-    }
-    let mut agg_alias = None;
-    if let Some(a) = &plan.aggregate {
-        let (expr, alias) = match (&a.func, &a.column) {
-            (AggFunc::Count, None) => ("COUNT(*)".to_string(), format!("{}_count", singular(&plan.table))),
-            (AggFunc::Avg, Some(c)) => (format!("ROUND(AVG({}), 2)", col(c)), format!("avg_{}", c.column)),
-            (AggFunc::Sum, Some(c)) => (format!("SUM({})", col(c)), format!("total_{}", c.column)),
-            (f, Some(c)) => (format!("{}({})", f.sql(), col(c)), format!("{}_{}", f.sql().to_ascii_lowercase(), c.column)),
-            (f, None) => (format!("{}(*)", f.sql()), f.sql().to_ascii_lowercase()),
-        };
-        select.push(format!("{expr} AS {}", ident(&alias)));
-        agg_alias = Some(alias);
-    }
-    for c in &plan.select {
-        select.push(col(c));
-    }
-    if select.is_empty() {
-        select.push(format!("{}.*", ident(&plan.table)));
-    }
-    let mut sql = format!("SELECT {} FROM {}", select.join(", "), ident(&plan.table));
-    for j in &plan.joins {
-        sql.push_str(&format!(
-            " JOIN {} ON {}.{} = {}.{}",
-            ident(&j.to_table),
-            ident(&j.from_table),
-            ident(&j.from_column),
-            ident(&j.to_table),
-            ident(&j.to_column)
-        ));
-    }
-    let mut wheres = Vec::new();
-    for f in &plan.filters {
-        wheres.push(match f {
-            Filter::In { col: c, values, .. } if values.len() == 1 => format!("{} = {}", col(c), literal(&values[0])),
-            Filter::In { col: c, values, .. } => format!("{} IN ({})", col(c), values.iter().map(|v| literal(v)).collect::<Vec<_>>().join(", ")),
-            Filter::Year { col: c, year } => format!("{} >= '{year:04}-01-01' AND {} < '{:04}-01-01'", col(c), col(c), year + 1),
-            Filter::Compare { col: c, op, value } => format!("{} {op} {}", col(c), number(*value)),
-        });
-    }
-    if !wheres.is_empty() {
-        sql.push_str(&format!(" WHERE {}", wheres.join(" AND ")));
-    }
-    if !group_exprs.is_empty() && plan.aggregate.is_some() {
-        sql.push_str(&format!(" GROUP BY {}", group_exprs.join(", ")));
-    }
-    match (&plan.order_by, &agg_alias) {
-        // The group key breaks ties, so every engine returns the same order.
-        (Some((None, desc)), Some(alias)) => {
-            sql.push_str(&format!(" ORDER BY {} {}", ident(alias), if *desc { "DESC" } else { "ASC" }));
-            if !group_exprs.is_empty() {
-                sql.push_str(", 1");
-            }
-        }
-        (Some((Some(c), desc)), _) => sql.push_str(&format!(" ORDER BY {} {}", col(c), if *desc { "DESC" } else { "ASC" })),
-        _ if !group_exprs.is_empty() => sql.push_str(" ORDER BY 1"),
-        _ if plan.aggregate.is_none() => {
-            if let Some(pk) = ctx.table(&plan.table).and_then(|t| t.primary_key.first()) {
-                sql.push_str(&format!(" ORDER BY {}.{}", ident(&plan.table), ident(pk)));
-            }
-        }
-        _ => {}
-    }
-    sql.push_str(&format!(" LIMIT {}", plan.limit.unwrap_or(row_cap).min(row_cap)));
-    sql
-}
+pub use super::render::{ident, literal, render};
+use super::render::number;
 
 /// Examples over a schema that is not the user's, so the model learns the shape, not answers.
 pub fn few_shots(dialect: Dialect) -> Vec<(String, String)> {
@@ -260,6 +150,11 @@ pub fn score(verdict: &Verdict, plan: Option<&Plan>, sql: &str, question: &str, 
                         s += 0.5;
                     }
                 }
+                other => {
+                    if other.col().is_some_and(|c| upper.contains(&c.column.to_ascii_lowercase())) {
+                        s += 0.5;
+                    }
+                }
             }
         }
         if p.aggregate.is_some() == (upper.contains("count(") || upper.contains("avg(") || upper.contains("sum(") || upper.contains("min(") || upper.contains("max(")) {
@@ -270,14 +165,35 @@ pub fn score(verdict: &Verdict, plan: Option<&Plan>, sql: &str, question: &str, 
 }
 
 /// Validate and score every candidate; best first (stable for equal scores, so the earlier
-/// candidate wins ties).
-pub fn rank(candidates: Vec<(String, String)>, ctx: &SchemaContext, plan: Option<&Plan>, question: &str, dialect: Dialect, row_cap: usize) -> Vec<Candidate> {
+/// candidate wins ties). With the plan's coverage, each candidate is also judged by how much of
+/// the question it covers (the plan's own candidate by the plan's confidence): a point of score
+/// per tenth of confidence.
+pub fn rank(
+    candidates: Vec<(String, String)>,
+    ctx: &SchemaContext,
+    plan: Option<&Plan>,
+    question: &str,
+    dialect: Dialect,
+    row_cap: usize,
+    coverage: Option<(&Coverage, f64)>,
+) -> Vec<Candidate> {
     let mut out: Vec<Candidate> = candidates
         .into_iter()
         .map(|(source, sql)| {
             let v = validate::validate(&sql, dialect, Some(&ctx.db), row_cap);
-            let score = score(&v, plan, &sql, question, dialect);
-            Candidate { sql, source, score, valid: v.ok, reasons: v.reasons.iter().map(|r| r.message.clone()).collect() }
+            let mut score = score(&v, plan, &sql, question, dialect);
+            let (confidence, not_used) = match coverage {
+                Some((c, conf)) if source == "plan" => (conf, c.unmapped.clone()),
+                Some((c, _)) => {
+                    let (cov, conf) = sql_coverage(c, &sql, dialect);
+                    (conf, cov.unmapped)
+                }
+                None => (1.0, Vec::new()),
+            };
+            if v.ok {
+                score += confidence * 10.0;
+            }
+            Candidate { sql, source, score, valid: v.ok, reasons: v.reasons.iter().map(|r| r.message.clone()).collect(), confidence, not_used }
         })
         .collect();
     out.sort_by(|a, b| b.score.partial_cmp(&a.score).unwrap_or(std::cmp::Ordering::Equal));

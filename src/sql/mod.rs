@@ -15,9 +15,11 @@
 pub mod agent;
 pub mod checkpoint;
 pub mod db;
+pub mod eval;
 pub mod generate;
 pub mod plan;
 pub mod present;
+pub mod render;
 pub mod schema;
 pub mod state;
 pub mod validate;

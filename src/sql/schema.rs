@@ -193,7 +193,8 @@ impl SchemaContext {
     }
 
     /// The column that names a row of `table`: the semantic `label`, else a text column called
-    /// name/title/full_name/label, else the first text column that is not a key.
+    /// name/title/full_name/label, else the first text column with many values (not sampled),
+    /// else the first text column that is not a key.
     pub fn label_column(&self, table: &str) -> Option<String> {
         let t = self.db.table(table)?;
         if let Some(l) = self.semantic_table(table).and_then(|s| s.label.clone()).filter(|l| t.column(l).is_some()) {
@@ -204,7 +205,10 @@ impl SchemaContext {
                 return Some(c.name.clone());
             }
         }
-        t.columns.iter().find(|c| c.kind() == ColumnKind::Text && !t.primary_key.contains(&c.name)).map(|c| c.name.clone())
+        // A name has many values: prefer a text column that was not sampled (more distinct
+        // values than sampling keeps) over a category-like one.
+        let texts: Vec<&super::ColumnInfo> = t.columns.iter().filter(|c| c.kind() == ColumnKind::Text && !t.primary_key.contains(&c.name)).collect();
+        texts.iter().find(|c| c.samples.is_empty() && !c.nullable).or(texts.iter().find(|c| c.samples.is_empty())).or(texts.first()).map(|c| c.name.clone())
     }
 
     /// The date column "in 2024" refers to: the semantic `default_date`, else the first date column.
@@ -294,6 +298,11 @@ impl SchemaContext {
             }
         }
         None
+    }
+
+    /// Every foreign key as two join steps (child → parent and parent → child).
+    pub fn fk_steps(&self) -> Vec<JoinStep> {
+        self.fk_edges()
     }
 
     fn fk_edges(&self) -> Vec<JoinStep> {

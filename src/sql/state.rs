@@ -34,6 +34,7 @@ pub const CONTRACT: &[(&str, &str, Merge)] = &[
     ("plan", "plan", Merge::Replace),
     ("plan_ok", "plan", Merge::Replace),
     ("plan_confidence", "plan", Merge::Replace),
+    ("coverage", "plan", Merge::Replace),
     ("plan_fixes", "plan", Merge::Append),
     ("ambiguity", "plan", Merge::Replace),
     ("clarifying_question", "plan", Merge::Replace),
@@ -54,6 +55,7 @@ pub const CONTRACT: &[(&str, &str, Merge)] = &[
     ("error", "any", Merge::Replace),
     ("viz_spec", "present", Merge::Replace),
     ("suggestions", "validate", Merge::Append),
+    ("warnings", "any", Merge::Append),
 ];
 
 pub fn rule(key: &str) -> Option<Merge> {

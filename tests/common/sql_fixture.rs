@@ -100,3 +100,57 @@ pub fn checksum(url: &str, password: Option<&str>) -> String {
         None => pg_checksum(url, password.unwrap_or_default()),
     }
 }
+
+/// A fresh SQLite file `dir/library.db` built from samples/sql/library.sql (the second sample,
+/// the planner's dev set; scripts/gen-sample-library.py).
+pub fn sqlite_library(dir: &Path) -> PathBuf {
+    let path = dir.join("library.db");
+    let _ = std::fs::remove_file(&path);
+    let sql = std::fs::read_to_string(super::repo().join("samples/sql/library.sql")).expect("samples/sql/library.sql (run scripts/gen-sample-library.py)");
+    let conn = rusqlite::Connection::open(&path).expect("create the SQLite library sample");
+    conn.execute_batch(&sql).expect("load samples/sql/library.sql into SQLite");
+    conn.close().map_err(|(_, e)| e).expect("close the SQLite library sample");
+    path
+}
+
+/// The library sample on the test cluster: the database `qa_library_test`, dropped and loaded
+/// again once per test process (a read-write admin connection, for the setup only). Returns
+/// the URL without the password, or None when `QA_TEST_PG_URL` is not set.
+pub fn pg_library() -> Option<String> {
+    static URL: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    URL.get_or_init(|| {
+        let (url, password) = pg_sample()?;
+        let base = url.rsplit_once('/').map(|(b, _)| b.to_string()).expect("QA_TEST_PG_URL has a database");
+        let sql = std::fs::read_to_string(super::repo().join("samples/sql/library.sql")).expect("samples/sql/library.sql");
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        rt.block_on(async {
+            for (db, stmts) in [("postgres", "DROP DATABASE IF EXISTS qa_library_test; CREATE DATABASE qa_library_test;"), ("qa_library_test", "")] {
+                let mut config: tokio_postgres::Config = format!("{base}/{db}").parse().expect("URL parses");
+                config.password(&password);
+                let (client, conn) = config.connect(tokio_postgres::NoTls).await.expect("connect to the test cluster");
+                let task = tokio::spawn(async move {
+                    let _ = conn.await;
+                });
+                if stmts.is_empty() {
+                    client.batch_execute(&format!("BEGIN; {sql} COMMIT;")).await.expect("load samples/sql/library.sql");
+                } else {
+                    for s in stmts.split(';').map(str::trim).filter(|s| !s.is_empty()) {
+                        client.batch_execute(s).await.expect("create qa_library_test");
+                    }
+                }
+                drop(client);
+                let _ = task.await;
+            }
+        });
+        Some(format!("{base}/qa_library_test"))
+    })
+    .clone()
+}
+
+/// A scripted LLM that answers every SQL request with `sql` (and expects no other request).
+pub fn sql_llm(sql: &'static str) -> super::llm_server::ScriptedLlmServer {
+    super::llm_server::ScriptedLlmServer::with_responder(move |body| {
+        assert_eq!(body["response_format"]["json_schema"]["name"], "sql_query", "only SQL calls expected");
+        super::llm_server::Scripted::reply(serde_json::json!({ "sql": sql }).to_string())
+    })
+}
