@@ -23,6 +23,15 @@ set +e
 cargo test --release --locked "$@"
 rc=$?
 set -e
+# Lints, warnings denied (the [lints] table in Cargo.toml adds to clippy's defaults). Only on a
+# whole-suite run: extra arguments mean the caller is running a subset of the tests.
+if [ "$rc" -eq 0 ] && [ "$#" -eq 0 ]; then
+  if cargo clippy --version >/dev/null 2>&1; then
+    cargo clippy --release --locked --all-targets -- -D warnings || rc=$?
+  else
+    echo "test.sh: cargo clippy is not installed; lints not checked (rustup component add clippy)" >&2
+  fi
+fi
 # The whole suite, hostile statements included, must leave the PostgreSQL data as it found it.
 if [ -n "${before:-}" ]; then
   after="$(scripts/pg-test-cluster.sh checksum)"

@@ -33,26 +33,10 @@ pub fn main() -> ExitCode {
             if broken_pipe {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("error: {}", error_chain(&e));
+            eprintln!("error: {}", crate::error::error_chain(e.as_ref()));
             ExitCode::FAILURE
         }
     }
-}
-
-/// The error and its causes joined by ": ", skipping a cause whose text the message before it
-/// already ends with (our I/O errors show their OS reason themselves).
-fn error_chain(e: &anyhow::Error) -> String {
-    let mut out = String::new();
-    for cause in e.chain() {
-        let text = cause.to_string();
-        if !out.ends_with(&text) {
-            if !out.is_empty() {
-                out.push_str(": ");
-            }
-            out.push_str(&text);
-        }
-    }
-    out
 }
 
 fn usage_error(msg: &str) -> ExitCode {
@@ -311,6 +295,8 @@ fn index(settings: &mut Settings, global: &GlobalArgs, args: &IndexArgs) -> Resu
         "llm" => Some(open_llm_for_extraction(settings)?),
         _ => None,
     };
+    // The closure shortens the trait object's lifetime to the borrow; the bare path cannot.
+    #[allow(clippy::redundant_closure)]
     let mut run = llm.as_deref_mut().map(|l| crate::llm::LlmRun::new(l));
     let mut summary = indexer::run_index(settings, embedder.as_ref(), &opts, run.as_mut())
         .with_context(|| format!("indexing {}", args.path.display()))?;

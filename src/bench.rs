@@ -13,17 +13,9 @@ use serde_json::json;
 use crate::ask::Engine;
 use crate::cli::{BenchArgs, GlobalArgs};
 use crate::config::Settings;
+use crate::eval::percentile;
 use crate::indexer::{self, IndexOptions};
 use crate::vector::{ExactIndex, VectorIndex};
-
-fn percentile(sorted: &[f64], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    // Nearest-rank method.
-    let rank = ((p / 100.0) * sorted.len() as f64).ceil().max(1.0) as usize;
-    sorted[rank.min(sorted.len()) - 1]
-}
 
 fn rust_book_corpus(out: &Path) -> Result<PathBuf> {
     let sysroot = Proc::new("rustc").args(["--print", "sysroot"]).output().context("running `rustc --print sysroot`")?;

@@ -236,7 +236,10 @@ pub const KEYS: &[&str] = &[
 /// The seed project's variable names, accepted when the `QA_` ones are not set.
 const SEED_ENV: &[(&str, &str)] = &[("neo4j_uri", "NEO4J_URI"), ("neo4j_username", "NEO4J_USERNAME"), ("neo4j_database", "NEO4J_DATABASE")];
 
-/// A secret value: shown as `<redacted>` by `Debug`, never serialized.
+/// What a secret is replaced by wherever text might be shown, logged or traced.
+pub const REDACTED: &str = "<redacted>";
+
+/// A secret value: shown as [`REDACTED`] by `Debug`, never serialized.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Secret(String);
 
@@ -247,11 +250,25 @@ impl Secret {
     pub fn expose(&self) -> &str {
         &self.0
     }
+    /// `text` with every occurrence of the secret replaced by [`REDACTED`].
+    pub fn scrub(&self, text: &str) -> String {
+        scrub_secret(text, Some(self.expose()))
+    }
+}
+
+/// `text` with every occurrence of `secret` (trimmed) replaced by [`REDACTED`]. Secrets shorter
+/// than 3 characters are left alone: replacing every "a" would scramble the message and hide
+/// nothing.
+pub fn scrub_secret(text: &str, secret: Option<&str>) -> String {
+    match secret.map(str::trim) {
+        Some(s) if s.chars().count() >= 3 => text.replace(s, REDACTED),
+        _ => text.to_string(),
+    }
 }
 
 impl std::fmt::Debug for Secret {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("<redacted>")
+        f.write_str(REDACTED)
     }
 }
 

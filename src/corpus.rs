@@ -400,16 +400,14 @@ fn parse_markdown(text: &str, resolver: &ImageResolver) -> (Vec<Block>, Vec<Imag
                 }
             },
             Event::SoftBreak | Event::HardBreak => buf.push(if in_code { '\n' } else { ' ' }),
-            Event::Html(h) | Event::InlineHtml(h) => {
-                // Raw HTML inside Markdown: keep images, drop the markup.
-                if h.contains("<img") {
-                    let frag = Html::parse_fragment(&h);
-                    for img in frag.select(&IMG_SELECTOR) {
-                        let v = img.value();
-                        if let Some(src) = v.attr("src") {
-                            flush(&mut sink, &mut buf, list_depth);
-                            sink.image(resolver.resolve(src, v.attr("alt").unwrap_or(""), v.attr("title").unwrap_or("")));
-                        }
+            // Raw HTML inside Markdown: keep images, drop the markup.
+            Event::Html(h) | Event::InlineHtml(h) if h.contains("<img") => {
+                let frag = Html::parse_fragment(&h);
+                for img in frag.select(&IMG_SELECTOR) {
+                    let v = img.value();
+                    if let Some(src) = v.attr("src") {
+                        flush(&mut sink, &mut buf, list_depth);
+                        sink.image(resolver.resolve(src, v.attr("alt").unwrap_or(""), v.attr("title").unwrap_or("")));
                     }
                 }
             }

@@ -3,6 +3,26 @@
 
 use std::path::PathBuf;
 
+/// `err` and its causes joined by ": ", skipping a cause whose text is already part of the message
+/// (many errors repeat their source's text in their own).
+pub fn error_chain(err: &(dyn std::error::Error + 'static)) -> String {
+    join_causes(err.to_string(), err.source())
+}
+
+/// `first`, then the text of `source` and its own sources, as in [`error_chain`].
+pub fn join_causes(first: String, mut source: Option<&(dyn std::error::Error + 'static)>) -> String {
+    let mut out = first;
+    while let Some(cause) = source {
+        let text = cause.to_string();
+        if !out.contains(&text) {
+            out.push_str(": ");
+            out.push_str(&text);
+        }
+        source = cause.source();
+    }
+    out
+}
+
 /// Result alias for the library.
 pub type Result<T, E = QaError> = std::result::Result<T, E>;
 

@@ -173,10 +173,11 @@ impl CorpusDir {
         let Ok(entries) = std::fs::read_dir(&self.dir) else { return };
         for e in entries.flatten() {
             let name = e.file_name().to_string_lossy().into_owned();
-            if name.starts_with("gen-") && name != keep {
-                if let Err(err) = std::fs::remove_dir_all(e.path()) {
-                    tracing::warn!(path = %e.path().display(), %err, "could not remove old index generation");
-                }
+            if name.starts_with("gen-")
+                && name != keep
+                && let Err(err) = std::fs::remove_dir_all(e.path())
+            {
+                tracing::warn!(path = %e.path().display(), %err, "could not remove old index generation");
             }
         }
     }

@@ -140,7 +140,7 @@ fn is_vowel(c: u8) -> bool {
 fn doubles_final(v: &str) -> bool {
     let b = v.as_bytes();
     let n = b.len();
-    n >= 3 && n <= 4 && !is_vowel(b[n - 1]) && !matches!(b[n - 1], b'w' | b'x' | b'y') && is_vowel(b[n - 2]) && !is_vowel(b[n - 3])
+    (3..=4).contains(&n) && !is_vowel(b[n - 1]) && !matches!(b[n - 1], b'w' | b'x' | b'y') && is_vowel(b[n - 2]) && !is_vowel(b[n - 3])
 }
 
 fn third_person(v: &str) -> String {

@@ -12,7 +12,7 @@ use serde::Serialize;
 use super::llm::DraftSentence;
 use crate::chunk::split_sentences;
 use crate::graph::evidence::content_words;
-use crate::kg::terms_singular;
+use crate::text::singular;
 
 /// Weight of semantic similarity in the support score (the rest is word coverage).
 const SIMILARITY_WEIGHT: f32 = 0.6;
@@ -80,7 +80,7 @@ impl Grounding {
 pub type EmbedFn<'a> = &'a dyn Fn(&[&str]) -> Option<Vec<Vec<f32>>>;
 
 fn words(text: &str) -> BTreeSet<String> {
-    content_words(text).iter().map(|w| terms_singular(w)).collect()
+    content_words(text).iter().map(|w| singular(w)).collect()
 }
 
 /// Numbers and identifiers with digits (`10`, `3.3`, `1200`, `0x76`, `bme280`), lower-cased.

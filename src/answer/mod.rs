@@ -10,10 +10,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::chunk::{split_sentences, Chunk};
 use crate::graph::evidence::{content_words, GraphEvidence, GraphFact, ImageHit};
-use crate::kg::terms_singular;
+use crate::text::singular;
 
 pub mod grounding;
 pub mod llm;
+
+/// Cosine similarity of each of several texts to the question, or `None` when embedding fails.
+pub type SimilarityFn<'a> = &'a dyn Fn(&[&str]) -> Option<Vec<f32>>;
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct CitedSentence {
@@ -71,7 +74,7 @@ pub struct SynthesisInput<'a> {
     pub bridge_terms: &'a [String],
     /// Cosine similarity of each sentence to the question (the embedding model), used to re-rank
     /// the best lexical candidates; `None` keeps the lexical order.
-    pub similarity: Option<&'a dyn Fn(&[&str]) -> Option<Vec<f32>>>,
+    pub similarity: Option<SimilarityFn<'a>>,
 }
 
 /// Lexical candidates re-ranked by semantic similarity.
@@ -79,12 +82,7 @@ const RERANK_POOL: usize = 8;
 /// Words of each candidate the similarity sees (the opening of a sentence carries its point).
 const RERANK_WORDS: usize = 48;
 
-fn words(text: &str) -> Vec<String> {
-    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .filter(|w| !w.is_empty())
-        .map(|w| terms_singular(&w.to_lowercase()))
-        .collect()
-}
+use crate::text::normalized_words as words;
 
 /// Sentences of a chunk, skipping headings and code (they read badly as answer sentences).
 fn sentences(content: &str) -> Vec<String> {
@@ -139,7 +137,7 @@ fn defines_a_concept(sentence: &[String], concepts: &[Vec<String>]) -> bool {
 }
 
 pub fn synthesize(input: SynthesisInput) -> Answer {
-    let q_words: Vec<String> = content_words(input.question).iter().map(|w| terms_singular(w)).collect();
+    let q_words: Vec<String> = content_words(input.question).iter().map(|w| singular(w)).collect();
     let q_set: BTreeSet<&str> = q_words.iter().map(String::as_str).collect();
     let bridge_words: Vec<Vec<String>> = input.bridge_terms.iter().map(|t| words(t)).collect();
     let q_all_words = words(input.question);
@@ -312,11 +310,11 @@ pub fn select_images(
     if wants_image {
         for cand in candidates.iter().filter(|c| quoted.contains(c.chunk.id.as_str())) {
             for img in &cand.chunk.metadata.image_ids {
-                if !images.iter().any(|i| &i.id == img) {
-                    if let Some(r) = all_images.get(img) {
-                        let caption = if r.caption.is_empty() { r.alt.clone() } else { r.caption.clone() };
-                        images.push(ImageHit { id: r.id.clone(), source_path: r.source_path.clone(), caption, via: format!("chunk:{}", cand.chunk.id) });
-                    }
+                if !images.iter().any(|i| &i.id == img)
+                    && let Some(r) = all_images.get(img)
+                {
+                    let caption = if r.caption.is_empty() { r.alt.clone() } else { r.caption.clone() };
+                    images.push(ImageHit { id: r.id.clone(), source_path: r.source_path.clone(), caption, via: format!("chunk:{}", cand.chunk.id) });
                 }
             }
         }
@@ -426,7 +424,7 @@ mod tests {
         );
         let ans = synthesize_one("How does deep sleep affect battery life?", &a, 0.7, &GraphEvidence::default());
         let texts: Vec<&str> = ans.sentences.iter().map(|s| s.text.as_str()).collect();
-        assert!(!texts.iter().any(|t| *t == "Deep sleep affects battery life."), "restates the question: {texts:?}");
+        assert!(!texts.contains(&"Deep sleep affects battery life."), "restates the question: {texts:?}");
         assert!(!texts.iter().any(|t| t.contains('|') || t.ends_with(':')), "{texts:?}");
         assert_eq!(texts.iter().filter(|t| t.contains("10 µA")).count(), 1, "near-copies: {texts:?}");
     }

@@ -120,7 +120,7 @@ impl BertModel {
             candle_core::bail!("not a BERT checkpoint: no embeddings.word_embeddings.weight tensor");
         };
         let w = Weights { st, prefix, device: device.clone() };
-        if cfg.hidden_size % cfg.num_attention_heads != 0 {
+        if !cfg.hidden_size.is_multiple_of(cfg.num_attention_heads) {
             candle_core::bail!("hidden_size {} is not divisible by {} heads", cfg.hidden_size, cfg.num_attention_heads);
         }
         let eps = cfg.layer_norm_eps;

@@ -401,9 +401,9 @@ pub fn gather_with(
                 e.0 += 1;
             }
         }
-        let need = words.len().min(2).max(1);
+        let need = words.len().clamp(1, 2);
         let mut hits: Vec<(usize, Row)> = score.into_values().filter(|(n, _)| *n >= need).collect();
-        hits.sort_by(|a, b| b.0.cmp(&a.0));
+        hits.sort_by_key(|h| std::cmp::Reverse(h.0));
         for (_, row) in hits.into_iter().take(3) {
             push_image(&mut r, &row, "caption".into());
         }

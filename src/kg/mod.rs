@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::chunk::Chunk;
 use crate::corpus::ImageRef;
 
-pub use terms::{extract_terms, normalize_concept, singular, singular as terms_singular, TermKind};
+pub use terms::{extract_terms, normalize_concept, singular, TermKind};
 
 /// Version of the deterministic extraction and linking rules (recorded in the manifest).
 pub const EXTRACTOR_VERSION: u32 = 3;
@@ -256,10 +256,8 @@ pub fn extract(
         let mut found: BTreeSet<String> = extract_terms(&text, &[]).into_iter().map(|t| t.id).filter(|id| concepts.contains_key(id)).collect();
         let lowered = normalize_words(&text);
         for id in concepts.keys() {
-            if id.contains(' ') || id.len() >= 4 {
-                if contains_words(&lowered, &normalize_words(id)) {
-                    found.insert(id.clone());
-                }
+            if (id.contains(' ') || id.len() >= 4) && contains_words(&lowered, &normalize_words(id)) {
+                found.insert(id.clone());
             }
         }
         depicts.insert(img_id.as_str(), found.into_iter().collect());

@@ -144,10 +144,11 @@ pub fn extract_terms(text: &str, heading_path: &[String]) -> Vec<Term> {
                 out.push(Term { id: normalize_concept(base), surface: base.trim_end_matches("()").to_string(), kind: TermKind::Code });
             }
             // `std::rc::Rc` also names `Rc`.
-            if let Some((_, last)) = base.rsplit_once("::") {
-                if last.len() >= 2 && last.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-                    out.push(Term { id: normalize_concept(last), surface: last.to_string(), kind: TermKind::Code });
-                }
+            if let Some((_, last)) = base.rsplit_once("::")
+                && last.len() >= 2
+                && last.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            {
+                out.push(Term { id: normalize_concept(last), surface: last.to_string(), kind: TermKind::Code });
             }
         }
     }

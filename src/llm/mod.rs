@@ -184,8 +184,9 @@ pub fn reply_field_or_code(text: &str, field: &str, lang: &str) -> String {
     body.trim().to_string()
 }
 
-/// Rough token estimate for models whose tokenizer we do not have (≈ 4 characters a token,
-/// rounded up so prompts are trimmed conservatively).
+/// Rough token estimate for models whose tokenizer we do not have: one token per 3 characters,
+/// rounded up. English prose averages about 4 characters a token; counting 3 over-estimates on
+/// purpose, so a prompt trimmed to a budget by this estimate fits the real one.
 pub fn estimate_tokens(text: &str) -> usize {
     text.chars().count().div_ceil(3)
 }

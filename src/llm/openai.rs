@@ -24,7 +24,7 @@ const MAX_BACKOFF: Duration = Duration::from_secs(8);
 const MAX_RETRY_AFTER: Duration = Duration::from_secs(30);
 /// Connecting should be quick even when generation is slow.
 const MAX_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
-const REDACTED: &str = "[redacted]";
+use crate::config::REDACTED;
 
 #[derive(Clone)]
 pub struct OpenAiOptions {
@@ -138,7 +138,7 @@ impl OpenAiLlm {
 
     /// Replaces the key wherever a server echoed it back.
     fn redact(&self, text: &str) -> String {
-        redact_key(text, self.opts.api_key.as_deref())
+        crate::config::scrub_secret(text, self.opts.api_key.as_deref())
     }
 
     fn timeout_error(&self) -> LlmError {
@@ -222,7 +222,7 @@ impl OpenAiLlm {
             .and_then(|v| v.pointer("/error/message").or_else(|| v.get("error")).or_else(|| v.get("message")))
             .and_then(|m| m.as_str())
             .unwrap_or(body);
-        truncate_chars(&self.redact(message.trim()), MAX_ERROR_CHARS)
+        crate::text::truncate(&self.redact(message.trim()), MAX_ERROR_CHARS)
     }
 
     /// Maps a final non-success status to its error.
@@ -348,7 +348,7 @@ impl Llm for OpenAiLlm {
 
 /// Builds the `ChatResponse` from a 2xx body (latency and attempts are filled by the caller).
 fn parse_response(body: &str, request: &ChatRequest, redact: &dyn Fn(&str) -> String) -> Result<ChatResponse, LlmError> {
-    let bad = |what: &str| LlmError::BadResponse(format!("{what}: {}", truncate_chars(&redact(body), MAX_ERROR_CHARS)));
+    let bad = |what: &str| LlmError::BadResponse(format!("{what}: {}", crate::text::truncate(&redact(body), MAX_ERROR_CHARS)));
     let v: Value = serde_json::from_str(body).map_err(|_| bad("not JSON"))?;
     let choice = v.get("choices").and_then(|c| c.get(0)).ok_or_else(|| bad("no choices"))?;
     let content = choice.pointer("/message/content").and_then(|c| c.as_str()).unwrap_or("");
@@ -510,38 +510,15 @@ fn bearer(key: &str) -> Result<HeaderValue, LlmError> {
     Ok(value)
 }
 
-fn redact_key(text: &str, key: Option<&str>) -> String {
-    match key.map(str::trim) {
-        Some(k) if !k.is_empty() => text.replace(k, REDACTED),
-        _ => text.to_string(),
-    }
-}
-
-fn truncate_chars(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((cut, _)) => format!("{}…", &text[..cut]),
-        None => text.to_string(),
-    }
-}
 
 /// `err` and its sources, joined: reqwest's top-level message alone ("error sending request")
 /// does not say what went wrong. The URL reqwest adds to its own message is left out.
 fn error_chain(err: &(dyn std::error::Error + 'static)) -> String {
-    let mut parts: Vec<String> = Vec::new();
     let top = match err.downcast_ref::<reqwest::Error>() {
         Some(re) => strip_url_suffix(&re.to_string(), re.url()),
         None => err.to_string(),
     };
-    parts.push(top);
-    let mut source = err.source();
-    while let Some(s) = source {
-        let text = s.to_string();
-        if !parts.iter().any(|p| p.contains(&text)) {
-            parts.push(text);
-        }
-        source = s.source();
-    }
-    parts.join(": ")
+    crate::error::join_causes(top, err.source())
 }
 
 fn strip_url_suffix(message: &str, url: Option<&reqwest::Url>) -> String {
@@ -595,11 +572,10 @@ mod tests {
     }
 
     #[test]
-    fn truncation_and_redaction() {
-        assert_eq!(truncate_chars("ééé", 2), "éé…");
-        assert_eq!(truncate_chars("abc", 3), "abc");
-        assert_eq!(redact_key("bad key sk-123 given", Some("sk-123")), "bad key [redacted] given");
-        assert_eq!(redact_key("text", Some("  ")), "text");
+    fn the_key_is_redacted() {
+        use crate::config::scrub_secret;
+        assert_eq!(scrub_secret("bad key sk-123 given", Some("sk-123")), "bad key <redacted> given");
+        assert_eq!(scrub_secret("text", Some("  ")), "text");
     }
 
     #[test]

@@ -18,10 +18,15 @@ pub const RRF_K: f32 = 60.0;
 /// Passages of one source file in a selection before other files are preferred.
 pub const MAX_PER_FILE: usize = 2;
 
+/// How each lane ranked a passage: (lane, rank, lane score).
+pub type LaneVotes<L> = Vec<(L, usize, f32)>;
+/// A fused passage: (row, fused score, the lanes' votes).
+pub type Fused<L> = (usize, f32, LaneVotes<L>);
+
 /// Weighted reciprocal-rank fusion of several rankings of the same items; ties by row.
 /// Returns (row, fused score, [(lane index, rank, lane score)]).
-pub fn rrf<'a>(rankings: impl IntoIterator<Item = (usize, &'a LaneRanking, f32)>) -> Vec<(usize, f32, Vec<(usize, usize, f32)>)> {
-    let mut acc: HashMap<usize, (f32, Vec<(usize, usize, f32)>)> = HashMap::new();
+pub fn rrf<'a>(rankings: impl IntoIterator<Item = (usize, &'a LaneRanking, f32)>) -> Vec<Fused<usize>> {
+    let mut acc: HashMap<usize, (f32, LaneVotes<usize>)> = HashMap::new();
     for (lane, ranking, weight) in rankings {
         if weight <= 0.0 {
             continue;
@@ -32,13 +37,13 @@ pub fn rrf<'a>(rankings: impl IntoIterator<Item = (usize, &'a LaneRanking, f32)>
             e.1.push((lane, h.rank, h.score));
         }
     }
-    let mut out: Vec<(usize, f32, Vec<(usize, usize, f32)>)> = acc.into_iter().map(|(row, (s, l))| (row, s, l)).collect();
+    let mut out: Vec<Fused<usize>> = acc.into_iter().map(|(row, (s, l))| (row, s, l)).collect();
     out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     out
 }
 
 /// Fuse the three lanes with their weights.
-pub fn fuse_lanes(lanes: &[(Lane, &LaneRanking, f32)]) -> Vec<(usize, f32, Vec<(Lane, usize, f32)>)> {
+pub fn fuse_lanes(lanes: &[(Lane, &LaneRanking, f32)]) -> Vec<Fused<Lane>> {
     rrf(lanes.iter().enumerate().map(|(i, (_, r, w))| (i, *r, *w)))
         .into_iter()
         .map(|(row, s, l)| (row, s, l.into_iter().map(|(i, rank, score)| (lanes[i].0, rank, score)).collect()))
@@ -47,9 +52,9 @@ pub fn fuse_lanes(lanes: &[(Lane, &LaneRanking, f32)]) -> Vec<(usize, f32, Vec<(
 
 /// The walk's ranking first, then the passages only the lanes ranked (in their fused order);
 /// every passage keeps the lanes' ranks for the trace.
-pub fn walk_first(walk: &LaneRanking, lanes: &[(usize, f32, Vec<(Lane, usize, f32)>)]) -> Vec<(usize, f32, Vec<(Lane, usize, f32)>)> {
-    let by_row: HashMap<usize, &Vec<(Lane, usize, f32)>> = lanes.iter().map(|l| (l.0, &l.2)).collect();
-    let mut out: Vec<(usize, f32, Vec<(Lane, usize, f32)>)> =
+pub fn walk_first(walk: &LaneRanking, lanes: &[Fused<Lane>]) -> Vec<Fused<Lane>> {
+    let by_row: HashMap<usize, &LaneVotes<Lane>> = lanes.iter().map(|l| (l.0, &l.2)).collect();
+    let mut out: Vec<Fused<Lane>> =
         walk.hits.iter().map(|h| (h.row, h.score, by_row.get(&h.row).map(|v| (*v).clone()).unwrap_or_default())).collect();
     for l in lanes {
         if !walk.hits.iter().any(|h| h.row == l.0) {
@@ -65,10 +70,11 @@ pub fn select(fused: &[FusedHit], sub_best: &[usize], k: usize) -> Vec<FusedHit>
     let mut out: Vec<FusedHit> = Vec::new();
     let by_row: HashMap<usize, &FusedHit> = fused.iter().map(|h| (h.row, h)).collect();
     let take = |row: usize, out: &mut Vec<FusedHit>| {
-        if out.len() < k && !out.iter().any(|h| h.row == row) {
-            if let Some(h) = by_row.get(&row) {
-                out.push((*h).clone());
-            }
+        if out.len() < k
+            && !out.iter().any(|h| h.row == row)
+            && let Some(h) = by_row.get(&row)
+        {
+            out.push((*h).clone());
         }
     };
     if let Some(first) = fused.first() {
