@@ -100,7 +100,7 @@ use std::collections::HashSet;
 use serde::{Deserialize, Serialize};
 use sqlparser::ast::{SetExpr, Statement, Visit, VisitMut};
 use sqlparser::dialect::{Dialect as SqlDialect, PostgreSqlDialect, SQLiteDialect};
-use sqlparser::parser::Parser;
+use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::{Token, Tokenizer};
 
 use super::{DbSchema, Dialect};
@@ -316,9 +316,9 @@ fn sql_dialect(dialect: Dialect) -> Box<dyn SqlDialect> {
     }
 }
 
-fn parse(sql: &str, dialect: Dialect) -> Result<Vec<Statement>, String> {
+fn parse(sql: &str, dialect: Dialect) -> Result<Vec<Statement>, ParserError> {
     let d = sql_dialect(dialect);
-    Parser::new(d.as_ref()).try_with_sql(sql).and_then(|mut p| p.parse_statements()).map_err(|e| short(&e.to_string()))
+    Parser::new(d.as_ref()).try_with_sql(sql).and_then(|mut p| p.parse_statements())
 }
 
 /// The single statement of `sql`, when it parses to exactly one and is not longer than
@@ -360,8 +360,8 @@ fn validate_inner(sql: &str, dialect: Dialect, schema: Option<&DbSchema>, row_ca
 
     let mut stmts = match parse(sql, dialect) {
         Ok(s) => s,
-        Err(message) => {
-            v.reasons.insert(0, Reason::new(ReasonKind::Parse, message));
+        Err(e) => {
+            v.reasons.insert(0, Reason::new(ReasonKind::Parse, short(&e.to_string())));
             return v;
         }
     };
