@@ -10,7 +10,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::sql_fixture::{SAMPLE_TABLES, pg_checksum, pg_sample, pg_sql_url, sqlite_checksum, sqlite_sample};
+use common::sql_fixture::{SAMPLE_TABLES, percent_encode, pg_checksum, pg_sample, pg_sql_url, sqlite_checksum, sqlite_sample};
 use qa::sql::db::{self, SqlDatabase};
 use qa::sql::{DbSchema, Dialect, ExecLimits, SqlError, SqlUrl};
 use serde_json::{Value, json};
@@ -337,6 +337,24 @@ fn wrong_postgres_password_errors_without_leaking_it() {
     assert!(matches!(err, SqlError::Connect { .. }), "{err:?}");
     assert!(msg.contains("password authentication failed"), "{msg}");
     assert!(!msg.contains(secret) && !format!("{err:?}").contains(secret), "{msg}");
+}
+
+#[test]
+fn percent_encoded_postgres_password_connects() {
+    let Some((url, password)) = pg_sample() else { return };
+    if password.is_empty() {
+        return;
+    }
+    // Every byte of the password written as %XX: only a decoding parser gets it right.
+    let (scheme, rest) = url.split_once("://").expect("QA_TEST_PG_URL has a scheme");
+    let (user, host) = rest.split_once('@').expect("QA_TEST_PG_URL names a user");
+    let encoded = format!("{scheme}://{user}:{}@{host}", percent_encode(&password, true));
+    let sql_url = SqlUrl::parse(&encoded).unwrap();
+    assert_eq!(sql_url.password(), Some(password.as_str()));
+    assert!(!sql_url.to_string().contains(&percent_encode(&password, true)), "{sql_url}");
+    let mut db = db::open(&sql_url, ExecLimits::default()).unwrap_or_else(|e| panic!("connects with the decoded password: {e}"));
+    let r = db.query("SELECT 1 AS one LIMIT 1", limits(10, 5000)).unwrap();
+    assert_eq!(r.rows, vec![vec![json!(1)]]);
 }
 
 #[test]

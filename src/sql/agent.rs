@@ -101,6 +101,17 @@ enum Flow {
     Stop(Outcome),
 }
 
+/// Why a run stopped without an outcome of its own (reported as `Outcome::Failed`).
+#[derive(Debug, thiserror::Error)]
+enum RunError {
+    #[error(transparent)]
+    Sql(#[from] SqlError),
+    #[error(transparent)]
+    State(#[from] StateError),
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+}
+
 impl<'a, 'l> Agent<'a, 'l> {
     pub fn new(db: &'a mut dyn SqlDatabase, llm: Option<&'a mut LlmRun<'l>>, opts: AgentOptions) -> Self {
         Agent { db, llm, opts, state: AgentState::default(), executed: Vec::new(), metrics: Metrics::default(), preloaded_schema: None }
@@ -126,7 +137,7 @@ impl<'a, 'l> Agent<'a, 'l> {
         let mut schema = None;
         let outcome = match self.run_inner(question, resume, &mut result, &mut schema) {
             Ok(o) => o,
-            Err(e) => Outcome::Failed { error: e, suggestions: Vec::new() },
+            Err(e) => Outcome::Failed { error: e.to_string(), suggestions: Vec::new() },
         };
         if let Outcome::Failed { error, .. } = &outcome {
             let _ = self.state.apply("any", update([("error", json!(error))]), 0.0);
@@ -135,7 +146,7 @@ impl<'a, 'l> Agent<'a, 'l> {
         RunResult { state: self.state, outcome, result, executed: self.executed, metrics: self.metrics, schema }
     }
 
-    fn run_inner(&mut self, question: &str, resume: Option<Resume>, result: &mut Option<QueryResult>, schema_out: &mut Option<SchemaContext>) -> Result<Outcome, String> {
+    fn run_inner(&mut self, question: &str, resume: Option<Resume>, result: &mut Option<QueryResult>, schema_out: &mut Option<SchemaContext>) -> Result<Outcome, RunError> {
         let t = Instant::now();
         let dialect = self.db.dialect();
         match resume {
@@ -147,13 +158,13 @@ impl<'a, 'l> Agent<'a, 'l> {
                 let choice = amb.as_ref().and_then(|a| plan::resolve_answer(a, &r.answer));
                 let c = Clarification { phrase, answer: r.answer.clone(), choice };
                 let mut all = earlier;
-                all.push(serde_json::to_value(&c).map_err(|e| e.to_string())?);
+                all.push(serde_json::to_value(&c)?);
                 self.apply("input", update([("question", json!(question)), ("dialect", json!(dialect)), ("database", json!(self.db.describe())), ("clarifications", Value::Array(all))]), t)
-                    .map_err(|e| e.to_string())?;
+                    ?;
             }
             None => {
                 self.apply("input", update([("question", json!(question)), ("dialect", json!(dialect)), ("database", json!(self.db.describe())), ("clarifications", json!([]))]), t)
-                    .map_err(|e| e.to_string())?;
+                    ?;
             }
         }
 
@@ -161,13 +172,13 @@ impl<'a, 'l> Agent<'a, 'l> {
         let t = Instant::now();
         let db_schema = match self.preloaded_schema.take() {
             Some(s) => s,
-            None => self.db.introspect(self.opts.sample_values).map_err(|e| e.to_string())?,
+            None => self.db.introspect(self.opts.sample_values)?,
         };
         if db_schema.tables.is_empty() {
             return Ok(Outcome::Failed { error: format!("{} has no tables to query", self.db.describe()), suggestions: vec![] });
         }
         let semantic = match &self.opts.semantic_schema {
-            Some(p) => Some(SemanticSchema::load(p).map_err(|e| e.to_string())?),
+            Some(p) => Some(SemanticSchema::load(p)?),
             None => None,
         };
         let ctx = SchemaContext::build(db_schema, semantic);
@@ -179,7 +190,7 @@ impl<'a, 'l> Agent<'a, 'l> {
             update([("db_schema", json!(ctx.db)), ("semantic_schema", json!(ctx.semantic)), ("schema_context", json!(ctx.render()))]),
             t,
         )
-        .map_err(|e| e.to_string())?;
+        ?;
         *schema_out = Some(ctx.clone());
 
         // 2. Interpret & plan.
@@ -225,7 +236,7 @@ impl<'a, 'l> Agent<'a, 'l> {
             ]),
             t,
         )
-        .map_err(|e| e.to_string())?;
+        ?;
         if let (Some(q), Some(_)) = (&clarifying_question, &ambiguity) {
             return Ok(Outcome::NeedsClarification { question: q.clone() });
         }
@@ -287,7 +298,7 @@ impl<'a, 'l> Agent<'a, 'l> {
             // The statement that will run is the LLM's: its coverage is the confidence.
             upd.insert("plan_confidence".into(), json!(best.confidence));
         }
-        self.apply("generate", upd, t).map_err(|e| e.to_string())?;
+        self.apply("generate", upd, t)?;
         if let Some((_, text)) = ask {
             return Ok(Outcome::NeedsClarification { question: text });
         }
@@ -305,14 +316,14 @@ impl<'a, 'l> Agent<'a, 'l> {
             return Ok(Outcome::Failed { error: "refusing to execute: the query was not validated".into(), suggestions: vec![] });
         }
         let sql = self.state.str("sql").unwrap_or_default().to_string();
-        let preview = self.db.explain(&sql).map_err(|e| e.to_string())?;
+        let preview = self.db.explain(&sql)?;
         let res = match self.execute_checked(&ctx, &sql) {
             Ok(r) => r,
             Err(e) if e.is_transient() => {
                 tracing::warn!("transient database error, retrying once: {e}");
-                self.execute_checked(&ctx, &sql).map_err(|e| e.to_string())?
+                self.execute_checked(&ctx, &sql)?
             }
-            Err(e) => return Err(e.to_string()),
+            Err(e) => return Err(e.into()),
         };
         let sample: Vec<Value> = res.rows.iter().take(5).map(|r| Value::Array(r.clone())).collect();
         self.apply(
@@ -326,19 +337,19 @@ impl<'a, 'l> Agent<'a, 'l> {
             ]),
             t,
         )
-        .map_err(|e| e.to_string())?;
+        ?;
 
         // 6. Present.
         let t = Instant::now();
         let viz = super::present::viz_spec(&res, question);
-        self.apply("present", update([("viz_spec", json!(viz))]), t).map_err(|e| e.to_string())?;
+        self.apply("present", update([("viz_spec", json!(viz))]), t)?;
         *result = Some(res);
         Ok(Outcome::Answered)
     }
 
     /// Try candidates in rank order; repair what can be repaired (casing, join keys); stop at
     /// the first that validates and passes its probes, or after `max_loops` iterations.
-    fn validate_loop(&mut self, ctx: &SchemaContext, plan: Option<&Plan>, candidates: Vec<Candidate>) -> Result<Flow, String> {
+    fn validate_loop(&mut self, ctx: &SchemaContext, plan: Option<&Plan>, candidates: Vec<Candidate>) -> Result<Flow, RunError> {
         let dialect = self.db.dialect();
         let cap = self.opts.limits.row_cap;
         let mut queue: std::collections::VecDeque<(String, String)> = candidates.iter().map(|c| (c.source.clone(), c.sql.clone())).collect();
@@ -370,7 +381,7 @@ impl<'a, 'l> Agent<'a, 'l> {
                     update([("validation_ok", json!(false)), ("val_reasons", Value::Array(reasons)), ("val_signals", Value::Object(signals)), ("val_attempts", json!(1)), ("loop_count", json!(1))]),
                     t,
                 )
-                .map_err(|e| e.to_string())?;
+                ?;
                 continue;
             }
             let checked = verdict.sql.clone().unwrap_or(sql.clone());
@@ -395,7 +406,7 @@ impl<'a, 'l> Agent<'a, 'l> {
                     ]),
                     t,
                 )
-                .map_err(|e| e.to_string())?;
+                ?;
                 continue;
             }
 
@@ -414,7 +425,7 @@ impl<'a, 'l> Agent<'a, 'l> {
                     ]),
                     t,
                 )
-                .map_err(|e| e.to_string())?;
+                ?;
                 continue;
             }
 
@@ -471,7 +482,7 @@ impl<'a, 'l> Agent<'a, 'l> {
                     ]),
                     t,
                 )
-                .map_err(|e| e.to_string())?;
+                ?;
                 continue;
             }
             self.apply(
@@ -486,7 +497,7 @@ impl<'a, 'l> Agent<'a, 'l> {
                 ]),
                 t,
             )
-            .map_err(|e| e.to_string())?;
+            ?;
             return Ok(Flow::Continue);
         }
         let loops = self.state.count("loop_count");
@@ -497,7 +508,7 @@ impl<'a, 'l> Agent<'a, 'l> {
         s.push("rephrase with the table and column names from `qa sql schema`, or pass a semantic schema (--semantic) with synonyms".into());
         let why = if last_reasons.is_empty() { String::new() } else { format!(": {}", last_reasons.join("; ")) };
         let stop = if loops >= self.opts.max_loops { format!("no valid query after {loops} attempts (max_loops){why}") } else { format!("no candidate query passed validation{why}") };
-        self.apply("validate", update([("suggestions", json!(s))]), Instant::now()).map_err(|e| e.to_string())?;
+        self.apply("validate", update([("suggestions", json!(s))]), Instant::now())?;
         Ok(Flow::Stop(Outcome::Failed { error: stop, suggestions: s }))
     }
 

@@ -51,7 +51,7 @@ use serde_json::Value;
 use tokio_postgres::types::{FromSql, Kind, Type};
 use tokio_postgres::{Client, NoTls, Row};
 
-use super::{ColumnInfo, ColumnKind, DbSchema, Dialect, ExecLimits, ForeignKey, QueryResult, SqlError, SqlUrl, TableInfo};
+use super::{ColumnInfo, ColumnKind, DbSchema, Dialect, ExecLimits, ForeignKey, QueryResult, SqlError, SqlUrl, TableInfo, redact_url};
 
 /// A live, read-only connection to one database.
 pub trait SqlDatabase {
@@ -426,13 +426,7 @@ pub struct PostgresDb {
 
 impl PostgresDb {
     pub fn open(url: &SqlUrl, limits: ExecLimits) -> Result<PostgresDb, SqlError> {
-        let mut config: tokio_postgres::Config = url
-            .target
-            .parse()
-            .map_err(|e: tokio_postgres::Error| SqlError::Url(url.scrub(&format!("{}: {}", redacted(url), error_chain(&e)))))?;
-        if let Some(p) = url.password() {
-            config.password(p);
-        }
+        let mut config = url.pg_config().cloned().ok_or_else(|| SqlError::Url(format!("{} is not a PostgreSQL URL", redacted(url))))?;
         if config.get_connect_timeout().is_none() {
             config.connect_timeout(Duration::from_millis(limits.timeout_ms.max(1)));
         }
@@ -453,7 +447,7 @@ impl PostgresDb {
         let config = self.config.clone();
         let wait = Duration::from_millis(self.limits.timeout_ms.max(1)) + CLIENT_GRACE;
         let res = self.rt.block_on(async move { tokio::time::timeout(wait, config.connect(NoTls)).await });
-        let target = self.url.to_string();
+        let target = redacted(&self.url);
         match res {
             Err(_) => Err(SqlError::Connect { target, reason: format!("no answer within {} ms", wait.as_millis()) }),
             Ok(Err(e)) => Err(SqlError::Connect { target, reason: self.url.scrub(&pg_error_text(&e)) }),
@@ -492,8 +486,10 @@ impl PostgresDb {
     }
 }
 
+/// The URL as shown to users: no inline password, no `password=` parameter, and no trace of
+/// the password in any other part.
 fn redacted(url: &SqlUrl) -> String {
-    url.to_string()
+    url.scrub(&redact_url(&url.to_string()))
 }
 
 /// A tokio-postgres error as one line of text: the server's message (with detail, hint and
@@ -785,7 +781,7 @@ impl SqlDatabase for PostgresDb {
     }
 
     fn describe(&self) -> String {
-        self.url.to_string()
+        redacted(&self.url)
     }
 
     fn introspect(&mut self, sample_values: usize) -> Result<DbSchema, SqlError> {
@@ -931,6 +927,18 @@ mod tests {
         assert_eq!(pg_value(&Type::FLOAT8, &1.5f64.to_be_bytes()), serde_json::json!(1.5));
         assert_eq!(pg_value(&Type::INTERVAL, &[0; 16]), serde_json::json!("<interval>"));
         assert_eq!(pg_value(&Type::DATE, &[1]), serde_json::json!("<date>"));
+    }
+
+    #[test]
+    fn redacted_always_scrubs_the_password() {
+        for raw in ["postgres://u:s3cr3t-pw@host/db", "postgres://u:s3cr3t%2Dpw@host/db", "postgres://u@host/db?password=s3cr3t-pw"] {
+            let url = SqlUrl::parse(raw).unwrap();
+            let shown = redacted(&url);
+            assert!(!shown.contains("s3cr3t"), "{raw} -> {shown}");
+            assert!(shown.starts_with("postgres://u@host/db"), "{shown}");
+        }
+        let url = SqlUrl::parse("sqlite://audit.db").unwrap();
+        assert_eq!(redacted(&url), "sqlite://audit.db");
     }
 
     #[test]

@@ -94,15 +94,24 @@ pub fn request(ctx: &SchemaContext, question: &str, plan_hint: Option<&str>, dia
     }
 }
 
+/// Why a model's reply yields no SQL.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExtractError {
+    #[error("the reply holds no SQL")]
+    Empty,
+    #[error("the SQL is longer than {} characters", MAX_SQL_CHARS)]
+    TooLong,
+}
+
 /// The SQL in a model's reply: the `sql` field of a JSON object, else a fenced or bare statement.
-pub fn extract_sql(text: &str) -> Result<String, String> {
+pub fn extract_sql(text: &str) -> Result<String, ExtractError> {
     let sql = crate::llm::reply_field_or_code(text, "sql", "sql");
     let sql = sql.trim().trim_end_matches(';').trim().to_string();
     if sql.is_empty() {
-        return Err("the reply holds no SQL".into());
+        return Err(ExtractError::Empty);
     }
     if sql.chars().count() > MAX_SQL_CHARS {
-        return Err(format!("the SQL is longer than {MAX_SQL_CHARS} characters"));
+        return Err(ExtractError::TooLong);
     }
     Ok(sql)
 }

@@ -56,10 +56,19 @@ impl Dialect {
 #[derive(Clone, PartialEq, Eq)]
 pub struct SqlUrl {
     pub dialect: Dialect,
-    /// SQLite: the database file. Postgres: the URL without its password.
+    /// SQLite: the database file. Postgres: the URL without its password (for display only).
     pub target: String,
+    /// Postgres: the connection settings as tokio-postgres parsed them from the URL
+    /// (percent-decoded), with [`SqlUrl::password`] in place of any inline password.
+    pg: Option<tokio_postgres::Config>,
     password: Option<String>,
+    /// Every form of the password that could show up in text: as decoded, and as written in
+    /// the URL (percent-encoded).
+    secrets: Vec<String>,
 }
+
+/// The environment variables a PostgreSQL password may come from, in order.
+const PASSWORD_VARS: [&str; 2] = ["QA_SQL_PASSWORD", "PGPASSWORD"];
 
 impl SqlUrl {
     /// `sqlite://path.db`, `sqlite:path.db`, a bare `*.db`/`*.sqlite` path, or
@@ -71,33 +80,11 @@ impl SqlUrl {
             if rest.is_empty() {
                 return Err(SqlError::Url("sqlite URL without a file: use sqlite://path/to/file.db".into()));
             }
-            return Ok(SqlUrl { dialect: Dialect::Sqlite, target: rest.to_string(), password: None });
+            return Ok(SqlUrl::sqlite(rest));
         }
         for scheme in ["postgres://", "postgresql://"] {
             if lower.starts_with(scheme) {
-                let rest = &url[scheme.len()..];
-                let (auth, host) = match rest.rfind('@') {
-                    Some(at) => (Some(&rest[..at]), &rest[at + 1..]),
-                    None => (None, rest),
-                };
-                if host.is_empty() || host.starts_with('/') {
-                    return Err(SqlError::Url(format!("{scheme} URL without a host: use {scheme}user@host:port/database")));
-                }
-                let (user, password) = match auth {
-                    Some(a) => match a.split_once(':') {
-                        Some((u, p)) => (Some(u), Some(p.to_string())),
-                        None => (Some(a), None),
-                    },
-                    None => (None, None),
-                };
-                let target = match user {
-                    Some(u) => format!("postgres://{u}@{host}"),
-                    None => format!("postgres://{host}"),
-                };
-                let password = password.filter(|p| !p.is_empty()).or_else(|| {
-                    ["QA_SQL_PASSWORD", "PGPASSWORD"].iter().find_map(|v| std::env::var(v).ok().filter(|p| !p.is_empty()))
-                });
-                return Ok(SqlUrl { dialect: Dialect::Postgres, target, password });
+                return SqlUrl::postgres(url, scheme);
             }
         }
         if lower.contains("://") {
@@ -107,20 +94,61 @@ impl SqlUrl {
             )));
         }
         // A plain path is a SQLite file.
-        Ok(SqlUrl { dialect: Dialect::Sqlite, target: url.to_string(), password: None })
+        Ok(SqlUrl::sqlite(url))
+    }
+
+    fn sqlite(path: &str) -> SqlUrl {
+        SqlUrl { dialect: Dialect::Sqlite, target: path.to_string(), pg: None, password: None, secrets: Vec::new() }
+    }
+
+    /// A PostgreSQL URL, parsed (and percent-decoded) by tokio-postgres. An inline password
+    /// wins; without one, `QA_SQL_PASSWORD` or `PGPASSWORD` supplies it.
+    fn postgres(url: &str, scheme: &str) -> Result<SqlUrl, SqlError> {
+        let rest = &url[scheme.len()..];
+        let host = rest.rfind('@').map_or(rest, |at| &rest[at + 1..]);
+        if host.is_empty() || host.starts_with('/') {
+            return Err(SqlError::Url(format!("{scheme} URL without a host: use {scheme}user@host:port/database")));
+        }
+        let raw_password = userinfo_password(url).filter(|p| !p.is_empty());
+        let mut secrets: Vec<String> = raw_password.iter().map(|p| p.to_string()).collect();
+        // tokio-postgres wants the scheme in lower case; the rest it parses and percent-decodes.
+        let normalized = format!("postgres://{rest}");
+        let mut config: tokio_postgres::Config = normalized.parse().map_err(|e: tokio_postgres::Error| {
+            let reason = scrub_all(&secrets, &e.to_string());
+            SqlError::Url(format!("{}: {reason}", redact_url(url)))
+        })?;
+        let inline = config.get_password().map(|p| String::from_utf8_lossy(p).into_owned()).filter(|p| !p.is_empty());
+        let password = inline.or_else(|| PASSWORD_VARS.iter().find_map(|v| std::env::var(v).ok().filter(|p| !p.is_empty())));
+        if let Some(p) = &password {
+            config.password(p.as_str());
+            secrets.push(p.clone());
+        }
+        // Longest first, so a decoded password inside its encoded form is not half replaced.
+        secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+        secrets.dedup();
+        let shown = redact_url(url);
+        let target = format!("postgres://{}", strip_userinfo_password(&shown[scheme.len()..]));
+        Ok(SqlUrl { dialect: Dialect::Postgres, target, pg: Some(config), password, secrets })
     }
 
     pub fn password(&self) -> Option<&str> {
         self.password.as_deref()
     }
 
-    /// Hide `secret` (e.g. a password echoed back by a driver) in any text shown to users.
-    pub fn scrub(&self, text: &str) -> String {
-        match &self.password {
-            Some(p) if p.len() >= 3 => text.replace(p.as_str(), "***"),
-            _ => text.to_string(),
-        }
+    /// Postgres: the settings to connect with (password included). None for SQLite.
+    pub fn pg_config(&self) -> Option<&tokio_postgres::Config> {
+        self.pg.as_ref()
     }
+
+    /// Hide the password (e.g. echoed back by a driver) in any text shown to users.
+    pub fn scrub(&self, text: &str) -> String {
+        scrub_all(&self.secrets, text)
+    }
+}
+
+/// `text` with every secret of at least 3 characters replaced by `***`.
+fn scrub_all(secrets: &[String], text: &str) -> String {
+    secrets.iter().filter(|p| p.len() >= 3).fold(text.to_string(), |t, p| t.replace(p.as_str(), "***"))
 }
 
 impl std::fmt::Display for SqlUrl {
@@ -138,18 +166,53 @@ impl std::fmt::Debug for SqlUrl {
     }
 }
 
-/// `scheme://user:password@host` → `scheme://user:***@host`, for messages about URLs we could
-/// not parse.
+/// The userinfo part (`user[:password]`) of `scheme://user[:password]@host...`, if any.
+fn userinfo(url: &str) -> Option<(usize, &str)> {
+    let start = url.find("://")? + 3;
+    let rest = &url[start..];
+    let at = rest.rfind('@')?;
+    Some((start, &rest[..at]))
+}
+
+/// The password as written in `scheme://user:password@host` (still percent-encoded).
+fn userinfo_password(url: &str) -> Option<&str> {
+    userinfo(url).and_then(|(_, auth)| auth.split_once(':')).map(|(_, p)| p)
+}
+
+/// `user:***@host...` → `user@host...` (the input has no scheme).
+fn strip_userinfo_password(rest: &str) -> String {
+    match rest.rfind('@') {
+        Some(at) => match rest[..at].split_once(':') {
+            Some((user, _)) => format!("{user}{}", &rest[at..]),
+            None => rest.to_string(),
+        },
+        None => rest.to_string(),
+    }
+}
+
+/// `scheme://user:password@host` → `scheme://user:***@host`, and a `password=` query or
+/// key-value parameter → `password=***`: for any URL shown to users.
 pub fn redact_url(url: &str) -> String {
-    if let Some(scheme_end) = url.find("://") {
-        let rest = &url[scheme_end + 3..];
-        if let Some(at) = rest.rfind('@')
-            && let Some(colon) = rest[..at].find(':')
-        {
-            return format!("{}{}:***{}", &url[..scheme_end + 3], &rest[..colon], &rest[at..]);
+    let mut out = match userinfo(url) {
+        Some((start, auth)) => match auth.split_once(':') {
+            Some((user, _)) => format!("{}{user}:***{}", &url[..start], &url[start + auth.len()..]),
+            None => url.to_string(),
+        },
+        None => url.to_string(),
+    };
+    let mut from = 0;
+    while let Some(pos) = out[from..].to_ascii_lowercase().find("password=").map(|p| p + from) {
+        let value_start = pos + "password=".len();
+        let boundary = pos == 0 || matches!(out.as_bytes()[pos - 1], b'?' | b'&' | b' ' | b'\t');
+        let value_end = out[value_start..].find(['&', ' ', '#']).map_or(out.len(), |e| e + value_start);
+        if boundary && value_end > value_start {
+            out.replace_range(value_start..value_end, "***");
+            from = value_start + 3;
+        } else {
+            from = value_start;
         }
     }
-    url.to_string()
+    out
 }
 
 /// What `introspect` reports about a database: the tables the validator checks against and the
@@ -285,5 +348,62 @@ impl SqlError {
     /// Worth one more try: a dropped connection, a serialization failure, a deadlock.
     pub fn is_transient(&self) -> bool {
         matches!(self, SqlError::Query { transient: true, .. })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percent_encoded_password_is_decoded_by_tokio_postgres() {
+        let url = SqlUrl::parse("postgres://u:p%40ss@host:5432/db").unwrap();
+        assert_eq!(url.dialect, Dialect::Postgres);
+        assert_eq!(url.password(), Some("p@ss"));
+        let config = url.pg_config().expect("a postgres URL has a config");
+        assert_eq!(config.get_password(), Some(&b"p@ss"[..]));
+        assert_eq!(config.get_user(), Some("u"));
+        assert_eq!(config.get_hosts(), &[tokio_postgres::config::Host::Tcp("host".into())]);
+        assert_eq!(config.get_ports(), &[5432]);
+        assert_eq!(config.get_dbname(), Some("db"));
+    }
+
+    #[test]
+    fn display_and_debug_hide_the_password() {
+        for raw in ["postgres://u:p%40ss@host:5432/db", "postgresql://u:s3cr3t-pw@host/db?sslmode=disable"] {
+            let url = SqlUrl::parse(raw).unwrap();
+            for shown in [url.to_string(), format!("{url:?}"), format!("{:?}", url.pg_config())] {
+                assert!(!shown.contains("p%40ss") && !shown.contains("p@ss") && !shown.contains("s3cr3t"), "{shown}");
+            }
+            assert!(url.to_string().starts_with("postgres://u@host"), "{url}");
+        }
+        let url = SqlUrl::parse("postgres://u@host/db?password=s3cr3t-pw&sslmode=disable").unwrap();
+        assert_eq!(url.password(), Some("s3cr3t-pw"));
+        assert_eq!(url.to_string(), "postgres://u@host/db?password=***&sslmode=disable");
+        assert!(!format!("{url:?}").contains("s3cr3t"));
+    }
+
+    #[test]
+    fn scrub_hides_decoded_and_encoded_password() {
+        let url = SqlUrl::parse("postgres://u:p%40ssword@host/db").unwrap();
+        assert_eq!(url.scrub("auth p@ssword and p%40ssword failed"), "auth *** and *** failed");
+    }
+
+    #[test]
+    fn bad_postgres_url_error_hides_the_password() {
+        let err = SqlUrl::parse("postgres://u:s3cr3t-pw@host:notaport/db").unwrap_err();
+        let msg = format!("{err} {err:?}");
+        assert!(matches!(err, SqlError::Url(_)), "{msg}");
+        assert!(!msg.contains("s3cr3t"), "{msg}");
+    }
+
+    #[test]
+    fn redact_url_always_hides_passwords() {
+        assert_eq!(redact_url("postgres://u:pw@host/db"), "postgres://u:***@host/db");
+        assert_eq!(redact_url("mysql://u:pw@host/db"), "mysql://u:***@host/db");
+        assert_eq!(redact_url("postgres://u@host/db?password=pw"), "postgres://u@host/db?password=***");
+        assert_eq!(redact_url("postgres://u@host/db?a=1&PASSWORD=pw&b=2"), "postgres://u@host/db?a=1&PASSWORD=***&b=2");
+        assert_eq!(redact_url("postgres://u@host/db"), "postgres://u@host/db");
+        assert_eq!(redact_url("sqlite://file.db"), "sqlite://file.db");
     }
 }
