@@ -138,3 +138,18 @@ pub fn install_panic_hook() {
         eprintln!("error: internal error in qa (this is a bug): {msg}{at}\n  please report it with the command you ran");
     }));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_error_chain_skips_causes_the_message_already_says() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
+        let e = QaError::io("reading config file", std::path::Path::new("/x/qa.toml"), io);
+        // The message ends with the OS reason already; the cause is not repeated.
+        assert_eq!(error_chain(&e), "reading config file: /x/qa.toml: no such file");
+        let wrapped = anyhow::Error::new(e).context("loading settings");
+        assert_eq!(error_chain(wrapped.as_ref()), "loading settings: reading config file: /x/qa.toml: no such file");
+    }
+}

@@ -204,6 +204,12 @@ pub fn singular(word: &str) -> String {
     {
         return format!("{stem}y");
     }
+    // Latin -us plurals ("statuses", "bonuses", "campuses"); "houses", "causes" keep their "e".
+    for us in ["tuses", "nuses", "ruses", "puses"] {
+        if w.ends_with(us) {
+            return w[..n - 2].to_string();
+        }
+    }
     for keep in ["ss", "us", "is", "ous", "sis", "ics", "ness"] {
         if w.ends_with(keep) {
             return w.to_string();
@@ -292,6 +298,9 @@ mod tests {
         assert_eq!(singular("switches"), "switch");
         assert_eq!(singular("analysis"), "analysis");
         assert_eq!(singular("i2cs"), "i2cs");
+        assert_eq!(singular("statuses"), "status");
+        assert_eq!(singular("warehouses"), "warehouse");
+        assert_eq!(singular("causes"), "cause");
     }
 
     #[test]

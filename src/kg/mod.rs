@@ -19,7 +19,7 @@ use crate::corpus::ImageRef;
 pub use terms::{extract_terms, normalize_concept, singular, TermKind};
 
 /// Version of the deterministic extraction and linking rules (recorded in the manifest).
-pub const EXTRACTOR_VERSION: u32 = 3;
+pub const EXTRACTOR_VERSION: u32 = 4;
 
 /// A `{key, value}` metadata item (the KG JSONL contract); becomes a node/edge property.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

@@ -509,19 +509,7 @@ pub fn pg_error_text(e: &tokio_postgres::Error) -> String {
     error_chain(e)
 }
 
-fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
-    let mut s = e.to_string();
-    let mut src = e.source();
-    while let Some(inner) = src {
-        let t = inner.to_string();
-        if !s.contains(&t) {
-            s.push_str(": ");
-            s.push_str(&t);
-        }
-        src = inner.source();
-    }
-    s
-}
+use crate::error::error_chain;
 
 fn pg_error(e: &tokio_postgres::Error, url: &SqlUrl, timeout_ms: u64) -> SqlError {
     let reason = url.scrub(&pg_error_text(e));

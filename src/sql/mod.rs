@@ -26,6 +26,8 @@ pub mod validate;
 
 use serde::{Deserialize, Serialize};
 
+use crate::config::{scrub_secret, REDACTED};
+
 /// Which SQL engine (and so which sqlparser dialect, quoting and functions) a URL points at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -146,9 +148,9 @@ impl SqlUrl {
     }
 }
 
-/// `text` with every secret of at least 3 characters replaced by `***`.
+/// `text` with every secret of at least 3 characters replaced by `<redacted>`.
 fn scrub_all(secrets: &[String], text: &str) -> String {
-    secrets.iter().filter(|p| p.len() >= 3).fold(text.to_string(), |t, p| t.replace(p.as_str(), "***"))
+    secrets.iter().fold(text.to_string(), |t, p| scrub_secret(&t, Some(p)))
 }
 
 impl std::fmt::Display for SqlUrl {
@@ -179,7 +181,7 @@ fn userinfo_password(url: &str) -> Option<&str> {
     userinfo(url).and_then(|(_, auth)| auth.split_once(':')).map(|(_, p)| p)
 }
 
-/// `user:***@host...` → `user@host...` (the input has no scheme).
+/// `user:password@host...` → `user@host...` (the input has no scheme).
 fn strip_userinfo_password(rest: &str) -> String {
     match rest.rfind('@') {
         Some(at) => match rest[..at].split_once(':') {
@@ -190,12 +192,12 @@ fn strip_userinfo_password(rest: &str) -> String {
     }
 }
 
-/// `scheme://user:password@host` → `scheme://user:***@host`, and a `password=` query or
-/// key-value parameter → `password=***`: for any URL shown to users.
+/// `scheme://user:password@host` → `scheme://user:<redacted>@host`, and a `password=` query or
+/// key-value parameter → `password=<redacted>`: for any URL shown to users.
 pub fn redact_url(url: &str) -> String {
     let mut out = match userinfo(url) {
         Some((start, auth)) => match auth.split_once(':') {
-            Some((user, _)) => format!("{}{user}:***{}", &url[..start], &url[start + auth.len()..]),
+            Some((user, _)) => format!("{}{user}:{REDACTED}{}", &url[..start], &url[start + auth.len()..]),
             None => url.to_string(),
         },
         None => url.to_string(),
@@ -206,8 +208,8 @@ pub fn redact_url(url: &str) -> String {
         let boundary = pos == 0 || matches!(out.as_bytes()[pos - 1], b'?' | b'&' | b' ' | b'\t');
         let value_end = out[value_start..].find(['&', ' ', '#']).map_or(out.len(), |e| e + value_start);
         if boundary && value_end > value_start {
-            out.replace_range(value_start..value_end, "***");
-            from = value_start + 3;
+            out.replace_range(value_start..value_end, REDACTED);
+            from = value_start + REDACTED.len();
         } else {
             from = value_start;
         }
@@ -379,14 +381,14 @@ mod tests {
         }
         let url = SqlUrl::parse("postgres://u@host/db?password=s3cr3t-pw&sslmode=disable").unwrap();
         assert_eq!(url.password(), Some("s3cr3t-pw"));
-        assert_eq!(url.to_string(), "postgres://u@host/db?password=***&sslmode=disable");
+        assert_eq!(url.to_string(), "postgres://u@host/db?password=<redacted>&sslmode=disable");
         assert!(!format!("{url:?}").contains("s3cr3t"));
     }
 
     #[test]
     fn scrub_hides_decoded_and_encoded_password() {
         let url = SqlUrl::parse("postgres://u:p%40ssword@host/db").unwrap();
-        assert_eq!(url.scrub("auth p@ssword and p%40ssword failed"), "auth *** and *** failed");
+        assert_eq!(url.scrub("auth p@ssword and p%40ssword failed"), "auth <redacted> and <redacted> failed");
     }
 
     #[test]
@@ -399,10 +401,10 @@ mod tests {
 
     #[test]
     fn redact_url_always_hides_passwords() {
-        assert_eq!(redact_url("postgres://u:pw@host/db"), "postgres://u:***@host/db");
-        assert_eq!(redact_url("mysql://u:pw@host/db"), "mysql://u:***@host/db");
-        assert_eq!(redact_url("postgres://u@host/db?password=pw"), "postgres://u@host/db?password=***");
-        assert_eq!(redact_url("postgres://u@host/db?a=1&PASSWORD=pw&b=2"), "postgres://u@host/db?a=1&PASSWORD=***&b=2");
+        assert_eq!(redact_url("postgres://u:pw@host/db"), "postgres://u:<redacted>@host/db");
+        assert_eq!(redact_url("mysql://u:pw@host/db"), "mysql://u:<redacted>@host/db");
+        assert_eq!(redact_url("postgres://u@host/db?password=pw"), "postgres://u@host/db?password=<redacted>");
+        assert_eq!(redact_url("postgres://u@host/db?a=1&PASSWORD=pw&b=2"), "postgres://u@host/db?a=1&PASSWORD=<redacted>&b=2");
         assert_eq!(redact_url("postgres://u@host/db"), "postgres://u@host/db");
         assert_eq!(redact_url("sqlite://file.db"), "sqlite://file.db");
     }

@@ -117,22 +117,7 @@ pub fn words(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Plural → singular for English nouns, good enough for table names ("audits", "categories",
-/// "statuses"). Words of three letters or fewer are left alone.
-pub fn singular(word: &str) -> String {
-    if word.len() <= 3 || word.ends_with("ss") || word.ends_with("us") || word.ends_with("is") {
-        return word.to_string();
-    }
-    if let Some(stem) = word.strip_suffix("ies") {
-        return format!("{stem}y");
-    }
-    for suffix in ["ches", "shes", "xes", "ses", "zes"] {
-        if word.ends_with(suffix) {
-            return word[..word.len() - 2].to_string();
-        }
-    }
-    word.strip_suffix('s').unwrap_or(word).to_string()
-}
+pub use crate::text::singular;
 
 /// A phrase normalised for matching: words, each singular.
 pub fn normalise(phrase: &str) -> String {
