@@ -355,7 +355,7 @@ fn build_trace(question: &str, run: &RunResult, llm: Option<&LlmRun>, llm_skip: 
         metrics: SqlMetrics {
             latency_ms: run.metrics.latency_ms.clone(),
             total_ms: run.metrics.total_ms,
-            tokens: t.token_usage.clone(),
+            tokens: t.token_usage,
             model: t.models.llm.clone(),
         },
         other: Default::default(),

@@ -658,7 +658,7 @@ mod tests {
         assert_eq!(r.retrieved_chunks[1], TraceChunk::default());
         assert_eq!(r.graph.fallback_used, ["", "co_mention"]);
         assert_eq!(r.graph.validation, Some(Value::String("ok".into())), "validation is free-form JSON");
-        assert_eq!((r.models.clone(), r.token_usage.clone()), (Models::default(), None));
+        assert_eq!((r.models.clone(), r.token_usage), (Models::default(), None));
         assert_eq!((r.internal.rag.clone(), r.internal.graph.clone()), (None, None));
         let llm = r.internal.llm.as_ref().unwrap();
         assert_eq!((llm.provider.as_deref(), llm.model.as_deref()), (None, Some("m1")));
