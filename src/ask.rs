@@ -26,7 +26,7 @@ use crate::kg::link::{AliasIndex, AliasSource};
 use crate::lexical::{self, LexicalIndex};
 use crate::retrieve::lanes::{LaneWeights, Lanes, SelectOptions};
 use crate::retrieve::{self, Retrieval};
-use crate::trace::{self, Internal, Latency, Models, TraceChunk, TraceGraph, TraceRecord};
+use crate::trace::{self, ChunkRef, GraphInternal, Internal, Latency, LlmInternal, Models, RagHit, RagInternal, Route, Status, TraceChunk, TraceGraph, TraceRecord};
 use crate::vector::{self, HnswIndex, VectorIndex};
 
 /// Which corpus to query: the configured one, the only one, or the most recently indexed.
@@ -467,22 +467,23 @@ impl Engine {
             Some(r) => (
                 (!r.calls.is_empty()).then(|| r.usage()),
                 r.latency_ms(),
-                json!({
-                    "provider": r.llm().provider(),
-                    "model": r.llm().model_id(),
-                    "subqueries": plan,
-                    "calls": r.calls,
-                    "prompt": prompt_info,
-                    "synthesizer": answer.synthesizer,
+                Some(LlmInternal {
+                    provider: Some(r.llm().provider().to_string()),
+                    model: Some(r.llm().model_id()),
+                    subqueries: serde_json::to_value(&plan).unwrap_or_default(),
+                    calls: serde_json::to_value(&r.calls).unwrap_or_default(),
+                    prompt: serde_json::to_value(&prompt_info).unwrap_or_default(),
+                    synthesizer: Some(answer.synthesizer.clone()),
+                    ..Default::default()
                 }),
             ),
             None => (
                 None,
                 0.0,
                 match (&off_reason, &failed_reason) {
-                    (_, Some(reason)) => json!({"provider": "failed", "reason": reason}),
-                    (Some(reason), None) => json!({"provider": "none", "reason": reason}),
-                    (None, None) => serde_json::Value::Null,
+                    (_, Some(reason)) => Some(LlmInternal { provider: Some("failed".into()), reason: Some(reason.clone()), ..Default::default() }),
+                    (Some(reason), None) => Some(LlmInternal { provider: Some("none".into()), reason: Some(reason.clone()), ..Default::default() }),
+                    (None, None) => None,
                 },
             ),
         };
@@ -495,7 +496,9 @@ impl Engine {
             trace_id,
             timestamp,
             user_question: question.to_string(),
-            route: "documents".into(),
+            route: Route::Documents,
+            // Nothing relevant was retrieved: the answer says so instead of answering.
+            status: Some(if answer.found { Status::Answered } else { Status::Refused }),
             rewritten_or_decomposed_queries: subs.clone(),
             retrieved_chunks,
             retrieved_graph_subgraph: ev.subgraph.clone(),
@@ -513,29 +516,40 @@ impl Engine {
             error,
             answer_grounding: grounding.map(|g| serde_json::to_value(g).unwrap_or_default()),
             internal: Internal {
-                rag: json!({
-                    "corpus": self.corpus,
-                    "k": retrieval.k,
-                    "k_reason": retrieval.k_reason,
-                    "hits": hits.iter().map(|h| json!({"chunk_id": h.chunk_id, "score": h.score, "similarity": h.similarity, "subquery": h.subquery, "lanes": h.lanes})).collect::<Vec<_>>(),
-                    "lanes": self.lanes_trace(&retrieval),
-                    "best_score": best,
-                    "relevance_threshold": self.settings.relevance_threshold,
-                    "found": answer.found,
+                rag: Some(RagInternal {
+                    corpus: self.corpus.clone(),
+                    k: retrieval.k,
+                    k_reason: retrieval.k_reason.clone(),
+                    hits: hits
+                        .iter()
+                        .map(|h| RagHit {
+                            chunk_id: h.chunk_id.clone(),
+                            score: h.score,
+                            similarity: h.similarity,
+                            subquery: h.subquery,
+                            lanes: serde_json::to_value(&h.lanes).unwrap_or_default(),
+                        })
+                        .collect(),
+                    lanes: self.lanes_trace(&retrieval),
+                    best_score: best,
+                    relevance_threshold: self.settings.relevance_threshold,
+                    found: answer.found,
+                    other: Default::default(),
                 }),
-                graph: json!({
-                    "backend": self.graph.as_ref().map(|g| g.backend()),
-                    "entities": ev.entities,
-                    "cypher": ev.cypher,
-                    "raw_rows": ev.raw_rows,
-                    "queries": ev.queries,
-                    "facts": ev.facts,
-                    "images": ev.images,
-                    "resolved_chunks": graph_chunks.iter().map(|c| json!({"chunk_id": c.id, "source_file": c.source_file})).collect::<Vec<_>>(),
-                    "errors": ev.errors,
+                graph: Some(GraphInternal {
+                    backend: self.graph.as_ref().map(|g| g.backend().to_string()),
+                    entities: serde_json::to_value(&ev.entities).unwrap_or_default(),
+                    cypher: serde_json::to_value(&ev.cypher).unwrap_or_default(),
+                    raw_rows: serde_json::to_value(&ev.raw_rows).unwrap_or_default(),
+                    queries: serde_json::to_value(&ev.queries).unwrap_or_default(),
+                    facts: serde_json::to_value(&ev.facts).unwrap_or_default(),
+                    images: serde_json::to_value(&ev.images).unwrap_or_default(),
+                    resolved_chunks: graph_chunks.iter().map(|c| ChunkRef { chunk_id: c.id.clone(), source_file: c.source_file.clone() }).collect(),
+                    errors: ev.errors.clone(),
+                    other: Default::default(),
                 }),
                 llm: llm_internal,
-                sql: serde_json::Value::Null,
+                sql: None,
             },
         };
         drop(run);

@@ -387,7 +387,7 @@ fn bench_llm(settings: &Settings, questions: &[String], corpus_name: &str, out: 
         *synthesizers.entry(r.answer.synthesizer.clone()).or_default() += 1;
         let action = r.trace.answer_grounding.as_ref().and_then(|g| g["action"].as_str().map(String::from)).unwrap_or_else(|| "none".into());
         *actions.entry(action).or_default() += 1;
-        let source = r.trace.internal.llm["subqueries"]["source"].as_str().unwrap_or("none").to_string();
+        let source = r.trace.internal.llm.as_ref().and_then(|l| l.subqueries["source"].as_str()).unwrap_or("none").to_string();
         *subquery_sources.entry(source).or_default() += 1;
         if let Some(u) = r.trace.token_usage {
             tokens.add(u);

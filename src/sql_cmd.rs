@@ -17,7 +17,7 @@ use crate::sql::db::{self, SqlDatabase};
 use crate::sql::schema::{SchemaContext, SemanticSchema};
 use crate::sql::state::AgentState;
 use crate::sql::{eval, present, validate, Dialect, ExecLimits, SqlUrl};
-use crate::trace::TraceRecord;
+use crate::trace::{LlmInternal, Route, SqlInternal, SqlMetrics, Status, TraceRecord};
 
 /// Exit code when the run stopped to ask a clarifying question.
 pub const EXIT_NEEDS_CLARIFICATION: u8 = 3;
@@ -314,7 +314,12 @@ fn build_trace(question: &str, run: &RunResult, llm: Option<&LlmRun>, llm_skip: 
         trace_id: crate::trace::new_trace_id(question),
         timestamp: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
         user_question: question.to_string(),
-        route: "sql".into(),
+        route: Route::Sql,
+        status: Some(match &run.outcome {
+            Outcome::Answered => Status::Answered,
+            Outcome::NeedsClarification { .. } => Status::NeedsClarification,
+            Outcome::Failed { .. } => Status::Error,
+        }),
         ..Default::default()
     };
     t.final_answer = match (&run.outcome, &run.result) {
@@ -330,19 +335,30 @@ fn build_trace(question: &str, run: &RunResult, llm: Option<&LlmRun>, llm_skip: 
     t.latency_ms.llm_calls = llm.map(|l| l.latency_ms()).unwrap_or(0.0);
     t.models.llm = llm.map(|l| l.llm().model_id());
     t.token_usage = llm.map(|l| l.usage()).filter(|u| u.total > 0);
-    t.internal.llm = match llm {
-        Some(l) => json!({"provider": l.llm().provider(), "model": l.llm().model_id(), "calls": l.calls}),
-        None => json!({"provider": null, "skipped": llm_skip}),
-    };
+    t.internal.llm = Some(match llm {
+        Some(l) => LlmInternal {
+            provider: Some(l.llm().provider().to_string()),
+            model: Some(l.llm().model_id()),
+            calls: serde_json::to_value(&l.calls).unwrap_or_default(),
+            ..Default::default()
+        },
+        None => LlmInternal { provider: None, skipped: llm_skip.map(str::to_string), ..Default::default() },
+    });
     let state_json = serde_json::to_value(&run.state.values).unwrap_or(Value::Null);
-    t.internal.sql = json!({
-        "database": url.to_string(),
-        "outcome": run.outcome,
-        "contract": AgentState::contract_json(),
-        "steps": run.state.steps,
-        "state": scrub_value(state_json, url),
-        "executed": run.executed,
-        "metrics": {"latency_ms": run.metrics.latency_ms, "total_ms": run.metrics.total_ms, "tokens": t.token_usage, "model": t.models.llm},
+    t.internal.sql = Some(SqlInternal {
+        database: url.to_string(),
+        outcome: serde_json::to_value(&run.outcome).unwrap_or_default(),
+        contract: AgentState::contract_json(),
+        steps: serde_json::to_value(&run.state.steps).unwrap_or_default(),
+        state: scrub_value(state_json, url),
+        executed: serde_json::to_value(&run.executed).unwrap_or_default(),
+        metrics: SqlMetrics {
+            latency_ms: run.metrics.latency_ms.clone(),
+            total_ms: run.metrics.total_ms,
+            tokens: t.token_usage,
+            model: t.models.llm.clone(),
+        },
+        other: Default::default(),
     });
     t
 }
@@ -413,7 +429,7 @@ pub fn print_outcome(settings: &Settings, a: &SqlAnswer, json_out: bool, trace: 
             "suggestions": suggestions,
             "route": a.route,
             "trace_id": a.trace.trace_id,
-            "metrics": a.trace.internal.sql.get("metrics"),
+            "metrics": a.trace.internal.sql.as_ref().map(|s| &s.metrics),
         });
         serde_json::to_writer_pretty(&mut out, &v)?;
         writeln!(out)?;

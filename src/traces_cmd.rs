@@ -62,8 +62,8 @@ pub enum TracesCommand {
     /// and clarification requests, and the 5 slowest questions.
     ///
     /// Rates are shares of the filtered traces. LLM errors: the error mentions the LLM or
-    /// internal.llm.provider is "failed". Clarification requests: route "es" with a true
-    /// `clarification` flag in internal.rag/graph/llm (0 when traces carry none). Token means
+    /// internal.llm.provider is "failed". Clarification requests: traces whose status is
+    /// "needs_clarification", on any route (older SQL records: the agent's outcome). Token means
     /// divide by the traces that recorded token usage.
     Stats {
         #[command(flatten)]
@@ -179,6 +179,7 @@ fn collect(settings: &Settings, f: &TraceFilterArgs) -> Result<crate::traces::st
     let filter = filter_of(f)?;
     let mut c = Collector::default();
     let counts = scan(&path, &filter, |t| c.add(t))?;
+    c.defaulted_lines = counts.defaulted;
     Ok(c.finish(path.display().to_string(), counts.malformed))
 }
 
@@ -235,7 +236,7 @@ fn list(settings: &Settings, f: &TraceFilterArgs, slow: Option<f64>, failed: boo
         let row = ListRow {
             timestamp: t.timestamp.clone(),
             trace_id: t.trace_id.clone(),
-            route: t.route.clone(),
+            route: t.route.to_string(),
             total_ms: t.latency_ms.total,
             chunks: t.chunks(),
             graph_nodes: t.graph_nodes(),
@@ -339,30 +340,16 @@ fn show(path: &Path, id: &str, json: bool) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A full record; keys set to `null` are dropped first (as if missing, so they default), which
-/// lets older records with `null` in now non-optional fields load.
+/// A full record; `null` and fields of an unexpected shape read as their defaults
+/// ([`crate::trace::lenient`]), so only a line that is not a JSON object is refused.
 fn parse_record(line: &[u8]) -> Option<TraceRecord> {
-    fn strip_nulls(v: &mut serde_json::Value) {
-        match v {
-            serde_json::Value::Object(m) => {
-                m.retain(|_, x| !x.is_null());
-                m.values_mut().for_each(strip_nulls);
-            }
-            serde_json::Value::Array(a) => a.iter_mut().for_each(strip_nulls),
-            _ => {}
-        }
-    }
-    serde_json::from_slice(line).ok().or_else(|| {
-        let mut v: serde_json::Value = serde_json::from_slice(line).ok()?;
-        strip_nulls(&mut v);
-        serde_json::from_value(v).ok()
-    })
+    crate::trace::parse_line(line)
 }
 
 fn render_show(r: &TraceRecord) -> String {
     use std::fmt::Write as _;
     let mut o = String::new();
-    let _ = writeln!(o, "Trace {}  {}  route {}", r.trace_id, r.timestamp, if r.route.is_empty() { "-" } else { &r.route });
+    let _ = writeln!(o, "Trace {}  {}  route {}", r.trace_id, r.timestamp, if r.route.as_str().is_empty() { "-" } else { r.route.as_str() });
     let _ = writeln!(o, "Question: {}", r.user_question);
     if !r.rewritten_or_decomposed_queries.is_empty() {
         let _ = writeln!(o, "Queries:");
@@ -379,8 +366,8 @@ fn render_show(r: &TraceRecord) -> String {
     if let Some(e) = &r.error {
         let _ = writeln!(o, "Error: {e}");
     }
-    if !r.internal.sql.is_null() {
-        render_sql(&mut o, &r.internal.sql);
+    if let Some(sql) = &r.internal.sql {
+        render_sql(&mut o, sql);
         let _ = writeln!(o, "\nAnswer:\n{}", r.final_answer);
         return o;
     }
@@ -431,11 +418,11 @@ fn render_show(r: &TraceRecord) -> String {
 }
 
 /// The SQL route's part of `qa traces show`: the agent's stages, candidates, validation and result.
-fn render_sql(o: &mut String, sql: &serde_json::Value) {
+fn render_sql(o: &mut String, sql: &crate::trace::SqlInternal) {
     use std::fmt::Write as _;
-    let st = &sql["state"];
-    let _ = writeln!(o, "Database: {}  outcome: {}", sql["database"].as_str().unwrap_or("-"), sql["outcome"]["status"].as_str().unwrap_or("-"));
-    let steps: Vec<String> = sql["steps"]
+    let st = &sql.state;
+    let _ = writeln!(o, "Database: {}  outcome: {}", or_dash(&sql.database), sql.outcome["status"].as_str().unwrap_or("-"));
+    let steps: Vec<String> = sql.steps
         .as_array()
         .map(|a| a.iter().map(|s| format!("{} {:.1} ms", s["stage"].as_str().unwrap_or("?"), s["latency_ms"].as_f64().unwrap_or(0.0))).collect())
         .unwrap_or_default();
@@ -472,7 +459,7 @@ fn render_sql(o: &mut String, sql: &serde_json::Value) {
     if let Some(n) = st["exec_rows"].as_u64() {
         let _ = writeln!(o, "Rows: {n}{}", if st["result_truncated"].as_bool() == Some(true) { " (row cap reached)" } else { "" });
     }
-    let executed = sql["executed"].as_array().map(|a| a.len()).unwrap_or(0);
+    let executed = sql.executed.as_array().map(|a| a.len()).unwrap_or(0);
     let _ = writeln!(o, "Statements sent to the database (probes included): {executed}");
 }
 

@@ -1,6 +1,6 @@
 //! `qa traces ...` end to end on trace files written by the test: malformed lines, a truncated
 //! last line, an old-version record, several routes, fallbacks, a refused Cypher query, an LLM
-//! error and a clarification flag.
+//! error and a clarification status.
 
 mod common;
 
@@ -46,6 +46,9 @@ fn fixture_records() -> Vec<Value> {
     t3["error"] = json!("LLM call failed: timeout");
     t3["internal"]["llm"] = json!({"provider": "failed", "reason": "timeout"});
     let mut t4 = record("cccc4444", "2026-03-03T08:00:00Z", "es", "¿Qué es el sueño profundo?", &[], 0, [0.0, 0.0, 0.0, 80.0], "A4");
+    // A clarification is read from the status, whatever the route (the old `clarification` flag
+    // is kept by `show` but counts for nothing).
+    t4["status"] = json!("needs_clarification");
     t4["internal"]["rag"] = json!({"clarification": true});
     // An old-version record: most fields missing.
     let t5 = json!({"trace_id": "dddd5555", "user_question": "old question", "timestamp": "2026-03-03T09:00:00Z", "retrieved_chunks": null, "graph": {"fallback_used": null}});

@@ -37,7 +37,7 @@ impl<'a> Row<'a> {
         Row {
             trace_id: &t.trace_id,
             timestamp: &t.timestamp,
-            route: &t.route,
+            route: t.route.as_str(),
             question: &t.user_question,
             rag_ms: l.rag,
             graph_ms: l.graph,

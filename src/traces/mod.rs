@@ -19,99 +19,106 @@ use std::path::Path;
 use anyhow::{bail, Context, Result};
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::de::IgnoredAny;
-use serde::{Deserialize, Deserializer};
+use serde::Deserialize;
 
-pub use crate::trace::{Latency, TokenUsage};
-
-/// A missing field and an explicit `null` both give the default.
-fn null_default<'de, D: Deserializer<'de>, T: Deserialize<'de> + Default>(d: D) -> std::result::Result<T, D::Error> {
-    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
-}
+pub use crate::trace::{Latency, Route, Status, TokenUsage};
+use crate::trace::lenient;
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct LiteChunk {
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "lenient::value")]
     pub chunk_id: String,
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct LiteSubgraph {
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "lenient::list")]
     pub nodes: Vec<IgnoredAny>,
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "lenient::list")]
     pub edges: Vec<IgnoredAny>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct LiteValidation {
+    #[serde(deserialize_with = "lenient::value")]
     pub ok: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct LiteGraph {
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "lenient::list_of")]
     pub fallback_used: Vec<String>,
+    #[serde(deserialize_with = "lenient::object_opt")]
     pub validation: Option<LiteValidation>,
 }
 
-/// The parts of `internal.rag|graph|llm` the analyses read.
+/// `internal.llm.provider`.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-pub struct LiteFlags {
-    pub provider: Option<serde_json::Value>,
-    pub clarification: Option<serde_json::Value>,
+pub struct LiteLlm {
+    #[serde(deserialize_with = "lenient::value")]
+    pub provider: Option<String>,
+}
+
+/// `internal.sql.outcome.status`: the status of records written before `status` existed.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct LiteSql {
+    #[serde(deserialize_with = "lenient::object")]
+    pub outcome: LiteOutcome,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct LiteOutcome {
+    #[serde(deserialize_with = "lenient::value")]
+    pub status: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct LiteInternal {
-    pub rag: Option<LiteFlags>,
-    pub graph: Option<LiteFlags>,
-    pub llm: Option<LiteFlags>,
+    #[serde(deserialize_with = "lenient::object_opt")]
+    pub llm: Option<LiteLlm>,
+    #[serde(deserialize_with = "lenient::object_opt")]
+    pub sql: Option<LiteSql>,
 }
 
-/// The lightweight view of one trace line.
+/// The lightweight view of one [`crate::trace::TraceRecord`] line: the same field names, types
+/// and per-field tolerance ([`lenient`]), only the fields the analyses read.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct TraceLite {
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "lenient::value")]
     pub trace_id: String,
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "lenient::value")]
     pub timestamp: String,
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "lenient::value")]
     pub user_question: String,
-    #[serde(deserialize_with = "null_default")]
-    pub route: String,
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "lenient::value")]
+    pub route: Route,
+    #[serde(deserialize_with = "lenient::value")]
+    pub status: Option<Status>,
+    #[serde(deserialize_with = "lenient::list_of_objects")]
     pub retrieved_chunks: Vec<LiteChunk>,
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "lenient::object")]
     pub retrieved_graph_subgraph: LiteSubgraph,
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "lenient::object")]
     pub graph: LiteGraph,
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "lenient::value")]
     pub final_answer: String,
+    #[serde(deserialize_with = "lenient::value")]
     pub token_usage: Option<TokenUsage>,
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "lenient::object")]
     pub latency_ms: Latency,
+    #[serde(deserialize_with = "lenient::value")]
     pub error: Option<String>,
-    #[serde(deserialize_with = "null_default")]
+    #[serde(deserialize_with = "lenient::object")]
     pub internal: LiteInternal,
-}
-
-fn truthy(v: &serde_json::Value) -> bool {
-    use serde_json::Value;
-    match v {
-        Value::Null => false,
-        Value::Bool(b) => *b,
-        Value::Number(n) => n.as_f64().is_some_and(|x| x != 0.0),
-        Value::String(s) => !s.is_empty(),
-        Value::Array(a) => !a.is_empty(),
-        Value::Object(o) => !o.is_empty(),
-    }
 }
 
 impl TraceLite {
@@ -132,21 +139,21 @@ impl TraceLite {
     /// extractive answer).
     pub fn llm_failed(&self) -> bool {
         let in_error = self.error.as_deref().is_some_and(|e| e.to_ascii_lowercase().contains("llm"));
-        let provider_failed = self.internal.llm.as_ref().and_then(|l| l.provider.as_ref()).is_some_and(|p| p.as_str() == Some("failed"));
+        let provider_failed = self.internal.llm.as_ref().and_then(|l| l.provider.as_deref()) == Some("failed");
         in_error || provider_failed
     }
-    /// Route `es` with a truthy `clarification` flag in `internal.rag`, `internal.graph` or
-    /// `internal.llm`. Current versions never set one, so this counts 0 on their traces.
-    pub fn clarification(&self) -> bool {
-        self.route == "es"
-            && [&self.internal.rag, &self.internal.graph, &self.internal.llm]
-                .into_iter()
-                .flatten()
-                .any(|f| f.clarification.as_ref().is_some_and(truthy))
+    /// How the question ended: the recorded status, or for older SQL records the agent's outcome.
+    pub fn status(&self) -> Option<Status> {
+        self.status.or_else(|| self.internal.sql.as_ref().and_then(|s| s.outcome.status.as_deref()).and_then(Status::from_sql_outcome))
     }
-    /// Anything went wrong: an error, a refused generated Cypher query, or a failed LLM.
+    /// A question was put back to the user, on any route.
+    pub fn clarification(&self) -> bool {
+        self.status() == Some(Status::NeedsClarification)
+    }
+    /// Anything went wrong: an error (or status `error`), a refused generated Cypher query, or a
+    /// failed LLM.
     pub fn failed(&self) -> bool {
-        self.error.is_some() || self.cypher_ok() == Some(false) || self.llm_failed()
+        self.error.is_some() || self.status() == Some(Status::Error) || self.cypher_ok() == Some(false) || self.llm_failed()
     }
     pub fn time(&self) -> Option<DateTime<Utc>> {
         DateTime::parse_from_rfc3339(&self.timestamp).ok().map(|d| d.with_timezone(&Utc))
@@ -184,7 +191,7 @@ impl Filter {
 
     /// Traces whose timestamp does not parse never match a date filter.
     pub fn matches(&self, t: &TraceLite) -> bool {
-        if self.route.as_deref().is_some_and(|r| r != t.route) {
+        if self.route.as_deref().is_some_and(|r| r != t.route.as_str()) {
             return false;
         }
         if self.since.is_none() && self.until.is_none() {
@@ -204,6 +211,8 @@ pub struct ScanCounts {
     pub malformed: usize,
     /// Records that passed the filters.
     pub matched: usize,
+    /// Records kept although a field had an unexpected shape (that field read as its default).
+    pub defaulted: usize,
 }
 
 /// Stream the records of a trace file through `f`, in file order.
@@ -226,14 +235,16 @@ pub fn scan_reader<R: BufRead>(mut r: R, filter: &Filter, mut f: impl FnMut(&Tra
             continue;
         }
         counts.lines += 1;
-        match serde_json::from_slice::<TraceLite>(&buf) {
-            Ok(t) => {
+        let before = lenient::defaulted();
+        match crate::trace::parse_line::<TraceLite>(&buf) {
+            Some(t) => {
+                counts.defaulted += usize::from(lenient::defaulted() != before);
                 if filter.matches(&t) {
                     counts.matched += 1;
                     f(&t);
                 }
             }
-            Err(_) => counts.malformed += 1,
+            None => counts.malformed += 1,
         }
     }
     Ok(counts)
@@ -303,11 +314,59 @@ mod tests {
 
     #[test]
     fn flags() {
-        let t = lite(r#"{"route":"es","error":"LLM timed out","internal":{"rag":{"clarification":true},"llm":{"provider":"failed"}},"graph":{"validation":{"ok":false,"reasons":["x"]}}}"#);
+        let t = lite(r#"{"route":"es","status":"needs_clarification","error":"LLM timed out","internal":{"llm":{"provider":"failed"}},"graph":{"validation":{"ok":false,"reasons":["x"]}}}"#);
         assert!(t.clarification() && t.llm_failed() && t.failed());
         assert_eq!(t.cypher_ok(), Some(false));
-        let t = lite(r#"{"route":"documents","internal":{"rag":{"clarification":true}}}"#);
+        // The old flag in internal.rag is not a status.
+        let t = lite(r#"{"route":"es","internal":{"rag":{"clarification":true}}}"#);
         assert!(!t.clarification() && !t.failed());
+        // Any route; older SQL records through the agent's outcome.
+        let t = lite(r#"{"route":"sql","internal":{"sql":{"outcome":{"status":"needs_clarification","question":"which?"}}}}"#);
+        assert_eq!(t.status(), Some(Status::NeedsClarification));
+        assert!(t.clarification());
+        let t = lite(r#"{"route":"sql","status":"error"}"#);
+        assert!(t.failed() && !t.clarification());
+        assert_eq!(lite(r#"{"route":"documents","status":"answered"}"#).status(), Some(Status::Answered));
+    }
+
+    #[test]
+    fn a_field_of_an_unexpected_shape_defaults_and_the_line_is_kept_and_counted() {
+        let data = [
+            // A string where a list belongs, a string where a bool or a number belongs.
+            r#"{"trace_id":"a","graph":{"fallback_used":"co_mention","validation":{"ok":"yes"}},"latency_ms":{"total":"12.5","rag":3}}"#,
+            // Lists of the wrong shape, a list element of the wrong shape, a number as a string.
+            r#"{"trace_id":"b","retrieved_chunks":"c1","retrieved_graph_subgraph":{"nodes":[{"id":"n"},"x"],"edges":7},"token_usage":{"prompt":"3","completion":1,"total":4}}"#,
+            // Objects where strings belong and the other way round.
+            r#"{"trace_id":"c","route":5,"status":"maybe","internal":{"llm":"none","sql":[1]},"error":{"m":1},"graph":"x","latency_ms":[1]}"#,
+            // Nothing wrong (nulls are absent values, not repairs).
+            r#"{"trace_id":"d","route":"sql","error":null,"graph":null,"internal":{"sql":{"outcome":{"status":"needs_clarification"}}}}"#,
+            r#"{"trace_id":["e"],"retrieved_chunks":[{"chunk_id":"c9"},"junk",{"chunk_id":7}]}"#,
+            "not json",
+            "[1, 2]",
+        ]
+        .join("\n");
+        let mut seen = Vec::new();
+        let c = scan_reader(data.as_bytes(), &Filter::default(), |t| {
+            seen.push((
+                (t.trace_id.clone(), t.route.clone(), t.status(), t.graph.fallback_used.clone(), t.cypher_ok(), t.latency_ms.total),
+                t.latency_ms.rag,
+                t.chunks(),
+                t.graph_nodes(),
+                t.retrieved_graph_subgraph.edges.len(),
+                t.token_usage.is_some(),
+                t.error.clone(),
+                t.internal.llm.is_some() || t.internal.sql.is_some(),
+            ))
+        })
+        .unwrap();
+        assert_eq!((c.lines, c.malformed, c.matched, c.defaulted), (7, 2, 5, 4), "{c:?}");
+        let none: Vec<String> = Vec::new();
+        assert_eq!(seen[0], (("a".into(), Route::Unknown, None, none.clone(), None, 0.0), 3.0, 0, 0, 0, false, None, false));
+        assert_eq!(seen[1], (("b".into(), Route::Unknown, None, none.clone(), None, 0.0), 0.0, 0, 2, 0, false, None, false));
+        assert_eq!(seen[2], (("c".into(), Route::Unknown, None, none.clone(), None, 0.0), 0.0, 0, 0, 0, false, None, false));
+        assert_eq!(seen[3], (("d".into(), Route::Sql, Some(Status::NeedsClarification), none.clone(), None, 0.0), 0.0, 0, 0, 0, false, None, true));
+        assert_eq!(seen[4].0.0, "");
+        assert_eq!(seen[4].2, 3, "elements of another shape are kept as defaults");
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BinaryHeap, VecDeque};
 
 use serde::Serialize;
 
-use super::TraceLite;
+use super::{Status, TraceLite};
 
 pub const STAGES: [&str; 4] = ["rag", "graph", "synthesis", "total"];
 pub const SLOWEST: usize = 5;
@@ -93,7 +93,12 @@ pub struct Stats {
     pub file: String,
     pub traces: usize,
     pub malformed_lines: usize,
+    /// Lines kept although a field had an unexpected shape (that field read as its default).
+    pub lines_with_defaulted_fields: usize,
     pub routes: BTreeMap<String, usize>,
+    /// Traces per status (`answered`, `needs_clarification`, `refused`, `error`; `(none)` for
+    /// records that carry none).
+    pub statuses: BTreeMap<String, usize>,
     pub latency_ms: Vec<StageLatency>,
     pub percentile_method: &'static str,
     pub tokens: Tokens,
@@ -127,6 +132,9 @@ pub struct Aggregates {
 pub struct Collector {
     pub count: usize,
     pub routes: BTreeMap<String, usize>,
+    pub statuses: BTreeMap<String, usize>,
+    /// Set by the caller from the scan's counts.
+    pub defaulted_lines: usize,
     pub latencies: [Vec<f64>; 4],
     tokens: [u64; 3],
     with_usage: usize,
@@ -146,13 +154,14 @@ pub struct Collector {
 impl Collector {
     pub fn add(&mut self, t: &TraceLite) {
         self.count += 1;
-        let route = if t.route.is_empty() { "(none)" } else { t.route.as_str() };
+        let route = if t.route.as_str().is_empty() { "(none)" } else { t.route.as_str() };
         match self.routes.get_mut(route) {
             Some(n) => *n += 1,
             None => {
                 self.routes.insert(route.to_string(), 1);
             }
         }
+        *self.statuses.entry(t.status().map_or("(none)", Status::as_str).to_string()).or_default() += 1;
         let l = &t.latency_ms;
         for (v, x) in self.latencies.iter_mut().zip([l.rag, l.graph, l.synthesis, l.total]) {
             v.push(x);
@@ -180,7 +189,7 @@ impl Collector {
                 total_ms: l.total,
                 trace_id: t.trace_id.clone(),
                 timestamp: t.timestamp.clone(),
-                route: t.route.clone(),
+                route: t.route.to_string(),
                 question: t.user_question.clone(),
             }));
             if self.slow.len() > SLOWEST {
@@ -241,7 +250,9 @@ impl Collector {
             file,
             traces: n,
             malformed_lines: malformed,
+            lines_with_defaulted_fields: self.defaulted_lines,
             routes: self.routes,
+            statuses: self.statuses,
             latency_ms,
             percentile_method: "nearest-rank (value at rank ceil(p/100 * n) of the sorted values), exact",
             tokens,
@@ -275,6 +286,11 @@ pub fn render_text(s: &Stats) -> String {
         .map(|(r, c)| format!("{r} {c} ({:.1}%)", *c as f64 * 100.0 / s.traces as f64))
         .collect();
     let _ = writeln!(o, "Routes: {}", routes.join(", "));
+    let statuses: Vec<String> = s.statuses.iter().map(|(k, c)| format!("{k} {c}")).collect();
+    let _ = writeln!(o, "Statuses: {}", statuses.join(", "));
+    if s.lines_with_defaulted_fields > 0 {
+        let _ = writeln!(o, "Lines with a field of an unexpected shape (read as its default): {}", s.lines_with_defaulted_fields);
+    }
     let _ = writeln!(o, "\nLatency (ms; exact nearest-rank percentiles)");
     let _ = writeln!(o, "  {:<10} {:>10} {:>10} {:>10} {:>10} {:>10}", "stage", "p50", "p95", "p99", "max", "mean");
     for l in &s.latency_ms {
