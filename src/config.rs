@@ -256,12 +256,11 @@ impl Secret {
     }
 }
 
-/// `text` with every occurrence of `secret` (trimmed) replaced by [`REDACTED`]. Secrets shorter
-/// than 3 characters are left alone: replacing every "a" would scramble the message and hide
-/// nothing.
+/// `text` with every occurrence of `secret` (trimmed) replaced by [`REDACTED`]. Even a one-letter
+/// secret is replaced: a scrambled message is better than a leaked password.
 pub fn scrub_secret(text: &str, secret: Option<&str>) -> String {
     match secret.map(str::trim) {
-        Some(s) if s.chars().count() >= 3 => text.replace(s, REDACTED),
+        Some(s) if !s.is_empty() => text.replace(s, REDACTED),
         _ => text.to_string(),
     }
 }

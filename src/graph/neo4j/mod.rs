@@ -79,7 +79,7 @@ impl fmt::Debug for Neo4jOptions {
         f.debug_struct("Neo4jOptions")
             .field("uri", &redact_uri(&self.uri))
             .field("username", &self.username)
-            .field("password", &self.password.as_ref().map(|_| "<redacted>"))
+            .field("password", &self.password.as_ref().map(|_| crate::config::REDACTED))
             .field("database", &self.database)
             .field("timeout", &self.timeout)
             .field("row_cap", &self.row_cap)
@@ -155,7 +155,7 @@ fn redact_uri(uri: &str) -> String {
     let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
     let Some(at) = rest[..authority_end].rfind('@') else { return uri.to_string() };
     let user = rest[..at].split(':').next().unwrap_or("");
-    format!("{}{}:<redacted>{}", &uri[..scheme_end + 3], user, &rest[at..])
+    format!("{}{}:{}{}", &uri[..scheme_end + 3], user, crate::config::REDACTED, &rest[at..])
 }
 
 impl Neo4jGraph {
@@ -265,10 +265,7 @@ impl Neo4jGraph {
 }
 
 fn scrub(msg: String, password: Option<&Secret>) -> String {
-    match password.map(Secret::expose).filter(|p| !p.is_empty()) {
-        Some(p) if msg.contains(p) => msg.replace(p, "<redacted>"),
-        _ => msg,
-    }
+    crate::config::scrub_secret(&msg, password.map(Secret::expose))
 }
 
 #[cfg(test)]
