@@ -1,4 +1,4 @@
--- A held-out schema for the SQL planner (tests/sql_eval.rs): a small school, with a
+-- A held-out schema for the SQL planner (tests/it/sql_eval.rs): a small school, with a
 -- many-to-many table (enrollments), a timestamp, a person's name split over two columns and an
 -- optional key. Written by hand, with the questions of heldout_school.jsonl and their results,
 -- before the planner was run on it; no planner rule may be fitted to it. Portable SQL: loads

@@ -1,4 +1,4 @@
--- A held-out schema for the SQL planner (tests/sql_eval.rs): a small web shop, a domain
+-- A held-out schema for the SQL planner (tests/it/sql_eval.rs): a small web shop, a domain
 -- neither sample database has. Written by hand, with the questions of heldout_shop.jsonl and
 -- their results, before the planner was run on it; no planner rule may be fitted to it.
 -- Portable SQL: loads into SQLite and PostgreSQL alike.

@@ -1,6 +1,6 @@
 //! Configuration precedence: flags > QA_* environment > qa.toml > defaults, as `qa doctor` reports.
 
-mod common;
+use crate::common;
 
 use common::*;
 use predicates::prelude::*;

@@ -2,7 +2,7 @@
 //! documents question on the indexed sample corpus, and on the sample SQLite database one SQL
 //! question that is answered and one that asks for clarification (exit code 3).
 
-mod common;
+use crate::common;
 
 use common::{copy_of_indexed_sample, qa, sql_fixture};
 use serde_json::{json, Value};

@@ -3,7 +3,7 @@
 //! used to crash on two concepts sharing a display name, and answers that never only restate the
 //! question.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::Value;

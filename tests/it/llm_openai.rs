@@ -1,7 +1,7 @@
 //! The OpenAI-compatible chat provider against a scripted loopback server: request shape,
 //! JSON output handling, retries, and how every kind of failure is reported.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

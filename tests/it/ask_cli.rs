@@ -1,6 +1,6 @@
 //! End-to-end questions against the indexed sample corpus (real model, real HNSW, real graph).
 
-mod common;
+use crate::common;
 
 use common::*;
 use predicates::prelude::*;

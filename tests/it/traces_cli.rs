@@ -2,7 +2,7 @@
 //! last line, an old-version record, several routes, fallbacks, a refused Cypher query, an LLM
 //! error and a clarification status.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -4,7 +4,7 @@
 //! end as the validator decides: run read-only (rows become evidence), sanitized, or refused with
 //! the deterministic fallbacks answering instead.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

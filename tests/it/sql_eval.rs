@@ -3,7 +3,7 @@
 //! question file, low-coverage questions that ask (exit 3) and resume or run with `--force`,
 //! and LLM candidates judged by the same coverage accounting.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

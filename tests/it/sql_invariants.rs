@@ -6,7 +6,7 @@
 //! The LLM here is a test double that replays SQL from a pool: its output is the adversarial
 //! input under test, so no model is needed (the wire protocol is covered in sql_cli.rs).
 
-mod common;
+use crate::common;
 
 use std::sync::{Arc, Mutex};
 

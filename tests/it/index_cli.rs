@@ -1,7 +1,7 @@
 //! Indexing behaviour: incremental runs, bad files, corrupt or mismatched indexes, missing
 //! models, interrupted runs.
 
-mod common;
+use crate::common;
 
 use std::process::Stdio;
 use std::time::Duration;

@@ -2,7 +2,7 @@
 //! real PostgreSQL server (the throwaway cluster scripts/test.sh starts; QA_TEST_PG_URL). The
 //! deterministic generator and the scripted loopback LLM (OpenAI wire protocol) both write SQL.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -15,7 +15,7 @@
 //! `entityIndex` they create stay, as after any `ingest`). They run one at a time, since they
 //! compare whole-database counts.
 
-mod common;
+use crate::common;
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};

@@ -6,7 +6,7 @@
 //! connection-level defences on their own: read-only opening / READ ONLY transactions, the
 //! single-statement rule, and statement timeouts.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

@@ -3,7 +3,7 @@
 //! Every answer must keep its evidence honest: invented chunk ids and unsupported sentences never
 //! reach the user, and a failing LLM degrades to the extractive answer with exit code 0.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::time::{Duration, Instant};

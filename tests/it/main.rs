@@ -1,0 +1,26 @@
+//! All integration tests in one crate: one binary to compile and link instead of one per file
+//! (each used to compile the shared helpers and link every dependency again).
+//! Run one file's tests with `cargo test --release --test it <file>::`.
+
+mod common;
+
+mod ask_cli;
+mod config_cli;
+mod cypher_corpus;
+mod embed_model;
+mod eval_cli;
+mod graph_cli;
+mod index_cli;
+mod llm_cli;
+mod llm_local;
+mod llm_openai;
+mod neo4j_bolt;
+mod neo4j_live;
+mod retrieval_cli;
+mod sql_cli;
+mod sql_db;
+mod sql_eval;
+mod sql_invariants;
+mod sql_validator;
+mod traces_cli;
+mod traces_routes;
