@@ -300,7 +300,7 @@ fn index(settings: &mut Settings, global: &GlobalArgs, args: &IndexArgs) -> Resu
     let mut run = llm.as_deref_mut().map(|l| crate::llm::LlmRun::new(l));
     let mut summary = indexer::run_index(settings, embedder.as_ref(), &opts, run.as_mut())
         .with_context(|| format!("indexing {}", args.path.display()))?;
-    if settings.effective_graph_store() == "neo4j" {
+    if settings.effective_graph_store() == crate::config::GraphBackend::Neo4j {
         summary.graph_store = Some(ingest_external(settings, &summary.kg_file, global.quiet || args.json));
     }
     tracing::info!(corpus = %summary.corpus, chunks = summary.chunks, added = summary.added, kept = summary.kept, removed = summary.removed, "index complete");

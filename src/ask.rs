@@ -329,19 +329,17 @@ impl Engine {
         let mut notes: Vec<String> = Vec::new();
         // The LLM writes a Cypher query when one is attached and generation is on; the store's
         // schema (read once) is what the query is checked against.
-        let skip_reason = match (&run, self.settings.cypher_generation.as_str()) {
-            (None, _) => Some(match (&off_reason, &failed_reason) {
+        let skip_reason = match &run {
+            None => Some(match (&off_reason, &failed_reason) {
                 (_, Some(r)) => format!("LLM unavailable: {r}"),
                 (Some(r), _) if !r.is_empty() => format!("no LLM: {r}"),
                 _ => "no LLM".to_string(),
             }),
-            (Some(_), "off") => Some("cypher_generation is off".into()),
-            // Measured: SmolLM2-135M answers the Cypher prompt with prose or the prompt's own
-            // keyword list, never a usable query, at 5–8 s per question.
-            (Some(r), "auto") if r.llm().provider() == "local" => {
-                Some("cypher_generation is auto and the LLM is local (small local models write no usable Cypher; set cypher_generation = \"on\" to try)".into())
-            }
-            (Some(r), _) => r.down.clone().map(|d| format!("LLM unavailable: {d}")),
+            Some(r) => self
+                .settings
+                .cypher_generation
+                .refusal("cypher_generation", r.llm().provider() == "local")
+                .or_else(|| r.down.clone().map(|d| format!("LLM unavailable: {d}"))),
         };
         if skip_reason.is_none()
             && self.graph_schema.is_none()

@@ -320,7 +320,7 @@ fn cold_ask(exe: &Path, out: &Path, settings: &Settings, corpus_name: &str, llm:
 fn bench_llm(settings: &Settings, questions: &[String], corpus_name: &str, out: &Path, args: &BenchArgs, say: &dyn Fn(&str)) -> Result<serde_json::Value> {
     use crate::llm::{ChatMessage, ChatRequest, LlmChoice, OutputFormat};
     let mut settings = settings.clone();
-    settings.llm_provider = "local".into();
+    settings.llm_provider = crate::config::LlmProvider::Local;
     let choice = crate::llm::choose(&settings)?;
     let LlmChoice::Local { path } = &choice else { bail!("the LLM benchmark needs a local GGUF model") };
     say(&format!("loading {} ...", path.display()));

@@ -54,9 +54,9 @@ pub struct Settings {
     pub hnsw_ef_construction: usize,
     /// HNSW: candidate list size while searching.
     pub hnsw_ef_search: usize,
-    /// LLM provider: `auto` (the endpoint if `llm_base_url` is set, else the local GGUF model if
-    /// present, else none), `local`, `openai` or `none`.
-    pub llm_provider: String,
+    /// LLM provider: `auto` (the endpoint if `llm_base_url` is set, else a local GGUF model if
+    /// `llm_model` names one, else none), `local`, `openai` or `none`.
+    pub llm_provider: LlmProvider,
     /// Local: a GGUF file (path, or file/folder name under `models_dir`); openai: the model name.
     pub llm_model: Option<String>,
     /// OpenAI-compatible endpoint, e.g. `http://127.0.0.1:11434/v1` (Ollama).
@@ -75,7 +75,7 @@ pub struct Settings {
     /// Local model: threads for token-by-token decoding (0 = every core).
     pub llm_decode_threads: usize,
     /// Local model weights in memory: `auto`, `f32`, `q8_0` or `keep` (see docs/ARCHITECTURE.md).
-    pub llm_weights: String,
+    pub llm_weights: LlmWeights,
     /// Local model: context length override in tokens (0 = the model's own).
     pub llm_context: usize,
     /// Ask the LLM for retrieval subqueries (else only the deterministic split).
@@ -86,7 +86,7 @@ pub struct Settings {
     /// Below this fraction of supported sentences, the LLM answer is replaced by the extractive one.
     pub grounding_min_supported: f64,
     /// Graph store: `auto` (Neo4j when `neo4j_uri` is set, else embedded), `embedded` or `neo4j`.
-    pub graph_store: String,
+    pub graph_store: GraphStoreChoice,
     /// Neo4j Bolt URI, e.g. `bolt://localhost:7687` or `neo4j+s://host` (also read from `NEO4J_URI`).
     pub neo4j_uri: Option<String>,
     /// Neo4j user (also read from `NEO4J_USERNAME`).
@@ -101,7 +101,7 @@ pub struct Settings {
     /// Let the LLM write a Cypher query for the question (validated, sanitized, run read-only):
     /// `auto` (remote OpenAI-compatible LLMs only: the bundled 135M local model writes no usable
     /// Cypher), `on` or `off`. Without it only the deterministic graph queries run.
-    pub cypher_generation: String,
+    pub cypher_generation: Generation,
     /// SQL database for `qa sql` and for routing `qa "..."`: `sqlite://file.db` or
     /// `postgres://user@host:port/db` (the password from `QA_SQL_PASSWORD`/`PGPASSWORD`, or inline;
     /// never printed).
@@ -118,7 +118,7 @@ pub struct Settings {
     pub sql_max_loops: u64,
     /// Let the LLM write SQL candidates: `auto` (remote OpenAI-compatible LLMs only, like
     /// `cypher_generation`), `on` or `off` (deterministic generator only).
-    pub sql_generation: String,
+    pub sql_generation: Generation,
     /// Neo4j password: only from `QA_NEO4J_PASSWORD` / `NEO4J_PASSWORD` (environment or `.env`).
     #[serde(skip)]
     pub neo4j_password: Option<Secret>,
@@ -150,7 +150,7 @@ impl Default for Settings {
             hnsw_m: 24,
             hnsw_ef_construction: 200,
             hnsw_ef_search: 96,
-            llm_provider: "auto".into(),
+            llm_provider: LlmProvider::Auto,
             llm_model: None,
             llm_base_url: None,
             llm_timeout_secs: 60.0,
@@ -159,25 +159,25 @@ impl Default for Settings {
             llm_prompt_tokens: 1024,
             llm_threads: 0,
             llm_decode_threads: 0,
-            llm_weights: "auto".into(),
+            llm_weights: LlmWeights::Auto,
             llm_context: 0,
             llm_subqueries: true,
             grounding_threshold: 0.55,
             grounding_min_supported: 0.5,
-            graph_store: "auto".into(),
+            graph_store: GraphStoreChoice::Auto,
             neo4j_uri: None,
             neo4j_username: "neo4j".into(),
             neo4j_database: None,
             graph_timeout_secs: 10.0,
             graph_row_cap: 1000,
-            cypher_generation: "auto".into(),
+            cypher_generation: Generation::Auto,
             sql_url: None,
             sql_semantic_schema: None,
             sql_row_cap: 200,
             sql_timeout_ms: 5000,
             sql_k: 3,
             sql_max_loops: 4,
-            sql_generation: "auto".into(),
+            sql_generation: Generation::Auto,
             neo4j_password: None,
             llm_api_key: None,
             origins: BTreeMap::new(),
@@ -235,6 +235,100 @@ pub const KEYS: &[&str] = &[
 
 /// The seed project's variable names, accepted when the `QA_` ones are not set.
 const SEED_ENV: &[(&str, &str)] = &[("neo4j_uri", "NEO4J_URI"), ("neo4j_username", "NEO4J_USERNAME"), ("neo4j_database", "NEO4J_DATABASE")];
+
+/// A setting with a fixed set of values: parsed case-insensitively from qa.toml, `QA_*` and flags,
+/// written (and serialized) in lower case.
+macro_rules! setting_enum {
+    ($(#[$meta:meta])* $name:ident { $($variant:ident => $text:literal),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum $name {
+            $($variant),+
+        }
+
+        impl $name {
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text),+
+                }
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl std::str::FromStr for $name {
+            type Err = String;
+            fn from_str(s: &str) -> std::result::Result<Self, String> {
+                let wanted = s.trim().to_ascii_lowercase();
+                Self::ALL.iter().copied().find(|v| v.as_str() == wanted).ok_or_else(|| {
+                    let names: Vec<&str> = Self::ALL.iter().map(|v| v.as_str()).collect();
+                    format!("'{}' is not one of {}", s.trim(), names.join(", "))
+                })
+            }
+        }
+
+        impl Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+                let text = String::deserialize(d)?;
+                text.parse().map_err(serde::de::Error::custom)
+            }
+        }
+    };
+}
+
+setting_enum! {
+    /// `llm_provider`.
+    LlmProvider { Auto => "auto", Local => "local", OpenAi => "openai", None => "none" }
+}
+setting_enum! {
+    /// `llm_weights`: how a local model's weights are held in memory.
+    LlmWeights { Auto => "auto", F32 => "f32", Q8 => "q8_0", Keep => "keep" }
+}
+setting_enum! {
+    /// `graph_store` as configured.
+    GraphStoreChoice { Auto => "auto", Embedded => "embedded", Neo4j => "neo4j" }
+}
+setting_enum! {
+    /// The graph store a run uses (`graph_store` resolved).
+    GraphBackend { Embedded => "embedded", Neo4j => "neo4j" }
+}
+setting_enum! {
+    /// `cypher_generation`, `sql_generation`: may the LLM write queries?
+    Generation { Auto => "auto", On => "on", Off => "off" }
+}
+
+impl From<bool> for Generation {
+    fn from(on: bool) -> Self {
+        if on { Generation::On } else { Generation::Off }
+    }
+}
+
+impl Generation {
+    /// Why the LLM may not write the queries this `setting` governs, or `None` when it may. `auto`
+    /// means remote LLMs only: the bundled 135M local model answered the Cypher and SQL prompts
+    /// with prose or the prompt's own keywords in every trial, at 5–8 s a question.
+    pub fn refusal(self, setting: &str, llm_is_local: bool) -> Option<String> {
+        match self {
+            Generation::Off => Some(format!("{setting} is off")),
+            Generation::Auto if llm_is_local => Some(format!(
+                "{setting} is auto and the LLM is local (small local models write no usable queries; set {setting} = \"on\" to try)"
+            )),
+            Generation::Auto | Generation::On => None,
+        }
+    }
+}
 
 /// What a secret is replaced by wherever text might be shown, logged or traced.
 pub const REDACTED: &str = "<redacted>";
@@ -354,7 +448,7 @@ impl Settings {
             "hnsw_m" => self.hnsw_m = num(value)?,
             "hnsw_ef_construction" => self.hnsw_ef_construction = num(value)?,
             "hnsw_ef_search" => self.hnsw_ef_search = num(value)?,
-            "llm_provider" => self.llm_provider = value.trim().to_ascii_lowercase(),
+            "llm_provider" => self.llm_provider = value.parse()?,
             "llm_model" => self.llm_model = Some(value.trim().to_string()).filter(|v| !v.is_empty()),
             "llm_base_url" => self.llm_base_url = Some(value.trim().to_string()).filter(|v| !v.is_empty()),
             "llm_timeout_secs" => self.llm_timeout_secs = num(value)?,
@@ -363,35 +457,25 @@ impl Settings {
             "llm_prompt_tokens" => self.llm_prompt_tokens = num(value)?,
             "llm_threads" => self.llm_threads = num(value)?,
             "llm_decode_threads" => self.llm_decode_threads = num(value)?,
-            "llm_weights" => self.llm_weights = value.trim().to_ascii_lowercase(),
+            "llm_weights" => self.llm_weights = value.parse()?,
             "llm_context" => self.llm_context = num(value)?,
             "llm_subqueries" => self.llm_subqueries = boolean(value)?,
             "grounding_threshold" => self.grounding_threshold = num(value)?,
             "grounding_min_supported" => self.grounding_min_supported = num(value)?,
-            "graph_store" => self.graph_store = value.trim().to_ascii_lowercase(),
+            "graph_store" => self.graph_store = value.parse()?,
             "neo4j_uri" => self.neo4j_uri = Some(value.trim().to_string()).filter(|v| !v.is_empty()),
             "neo4j_username" => self.neo4j_username = value.trim().to_string(),
             "neo4j_database" => self.neo4j_database = Some(value.trim().to_string()).filter(|v| !v.is_empty()),
             "graph_timeout_secs" => self.graph_timeout_secs = num(value)?,
             "graph_row_cap" => self.graph_row_cap = num(value)?,
-            "cypher_generation" => {
-                self.cypher_generation = match value.trim().to_ascii_lowercase().as_str() {
-                    "auto" => "auto".into(),
-                    other => if boolean(other)? { "on".into() } else { "off".into() },
-                }
-            }
+            "cypher_generation" => self.cypher_generation = value.parse::<Generation>().or_else(|e| boolean(value).map(Generation::from).map_err(|_| e))?,
             "sql_url" => self.sql_url = Some(value.trim().to_string()).filter(|v| !v.is_empty()),
             "sql_semantic_schema" => self.sql_semantic_schema = Some(PathBuf::from(value.trim())).filter(|v| !v.as_os_str().is_empty()),
             "sql_row_cap" => self.sql_row_cap = num(value)?,
             "sql_timeout_ms" => self.sql_timeout_ms = num(value)?,
             "sql_k" => self.sql_k = num(value)?,
             "sql_max_loops" => self.sql_max_loops = num(value)?,
-            "sql_generation" => {
-                self.sql_generation = match value.trim().to_ascii_lowercase().as_str() {
-                    "auto" => "auto".into(),
-                    other => if boolean(other)? { "on".into() } else { "off".into() },
-                }
-            }
+            "sql_generation" => self.sql_generation = value.parse::<Generation>().or_else(|e| boolean(value).map(Generation::from).map_err(|_| e))?,
             _ => return Err(format!("unknown setting '{key}'")),
         }
         Ok(())
@@ -431,12 +515,6 @@ impl Settings {
         if !(-1.0..=1.0).contains(&self.relevance_threshold) {
             return bad("relevance_threshold must be between -1 and 1".into());
         }
-        if !["auto", "local", "openai", "none"].contains(&self.llm_provider.as_str()) {
-            return bad(format!("llm_provider must be auto, local, openai or none (got '{}')", self.llm_provider));
-        }
-        if !["auto", "f32", "q8_0", "keep"].contains(&self.llm_weights.as_str()) {
-            return bad(format!("llm_weights must be auto, f32, q8_0 or keep (got '{}')", self.llm_weights));
-        }
         if !(self.llm_timeout_secs > 0.0 && self.llm_timeout_secs <= 3600.0) {
             return bad(format!("llm_timeout_secs must be between 0 and 3600 (got {})", self.llm_timeout_secs));
         }
@@ -449,12 +527,6 @@ impl Settings {
         if !(0.0..=1.0).contains(&self.grounding_threshold) || !(0.0..=1.0).contains(&self.grounding_min_supported) {
             return bad("grounding_threshold and grounding_min_supported must be between 0 and 1".into());
         }
-        if !["auto", "on", "off"].contains(&self.cypher_generation.as_str()) {
-            return bad(format!("cypher_generation must be auto, on or off (got '{}')", self.cypher_generation));
-        }
-        if !["auto", "on", "off"].contains(&self.sql_generation.as_str()) {
-            return bad(format!("sql_generation must be auto, on or off (got '{}')", self.sql_generation));
-        }
         if self.sql_row_cap == 0 || self.sql_row_cap > 100_000 {
             return bad(format!("sql_row_cap must be between 1 and 100000 (got {})", self.sql_row_cap));
         }
@@ -464,10 +536,7 @@ impl Settings {
         if self.sql_max_loops == 0 {
             return bad("sql_max_loops must be at least 1".to_string());
         }
-        if !["auto", "embedded", "neo4j"].contains(&self.graph_store.as_str()) {
-            return bad(format!("graph_store must be auto, embedded or neo4j (got '{}')", self.graph_store));
-        }
-        if self.graph_store == "neo4j" && self.neo4j_uri.is_none() {
+        if self.graph_store == GraphStoreChoice::Neo4j && self.neo4j_uri.is_none() {
             return bad("graph_store is neo4j but no neo4j_uri is set (QA_NEO4J_URI, e.g. bolt://localhost:7687)".into());
         }
         if !(self.graph_timeout_secs > 0.0 && self.graph_timeout_secs <= 3600.0) {
@@ -480,11 +549,11 @@ impl Settings {
     }
 
     /// The graph store `auto` resolves to.
-    pub fn effective_graph_store(&self) -> &str {
-        match self.graph_store.as_str() {
-            "auto" if self.neo4j_uri.is_some() => "neo4j",
-            "auto" => "embedded",
-            other => other,
+    pub fn effective_graph_store(&self) -> GraphBackend {
+        match self.graph_store {
+            GraphStoreChoice::Auto if self.neo4j_uri.is_some() => GraphBackend::Neo4j,
+            GraphStoreChoice::Auto | GraphStoreChoice::Embedded => GraphBackend::Embedded,
+            GraphStoreChoice::Neo4j => GraphBackend::Neo4j,
         }
     }
 

@@ -7,7 +7,7 @@ use anyhow::Result;
 use serde::Serialize;
 use serde_json::json;
 
-use crate::config::{Settings, KEYS};
+use crate::config::{GraphBackend, LlmProvider, Settings, KEYS};
 use crate::embed::{BertEmbedder, Embedder, REQUIRED_FILES};
 use crate::layout;
 
@@ -29,7 +29,7 @@ fn llm_check(settings: &Settings) -> Check {
         Ok(LlmChoice::None { reason }) => check(
             true,
             format!("none: answers are extractive (sentences quoted from the evidence); {reason}"),
-            (settings.llm_provider == "auto").then_some("for LLM answers run scripts/setup-models.sh (fetches SmolLM2-135M-Instruct) or set QA_LLM_BASE_URL"),
+            (settings.llm_provider == LlmProvider::Auto).then_some("for LLM answers run scripts/setup-models.sh (fetches SmolLM2-135M-Instruct) or set QA_LLM_BASE_URL"),
         ),
         Ok(choice @ LlmChoice::Local { .. }) => match crate::llm::open(settings, &choice) {
             Ok(Some(llm)) => check(
@@ -57,7 +57,7 @@ fn llm_check(settings: &Settings) -> Check {
 fn graph_check(settings: &Settings) -> Check {
     let check = |ok: bool, detail: String, fix: Option<String>| Check { name: "graph store".into(), ok, detail, fix };
     match settings.effective_graph_store() {
-        "neo4j" => {
+        GraphBackend::Neo4j => {
             let opts = match crate::graph::store::neo4j_options(settings) {
                 Ok(o) => o,
                 Err(e) => return check(false, e.to_string(), Some("set QA_NEO4J_URI, or use --graph-store embedded".into())),
@@ -75,7 +75,7 @@ fn graph_check(settings: &Settings) -> Check {
                 ),
             }
         }
-        _ => check(true, "embedded (graph.db inside each corpus's index)".into(), None),
+        GraphBackend::Embedded => check(true, "embedded (graph.db inside each corpus's index)".into(), None),
     }
 }
 

@@ -11,7 +11,7 @@ use serde::Serialize;
 use serde_json::json;
 
 use crate::cli::{GraphArgs, GraphCommand};
-use crate::config::Settings;
+use crate::config::{GraphBackend, Settings};
 use crate::graph::cypher::{self, Policy};
 use crate::graph::{store, EmbeddedGraph, GraphStore, IngestStats};
 use crate::layout::CorpusDir;
@@ -37,8 +37,8 @@ fn live_generation(settings: &Settings) -> Result<(CorpusDir, PathBuf)> {
 /// Open the configured store; the embedded one needs an indexed corpus.
 fn open(settings: &Settings) -> Result<Box<dyn GraphStore>> {
     let gen_dir = match settings.effective_graph_store() {
-        "neo4j" => PathBuf::new(),
-        _ => live_generation(settings)?.1,
+        GraphBackend::Neo4j => PathBuf::new(),
+        GraphBackend::Embedded => live_generation(settings)?.1,
     };
     Ok(store::open_store(settings, &gen_dir)?)
 }

@@ -222,8 +222,8 @@ fn agent_options(settings: &Settings) -> AgentOptions {
 
 /// The LLM for SQL candidates: per `sql_generation` (auto = remote endpoints only).
 fn open_llm(settings: &Settings) -> (Option<Box<dyn crate::llm::Llm>>, Option<String>) {
-    if settings.sql_generation == "off" {
-        return (None, Some("sql_generation is off".into()));
+    if let Some(why) = settings.sql_generation.refusal("sql_generation", false) {
+        return (None, Some(why));
     }
     let choice = match crate::llm::choose(settings) {
         Ok(c) => c,
@@ -231,9 +231,7 @@ fn open_llm(settings: &Settings) -> (Option<Box<dyn crate::llm::Llm>>, Option<St
     };
     match &choice {
         LlmChoice::None { reason } => return (None, Some(reason.clone())),
-        LlmChoice::Local { .. } if settings.sql_generation == "auto" => {
-            return (None, Some("sql_generation is auto and the LLM is local (the bundled 135M model writes no usable SQL; set sql_generation = \"on\" to try)".into()));
-        }
+        LlmChoice::Local { .. } if let Some(why) = settings.sql_generation.refusal("sql_generation", true) => return (None, Some(why)),
         _ => {}
     }
     match crate::llm::open(settings, &choice) {

@@ -4,7 +4,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use super::{EmbeddedGraph, GraphStore, Neo4jGraph, Neo4jOptions};
-use crate::config::Settings;
+use crate::config::{GraphBackend, Settings};
 use crate::error::{QaError, Result};
 
 /// Neo4j connection options from the settings.
@@ -26,7 +26,7 @@ pub fn neo4j_options(settings: &Settings) -> Result<Neo4jOptions> {
 /// Neo4j is shared by all corpora.
 pub fn open_store(settings: &Settings, gen_dir: &Path) -> Result<Box<dyn GraphStore>> {
     match settings.effective_graph_store() {
-        "neo4j" => Ok(Box::new(Neo4jGraph::connect(&neo4j_options(settings)?)?)),
-        _ => Ok(Box::new(EmbeddedGraph::open(&gen_dir.join("graph.db"), settings.graph_row_cap)?)),
+        GraphBackend::Neo4j => Ok(Box::new(Neo4jGraph::connect(&neo4j_options(settings)?)?)),
+        GraphBackend::Embedded => Ok(Box::new(EmbeddedGraph::open(&gen_dir.join("graph.db"), settings.graph_row_cap)?)),
     }
 }

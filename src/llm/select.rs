@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::local::{LocalLlm, LocalOptions, WeightMode};
 use super::openai::{OpenAiLlm, OpenAiOptions};
 use super::{Llm, LlmError};
-use crate::config::Settings;
+use crate::config::{LlmProvider, LlmWeights, Settings};
 
 /// The local model `scripts/setup-models.sh` fetches, relative to the models folder.
 pub const DEFAULT_LOCAL_MODEL: &str = "SmolLM2-135M-Instruct/SmolLM2-135M-Instruct.Q4_1.gguf";
@@ -80,11 +80,11 @@ pub fn choose(settings: &Settings) -> Result<LlmChoice, LlmError> {
             .ok_or_else(|| LlmError::Config("the openai provider needs a model name: set QA_LLM_MODEL (e.g. gpt-4o-mini)".into()))?;
         Ok(LlmChoice::Openai { base_url, model })
     };
-    match settings.llm_provider.as_str() {
-        "none" => Ok(LlmChoice::None { reason: "llm_provider is none".into() }),
-        "openai" => openai(),
-        "local" => Ok(LlmChoice::Local { path: local_model_path(settings)? }),
-        _ => {
+    match settings.llm_provider {
+        LlmProvider::None => Ok(LlmChoice::None { reason: "llm_provider is none".into() }),
+        LlmProvider::OpenAi => openai(),
+        LlmProvider::Local => Ok(LlmChoice::Local { path: local_model_path(settings)? }),
+        LlmProvider::Auto => {
             if settings.llm_base_url.is_some() {
                 return openai();
             }
@@ -112,7 +112,12 @@ pub fn open(settings: &Settings, choice: &LlmChoice) -> Result<Option<Box<dyn Ll
     match choice {
         LlmChoice::None { .. } => Ok(None),
         LlmChoice::Local { path } => {
-            let weights: WeightMode = settings.llm_weights.parse().map_err(|_| LlmError::Config(format!("unknown llm_weights '{}'", settings.llm_weights)))?;
+            let weights = match settings.llm_weights {
+                LlmWeights::Auto => WeightMode::Auto,
+                LlmWeights::F32 => WeightMode::F32,
+                LlmWeights::Q8 => WeightMode::Q8_0,
+                LlmWeights::Keep => WeightMode::Keep,
+            };
             let cores = settings.effective_threads();
             let opts = LocalOptions {
                 path: path.clone(),
@@ -159,9 +164,9 @@ mod tests {
         std::fs::write(&file, b"GGUF").unwrap();
         // The bundled model is opt-in: present but not named, auto stays extractive.
         assert!(matches!(choose(&s).unwrap(), LlmChoice::None { .. }));
-        s.llm_provider = "local".into();
+        s.llm_provider = LlmProvider::Local;
         assert_eq!(choose(&s).unwrap(), LlmChoice::Local { path: file.clone() });
-        s.llm_provider = "auto".into();
+        s.llm_provider = LlmProvider::Auto;
         s.llm_model = Some(DEFAULT_LOCAL_MODEL.into());
         assert_eq!(choose(&s).unwrap(), LlmChoice::Local { path: file });
         s.llm_model = None;
@@ -169,7 +174,7 @@ mod tests {
         assert!(matches!(choose(&s), Err(LlmError::Config(m)) if m.contains("QA_LLM_MODEL")));
         s.llm_model = Some("gpt-4o-mini".into());
         assert_eq!(choose(&s).unwrap(), LlmChoice::Openai { base_url: "http://127.0.0.1:9/v1".into(), model: "gpt-4o-mini".into() });
-        s.llm_provider = "none".into();
+        s.llm_provider = LlmProvider::None;
         assert!(matches!(choose(&s).unwrap(), LlmChoice::None { .. }));
     }
 
@@ -186,7 +191,7 @@ mod tests {
         std::fs::write(dir.path().join("qwen/other.gguf"), b"GGUF").unwrap();
         s.llm_model = Some("qwen".into());
         assert!(matches!(local_model_path(&s), Err(LlmError::Config(m)) if m.contains("other.gguf")));
-        s.llm_provider = "local".into();
+        s.llm_provider = LlmProvider::Local;
         s.llm_model = Some(dir.path().join("missing.gguf").display().to_string());
         let choice = choose(&s).unwrap();
         assert!(matches!(open(&s, &choice), Err(LlmError::ModelMissing { .. })));
