@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use qa::embed::{BertEmbedder, Embedder};
+use qa_embed::{BertEmbedder, Embedder};
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -14,7 +14,7 @@ fn main() {
     }
     let threads: usize = std::env::var("QA_THREADS").ok().and_then(|t| t.parse().ok()).unwrap_or(2);
     if std::env::var_os("QA_INTRA_OP").is_none() {
-        qa::embed::configure_threads(threads);
+        qa_embed::configure_threads(threads);
     }
     let args: Vec<String> = std::env::args().collect();
     let n: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(64);

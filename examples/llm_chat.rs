@@ -1,7 +1,7 @@
 //! Try a prompt on a local GGUF chat model: `cargo run --release --example llm_chat -- MODEL.gguf
 //! SYSTEM_FILE USER_FILE [MAX_TOKENS]` prints the answer, token usage and speed.
-use qa::llm::local::{LocalLlm, LocalOptions};
-use qa::llm::{ChatMessage, ChatRequest, Llm, OutputFormat};
+use qa_llm::local::{LocalLlm, LocalOptions};
+use qa_llm::{ChatMessage, ChatRequest, Llm, OutputFormat};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();

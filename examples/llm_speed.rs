@@ -7,8 +7,8 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use qa::llm::local::{LocalLlm, LocalOptions, WeightMode};
-use qa::llm::{ChatMessage, ChatRequest, Llm, OutputFormat};
+use qa_llm::local::{LocalLlm, LocalOptions, WeightMode};
+use qa_llm::{ChatMessage, ChatRequest, Llm, OutputFormat};
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;

@@ -7,17 +7,17 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::Parser;
 
-use crate::ask::Engine;
+use qa_query::ask::Engine;
 use crate::cli::{AskFlags, Cli, Command, GlobalArgs, IndexArgs};
 use crate::config::Settings;
-use crate::embed::{BertEmbedder, Embedder};
-use crate::indexer::{self, IndexOptions, IndexSummary};
+use qa_embed::{BertEmbedder, Embedder};
+use qa_query::build::{self, IndexOptions, IndexSummary};
 
 /// Exit code for usage errors (as clap uses).
 pub const EXIT_USAGE: u8 = 2;
 
 pub fn main() -> ExitCode {
-    crate::error::install_panic_hook();
+    qa_core::error::install_panic_hook();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -33,7 +33,7 @@ pub fn main() -> ExitCode {
             if broken_pipe {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("error: {}", crate::error::error_chain(e.as_ref()));
+            eprintln!("error: {}", qa_core::error::error_chain(e.as_ref()));
             ExitCode::FAILURE
         }
     }
@@ -72,7 +72,7 @@ pub fn settings_from(global: &GlobalArgs) -> Result<Settings> {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     let mut settings = settings_from(&cli.global)?;
-    crate::embed::configure_threads(settings.effective_threads());
+    qa_embed::configure_threads(settings.effective_threads());
     match cli.command {
         Some(Command::Ask { question, flags }) => ask(&mut settings, &cli.global, &question.join(" "), &flags),
         Some(Command::Index(args)) => index(&mut settings, &cli.global, &args),
@@ -80,13 +80,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::Bench(args)) => crate::bench::run(&settings, &cli.global, &args),
         Some(Command::Graph(args)) => {
             let _guard = init_logging(&settings, &cli.global, true);
-            crate::graph_cmd::run(&settings, &args)
+            crate::commands::graph::run(&settings, &args)
         }
-        Some(Command::Traces(args)) => crate::traces_cmd::run(&settings, &args),
+        Some(Command::Traces(args)) => crate::commands::traces::run(&settings, &args),
         Some(Command::Eval(args)) => eval(&mut settings, &cli.global, &args),
         Some(Command::Sql(args)) => {
             let _guard = init_logging(&settings, &cli.global, true);
-            crate::sql_cmd::run(&mut settings, cli.global.quiet, &args)
+            crate::commands::sql::run(&mut settings, cli.global.quiet, &args)
         }
         None if cli.question.is_empty() => {
             use clap::CommandFactory;
@@ -129,7 +129,7 @@ pub fn init_logging(settings: &Settings, global: &GlobalArgs, to_file: bool) -> 
     guard
 }
 
-pub fn load_embedder(settings: &Settings) -> crate::error::Result<Box<dyn Embedder>> {
+pub fn load_embedder(settings: &Settings) -> qa_core::error::Result<Box<dyn Embedder>> {
     let e = BertEmbedder::load(&settings.embedding_model_dir(), settings.chunk_tokens.max(256), settings.batch_size)?;
     Ok(Box::new(e))
 }
@@ -147,19 +147,19 @@ fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, flags: &Ask
     }
     let _guard = init_logging(settings, global, true);
     // A configured SQL source takes the questions that are about its data.
-    if let Some(r) = crate::sql_cmd::try_route(settings, global.quiet, question) {
+    if let Some(r) = crate::commands::sql::try_route(settings, global.quiet, question) {
         let d = r.decision;
         if d.to_sql {
             if !global.quiet && !flags.json {
-                eprintln!("[routed to SQL: {} (score {} ≥ {})]", d.matched.join(", "), d.score, crate::sql::plan::ROUTE_THRESHOLD);
+                eprintln!("[routed to SQL: {} (score {} ≥ {})]", d.matched.join(", "), d.score, qa_sql::plan::ROUTE_THRESHOLD);
             }
-            let mut a = crate::sql_cmd::answer(settings, global.quiet, &r.url, question, None, Some((r.db, r.schema)))?;
+            let mut a = crate::commands::sql::answer(settings, global.quiet, &r.url, question, None, Some((r.db, r.schema)))?;
             a.route = Some(d);
-            return crate::sql_cmd::print_outcome(settings, &a, flags.json, flags.trace, None, global.quiet);
+            return crate::commands::sql::print_outcome(settings, &a, flags.json, flags.trace, None, global.quiet);
         }
-        tracing::info!("not routed to SQL: score {} < {}", d.score, crate::sql::plan::ROUTE_THRESHOLD);
+        tracing::info!("not routed to SQL: score {} < {}", d.score, qa_sql::plan::ROUTE_THRESHOLD);
     }
-    let mut engine = Engine::open(settings, || load_embedder(settings))?;
+    let mut engine = Engine::open(&settings.engine_settings(), || load_embedder(settings))?;
     let spinner = spinner(global.quiet, "loading the LLM");
     engine.attach_llm();
     if let Some(label) = engine.llm_label() {
@@ -171,7 +171,7 @@ fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, flags: &Ask
     let trace_path = settings.trace_file();
     let trace_json = serde_json::to_string(&result.trace)?;
     tracing::info!(target: "qa::trace", "QUERY_TRACE_JSON {trace_json}");
-    if let Err(e) = crate::trace::append(&trace_path, &result.trace) {
+    if let Err(e) = qa_core::trace::append(&trace_path, &result.trace) {
         tracing::warn!("could not append the trace: {e}");
     }
     let mut out = std::io::stdout().lock();
@@ -213,11 +213,11 @@ fn eval(settings: &mut Settings, global: &GlobalArgs, args: &crate::cli::EvalArg
         return Ok(usage_error("--k needs cutoffs of at least 1, e.g. --k 2,5,10"));
     }
     let _guard = init_logging(settings, global, false);
-    let mut questions = crate::eval::read_questions(&args.questions)?;
+    let mut questions = qa_query::eval::read_questions(&args.questions)?;
     if let Some(n) = args.limit {
         questions.truncate(n);
     }
-    let mut engine = Engine::open(settings, || load_embedder(settings))?;
+    let mut engine = Engine::open(&settings.engine_settings(), || load_embedder(settings))?;
     engine.attach_llm();
     let runs = if args.no_repeat { 1 } else { 2 };
     let pb = if global.quiet { indicatif::ProgressBar::hidden() } else { indicatif::ProgressBar::new((questions.len() * runs) as u64) };
@@ -228,7 +228,7 @@ fn eval(settings: &mut Settings, global: &GlobalArgs, args: &crate::cli::EvalArg
     let mut ks = args.k.clone();
     ks.sort_unstable();
     ks.dedup();
-    let report = crate::eval::run(&mut engine, &questions, &crate::eval::EvalOptions { ks, check_determinism: !args.no_repeat, progress: &|| pb.inc(1) });
+    let report = qa_query::eval::run(&mut engine, &questions, &qa_query::eval::EvalOptions { ks, check_determinism: !args.no_repeat, progress: &|| pb.inc(1) });
     pb.finish_and_clear();
     let report = report?;
     if args.json {
@@ -239,12 +239,12 @@ fn eval(settings: &mut Settings, global: &GlobalArgs, args: &crate::cli::EvalArg
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_eval(r: &crate::eval::EvalReport) {
+fn print_eval(r: &qa_query::eval::EvalReport) {
     let pct = |v: f64| format!("{:.3}", v);
     println!("qa eval: {} questions on corpus '{}'", r.questions, r.corpus);
     let header: Vec<String> = r.ks.iter().flat_map(|k| [format!("recall@{k}"), format!("all@{k}")]).collect();
     println!("  {:<8} {}  {:>6}", "ranking", header.iter().map(|h| format!("{h:>10}")).collect::<String>(), "MRR");
-    let row = |name: &str, s: &crate::eval::Scores| {
+    let row = |name: &str, s: &qa_query::eval::Scores| {
         let cells: String = r.ks.iter().flat_map(|k| [s.recall.get(k).copied().unwrap_or(0.0), s.all.get(k).copied().unwrap_or(0.0)]).map(|v| format!("{:>10}", pct(v))).collect();
         println!("  {name:<8} {cells}  {:>6}", pct(s.mrr));
     };
@@ -290,15 +290,15 @@ fn index(settings: &mut Settings, global: &GlobalArgs, args: &IndexArgs) -> Resu
     }
     let _guard = init_logging(settings, global, true);
     let embedder = load_embedder(settings)?;
-    let opts = IndexOptions { root: args.path.clone(), name: args.name.clone(), rebuild: args.rebuild, progress: !global.quiet && !args.json };
+    let opts = IndexOptions { root: args.path.clone(), name: args.name.clone(), rebuild: args.rebuild };
     let mut llm = match args.extract.as_str() {
         "llm" => Some(open_llm_for_extraction(settings)?),
         _ => None,
     };
     // The closure shortens the trait object's lifetime to the borrow; the bare path cannot.
     #[allow(clippy::redundant_closure)]
-    let mut run = llm.as_deref_mut().map(|l| crate::llm::LlmRun::new(l));
-    let mut summary = indexer::run_index(settings, embedder.as_ref(), &opts, run.as_mut())
+    let mut run = llm.as_deref_mut().map(|l| qa_llm::LlmRun::new(l));
+    let mut summary = build::run_index(&settings.index_settings(), embedder.as_ref(), &opts, run.as_mut(), &crate::progress::Bars::new(!global.quiet && !args.json))
         .with_context(|| format!("indexing {}", args.path.display()))?;
     if settings.effective_graph_store() == crate::config::GraphBackend::Neo4j {
         summary.graph_store = Some(ingest_external(settings, &summary.kg_file, global.quiet || args.json));
@@ -313,14 +313,14 @@ fn index(settings: &mut Settings, global: &GlobalArgs, args: &IndexArgs) -> Resu
 }
 
 /// Load the corpus's KG JSONL into Neo4j (idempotent MERGEs, so also when the index was up to date).
-fn ingest_external(settings: &Settings, kg_file: &str, quiet: bool) -> indexer::ExternalIngest {
+fn ingest_external(settings: &Settings, kg_file: &str, quiet: bool) -> build::ExternalIngest {
     let t = std::time::Instant::now();
-    let mut out = indexer::ExternalIngest { backend: "neo4j".into(), target: settings.neo4j_uri.clone().unwrap_or_default(), ..Default::default() };
+    let mut out = build::ExternalIngest { backend: "neo4j".into(), target: settings.neo4j_uri.clone().unwrap_or_default(), ..Default::default() };
     let pb = spinner(quiet, "loading the knowledge graph into Neo4j");
-    let result = crate::kg::read_kg_jsonl(std::path::Path::new(kg_file)).and_then(|(docs, _)| {
-        let opts = crate::graph::store::neo4j_options(settings)?;
-        let mut g = crate::graph::Neo4jGraph::connect(&opts)?;
-        crate::graph::GraphStore::ingest(&mut g, &docs)
+    let result = qa_graph::kg::read_kg_jsonl(std::path::Path::new(kg_file)).and_then(|(docs, _)| {
+        let opts = settings.graph_store_config().neo4j_options()?;
+        let mut g = qa_graph::Neo4jGraph::connect(&opts)?;
+        qa_graph::GraphStore::ingest(&mut g, &docs)
     });
     pb.finish_and_clear();
     match result {
@@ -335,12 +335,12 @@ fn ingest_external(settings: &Settings, kg_file: &str, quiet: bool) -> indexer::
 }
 
 /// `--extract llm` was asked for explicitly, so no LLM is an error here, not a silent fallback.
-fn open_llm_for_extraction(settings: &Settings) -> Result<Box<dyn crate::llm::Llm>> {
-    let choice = crate::llm::choose(settings)?;
-    if let crate::llm::LlmChoice::None { reason } = &choice {
+fn open_llm_for_extraction(settings: &Settings) -> Result<Box<dyn qa_llm::Llm>> {
+    let choice = qa_llm::choose(&settings.llm_settings())?;
+    if let qa_llm::LlmChoice::None { reason } = &choice {
         anyhow::bail!("--extract llm needs an LLM, but none is available: {reason}");
     }
-    crate::llm::open(settings, &choice)?.ok_or_else(|| anyhow::anyhow!("--extract llm needs an LLM"))
+    qa_llm::open(&settings.llm_settings(), &choice)?.ok_or_else(|| anyhow::anyhow!("--extract llm needs an LLM"))
 }
 
 fn print_index_summary(s: &IndexSummary) {

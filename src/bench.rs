@@ -10,12 +10,12 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use serde_json::json;
 
-use crate::ask::Engine;
+use qa_query::ask::Engine;
 use crate::cli::{BenchArgs, GlobalArgs};
 use crate::config::Settings;
-use crate::eval::percentile;
-use crate::indexer::{self, IndexOptions};
-use crate::vector::{ExactIndex, VectorIndex};
+use qa_core::stats::percentile;
+use qa_query::build::{self, IndexOptions};
+use qa_index::vector::{ExactIndex, VectorIndex};
 
 fn rust_book_corpus(out: &Path) -> Result<PathBuf> {
     let sysroot = Proc::new("rustc").args(["--print", "sysroot"]).output().context("running `rustc --print sysroot`")?;
@@ -97,8 +97,8 @@ pub fn run(base: &Settings, global: &GlobalArgs, args: &BenchArgs) -> Result<Exi
         let t = Instant::now();
         let embedder = crate::app::load_embedder(&settings)?;
         let model_load_ms = t.elapsed().as_secs_f64() * 1000.0;
-        let opts = IndexOptions { root: corpus.clone(), name: Some(corpus_name.into()), rebuild: true, progress: !global.quiet && !args.json };
-        let s = indexer::run_index(&settings, embedder.as_ref(), &opts, None)?;
+        let opts = IndexOptions { root: corpus.clone(), name: Some(corpus_name.into()), rebuild: true };
+        let s = build::run_index(&settings.index_settings(), embedder.as_ref(), &opts, None, &crate::progress::Bars::new(!global.quiet && !args.json))?;
         let embed_s = s.timings.embed_ms / 1000.0;
         report.insert(
             "index".into(),
@@ -126,7 +126,7 @@ pub fn run(base: &Settings, global: &GlobalArgs, args: &BenchArgs) -> Result<Exi
 
     say("loading the index and measuring warm retrieval ...");
     let t = Instant::now();
-    let mut engine = Engine::open(&settings, || crate::app::load_embedder(&settings))?;
+    let mut engine = Engine::open(&settings.engine_settings(), || crate::app::load_embedder(&settings))?;
     let open_ms = t.elapsed().as_secs_f64() * 1000.0;
     let _ = engine.retrieve(&questions[0])?; // warm-up
     let mut total = Vec::new();
@@ -145,8 +145,8 @@ pub fn run(base: &Settings, global: &GlobalArgs, args: &BenchArgs) -> Result<Exi
     search_only.sort_by(f64::total_cmp);
 
     // Recall@10 of HNSW against exact search: the questions plus chunk vectors as queries.
-    let gen_dir = crate::layout::CorpusDir::new(&settings.vector_dir(), corpus_name).current().context("no live generation")?;
-    let (vectors, _) = crate::vector::read_vectors(&gen_dir.join("vectors.f32"))?;
+    let gen_dir = qa_index::index_store::CorpusDir::new(&settings.vector_dir(), corpus_name).current().context("no live generation")?;
+    let (vectors, _) = qa_index::vector::read_vectors(&gen_dir.join("vectors.f32"))?;
     let exact = ExactIndex { vectors: &vectors };
     let step = (vectors.len() / 200).max(1);
     let queries: Vec<&Vec<f32>> = qvecs.iter().chain(vectors.iter().step_by(step).take(200)).collect();
@@ -164,10 +164,10 @@ pub fn run(base: &Settings, global: &GlobalArgs, args: &BenchArgs) -> Result<Exi
         json!({
             "questions": questions.len(),
             "index_open_ms": open_ms,
-            "warm_retrieve_p50_ms": percentile(&total, 50.0),
-            "warm_retrieve_p95_ms": percentile(&total, 95.0),
-            "hnsw_search_p50_ms": percentile(&search_only, 50.0),
-            "hnsw_search_p95_ms": percentile(&search_only, 95.0),
+            "warm_retrieve_p50_ms": percentile(&total, 50),
+            "warm_retrieve_p95_ms": percentile(&total, 95),
+            "hnsw_search_p50_ms": percentile(&search_only, 50),
+            "hnsw_search_p95_ms": percentile(&search_only, 95),
             "recall_at_10": recall,
             "recall_queries": queries.len(),
             "ef_search": settings.hnsw_ef_search,
@@ -192,11 +192,11 @@ pub fn run(base: &Settings, global: &GlobalArgs, args: &BenchArgs) -> Result<Exi
     report.insert(
         "warm_ask".into(),
         json!({
-            "p50_ms": percentile(&asks, 50.0),
-            "p95_ms": percentile(&asks, 95.0),
-            "rag_p50_ms": percentile(&stages[0], 50.0),
-            "graph_p50_ms": percentile(&stages[1], 50.0),
-            "synthesis_p50_ms": percentile(&stages[2], 50.0),
+            "p50_ms": percentile(&asks, 50),
+            "p95_ms": percentile(&asks, 95),
+            "rag_p50_ms": percentile(&stages[0], 50),
+            "graph_p50_ms": percentile(&stages[1], 50),
+            "synthesis_p50_ms": percentile(&stages[2], 50),
         }),
     );
     let warm_rss = vm_hwm_kib();
@@ -217,7 +217,7 @@ pub fn run(base: &Settings, global: &GlobalArgs, args: &BenchArgs) -> Result<Exi
     cold.sort_by(f64::total_cmp);
     report.insert(
         "cold_ask".into(),
-        json!({"runs": cold.len(), "median_ms": percentile(&cold, 50.0), "min_ms": cold.first(), "max_ms": cold.last(), "peak_rss_mib": cold_rss as f64 / 1024.0}),
+        json!({"runs": cold.len(), "median_ms": percentile(&cold, 50), "min_ms": cold.first(), "max_ms": cold.last(), "peak_rss_mib": cold_rss as f64 / 1024.0}),
     );
     report.insert("peak_rss_mib_bench_process".into(), json!(warm_rss as f64 / 1024.0));
     if args.with_llm {
@@ -238,7 +238,7 @@ pub fn run(base: &Settings, global: &GlobalArgs, args: &BenchArgs) -> Result<Exi
 /// idempotent re-ingest of the whole KG (on a copy), and the Cypher validator over the query
 /// corpora in `tests/data/cypher/` (when run from the repository).
 fn bench_graph(settings: &Settings, gen_dir: &Path, questions: &[String]) -> Result<serde_json::Value> {
-    use crate::graph::{EmbeddedGraph, GraphStore};
+    use qa_graph::{EmbeddedGraph, GraphStore};
     let copy = settings.data_dir.join("graph_bench_copy.db");
     let _ = std::fs::remove_file(&copy);
     std::fs::copy(gen_dir.join("graph.db"), &copy).with_context(|| format!("copying {}", gen_dir.join("graph.db").display()))?;
@@ -254,7 +254,7 @@ fn bench_graph(settings: &Settings, gen_dir: &Path, questions: &[String]) -> Res
     }
     search.sort_by(f64::total_cmp);
     let kg_file = settings.chunk_dir().join("bench_kg.jsonl");
-    let (docs, _) = crate::kg::read_kg_jsonl(&kg_file)?;
+    let (docs, _) = qa_graph::kg::read_kg_jsonl(&kg_file)?;
     let t = Instant::now();
     let again = g.ingest(&docs)?;
     let reingest_ms = t.elapsed().as_secs_f64() * 1000.0;
@@ -266,16 +266,16 @@ fn bench_graph(settings: &Settings, gen_dir: &Path, questions: &[String]) -> Res
     let mut queries = Vec::new();
     for name in ["hostile", "benign"] {
         if let Ok(text) = std::fs::read_to_string(format!("tests/data/cypher/{name}.txt")) {
-            queries.extend(crate::graph::cypher::corpus_queries(&text));
+            queries.extend(qa_graph::cypher::corpus_queries(&text));
         }
     }
-    let cypher_schema = crate::graph::generate::to_cypher_schema(&schema);
-    let policy = crate::graph::cypher::Policy { row_cap: settings.graph_row_cap as u64, extra_procedures: vec![] };
+    let cypher_schema = qa_graph::generate::to_cypher_schema(&schema);
+    let policy = qa_graph::cypher::Policy { row_cap: settings.graph_row_cap as u64, extra_procedures: vec![] };
     let rounds = 20;
     let t = Instant::now();
     let mut accepted = 0;
     for _ in 0..rounds {
-        accepted = queries.iter().filter(|q| crate::graph::cypher::check(q, Some(&cypher_schema), &policy).accepted).count();
+        accepted = queries.iter().filter(|q| qa_graph::cypher::check(q, Some(&cypher_schema), &policy).accepted).count();
     }
     let checks = (rounds * queries.len()).max(1);
     let check_us = t.elapsed().as_secs_f64() * 1e6 / checks as f64;
@@ -284,8 +284,8 @@ fn bench_graph(settings: &Settings, gen_dir: &Path, questions: &[String]) -> Res
         "relationship_types": schema.relationship_types.len(),
         "property_keys": schema.property_keys.len(),
         "schema_ms": schema_ms,
-        "entity_search_p50_ms": percentile(&search, 50.0),
-        "entity_search_p95_ms": percentile(&search, 95.0),
+        "entity_search_p50_ms": percentile(&search, 50),
+        "entity_search_p95_ms": percentile(&search, 95),
         "reingest_documents": docs.len(),
         "reingest_ms": reingest_ms,
         "reingest_created": again.nodes + again.relationships,
@@ -318,17 +318,17 @@ fn cold_ask(exe: &Path, out: &Path, settings: &Settings, corpus_name: &str, llm:
 /// The local LLM: prompt-processing and generation speed on an ~800-token prompt, then the whole
 /// answer path with local subqueries and synthesis (warm, then cold processes with peak RSS).
 fn bench_llm(settings: &Settings, questions: &[String], corpus_name: &str, out: &Path, args: &BenchArgs, say: &dyn Fn(&str)) -> Result<serde_json::Value> {
-    use crate::llm::{ChatMessage, ChatRequest, LlmChoice, OutputFormat};
+    use qa_llm::{ChatMessage, ChatRequest, LlmChoice, OutputFormat};
     let mut settings = settings.clone();
     settings.llm_provider = crate::config::LlmProvider::Local;
-    let choice = crate::llm::choose(&settings)?;
+    let choice = qa_llm::choose(&settings.llm_settings())?;
     let LlmChoice::Local { path } = &choice else { bail!("the LLM benchmark needs a local GGUF model") };
     say(&format!("loading {} ...", path.display()));
     let t = Instant::now();
-    let mut llm = crate::llm::open(&settings, &choice)?.context("no local LLM")?;
+    let mut llm = qa_llm::open(&settings.llm_settings(), &choice)?.context("no local LLM")?;
     let load_ms = t.elapsed().as_secs_f64() * 1000.0;
     // ~800 prompt tokens of real prose from the indexed corpus, cut at whole chunks.
-    let engine = Engine::open(&settings, || crate::app::load_embedder(&settings))?;
+    let engine = Engine::open(&settings.engine_settings(), || crate::app::load_embedder(&settings))?;
     let mut passage = String::new();
     for c in engine.chunks() {
         if llm.count_tokens(&passage) >= 760 {
@@ -373,13 +373,13 @@ fn bench_llm(settings: &Settings, questions: &[String], corpus_name: &str, out: 
 
     let n = args.llm_questions.min(questions.len());
     say(&format!("answering {n} questions with the local LLM (warm) ..."));
-    let mut engine = Engine::open(&settings, || crate::app::load_embedder(&settings))?;
+    let mut engine = Engine::open(&settings.engine_settings(), || crate::app::load_embedder(&settings))?;
     engine.attach_llm();
     let (mut total, mut llm_ms) = (Vec::new(), Vec::new());
     let mut synthesizers: std::collections::BTreeMap<String, usize> = Default::default();
     let mut actions: std::collections::BTreeMap<String, usize> = Default::default();
     let mut subquery_sources: std::collections::BTreeMap<String, usize> = Default::default();
-    let mut tokens = crate::llm::TokenUsage::default();
+    let mut tokens = qa_core::evidence::TokenUsage::default();
     for q in &questions[..n] {
         let r = engine.ask(q)?;
         total.push(r.trace.latency_ms.total);
@@ -412,16 +412,16 @@ fn bench_llm(settings: &Settings, questions: &[String], corpus_name: &str, out: 
         "speed": speed,
         "ask": {
             "questions": n,
-            "p50_ms": percentile(&total, 50.0),
-            "p95_ms": percentile(&total, 95.0),
-            "llm_calls_p50_ms": percentile(&llm_ms, 50.0),
+            "p50_ms": percentile(&total, 50),
+            "p95_ms": percentile(&total, 95),
+            "llm_calls_p50_ms": percentile(&llm_ms, 50),
             "synthesizer": synthesizers,
             "grounding_action": actions,
             "subquery_source": subquery_sources,
             "tokens": tokens,
             "peak_rss_mib_bench_process": warm_rss as f64 / 1024.0,
         },
-        "cold_ask": {"runs": cold.len(), "median_ms": percentile(&cold, 50.0), "peak_rss_mib": cold_rss as f64 / 1024.0},
+        "cold_ask": {"runs": cold.len(), "median_ms": percentile(&cold, 50), "peak_rss_mib": cold_rss as f64 / 1024.0},
     }))
 }
 

@@ -144,9 +144,9 @@ pub enum Command {
     Graph(GraphArgs),
     /// Answer a question over a SQL database (SQLite or PostgreSQL): plan, generate, validate,
     /// run read-only, show a table. Also `qa sql check "SQL"` and `qa sql schema`.
-    Sql(crate::sql_cmd::SqlArgs),
+    Sql(crate::commands::sql::SqlArgs),
     /// Analyse the query traces offline: stats, list, show, export, an HTML report, diff two runs.
-    Traces(crate::traces_cmd::TracesArgs),
+    Traces(crate::commands::traces::TracesArgs),
     /// Evaluate retrieval on questions with known source files: recall@k, all@k, MRR, every lane
     /// alone and fused, answers containing the gold answer, latency, determinism.
     Eval(EvalArgs),

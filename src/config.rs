@@ -7,7 +7,14 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{QaError, Result};
+use qa_core::error::{QaError, Result};
+pub use qa_core::secret::Secret;
+use qa_core::setting_enum;
+pub use qa_graph::store::{GraphBackend, StoreConfig};
+use qa_index::vector::HnswParams;
+pub use qa_llm::{Generation, LlmProvider, LlmSettings, LlmWeights};
+use qa_query::ask::EngineSettings;
+use qa_query::build::IndexSettings;
 
 /// Where a setting's effective value came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -236,133 +243,9 @@ pub const KEYS: &[&str] = &[
 /// The seed project's variable names, accepted when the `QA_` ones are not set.
 const SEED_ENV: &[(&str, &str)] = &[("neo4j_uri", "NEO4J_URI"), ("neo4j_username", "NEO4J_USERNAME"), ("neo4j_database", "NEO4J_DATABASE")];
 
-/// A setting with a fixed set of values: parsed case-insensitively from qa.toml, `QA_*` and flags,
-/// written (and serialized) in lower case.
-macro_rules! setting_enum {
-    ($(#[$meta:meta])* $name:ident { $($variant:ident => $text:literal),+ $(,)? }) => {
-        $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-        pub enum $name {
-            $($variant),+
-        }
-
-        impl $name {
-            pub const ALL: &'static [$name] = &[$($name::$variant),+];
-
-            pub fn as_str(self) -> &'static str {
-                match self {
-                    $($name::$variant => $text),+
-                }
-            }
-        }
-
-        impl std::fmt::Display for $name {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-
-        impl std::str::FromStr for $name {
-            type Err = String;
-            fn from_str(s: &str) -> std::result::Result<Self, String> {
-                let wanted = s.trim().to_ascii_lowercase();
-                Self::ALL.iter().copied().find(|v| v.as_str() == wanted).ok_or_else(|| {
-                    let names: Vec<&str> = Self::ALL.iter().map(|v| v.as_str()).collect();
-                    format!("'{}' is not one of {}", s.trim(), names.join(", "))
-                })
-            }
-        }
-
-        impl Serialize for $name {
-            fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-                s.serialize_str(self.as_str())
-            }
-        }
-
-        impl<'de> Deserialize<'de> for $name {
-            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-                let text = String::deserialize(d)?;
-                text.parse().map_err(serde::de::Error::custom)
-            }
-        }
-    };
-}
-
-setting_enum! {
-    /// `llm_provider`.
-    LlmProvider { Auto => "auto", Local => "local", OpenAi => "openai", None => "none" }
-}
-setting_enum! {
-    /// `llm_weights`: how a local model's weights are held in memory.
-    LlmWeights { Auto => "auto", F32 => "f32", Q8 => "q8_0", Keep => "keep" }
-}
 setting_enum! {
     /// `graph_store` as configured.
     GraphStoreChoice { Auto => "auto", Embedded => "embedded", Neo4j => "neo4j" }
-}
-setting_enum! {
-    /// The graph store a run uses (`graph_store` resolved).
-    GraphBackend { Embedded => "embedded", Neo4j => "neo4j" }
-}
-setting_enum! {
-    /// `cypher_generation`, `sql_generation`: may the LLM write queries?
-    Generation { Auto => "auto", On => "on", Off => "off" }
-}
-
-impl From<bool> for Generation {
-    fn from(on: bool) -> Self {
-        if on { Generation::On } else { Generation::Off }
-    }
-}
-
-impl Generation {
-    /// Why the LLM may not write the queries this `setting` governs, or `None` when it may. `auto`
-    /// means remote LLMs only: the bundled 135M local model answered the Cypher and SQL prompts
-    /// with prose or the prompt's own keywords in every trial, at 5–8 s a question.
-    pub fn refusal(self, setting: &str, llm_is_local: bool) -> Option<String> {
-        match self {
-            Generation::Off => Some(format!("{setting} is off")),
-            Generation::Auto if llm_is_local => Some(format!(
-                "{setting} is auto and the LLM is local (small local models write no usable queries; set {setting} = \"on\" to try)"
-            )),
-            Generation::Auto | Generation::On => None,
-        }
-    }
-}
-
-/// What a secret is replaced by wherever text might be shown, logged or traced.
-pub const REDACTED: &str = "<redacted>";
-
-/// A secret value: shown as [`REDACTED`] by `Debug`, never serialized.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Secret(String);
-
-impl Secret {
-    pub fn new(value: impl Into<String>) -> Self {
-        Secret(value.into())
-    }
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-    /// `text` with every occurrence of the secret replaced by [`REDACTED`].
-    pub fn scrub(&self, text: &str) -> String {
-        scrub_secret(text, Some(self.expose()))
-    }
-}
-
-/// `text` with every occurrence of `secret` (trimmed) replaced by [`REDACTED`]. Even a one-letter
-/// secret is replaced: a scrambled message is better than a leaked password.
-pub fn scrub_secret(text: &str, secret: Option<&str>) -> String {
-    match secret.map(str::trim) {
-        Some(s) if !s.is_empty() => text.replace(s, REDACTED),
-        _ => text.to_string(),
-    }
-}
-
-impl std::fmt::Debug for Secret {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(REDACTED)
-    }
 }
 
 impl Settings {
@@ -586,6 +469,71 @@ impl Settings {
             self.threads
         } else {
             std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+        }
+    }
+
+    /// What the LLM selection needs (`qa_llm::choose`, `qa_llm::open`).
+    pub fn llm_settings(&self) -> LlmSettings {
+        LlmSettings {
+            provider: self.llm_provider,
+            model: self.llm_model.clone(),
+            base_url: self.llm_base_url.clone(),
+            api_key: self.llm_api_key.clone(),
+            models_dir: self.models_dir.clone(),
+            weights: self.llm_weights,
+            cores: self.effective_threads(),
+            prefill_threads: self.llm_threads,
+            decode_threads: self.llm_decode_threads,
+            context: self.llm_context,
+            timeout_secs: self.llm_timeout_secs,
+            max_retries: self.llm_max_retries,
+        }
+    }
+
+    /// Which graph store to open and how.
+    pub fn graph_store_config(&self) -> StoreConfig {
+        StoreConfig {
+            backend: self.effective_graph_store(),
+            row_cap: self.graph_row_cap,
+            timeout_secs: self.graph_timeout_secs,
+            neo4j_uri: self.neo4j_uri.clone(),
+            neo4j_username: self.neo4j_username.clone(),
+            neo4j_password: self.neo4j_password.clone(),
+            neo4j_database: self.neo4j_database.clone(),
+        }
+    }
+
+    /// What `qa index` needs.
+    pub fn index_settings(&self) -> IndexSettings {
+        IndexSettings {
+            vector_dir: self.vector_dir(),
+            chunk_dir: self.chunk_dir(),
+            chunk_tokens: self.chunk_tokens,
+            chunk_overlap: self.chunk_overlap,
+            hnsw: HnswParams { m: self.hnsw_m, ef_construction: self.hnsw_ef_construction, ef_search: self.hnsw_ef_search },
+            min_concept_df: self.min_concept_df,
+            min_related_weight: self.min_related_weight,
+        }
+    }
+
+    /// What `qa ask` needs. `top_k` fixes k only when the user set it (else k is chosen per
+    /// question).
+    pub fn engine_settings(&self) -> EngineSettings {
+        EngineSettings {
+            vector_dir: self.vector_dir(),
+            chunk_dir: self.chunk_dir(),
+            corpus: self.corpus.clone(),
+            hnsw_ef_search: self.hnsw_ef_search,
+            graph: self.graph_store_config(),
+            llm: self.llm_settings(),
+            fixed_k: (self.origin("top_k") != Origin::Default).then_some(self.top_k),
+            llm_subqueries: self.llm_subqueries,
+            cypher_generation: self.cypher_generation,
+            relevance_threshold: self.relevance_threshold,
+            llm_prompt_tokens: self.llm_prompt_tokens,
+            llm_max_tokens: self.llm_max_tokens,
+            grounding_threshold: self.grounding_threshold,
+            grounding_min_supported: self.grounding_min_supported,
         }
     }
 }

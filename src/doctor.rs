@@ -8,8 +8,8 @@ use serde::Serialize;
 use serde_json::json;
 
 use crate::config::{GraphBackend, LlmProvider, Settings, KEYS};
-use crate::embed::{BertEmbedder, Embedder, REQUIRED_FILES};
-use crate::layout;
+use qa_embed::{BertEmbedder, Embedder, REQUIRED_FILES};
+use qa_index::index_store;
 
 #[derive(Serialize)]
 struct Check {
@@ -23,15 +23,15 @@ struct Check {
 /// The LLM that `qa ask` would use. A local model is loaded to prove it works; a remote endpoint
 /// is not contacted (doctor stays offline and fast).
 fn llm_check(settings: &Settings) -> Check {
-    use crate::llm::LlmChoice;
+    use qa_llm::LlmChoice;
     let check = |ok: bool, detail: String, fix: Option<&str>| Check { name: "llm".into(), ok, detail, fix: fix.map(String::from) };
-    match crate::llm::choose(settings) {
+    match qa_llm::choose(&settings.llm_settings()) {
         Ok(LlmChoice::None { reason }) => check(
             true,
             format!("none: answers are extractive (sentences quoted from the evidence); {reason}"),
             (settings.llm_provider == LlmProvider::Auto).then_some("for LLM answers run scripts/setup-models.sh (fetches SmolLM2-135M-Instruct) or set QA_LLM_BASE_URL"),
         ),
-        Ok(choice @ LlmChoice::Local { .. }) => match crate::llm::open(settings, &choice) {
+        Ok(choice @ LlmChoice::Local { .. }) => match qa_llm::open(&settings.llm_settings(), &choice) {
             Ok(Some(llm)) => check(
                 true,
                 format!("local: {} (context {} tokens), weights {}", llm.model_id(), llm.context_length().map_or("?".into(), |c| c.to_string()), settings.llm_weights),
@@ -58,14 +58,14 @@ fn graph_check(settings: &Settings) -> Check {
     let check = |ok: bool, detail: String, fix: Option<String>| Check { name: "graph store".into(), ok, detail, fix };
     match settings.effective_graph_store() {
         GraphBackend::Neo4j => {
-            let opts = match crate::graph::store::neo4j_options(settings) {
+            let opts = match settings.graph_store_config().neo4j_options() {
                 Ok(o) => o,
                 Err(e) => return check(false, e.to_string(), Some("set QA_NEO4J_URI, or use --graph-store embedded".into())),
             };
             let password = if opts.password.is_some() { "password set" } else { "no password (QA_NEO4J_PASSWORD)" };
-            match crate::graph::Neo4jGraph::connect(&opts) {
+            match qa_graph::Neo4jGraph::connect(&opts) {
                 Ok(mut g) => {
-                    let counts = crate::graph::GraphStore::counts(&mut g).map(|c| format!("{} nodes, {} relationships", c.nodes, c.relationships)).unwrap_or_else(|e| format!("counts unavailable: {e}"));
+                    let counts = qa_graph::GraphStore::counts(&mut g).map(|c| format!("{} nodes, {} relationships", c.nodes, c.relationships)).unwrap_or_else(|e| format!("counts unavailable: {e}"));
                     check(true, format!("neo4j at {} as {} ({password}): {counts}", opts.uri, opts.username), None)
                 }
                 Err(e) => check(
@@ -107,7 +107,7 @@ pub fn run(settings: &Settings, json_out: bool) -> Result<ExitCode> {
     }
     checks.push(llm_check(settings));
     checks.push(graph_check(settings));
-    let corpora = layout::list_corpora(&settings.vector_dir());
+    let corpora = index_store::list_corpora(&settings.vector_dir());
     if corpora.is_empty() {
         checks.push(Check {
             name: "index".into(),
@@ -118,7 +118,7 @@ pub fn run(settings: &Settings, json_out: bool) -> Result<ExitCode> {
     }
     for (cd, manifest) in &corpora {
         let gen_dir = cd.current();
-        let verified = gen_dir.as_ref().map(|g| layout::verify_generation(g, false)).unwrap_or_else(|| Err("no live generation".into()));
+        let verified = gen_dir.as_ref().map(|g| index_store::verify_generation(g, false)).unwrap_or_else(|| Err("no live generation".into()));
         match (manifest, verified) {
             (Ok(m), Ok(_)) => {
                 let model_ok = model_id.as_deref().is_none_or(|id| id == m.model_id);
@@ -143,10 +143,10 @@ pub fn run(settings: &Settings, json_out: bool) -> Result<ExitCode> {
     let trace_lines = std::fs::read_to_string(&trace_file).map(|t| t.lines().count()).unwrap_or(0);
     checks.push(Check { name: "traces".into(), ok: true, detail: format!("{} ({} records)", trace_file.display(), trace_lines), fix: None });
     if let Some(raw) = &settings.sql_url {
-        let limits = crate::sql::ExecLimits { row_cap: settings.sql_row_cap, timeout_ms: settings.sql_timeout_ms };
-        let check = match crate::sql::SqlUrl::parse(raw) {
+        let limits = qa_sql::ExecLimits { row_cap: settings.sql_row_cap, timeout_ms: settings.sql_timeout_ms };
+        let check = match qa_sql::SqlUrl::parse(raw) {
             Err(e) => Check { name: "sql".into(), ok: false, detail: e.to_string(), fix: Some("set QA_SQL_URL to sqlite://file.db or postgres://user@host:port/db".into()) },
-            Ok(url) => match crate::sql::db::open(&url, limits).and_then(|mut db| db.introspect(0)) {
+            Ok(url) => match qa_sql::db::open(&url, limits).and_then(|mut db| db.introspect(0)) {
                 Ok(schema) => Check {
                     name: "sql".into(),
                     ok: true,
@@ -170,7 +170,7 @@ pub fn run(settings: &Settings, json_out: bool) -> Result<ExitCode> {
             let mut v = serde_json::to_value(settings).ok().and_then(|v| v.get(*k).cloned()).unwrap_or(serde_json::Value::Null);
             // A database URL may carry a password.
             if let Some(url) = v.as_str().filter(|_| *k == "sql_url") {
-                v = serde_json::Value::String(crate::sql::redact_url(url));
+                v = serde_json::Value::String(qa_sql::redact_url(url));
             }
             json!({"key": k, "value": v, "origin": settings.origin(k)})
         })

@@ -1,34 +1,14 @@
-//! `qa`: local-first question answering over your own documents.
-//!
-//! Pipeline stages, one module each: [`corpus`] → [`chunk`] → [`embed`] → [`vector`] index and
-//! [`kg`] → [`graph`] store → [`retrieve`] + graph evidence → [`answer`] → [`trace`].
-//! [`indexer`] and [`ask`] compose them; [`app`] is the command-line edge.
+//! `qa`: the command-line edge of local-first question answering over your own documents. It holds
+//! every clap type ([`cli`]), the typed settings ([`config`]), the command handlers ([`app`],
+//! [`commands`], [`doctor`], [`bench`]) and terminal output. The pipelines are library crates:
+//! `qa-core` (contracts) ← `qa-embed`, `qa-llm` ← `qa-index` ← `qa-graph` ← `qa-query`, plus
+//! `qa-sql` and `qa-traces`; see `docs/ARCHITECTURE.md`.
 
 pub mod alloc;
-pub mod answer;
 pub mod app;
-pub mod ask;
 pub mod bench;
-pub mod chunk;
 pub mod cli;
+pub mod commands;
 pub mod config;
-pub mod corpus;
 pub mod doctor;
-pub mod embed;
-pub mod error;
-pub mod eval;
-pub mod graph;
-pub mod graph_cmd;
-pub mod indexer;
-pub mod kg;
-pub mod layout;
-pub mod lexical;
-pub mod llm;
-pub mod retrieve;
-pub mod sql;
-pub mod sql_cmd;
-pub mod text;
-pub mod trace;
-pub mod traces;
-pub mod traces_cmd;
-pub mod vector;
+pub mod progress;

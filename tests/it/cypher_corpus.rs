@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use proptest::prelude::*;
-use qa::graph::cypher::{CheckReport, CypherSchema, Policy, ReasonKind, check, corpus_records, sanitize, validate};
+use qa_graph::cypher::{CheckReport, CypherSchema, Policy, ReasonKind, check, corpus_records, sanitize, validate};
 
 /// (description, query) records of a corpus file in tests/data/cypher.
 fn records(name: &str) -> Vec<(String, String)> {

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use qa::embed::{BertEmbedder, Embedder};
+use qa_embed::{BertEmbedder, Embedder};
 
 fn model() -> BertEmbedder {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models/all-MiniLM-L6-v2");
@@ -22,8 +22,8 @@ fn embeddings_are_unit_vectors_with_sensible_similarities() {
         let norm: f32 = x.iter().map(|a| a * a).sum::<f32>().sqrt();
         assert!((norm - 1.0).abs() < 1e-4);
     }
-    let close = qa::embed::dot(&v[0], &v[1]);
-    let far = qa::embed::dot(&v[0], &v[2]);
+    let close = qa_embed::dot(&v[0], &v[1]);
+    let far = qa_embed::dot(&v[0], &v[2]);
     assert!(close > 0.6 && far < 0.3 && close > far + 0.3, "close {close}, far {far}");
 }
 
@@ -34,7 +34,7 @@ fn padding_in_a_batch_does_not_change_a_vector() {
     let long = "The MQTT broker receives a JSON payload from the station every five minutes, stores retained messages, and forwards them to subscribers such as Telegraf, which writes them into the time-series database for Grafana to plot.";
     let alone = m.embed(&[short]).unwrap().remove(0);
     let batched = m.embed(&[long, short]).unwrap().remove(1);
-    let cos = qa::embed::dot(&alone, &batched);
+    let cos = qa_embed::dot(&alone, &batched);
     assert!(cos > 0.9999, "padding changed the embedding: cos {cos}");
 }
 
@@ -70,17 +70,17 @@ fn other_bert_family_layouts_load() {
     let text = ["A radiation shield keeps sunlight off the sensor."];
     let original = model().embed(&text).unwrap().remove(0);
     let prefixed_model = BertEmbedder::load(dir.path(), 256, 8).unwrap();
-    assert_eq!(prefixed_model.pooling(), qa::embed::Pooling::Mean);
+    assert_eq!(prefixed_model.pooling(), qa_embed::Pooling::Mean);
     let same = prefixed_model.embed(&text).unwrap().remove(0);
-    assert!(qa::embed::dot(&original, &same) > 0.99999, "prefixed checkpoint gives another vector");
+    assert!(qa_embed::dot(&original, &same) > 0.99999, "prefixed checkpoint gives another vector");
 
     std::fs::create_dir(dir.path().join("1_Pooling")).unwrap();
     std::fs::write(dir.path().join("1_Pooling/config.json"), r#"{"word_embedding_dimension": 384, "pooling_mode_cls_token": true, "pooling_mode_mean_tokens": false}"#).unwrap();
     let cls = BertEmbedder::load(dir.path(), 256, 8).unwrap();
-    assert_eq!(cls.pooling(), qa::embed::Pooling::Cls);
+    assert_eq!(cls.pooling(), qa_embed::Pooling::Cls);
     assert_ne!(cls.model_id(), prefixed_model.model_id(), "pooling is part of the model id");
     let v = cls.embed(&text).unwrap().remove(0);
     let norm: f32 = v.iter().map(|x| x * x).sum::<f32>().sqrt();
     assert!((norm - 1.0).abs() < 1e-4);
-    assert!(qa::embed::dot(&original, &v) < 0.99, "CLS pooling must differ from mean pooling");
+    assert!(qa_embed::dot(&original, &v) < 0.99, "CLS pooling must differ from mean pooling");
 }

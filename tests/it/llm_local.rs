@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
-use qa::llm::local::{LocalLlm, LocalOptions, WeightMode};
-use qa::llm::{ChatMessage, ChatRequest, FinishReason, Llm, LlmError, OutputFormat};
+use qa_llm::local::{LocalLlm, LocalOptions, WeightMode};
+use qa_llm::{ChatMessage, ChatRequest, FinishReason, Llm, LlmError, OutputFormat};
 
 fn model_path() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models/SmolLM2-135M-Instruct/SmolLM2-135M-Instruct.Q4_1.gguf")
@@ -268,12 +268,12 @@ fn tokenizer_json_beside_the_gguf_takes_precedence() {
     assert!(sidecar.tokenizer().is_control(1) && sidecar.tokenizer().is_end_of_turn(2));
 }
 
-fn chunk(text: &str) -> qa::chunk::Chunk {
-    qa::chunk::Chunk {
+fn chunk(text: &str) -> qa_core::chunk::Chunk {
+    qa_core::chunk::Chunk {
         id: "sensor_0".into(),
         source_file: "sensor.md".into(),
         content: text.into(),
-        metadata: qa::chunk::ChunkMeta {
+        metadata: qa_core::chunk::ChunkMeta {
             heading_path: vec![],
             image_ids: vec![],
             char_start: 0,
@@ -288,7 +288,7 @@ fn chunk(text: &str) -> qa::chunk::Chunk {
 fn graph_extraction_follows_the_schema() {
     let mut llm = model();
     let chunk = chunk("The BME280 sensor connects to the ESP32 board over the I2C bus. The solar panel charges the LiPo battery.");
-    let req = qa::kg::llm_extract::request(&chunk);
+    let req = qa_graph::kg::llm_extract::request(&chunk);
     let response = llm.chat(&req).expect("schema-guided extraction completes within max_tokens");
     eprintln!(
         "extraction ({:?}, {} tokens, {:.0} ms): {}",
@@ -297,7 +297,7 @@ fn graph_extraction_follows_the_schema() {
     let value: serde_json::Value = serde_json::from_str(&response.text).expect("the output is complete JSON");
     let keys: Vec<&String> = value.as_object().expect("an object").keys().collect();
     assert!(keys.iter().all(|k| *k == "entities" || *k == "relations"), "keys {keys:?}");
-    let extraction = qa::kg::llm_extract::validate(&response.text, &chunk).expect("structurally valid extraction");
+    let extraction = qa_graph::kg::llm_extract::validate(&response.text, &chunk).expect("structurally valid extraction");
     eprintln!("validated entities: {:?}", extraction.entities);
     eprintln!("validated relations: {:?}", extraction.relations);
     eprintln!("dropped items: {}", extraction.dropped);
@@ -307,7 +307,7 @@ fn graph_extraction_follows_the_schema() {
 fn subqueries_follow_the_schema() {
     let mut llm = model();
     let question = "How do I calibrate the BME280 sensor and send its readings over MQTT?";
-    let req = qa::retrieve::subquery_request(question);
+    let req = qa_query::retrieve::subquery_request(question);
     let response = llm.chat(&req).expect("schema-guided subqueries complete within max_tokens");
     eprintln!("subqueries ({:?}, {} tokens): {}", response.finish_reason, response.usage.completion, response.text);
     let value: serde_json::Value = serde_json::from_str(&response.text).expect("the output is complete JSON");
@@ -316,7 +316,7 @@ fn subqueries_follow_the_schema() {
     assert!(list.iter().all(|s| s.is_string()));
     let distinct: std::collections::BTreeSet<&str> = list.iter().filter_map(|s| s.as_str()).collect();
     assert_eq!(distinct.len(), list.len(), "repeated items: {list:?}");
-    match qa::retrieve::parse_llm_subqueries(&response.text, question) {
+    match qa_query::retrieve::parse_llm_subqueries(&response.text, question) {
         Ok(subqueries) => eprintln!("parse_llm_subqueries: usable {subqueries:?}"),
         Err(reason) => {
             // The structure is guaranteed; only the content (too short, no words, the question

@@ -6,8 +6,8 @@ use crate::common;
 use std::time::{Duration, Instant};
 
 use common::llm_server::{Scripted, ScriptedLlmServer};
-use qa::llm::openai::{OpenAiLlm, OpenAiOptions};
-use qa::llm::{ChatMessage, ChatRequest, FinishReason, Llm, LlmError, OutputFormat};
+use qa_llm::openai::{OpenAiLlm, OpenAiOptions};
+use qa_llm::{ChatMessage, ChatRequest, FinishReason, Llm, LlmError, OutputFormat};
 use serde_json::{Value, json};
 
 const KEY: &str = "sk-test-QA-distinctive-7f3e9a1c";

@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 
 use bolt_server::{BoltServer, Reply, Value, date, duration, keys, list, map, node, param, path, rel, urel};
 use qa::config::Secret;
-use qa::graph::{EntityHit, GraphStore, Neo4jGraph, Neo4jOptions};
-use qa::kg::{GraphDocument, KgNode, KgRel, Meta};
+use qa_graph::{EntityHit, GraphStore, Neo4jGraph, Neo4jOptions};
+use qa_graph::kg::{GraphDocument, KgNode, KgRel, Meta};
 use serde_json::json;
 
 const PASSWORD: &str = "Corr3ct-Horse-Battery";

@@ -21,8 +21,8 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use qa::config::Secret;
-use qa::graph::{GraphStore, Neo4jGraph, Neo4jOptions};
-use qa::kg::{GraphDocument, KgNode, KgRel, Meta};
+use qa_graph::{GraphStore, Neo4jGraph, Neo4jOptions};
+use qa_graph::kg::{GraphDocument, KgNode, KgRel, Meta};
 use serde_json::json;
 
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());

@@ -1,4 +1,4 @@
-//! `qa::sql::db` against real engines: SQLite files built from samples/sql/audit.sql, and the
+//! `qa_sql::db` against real engines: SQLite files built from samples/sql/audit.sql, and the
 //! throwaway PostgreSQL cluster `scripts/test.sh` starts (`QA_TEST_PG_URL`; the Postgres half of
 //! each test is skipped, with a note, when it is unset).
 //!
@@ -11,8 +11,8 @@ use crate::common;
 use std::time::{Duration, Instant};
 
 use common::sql_fixture::{SAMPLE_TABLES, percent_encode, pg_checksum, pg_sample, pg_sql_url, sqlite_checksum, sqlite_sample};
-use qa::sql::db::{self, SqlDatabase};
-use qa::sql::{DbSchema, Dialect, ExecLimits, SqlError, SqlUrl};
+use qa_sql::db::{self, SqlDatabase};
+use qa_sql::{DbSchema, Dialect, ExecLimits, SqlError, SqlUrl};
 use serde_json::{Value, json};
 
 fn limits(row_cap: usize, timeout_ms: u64) -> ExecLimits {

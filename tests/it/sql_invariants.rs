@@ -11,10 +11,11 @@ use crate::common;
 use std::sync::{Arc, Mutex};
 
 use proptest::prelude::*;
-use qa::llm::{ChatRequest, ChatResponse, FinishReason, Llm, LlmError, LlmRun, TokenUsage};
-use qa::sql::agent::{Agent, AgentOptions, Outcome};
-use qa::sql::db::{self, SqlDatabase};
-use qa::sql::{validate, DbSchema, Dialect, ExecLimits, QueryResult, SqlError, SqlUrl};
+use qa_llm::{ChatRequest, ChatResponse, FinishReason, Llm, LlmError, LlmRun};
+use qa_core::evidence::TokenUsage;
+use qa_sql::agent::{Agent, AgentOptions, Outcome};
+use qa_sql::db::{self, SqlDatabase};
+use qa_sql::{validate, DbSchema, Dialect, ExecLimits, QueryResult, SqlError, SqlUrl};
 
 const POOL: &[&str] = &[
     "SELECT COUNT(*) FROM findings WHERE severity = 'critical'",

@@ -5,8 +5,8 @@
 use std::path::Path;
 
 use proptest::prelude::*;
-use qa::sql::validate::{ReasonKind, Verdict, case_insensitive, count_probe, literal_filters, validate};
-use qa::sql::{ColumnInfo, DbSchema, Dialect, ForeignKey, TableInfo};
+use qa_sql::validate::{ReasonKind, Verdict, case_insensitive, count_probe, literal_filters, validate};
+use qa_sql::{ColumnInfo, DbSchema, Dialect, ForeignKey, TableInfo};
 use sqlparser::ast::{Expr, LimitClause, Statement, Value};
 use sqlparser::dialect::{PostgreSqlDialect, SQLiteDialect};
 use sqlparser::parser::Parser;

@@ -303,14 +303,14 @@ fn diff_two_runs() {
     qa(dir.path()).args(["traces", "diff"]).arg(&pa).arg(dir.path().join("missing.jsonl")).assert().code(1);
 }
 
-/// Records written by the real writer (`qa::trace::append`) from the library's own types load
+/// Records written by the real writer (`qa_core::trace::append`) from the library's own types load
 /// with every field the analyses read.
 #[test]
 fn reads_what_the_trace_writer_writes() {
-    use qa::trace::{append, Latency, TokenUsage, TraceChunk, TraceGraph, TraceRecord};
+    use qa_core::trace::{append, Latency, TokenUsage, TraceChunk, TraceGraph, TraceRecord};
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("logs/query_traces.jsonl");
-    let mut sub = qa::graph::Subgraph::default();
+    let mut sub = qa_core::evidence::Subgraph::default();
     sub.add_node("a", "Concept", Default::default());
     sub.add_node("b", "Concept", Default::default());
     sub.add_edge("a", "RELATED_TO", "b", Default::default());

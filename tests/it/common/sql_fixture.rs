@@ -48,12 +48,12 @@ pub fn pg_sample() -> Option<(String, String)> {
 }
 
 /// The `SqlUrl` of the test cluster, password included.
-pub fn pg_sql_url(url: &str, password: &str) -> qa::sql::SqlUrl {
+pub fn pg_sql_url(url: &str, password: &str) -> qa_sql::SqlUrl {
     let with_password = match url.split_once("://").and_then(|(scheme, rest)| rest.split_once('@').map(|(user, host)| (scheme, user, host))) {
         Some((scheme, user, host)) if !password.is_empty() => format!("{scheme}://{user}:{}@{host}", percent_encode(password, false)),
         _ => url.to_string(),
     };
-    qa::sql::SqlUrl::parse(&with_password).expect("QA_TEST_PG_URL parses")
+    qa_sql::SqlUrl::parse(&with_password).expect("QA_TEST_PG_URL parses")
 }
 
 /// `text` percent-encoded for the userinfo part of a URL: everything but unreserved characters

@@ -1,0 +1,272 @@
+//! Sentence embeddings. `Embedder` is the seam; `BertEmbedder` runs any BERT-family
+//! sentence-transformers model (all-MiniLM-L6-v2, bge-small, e5-small, gte-small) on the CPU
+//! through candle, with mean pooling and L2 normalisation.
+
+mod bert;
+pub mod kernels;
+
+use std::path::{Path, PathBuf};
+
+use candle_core::{DType, Device, Tensor};
+use tokenizers::{PaddingParams, Tokenizer, TruncationParams};
+
+use qa_core::chunk::TokenCounter;
+use qa_core::error::{QaError, Result};
+
+pub use bert::BertModel;
+
+/// Turns texts into unit-length vectors.
+pub trait Embedder: Send + Sync {
+    /// Identifies the model and its files; an index built with another id cannot be queried.
+    fn model_id(&self) -> &str;
+    fn dimension(&self) -> usize;
+    /// Model window in tokens, special tokens included.
+    fn max_tokens(&self) -> usize;
+    /// Embed texts; output order matches input order. Texts beyond the window are truncated.
+    fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>>;
+    fn token_counter(&self) -> &dyn TokenCounter;
+}
+
+/// Upper bound on (texts × padded length) per forward pass.
+const MAX_BATCH_TOKENS: usize = 2048;
+
+/// Files a model folder must contain.
+pub const REQUIRED_FILES: &[&str] = &["config.json", "tokenizer.json", "model.safetensors"];
+
+/// How token states become one vector (sentence-transformers `1_Pooling/config.json`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pooling {
+    /// Mean of the real tokens' states (all-MiniLM, e5, gte).
+    Mean,
+    /// The [CLS] token's state (bge).
+    Cls,
+}
+
+impl Pooling {
+    fn from_dir(dir: &Path) -> std::result::Result<Pooling, String> {
+        let path = dir.join("1_Pooling").join("config.json");
+        let Ok(text) = std::fs::read_to_string(&path) else { return Ok(Pooling::Mean) };
+        let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let on = |k: &str| v.get(k).and_then(|b| b.as_bool()).unwrap_or(false);
+        match (on("pooling_mode_cls_token"), on("pooling_mode_mean_tokens")) {
+            (true, false) => Ok(Pooling::Cls),
+            (false, true) => Ok(Pooling::Mean),
+            _ => Err(format!("{}: only mean or CLS pooling (one of them) is supported", path.display())),
+        }
+    }
+}
+
+pub struct BertEmbedder {
+    model: BertModel,
+    pooling: Pooling,
+    tokenizer: Tokenizer,
+    counter: TokenizerCounter,
+    model_id: String,
+    dimension: usize,
+    max_tokens: usize,
+    batch_size: usize,
+    /// Threads that embed whole batches concurrently (when more than one).
+    pool: Option<rayon::ThreadPool>,
+    dir: PathBuf,
+}
+
+/// How compute threads are used, decided once per process (see [`configure_threads`]).
+static WORKERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(1);
+
+/// Use `threads` cores for embedding by running that many batches at once, each with
+/// single-threaded candle kernels. On the 2-core target machines this scales better (about 1.9×)
+/// than splitting every GEMM across threads (1.3–1.5×), which synchronises dozens of times per
+/// layer. Call once at start-up, before any other thread exists: candle reads its thread count
+/// from `RAYON_NUM_THREADS`, so the global rayon pool (used for chunking and HNSW builds) is
+/// created with `threads` threads first and the variable is then set to 1 for candle.
+pub fn configure_threads(threads: usize) {
+    let threads = threads.max(1);
+    let _ = rayon::ThreadPoolBuilder::new().num_threads(threads).build_global();
+    if threads > 1 {
+        // SAFETY: called at start-up before other threads read the environment.
+        unsafe { std::env::set_var("RAYON_NUM_THREADS", "1") };
+    }
+    WORKERS.store(threads, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Counts tokens with the model's own tokenizer (without truncation).
+pub struct TokenizerCounter(Tokenizer);
+
+impl TokenCounter for TokenizerCounter {
+    fn count(&self, text: &str) -> usize {
+        self.0.encode_fast(text, false).map(|e| e.len()).unwrap_or_else(|_| text.split_whitespace().count() * 2)
+    }
+}
+
+impl BertEmbedder {
+    /// Load a model folder. `max_tokens` caps the window (the model's own limit still applies).
+    pub fn load(dir: &Path, max_tokens: usize, batch_size: usize) -> Result<BertEmbedder> {
+        for f in REQUIRED_FILES {
+            if !dir.join(f).is_file() {
+                return Err(QaError::ModelMissing { dir: dir.to_path_buf(), missing: (*f).to_string() });
+            }
+        }
+        let load_err = |reason: String| QaError::ModelLoad { dir: dir.to_path_buf(), reason };
+        let config_text = std::fs::read_to_string(dir.join("config.json")).map_err(|e| load_err(e.to_string()))?;
+        let config: bert::BertConfig =
+            serde_json::from_str(&config_text).map_err(|e| load_err(format!("config.json: {e}")))?;
+        // sentence-transformers records the window the model was trained for (256 for MiniLM);
+        // tokenizer.json of that package pads and truncates to 128, which we override below.
+        let st_window = std::fs::read_to_string(dir.join("sentence_bert_config.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .and_then(|v| v.get("max_seq_length").and_then(|m| m.as_u64()))
+            .map(|m| m as usize);
+        let window = st_window.unwrap_or(512).min(config.max_position_embeddings).min(max_tokens.max(8));
+
+        let mut tokenizer =
+            Tokenizer::from_file(dir.join("tokenizer.json")).map_err(|e| load_err(format!("tokenizer.json: {e}")))?;
+        tokenizer.with_padding(None::<PaddingParams>);
+        let mut counter_tok = tokenizer.clone();
+        counter_tok.with_truncation(None).map_err(|e| load_err(e.to_string()))?;
+        tokenizer
+            .with_truncation(Some(TruncationParams { max_length: window, ..Default::default() }))
+            .map_err(|e| load_err(e.to_string()))?;
+
+        let pooling = Pooling::from_dir(dir).map_err(load_err)?;
+        let weights = dir.join("model.safetensors");
+        let model = BertModel::load(&weights, &config, &Device::Cpu).map_err(|e| load_err(e.to_string()))?;
+        let size = std::fs::metadata(&weights).map(|m| m.len()).unwrap_or(0);
+        let fingerprint = qa_core::fsx::sha256_hex(format!("{config_text}\n{size}\n{pooling:?}").as_bytes());
+        let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "model".into());
+        Ok(BertEmbedder {
+            model,
+            pooling,
+            tokenizer,
+            counter: TokenizerCounter(counter_tok),
+            model_id: format!("{name}@{}", &fingerprint[..12]),
+            dimension: config.hidden_size,
+            max_tokens: window,
+            batch_size: batch_size.max(1),
+            pool: match WORKERS.load(std::sync::atomic::Ordering::Relaxed) {
+                n if n > 1 => rayon::ThreadPoolBuilder::new().num_threads(n).thread_name(|i| format!("qa-embed-{i}")).build().ok(),
+                _ => None,
+            },
+            dir: dir.to_path_buf(),
+        })
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    pub fn pooling(&self) -> Pooling {
+        self.pooling
+    }
+
+    fn embed_batch(&self, encodings: &[&tokenizers::Encoding]) -> candle_core::Result<Vec<Vec<f32>>> {
+        let b = encodings.len();
+        let t = encodings.iter().map(|e| e.len()).max().unwrap_or(1).max(1);
+        let mut ids = vec![0u32; b * t];
+        let mut mask = vec![0f32; b * t];
+        let mut lengths = Vec::with_capacity(b);
+        for (row, enc) in encodings.iter().enumerate() {
+            for (col, id) in enc.get_ids().iter().enumerate() {
+                ids[row * t + col] = *id;
+                mask[row * t + col] = 1.0;
+            }
+            lengths.push(enc.len());
+        }
+        let ids = Tensor::from_vec(ids, (b, t), &Device::Cpu)?;
+        let mask = Tensor::from_vec(mask, (b, t), &Device::Cpu)?;
+        let hidden = self.model.forward(&ids, &lengths)?; // (b, t, h)
+        let pooled = match self.pooling {
+            Pooling::Cls => hidden.narrow(1, 0, 1)?.squeeze(1)?, // (b, h)
+            Pooling::Mean => {
+                // Mean over real tokens only.
+                let m = mask.unsqueeze(2)?; // (b, t, 1)
+                let summed = hidden.broadcast_mul(&m)?.sum(1)?; // (b, h)
+                let counts = m.sum(1)?.clamp(1e-9, f64::MAX)?; // (b, 1)
+                summed.broadcast_div(&counts)?
+            }
+        };
+        let norm = pooled.sqr()?.sum_keepdim(1)?.sqrt()?.clamp(1e-12, f64::MAX)?;
+        pooled.broadcast_div(&norm)?.to_dtype(DType::F32)?.to_vec2::<f32>()
+    }
+}
+
+impl Embedder for BertEmbedder {
+    fn model_id(&self) -> &str {
+        &self.model_id
+    }
+    fn dimension(&self) -> usize {
+        self.dimension
+    }
+    fn max_tokens(&self) -> usize {
+        self.max_tokens
+    }
+    fn token_counter(&self) -> &dyn TokenCounter {
+        &self.counter
+    }
+
+    fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
+        if texts.is_empty() {
+            return Ok(Vec::new());
+        }
+        let encodings = self
+            .tokenizer
+            .encode_batch_fast(texts.to_vec(), true)
+            .map_err(|e| QaError::Embed(format!("tokenizing: {e}")))?;
+        // Sort by length so each batch pads to a similar length (less wasted compute).
+        let mut order: Vec<usize> = (0..texts.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(encodings[i].len()));
+        // Batches are capped by padded tokens as well as by count: many short texts (questions,
+        // concept names) go in one batch; full-window chunks go a few at a time, which keeps
+        // activation buffers small enough for the allocator to recycle.
+        let mut groups: Vec<&[usize]> = Vec::new();
+        // Never fewer batches than workers when there is enough to share (a handful of short
+        // sentences would otherwise run on one core).
+        let workers = self.pool.as_ref().map(|p| p.current_num_threads()).unwrap_or(1);
+        let fair_share = order.len().div_ceil(workers).max(1);
+        let mut start = 0;
+        while start < order.len() {
+            let longest = encodings[order[start]].len().max(1);
+            let by_tokens = (MAX_BATCH_TOKENS / longest).max(1);
+            let end = (start + self.batch_size.min(by_tokens).min(fair_share)).min(order.len());
+            groups.push(&order[start..end]);
+            start = end;
+        }
+        let run = |group: &[usize]| -> Result<Vec<Vec<f32>>> {
+            let encs: Vec<&tokenizers::Encoding> = group.iter().map(|&i| &encodings[i]).collect();
+            self.embed_batch(&encs).map_err(|e| QaError::Embed(e.to_string()))
+        };
+        let results: Vec<Result<Vec<Vec<f32>>>> = match &self.pool {
+            // Data parallelism: each worker takes whole batches (see `configure_threads`). The
+            // pool's threads live as long as the embedder, so their allocator heaps stay warm.
+            Some(pool) if groups.len() > 1 => {
+                use rayon::prelude::*;
+                pool.install(|| groups.par_iter().with_max_len(1).map(|g| run(g)).collect())
+            }
+            _ => groups.iter().map(|g| run(g)).collect(),
+        };
+        let mut out = vec![Vec::new(); texts.len()];
+        for (group, vectors) in groups.iter().zip(results) {
+            for (&i, v) in group.iter().zip(vectors?) {
+                out[i] = v;
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Dot product of two unit vectors (= cosine similarity).
+pub fn dot(a: &[f32], b: &[f32]) -> f32 {
+    // Eight independent accumulators let the compiler vectorise without reassociation flags.
+    let mut acc = [0f32; 8];
+    let chunks = a.len() / 8 * 8;
+    for i in (0..chunks).step_by(8) {
+        for k in 0..8 {
+            acc[k] += a[i + k] * b[i + k];
+        }
+    }
+    let mut s: f32 = acc.iter().sum();
+    for i in chunks..a.len().min(b.len()) {
+        s += a[i] * b[i];
+    }
+    s
+}

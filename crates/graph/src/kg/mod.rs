@@ -1,0 +1,414 @@
+//! Knowledge-graph extraction (deterministic) and the KG JSONL contract.
+//!
+//! Per chunk: concepts (multi-word technical terms, code identifiers, acronyms, heading terms),
+//! a `Document` node, `MENTIONS` edges; per corpus: weighted `RELATED_TO` co-occurrence edges and
+//! `Image` nodes with `HAS_IMAGE` (document → image) and `DEPICTS` (image → concept) edges.
+
+pub mod link;
+pub mod llm_extract;
+mod terms;
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use qa_core::chunk::Chunk;
+use qa_index::corpus::ImageRef;
+
+pub use terms::{extract_terms, normalize_concept, singular, TermKind};
+
+/// Version of the deterministic extraction and linking rules (recorded in the manifest).
+pub const EXTRACTOR_VERSION: u32 = 4;
+
+/// A `{key, value}` metadata item (the KG JSONL contract); becomes a node/edge property.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Meta {
+    pub key: String,
+    pub value: serde_json::Value,
+}
+
+pub(crate) fn meta(key: &str, value: impl Into<serde_json::Value>) -> Meta {
+    Meta { key: key.to_string(), value: value.into() }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct KgNode {
+    pub id: String,
+    #[serde(rename = "type")]
+    pub node_type: String,
+    #[serde(default)]
+    pub metadata: Vec<Meta>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct KgRel {
+    pub source: String,
+    pub target: String,
+    #[serde(rename = "type")]
+    pub rel_type: String,
+    #[serde(default)]
+    pub metadata: Vec<Meta>,
+}
+
+/// One line of the KG JSONL: a document (chunk) with the nodes and relationships found in it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct GraphDocument {
+    pub source: KgNode,
+    pub nodes: Vec<KgNode>,
+    pub relationships: Vec<KgRel>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ConceptInfo {
+    pub id: String,
+    pub name: String,
+    pub aliases: Vec<String>,
+    pub kind: TermKind,
+    /// Chunks mentioning it.
+    pub df: usize,
+    /// Its name has a row in `concept_vectors.f32` (rows follow the order of embedded concepts).
+    #[serde(default)]
+    pub embedded: bool,
+}
+
+impl ConceptInfo {
+    /// Whether grounding by meaning needs this concept's name embedded: terms and titles do; a
+    /// proper name seen in one chunk only is found by its spelling, and embedding the thousands
+    /// of them in an encyclopedic corpus would cost more than the passages themselves.
+    pub fn wants_vector(&self) -> bool {
+        !matches!(self.kind, TermKind::Name) || self.df >= 2
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct ExtractParams {
+    pub min_df: usize,
+    pub min_related_weight: u32,
+    /// Co-occurrence pairs are formed among at most this many concepts per chunk (highest
+    /// tf·idf first); MENTIONS edges cover every concept of the chunk.
+    pub max_per_chunk: usize,
+}
+
+/// Everything extracted from a corpus.
+#[derive(Debug, Default)]
+pub struct KnowledgeGraph {
+    pub documents: Vec<GraphDocument>,
+    pub concepts: BTreeMap<String, ConceptInfo>,
+    pub related_edges: usize,
+}
+
+/// `<chunk_file>::<chunk_id>`: how a Document node points back at its chunk.
+pub fn document_id(chunk_file: &str, chunk_id: &str) -> String {
+    format!("{chunk_file}::{chunk_id}")
+}
+
+pub fn extract(
+    chunks: &[Chunk],
+    images: &BTreeMap<String, ImageRef>,
+    chunk_file: &str,
+    doc_types: &HashMap<String, &'static str>,
+    titles: &HashMap<String, String>,
+    params: ExtractParams,
+) -> KnowledgeGraph {
+    // 1. Candidate terms per chunk, plus the title of the chunk's document.
+    let per_chunk: Vec<Vec<terms::Term>> = {
+        use rayon::prelude::*;
+        chunks
+            .par_iter()
+            .map(|c| {
+                let mut t = extract_terms(&c.content, &c.metadata.heading_path);
+                if let Some(title) = titles.get(&c.source_file) {
+                    let id = link::title_id(title);
+                    if !id.is_empty() {
+                        t.push(terms::Term { id, surface: link::strip_disambiguation(title).to_string(), kind: TermKind::Title });
+                    }
+                }
+                t
+            })
+            .collect()
+    };
+    // 2. Document frequency, surface forms and kinds.
+    let mut df: HashMap<String, usize> = HashMap::new();
+    let mut surfaces: HashMap<String, BTreeMap<String, usize>> = HashMap::new();
+    let mut kinds: HashMap<String, TermKind> = HashMap::new();
+    for terms in &per_chunk {
+        let mut seen = BTreeSet::new();
+        for t in terms {
+            *surfaces.entry(t.id.clone()).or_default().entry(t.surface.clone()).or_default() += 1;
+            let k = kinds.entry(t.id.clone()).or_insert(t.kind);
+            if t.kind.priority() > k.priority() {
+                *k = t.kind;
+            }
+            if seen.insert(t.id.clone()) {
+                *df.entry(t.id.clone()).or_default() += 1;
+            }
+        }
+    }
+    // Full titles ("Kiss and Tell (1945 film)") are aliases of their title concept.
+    for title in titles.values() {
+        let id = link::title_id(title);
+        if title.trim() != link::strip_disambiguation(title) && surfaces.contains_key(&id) {
+            *surfaces.entry(id).or_default().entry(title.trim().to_string()).or_default() += 0;
+        }
+    }
+    let n = chunks.len().max(1);
+    let keep = |id: &str| -> bool {
+        let d = df.get(id).copied().unwrap_or(0);
+        let kind = kinds.get(id).copied().unwrap_or(TermKind::Phrase);
+        if kind == TermKind::Title {
+            return true;
+        }
+        // Boilerplate: a term in more than half the chunks of a sizeable corpus says nothing.
+        if n >= 20 && d * 2 > n {
+            return false;
+        }
+        // An identifier in more than a tenth of a large corpus (`main`, `new`, `self`) is
+        // scaffolding, not a topic.
+        if kind == TermKind::Code && n >= 50 && d * 10 > n {
+            return false;
+        }
+        match kind {
+            TermKind::Phrase => d >= params.min_df,
+            _ => true,
+        }
+    };
+    let mut concepts: BTreeMap<String, ConceptInfo> = BTreeMap::new();
+    for id in df.keys().filter(|id| keep(id)) {
+        let mut by_count: Vec<(&String, &usize)> = surfaces[id].iter().collect();
+        by_count.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        concepts.insert(
+            id.clone(),
+            ConceptInfo {
+                id: id.clone(),
+                name: by_count[0].0.clone(),
+                aliases: by_count.iter().skip(1).take(8).map(|(s, _)| (*s).clone()).collect(),
+                kind: kinds[id],
+                df: 0,
+                embedded: false,
+            },
+        );
+    }
+    // 3. Every mention of a kept concept in every chunk (dictionary linking), merged with what the
+    //    extractor saw there; a chunk's own title is its strongest concept.
+    let aliases = link::AliasIndex::build(concepts.values().map(|c| link::AliasSource {
+        id: &c.id,
+        kind: c.kind,
+        surfaces: std::iter::once(c.name.as_str()).chain(c.aliases.iter().map(String::as_str)).collect(),
+    }));
+    let linked: Vec<HashMap<String, u32>> = {
+        use rayon::prelude::*;
+        chunks.par_iter().map(|c| aliases.scan(&c.content)).collect()
+    };
+    let mut chunk_concepts: Vec<Vec<(String, usize)>> = Vec::with_capacity(chunks.len());
+    let mut chunk_titles: Vec<Option<String>> = Vec::with_capacity(chunks.len());
+    for (ci, terms) in per_chunk.iter().enumerate() {
+        let mut tf: BTreeMap<String, usize> = BTreeMap::new();
+        let mut title = None;
+        for t in terms.iter().filter(|t| concepts.contains_key(&t.id)) {
+            *tf.entry(t.id.clone()).or_default() += 1;
+            if t.kind == TermKind::Title {
+                title = Some(t.id.clone());
+            }
+        }
+        for (id, count) in &linked[ci] {
+            let e = tf.entry(id.clone()).or_default();
+            *e = (*e).max(*count as usize);
+        }
+        let mut ranked: Vec<(String, usize)> = tf.into_iter().collect();
+        let idf = |id: &str| ((n as f64 + 1.0) / (df.get(id).copied().unwrap_or(1).max(1) as f64)).ln();
+        ranked.sort_by(|a, b| {
+            let score = |(id, c): &(String, usize)| *c as f64 * idf(id);
+            score(b).total_cmp(&score(a)).then(a.0.cmp(&b.0))
+        });
+        chunk_concepts.push(ranked);
+        chunk_titles.push(title);
+    }
+    for ids in &chunk_concepts {
+        for (id, _) in ids {
+            if let Some(c) = concepts.get_mut(id) {
+                c.df += 1;
+            }
+        }
+    }
+    concepts.retain(|_, c| c.df > 0);
+    // 4. Co-occurrence weights over chunks.
+    let mut pairs: BTreeMap<(String, String), Vec<usize>> = BTreeMap::new();
+    for (ci, ids) in chunk_concepts.iter().enumerate() {
+        let ids = &ids[..ids.len().min(params.max_per_chunk)];
+        for a in 0..ids.len() {
+            for b in a + 1..ids.len() {
+                let (x, y) = if ids[a].0 < ids[b].0 { (&ids[a].0, &ids[b].0) } else { (&ids[b].0, &ids[a].0) };
+                pairs.entry((x.clone(), y.clone())).or_default().push(ci);
+            }
+        }
+    }
+    pairs.retain(|_, v| v.len() as u32 >= params.min_related_weight);
+    let mut related_by_chunk: HashMap<usize, Vec<&(String, String)>> = HashMap::new();
+    for (pair, cis) in &pairs {
+        // Attach the edge to the first chunk where it occurs, so each edge is written once.
+        related_by_chunk.entry(cis[0]).or_default().push(pair);
+    }
+    // 5. Images depict the concepts named in their alt text and caption.
+    let mut depicts: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for (img_id, img) in images {
+        let text = format!("{} {}", img.alt, img.caption);
+        let mut found: BTreeSet<String> = extract_terms(&text, &[]).into_iter().map(|t| t.id).filter(|id| concepts.contains_key(id)).collect();
+        let lowered = normalize_words(&text);
+        for id in concepts.keys() {
+            if (id.contains(' ') || id.len() >= 4) && contains_words(&lowered, &normalize_words(id)) {
+                found.insert(id.clone());
+            }
+        }
+        depicts.insert(img_id.as_str(), found.into_iter().collect());
+    }
+    let mut images_written = BTreeSet::new();
+    // 6. The JSONL lines.
+    let mut documents = Vec::with_capacity(chunks.len());
+    for (ci, chunk) in chunks.iter().enumerate() {
+        let doc_id = document_id(chunk_file, &chunk.id);
+        let source = KgNode {
+            id: doc_id.clone(),
+            node_type: "Document".into(),
+            metadata: vec![
+                meta("source_id", doc_id.clone()),
+                meta("chunk_id", chunk.id.clone()),
+                meta("source_file", chunk.source_file.clone()),
+                meta("source_type", doc_types.get(&chunk.source_file).copied().unwrap_or("text")),
+                meta("derived_from_chunk_file", chunk_file),
+                meta("heading_path", chunk.metadata.heading_path.join(" > ")),
+            ],
+        };
+        let mut nodes = Vec::new();
+        let mut rels = Vec::new();
+        for (id, count) in &chunk_concepts[ci] {
+            nodes.push(concept_node(&concepts[id]));
+            let mut metadata = vec![meta("count", *count)];
+            // The document is about this concept (its title), not merely mentioning it.
+            if chunk_titles[ci].as_deref() == Some(id.as_str()) {
+                metadata.push(meta("role", "title"));
+            }
+            rels.push(KgRel { source: doc_id.clone(), target: id.clone(), rel_type: "MENTIONS".into(), metadata });
+        }
+        for (a, b) in related_by_chunk.get(&ci).into_iter().flatten() {
+            let cis = &pairs[&(a.clone(), b.clone())];
+            let evidence: Vec<String> = cis.iter().take(5).map(|&i| chunks[i].id.clone()).collect();
+            rels.push(KgRel {
+                source: a.clone(),
+                target: b.clone(),
+                rel_type: "RELATED_TO".into(),
+                metadata: vec![meta("weight", cis.len()), meta("evidence", evidence)],
+            });
+        }
+        for img_id in &chunk.metadata.image_ids {
+            let Some(img) = images.get(img_id) else { continue };
+            nodes.push(KgNode {
+                id: img_id.clone(),
+                node_type: "Image".into(),
+                metadata: vec![meta("source_path", img.source_path.clone()), meta("caption", img.caption.clone()), meta("alt", img.alt.clone())],
+            });
+            rels.push(KgRel { source: doc_id.clone(), target: img_id.clone(), rel_type: "HAS_IMAGE".into(), metadata: vec![] });
+            if images_written.insert(img_id.clone()) {
+                for concept in depicts.get(img_id.as_str()).into_iter().flatten() {
+                    rels.push(KgRel { source: img_id.clone(), target: concept.clone(), rel_type: "DEPICTS".into(), metadata: vec![] });
+                    if !nodes.iter().any(|n| &n.id == concept) {
+                        nodes.push(concept_node(&concepts[concept]));
+                    }
+                }
+            }
+        }
+        documents.push(GraphDocument { source, nodes, relationships: rels });
+    }
+    KnowledgeGraph { documents, concepts, related_edges: pairs.len() }
+}
+
+fn concept_node(c: &ConceptInfo) -> KgNode {
+    KgNode {
+        id: c.id.clone(),
+        node_type: "Concept".into(),
+        metadata: vec![meta("name", c.name.clone()), meta("aliases", c.aliases.clone()), meta("kind", c.kind.as_str()), meta("df", c.df)],
+    }
+}
+
+pub(crate) fn normalize_words(s: &str) -> Vec<String> {
+    s.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .map(|w| terms::singular(&w.to_lowercase()))
+        .collect()
+}
+
+pub(crate) fn contains_words(hay: &[String], needle: &[String]) -> bool {
+    !needle.is_empty() && hay.windows(needle.len()).any(|w| w == needle)
+}
+
+/// Read a KG JSONL file, skipping (and counting) malformed lines.
+pub fn read_kg_jsonl(path: &Path) -> qa_core::error::Result<(Vec<GraphDocument>, usize)> {
+    use qa_core::error::IoContext;
+    use std::io::BufRead;
+    let f = std::fs::File::open(path).ctx("opening KG file", path)?;
+    let mut docs = Vec::new();
+    let mut bad = 0;
+    for line in std::io::BufReader::new(f).lines() {
+        let line = line.ctx("reading KG file", path)?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str(&line) {
+            Ok(d) => docs.push(d),
+            Err(_) => bad += 1,
+        }
+    }
+    Ok((docs, bad))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qa_core::chunk::ChunkMeta;
+
+    fn chunk(id: &str, text: &str, images: &[&str]) -> Chunk {
+        Chunk {
+            id: id.into(),
+            source_file: format!("{id}.md"),
+            content: text.into(),
+            metadata: ChunkMeta {
+                heading_path: vec!["Power".into()],
+                image_ids: images.iter().map(|s| s.to_string()).collect(),
+                char_start: 0,
+                char_end: text.len(),
+                token_count: 10,
+                content_sha256: String::new(),
+            },
+        }
+    }
+
+    #[test]
+    fn extracts_concepts_cooccurrence_and_images() {
+        let chunks = vec![
+            chunk("a_0", "Deep sleep extends battery life. The ESP32 calls `esp_deep_sleep_start()`.", &["img_panel"]),
+            chunk("b_0", "In deep sleep the battery life of the ESP32 is measured in months.", &[]),
+            chunk("c_0", "The solar panel charges the battery life budget; deep sleep helps.", &[]),
+        ];
+        let mut images = BTreeMap::new();
+        images.insert(
+            "img_panel".to_string(),
+            ImageRef { id: "img_panel".into(), source_path: "c/panel.svg".into(), alt: "Solar panel feeding the ESP32".into(), caption: String::new() },
+        );
+        let kg = extract(&chunks, &images, "c_chunks.jsonl", &HashMap::new(), &HashMap::new(), ExtractParams { min_df: 2, min_related_weight: 2, max_per_chunk: 20 });
+        assert!(kg.concepts.contains_key("deep sleep"), "{:?}", kg.concepts.keys());
+        assert!(kg.concepts.contains_key("battery life"));
+        assert!(kg.concepts.contains_key("esp32"));
+        assert!(kg.concepts.contains_key("esp_deep_sleep_start"));
+        assert_eq!(kg.concepts["esp32"].name, "ESP32");
+        let rels: Vec<&KgRel> = kg.documents.iter().flat_map(|d| &d.relationships).collect();
+        let related = rels.iter().find(|r| r.rel_type == "RELATED_TO" && r.source == "battery life" && r.target == "deep sleep").unwrap();
+        assert_eq!(related.metadata[0].value, serde_json::json!(3));
+        assert!(rels.iter().any(|r| r.rel_type == "HAS_IMAGE" && r.target == "img_panel"));
+        assert!(rels.iter().any(|r| r.rel_type == "DEPICTS" && r.source == "img_panel" && r.target == "esp32"));
+        assert_eq!(kg.documents[0].source.id, "c_chunks.jsonl::a_0");
+        // the contract round-trips through JSON
+        let line = serde_json::to_string(&kg.documents[0]).unwrap();
+        let back: GraphDocument = serde_json::from_str(&line).unwrap();
+        assert_eq!(back, kg.documents[0]);
+    }
+}

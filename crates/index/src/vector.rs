@@ -1,0 +1,226 @@
+//! Dense vector index: an HNSW graph (hnsw_rs) over unit vectors with cosine distance, persisted
+//! next to the raw vectors. `ExactIndex` (brute force) is the second implementation: the ground
+//! truth for recall measurements and the fallback a user can choose for tiny corpora.
+
+use std::io::{Read, Write};
+use std::path::Path;
+
+use hnsw_rs::prelude::{AnnT, Distance, Hnsw, HnswIo};
+
+use qa_embed::dot;
+use qa_core::error::{IoContext, QaError, Result};
+
+/// Nearest-neighbour search over the chunk vectors. Ids are row numbers in the id map.
+pub trait VectorIndex: Send + Sync {
+    /// Up to `k` (row, cosine similarity) pairs, most similar first.
+    fn search(&self, query: &[f32], k: usize) -> Vec<(usize, f32)>;
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Cosine distance for unit vectors: `1 - a·b`, clamped at 0 against rounding. (anndists'
+/// `DistDot` asserts `a·b <= 1`, which rounding can break for unit vectors.)
+#[derive(Default, Clone, Copy)]
+pub struct UnitCosine;
+
+impl Distance<f32> for UnitCosine {
+    fn eval(&self, a: &[f32], b: &[f32]) -> f32 {
+        (1.0 - dot(a, b)).max(0.0)
+    }
+}
+
+pub const HNSW_BASENAME: &str = "hnsw";
+
+#[derive(Debug, Clone, Copy)]
+pub struct HnswParams {
+    pub m: usize,
+    pub ef_construction: usize,
+    pub ef_search: usize,
+}
+
+pub struct HnswIndex {
+    hnsw: Hnsw<'static, f32, UnitCosine>,
+    ef_search: usize,
+}
+
+impl HnswIndex {
+    /// Build over `vectors` (row i gets id i) using every core.
+    pub fn build(vectors: &[Vec<f32>], params: HnswParams) -> HnswIndex {
+        let n = vectors.len().max(1);
+        let hnsw = Hnsw::<f32, UnitCosine>::new(params.m, n, 16, params.ef_construction, UnitCosine);
+        let data: Vec<(&Vec<f32>, usize)> = vectors.iter().enumerate().map(|(i, v)| (v, i)).collect();
+        hnsw.parallel_insert(&data);
+        let mut hnsw = hnsw;
+        hnsw.set_searching_mode(true);
+        HnswIndex { hnsw, ef_search: params.ef_search }
+    }
+
+    /// Write `hnsw.hnsw.graph` and `hnsw.hnsw.data` into `dir`.
+    pub fn save(&self, dir: &Path) -> Result<()> {
+        self.hnsw
+            .file_dump(dir, HNSW_BASENAME)
+            .map_err(|e| QaError::io("writing HNSW index", dir, std::io::Error::other(e.to_string())))?;
+        Ok(())
+    }
+
+    /// Load a dump. The caller has verified file sizes and checksums against the manifest; the
+    /// loader asserts on malformed input, so a panic is still turned into an error here.
+    pub fn load(dir: &Path, ef_search: usize) -> std::result::Result<HnswIndex, String> {
+        let dir = dir.to_path_buf();
+        let loaded = qa_core::error::catch_panic(move || {
+            // hnsw_rs ties the index's lifetime to its loader; the loader is small and an index is
+            // loaded once per process, so it is kept alive for the whole run.
+            let io: &'static mut HnswIo = Box::leak(Box::new(HnswIo::new(&dir, HNSW_BASENAME)));
+            io.load_hnsw::<f32, UnitCosine>().map_err(|e| e.to_string())
+        });
+        match loaded {
+            Ok(Ok(mut hnsw)) => {
+                hnsw.set_searching_mode(true);
+                Ok(HnswIndex { hnsw, ef_search })
+            }
+            Ok(Err(e)) => Err(e),
+            Err(p) => Err(format!("the HNSW files are malformed ({p})")),
+        }
+    }
+}
+
+impl VectorIndex for HnswIndex {
+    fn search(&self, query: &[f32], k: usize) -> Vec<(usize, f32)> {
+        if self.hnsw.get_nb_point() == 0 || k == 0 {
+            return Vec::new();
+        }
+        let ef = self.ef_search.max(k);
+        let mut out: Vec<(usize, f32)> =
+            self.hnsw.search(query, k, ef).into_iter().map(|n| (n.d_id, 1.0 - n.distance)).collect();
+        out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        out
+    }
+    fn len(&self) -> usize {
+        self.hnsw.get_nb_point()
+    }
+}
+
+/// Exact search by scanning every vector.
+pub struct ExactIndex<'a> {
+    pub vectors: &'a [Vec<f32>],
+}
+
+impl VectorIndex for ExactIndex<'_> {
+    fn search(&self, query: &[f32], k: usize) -> Vec<(usize, f32)> {
+        let mut scored: Vec<(usize, f32)> = self.vectors.iter().enumerate().map(|(i, v)| (i, dot(query, v))).collect();
+        let k = k.min(scored.len());
+        if k == 0 {
+            return Vec::new();
+        }
+        scored.select_nth_unstable_by(k - 1, |a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        scored.truncate(k);
+        scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        scored
+    }
+    fn len(&self) -> usize {
+        self.vectors.len()
+    }
+}
+
+/// Raw vectors file: `QAVEC1\0\0`, u64 rows, u64 dim, then rows*dim little-endian f32.
+pub fn write_vectors(path: &Path, vectors: &[Vec<f32>], dim: usize) -> Result<()> {
+    let f = std::fs::File::create(path).ctx("creating vectors file", path)?;
+    let mut w = std::io::BufWriter::new(f);
+    let mut header = Vec::with_capacity(24);
+    header.extend_from_slice(b"QAVEC1\0\0");
+    header.extend_from_slice(&(vectors.len() as u64).to_le_bytes());
+    header.extend_from_slice(&(dim as u64).to_le_bytes());
+    w.write_all(&header).ctx("writing vectors file", path)?;
+    for v in vectors {
+        if v.len() != dim {
+            return Err(QaError::Data { path: path.into(), reason: format!("vector of length {} (expected {dim})", v.len()) });
+        }
+        let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+        w.write_all(&bytes).ctx("writing vectors file", path)?;
+    }
+    w.into_inner().map_err(|e| QaError::io("writing vectors file", path, e.into_error()))?.sync_all().ctx("syncing", path)?;
+    Ok(())
+}
+
+pub fn read_vectors(path: &Path) -> Result<(Vec<Vec<f32>>, usize)> {
+    let mut bytes = Vec::new();
+    std::fs::File::open(path).ctx("opening vectors file", path)?.read_to_end(&mut bytes).ctx("reading vectors file", path)?;
+    let bad = |reason: &str| QaError::Data { path: path.into(), reason: reason.into() };
+    if bytes.len() < 24 || &bytes[..8] != b"QAVEC1\0\0" {
+        return Err(bad("not a qa vectors file"));
+    }
+    let rows = u64::from_le_bytes(bytes[8..16].try_into().unwrap_or_default()) as usize;
+    let dim = u64::from_le_bytes(bytes[16..24].try_into().unwrap_or_default()) as usize;
+    if bytes.len() != 24 + rows * dim * 4 {
+        return Err(bad("file is truncated or has trailing data"));
+    }
+    let floats: Vec<f32> = bytes[24..].chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+    Ok((floats.chunks(dim.max(1)).map(<[f32]>::to_vec).collect(), dim))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit(v: Vec<f32>) -> Vec<f32> {
+        let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+        v.into_iter().map(|x| x / n).collect()
+    }
+
+    fn random_vectors(n: usize, dim: usize, seed: u64) -> Vec<Vec<f32>> {
+        let mut s = seed;
+        (0..n)
+            .map(|_| {
+                unit((0..dim)
+                    .map(|_| {
+                        s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                        ((s >> 33) as f32 / (1u64 << 31) as f32) - 0.5
+                    })
+                    .collect())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn hnsw_matches_exact_search_and_survives_a_round_trip() {
+        let vectors = random_vectors(500, 32, 7);
+        let params = HnswParams { m: 16, ef_construction: 200, ef_search: 128 };
+        let index = HnswIndex::build(&vectors, params);
+        let exact = ExactIndex { vectors: &vectors };
+        let dir = tempfile::tempdir().unwrap();
+        index.save(dir.path()).unwrap();
+        let loaded = HnswIndex::load(dir.path(), 128).unwrap();
+        let mut hits = 0;
+        for q in vectors.iter().take(50) {
+            let want: Vec<usize> = exact.search(q, 10).into_iter().map(|(i, _)| i).collect();
+            let got: Vec<usize> = loaded.search(q, 10).into_iter().map(|(i, _)| i).collect();
+            hits += got.iter().filter(|i| want.contains(i)).count();
+            assert_eq!(got[0], want[0]);
+        }
+        assert!(hits as f32 / 500.0 >= 0.95, "recall {}", hits as f32 / 500.0);
+    }
+
+    #[test]
+    fn vectors_file_round_trip_and_truncation_is_detected() {
+        let vectors = random_vectors(10, 8, 1);
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("v.f32");
+        write_vectors(&p, &vectors, 8).unwrap();
+        let (back, dim) = read_vectors(&p).unwrap();
+        assert_eq!(dim, 8);
+        assert_eq!(back, vectors);
+        let len = std::fs::metadata(&p).unwrap().len();
+        std::fs::OpenOptions::new().write(true).open(&p).unwrap().set_len(len - 3).unwrap();
+        assert!(read_vectors(&p).unwrap_err().to_string().contains("truncated"));
+    }
+
+    #[test]
+    fn loading_garbage_is_an_error_not_a_panic() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("hnsw.hnsw.graph"), b"garbage").unwrap();
+        std::fs::write(dir.path().join("hnsw.hnsw.data"), b"garbage").unwrap();
+        assert!(HnswIndex::load(dir.path(), 10).is_err());
+    }
+}

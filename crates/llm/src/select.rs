@@ -1,0 +1,275 @@
+//! Which LLM a run uses: `llm_provider` (`auto`, `local`, `openai`, `none`) resolved against the
+//! model files and endpoint settings, then opened.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Serialize;
+
+use super::local::{LocalLlm, LocalOptions, WeightMode};
+use super::openai::{OpenAiLlm, OpenAiOptions};
+use super::{Llm, LlmError};
+use qa_core::secret::Secret;
+use qa_core::setting_enum;
+
+setting_enum! {
+    /// `llm_provider`.
+    LlmProvider { Auto => "auto", Local => "local", OpenAi => "openai", None => "none" }
+}
+setting_enum! {
+    /// `llm_weights`: how a local model's weights are held in memory.
+    LlmWeights { Auto => "auto", F32 => "f32", Q8 => "q8_0", Keep => "keep" }
+}
+
+setting_enum! {
+    /// `cypher_generation`, `sql_generation`: may the LLM write queries?
+    Generation { Auto => "auto", On => "on", Off => "off" }
+}
+
+impl From<bool> for Generation {
+    fn from(on: bool) -> Self {
+        if on { Generation::On } else { Generation::Off }
+    }
+}
+
+impl Generation {
+    /// Why the LLM may not write the queries this `setting` governs, or `None` when it may. `auto`
+    /// means remote LLMs only: the bundled 135M local model answered the Cypher and SQL prompts
+    /// with prose or the prompt's own keywords in every trial, at 5–8 s a question.
+    pub fn refusal(self, setting: &str, llm_is_local: bool) -> Option<String> {
+        match self {
+            Generation::Off => Some(format!("{setting} is off")),
+            Generation::Auto if llm_is_local => Some(format!(
+                "{setting} is auto and the LLM is local (small local models write no usable queries; set {setting} = \"on\" to try)"
+            )),
+            Generation::Auto | Generation::On => None,
+        }
+    }
+}
+
+/// What [`choose`] and [`open`] need to pick and open an LLM; the CLI fills it from its settings.
+#[derive(Debug, Clone)]
+pub struct LlmSettings {
+    pub provider: LlmProvider,
+    /// A local GGUF (path, or file or folder under `models_dir`) or a remote model name.
+    pub model: Option<String>,
+    /// An OpenAI-compatible endpoint.
+    pub base_url: Option<String>,
+    pub api_key: Option<Secret>,
+    pub models_dir: PathBuf,
+    pub weights: LlmWeights,
+    /// Cores to use when `prefill_threads` / `decode_threads` are 0.
+    pub cores: usize,
+    pub prefill_threads: usize,
+    pub decode_threads: usize,
+    /// Context length override (0 = the model's own).
+    pub context: usize,
+    pub timeout_secs: f64,
+    pub max_retries: u32,
+}
+
+impl Default for LlmSettings {
+    fn default() -> Self {
+        LlmSettings {
+            provider: LlmProvider::Auto,
+            model: None,
+            base_url: None,
+            api_key: None,
+            models_dir: PathBuf::from("models"),
+            weights: LlmWeights::Auto,
+            cores: 1,
+            prefill_threads: 0,
+            decode_threads: 0,
+            context: 0,
+            timeout_secs: 60.0,
+            max_retries: 3,
+        }
+    }
+}
+
+/// The local model `scripts/setup-models.sh` fetches, relative to the models folder.
+pub const DEFAULT_LOCAL_MODEL: &str = "SmolLM2-135M-Instruct/SmolLM2-135M-Instruct.Q4_1.gguf";
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "provider", rename_all = "lowercase")]
+pub enum LlmChoice {
+    Local { path: PathBuf },
+    Openai { base_url: String, model: String },
+    /// No LLM: answers are extractive. `reason` says why (configured, or nothing available).
+    None { reason: String },
+}
+
+impl LlmChoice {
+    pub fn provider(&self) -> &'static str {
+        match self {
+            LlmChoice::Local { .. } => "local",
+            LlmChoice::Openai { .. } => "openai",
+            LlmChoice::None { .. } => "none",
+        }
+    }
+}
+
+/// The GGUF file `llm_model` names: a path, or a file or folder name under the models folder
+/// (a folder must hold exactly one `.gguf`).
+pub fn local_model_path(settings: &LlmSettings) -> Result<PathBuf, LlmError> {
+    let named = settings.model.as_deref().unwrap_or(DEFAULT_LOCAL_MODEL);
+    let as_given = PathBuf::from(named);
+    let path = if as_given.is_absolute() || as_given.exists() || named.starts_with('.') {
+        as_given
+    } else {
+        settings.models_dir.join(named)
+    };
+    if path.is_dir() {
+        return single_gguf_in(&path);
+    }
+    Ok(path)
+}
+
+fn single_gguf_in(dir: &Path) -> Result<PathBuf, LlmError> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| LlmError::Load { path: dir.display().to_string(), reason: e.to_string() })?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("gguf")))
+        .collect();
+    found.sort();
+    match found.len() {
+        1 => Ok(found.remove(0)),
+        0 => Err(LlmError::ModelMissing { path: format!("{}/*.gguf", dir.display()) }),
+        n => Err(LlmError::Config(format!(
+            "{} holds {n} GGUF files; set QA_LLM_MODEL to one of them: {}",
+            dir.display(),
+            found.iter().filter_map(|p| p.file_name()).map(|f| f.to_string_lossy().into_owned()).collect::<Vec<_>>().join(", ")
+        ))),
+    }
+}
+
+/// Resolve the provider without loading anything.
+pub fn choose(settings: &LlmSettings) -> Result<LlmChoice, LlmError> {
+    let openai = || -> Result<LlmChoice, LlmError> {
+        let base_url = settings
+            .base_url
+            .clone()
+            .ok_or_else(|| LlmError::Config("the openai provider needs an endpoint: set QA_LLM_BASE_URL (e.g. http://127.0.0.1:11434/v1)".into()))?;
+        let model = settings
+            .model
+            .clone()
+            .ok_or_else(|| LlmError::Config("the openai provider needs a model name: set QA_LLM_MODEL (e.g. gpt-4o-mini)".into()))?;
+        Ok(LlmChoice::Openai { base_url, model })
+    };
+    match settings.provider {
+        LlmProvider::None => Ok(LlmChoice::None { reason: "llm_provider is none".into() }),
+        LlmProvider::OpenAi => openai(),
+        LlmProvider::Local => Ok(LlmChoice::Local { path: local_model_path(settings)? }),
+        LlmProvider::Auto => {
+            if settings.base_url.is_some() {
+                return openai();
+            }
+            // The bundled 135M model writes worse answers than the extractive writer (BENCHMARKS.md:
+            // key terms 0.29 vs 0.48, 36× slower), so `auto` uses a local model only when the user
+            // names one; the bundled one is `--llm local`.
+            if settings.model.is_none() {
+                return Ok(LlmChoice::None {
+                    reason: "no LLM endpoint configured (QA_LLM_BASE_URL) and no local model named (QA_LLM_MODEL); \
+                             answers are extractive (the bundled SmolLM2-135M is opt-in: --llm local)"
+                        .into(),
+                });
+            }
+            match local_model_path(settings) {
+                Ok(path) if path.is_file() => Ok(LlmChoice::Local { path }),
+                Ok(path) => Ok(LlmChoice::None { reason: format!("no LLM endpoint configured (QA_LLM_BASE_URL) and no local model at {}", path.display()) }),
+                Err(e) => Err(e),
+            }
+        }
+    }
+}
+
+/// Open the chosen LLM (`None` when the choice is no LLM).
+pub fn open(settings: &LlmSettings, choice: &LlmChoice) -> Result<Option<Box<dyn Llm>>, LlmError> {
+    match choice {
+        LlmChoice::None { .. } => Ok(None),
+        LlmChoice::Local { path } => {
+            let weights = match settings.weights {
+                LlmWeights::Auto => WeightMode::Auto,
+                LlmWeights::F32 => WeightMode::F32,
+                LlmWeights::Q8 => WeightMode::Q8_0,
+                LlmWeights::Keep => WeightMode::Keep,
+            };
+            let cores = settings.cores;
+            let opts = LocalOptions {
+                path: path.clone(),
+                prefill_threads: if settings.prefill_threads == 0 { cores } else { settings.prefill_threads },
+                decode_threads: if settings.decode_threads == 0 { cores } else { settings.decode_threads },
+                weights,
+                context_override: (settings.context > 0).then_some(settings.context),
+            };
+            Ok(Some(Box::new(LocalLlm::load(&opts)?)))
+        }
+        LlmChoice::Openai { base_url, model } => {
+            let opts = OpenAiOptions {
+                base_url: base_url.clone(),
+                model: model.clone(),
+                api_key: settings.api_key.as_ref().map(|k| k.expose().to_string()),
+                timeout: Duration::from_secs_f64(settings.timeout_secs),
+                max_retries: settings.max_retries,
+                context_length: (settings.context > 0).then_some(settings.context),
+                backoff: Duration::from_millis(500),
+            };
+            Ok(Some(Box::new(OpenAiLlm::new(opts)?)))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings_with(models: &Path) -> LlmSettings {
+        LlmSettings { models_dir: models.to_path_buf(), ..LlmSettings::default() }
+    }
+
+    #[test]
+    fn auto_prefers_the_endpoint_then_a_named_local_model_then_none() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = settings_with(dir.path());
+        match choose(&s).unwrap() {
+            LlmChoice::None { reason } => assert!(reason.contains("--llm local"), "{reason}"),
+            other => panic!("{other:?}"),
+        }
+        let file = dir.path().join(DEFAULT_LOCAL_MODEL);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(&file, b"GGUF").unwrap();
+        // The bundled model is opt-in: present but not named, auto stays extractive.
+        assert!(matches!(choose(&s).unwrap(), LlmChoice::None { .. }));
+        s.provider = LlmProvider::Local;
+        assert_eq!(choose(&s).unwrap(), LlmChoice::Local { path: file.clone() });
+        s.provider = LlmProvider::Auto;
+        s.model = Some(DEFAULT_LOCAL_MODEL.into());
+        assert_eq!(choose(&s).unwrap(), LlmChoice::Local { path: file });
+        s.model = None;
+        s.base_url = Some("http://127.0.0.1:9/v1".into());
+        assert!(matches!(choose(&s), Err(LlmError::Config(m)) if m.contains("QA_LLM_MODEL")));
+        s.model = Some("gpt-4o-mini".into());
+        assert_eq!(choose(&s).unwrap(), LlmChoice::Openai { base_url: "http://127.0.0.1:9/v1".into(), model: "gpt-4o-mini".into() });
+        s.provider = LlmProvider::None;
+        assert!(matches!(choose(&s).unwrap(), LlmChoice::None { .. }));
+    }
+
+    #[test]
+    fn a_model_is_named_by_path_file_name_or_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = settings_with(dir.path());
+        std::fs::create_dir_all(dir.path().join("qwen")).unwrap();
+        std::fs::write(dir.path().join("qwen/qwen2.5-0.5b-instruct-q4_k_m.gguf"), b"GGUF").unwrap();
+        s.model = Some("qwen".into());
+        assert_eq!(local_model_path(&s).unwrap(), dir.path().join("qwen/qwen2.5-0.5b-instruct-q4_k_m.gguf"));
+        s.model = Some("qwen/qwen2.5-0.5b-instruct-q4_k_m.gguf".into());
+        assert_eq!(local_model_path(&s).unwrap(), dir.path().join("qwen/qwen2.5-0.5b-instruct-q4_k_m.gguf"));
+        std::fs::write(dir.path().join("qwen/other.gguf"), b"GGUF").unwrap();
+        s.model = Some("qwen".into());
+        assert!(matches!(local_model_path(&s), Err(LlmError::Config(m)) if m.contains("other.gguf")));
+        s.provider = LlmProvider::Local;
+        s.model = Some(dir.path().join("missing.gguf").display().to_string());
+        let choice = choose(&s).unwrap();
+        assert!(matches!(open(&s, &choice), Err(LlmError::ModelMissing { .. })));
+    }
+}

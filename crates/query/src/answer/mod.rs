@@ -1,0 +1,442 @@
+//! Answers. [`synthesize`] is the extractive synthesizer (no LLM, and the fallback whenever the
+//! LLM fails): the retrieved sentences most relevant to the question, each citing its chunk, plus
+//! the graph facts. [`llm`] builds the LLM's prompt and cleans its answer; [`grounding`] checks
+//! that answer against the evidence. Both end with the `Chunks used` and `Image paths` blocks,
+//! built only from evidence that was actually retrieved ([`render`]).
+
+use std::collections::{BTreeSet, HashMap};
+
+use serde::{Deserialize, Serialize};
+
+use qa_core::text::split_sentences;
+use qa_core::chunk::Chunk;
+use qa_graph::evidence::{content_words, GraphEvidence, GraphFact, ImageHit};
+use qa_core::text::singular;
+
+pub mod grounding;
+pub mod llm;
+
+/// Cosine similarity of each of several texts to the question, or `None` when embedding fails.
+pub type SimilarityFn<'a> = &'a dyn Fn(&[&str]) -> Option<Vec<f32>>;
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct CitedSentence {
+    pub text: String,
+    pub chunk_id: String,
+    pub source_file: String,
+    pub score: f32,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ChunkRef {
+    pub chunk_id: String,
+    pub source_file: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Answer {
+    /// False when nothing relevant was found (the text then says so).
+    pub found: bool,
+    /// `extractive` or `llm`.
+    #[serde(default)]
+    pub synthesizer: String,
+    pub sentences: Vec<CitedSentence>,
+    pub graph_facts: Vec<GraphFact>,
+    pub chunks_used: Vec<ChunkRef>,
+    pub image_paths: Vec<ImageHit>,
+    /// The full printable answer, blocks included.
+    pub text: String,
+}
+
+/// A chunk the answer may draw from, with how strongly retrieval or the graph supports it.
+#[derive(Clone, Copy)]
+pub struct Candidate<'a> {
+    pub chunk: &'a Chunk,
+    pub score: f32,
+    /// Found through graph evidence (co-mention, mentioning document, image document).
+    pub from_graph: bool,
+    /// Position in the retrieval's selection (0 = best); graph-evidence chunks come after.
+    pub rank: usize,
+}
+
+pub struct SynthesisInput<'a> {
+    pub question: &'a str,
+    pub candidates: Vec<Candidate<'a>>,
+    pub graph: &'a GraphEvidence,
+    /// Best dense-retrieval similarity.
+    pub best_score: f32,
+    pub relevance_threshold: f32,
+    pub max_sentences: usize,
+    /// Every image of the corpus by id (to show figures of quoted chunks).
+    pub images: &'a std::collections::BTreeMap<String, qa_index::corpus::ImageRef>,
+    /// Names of the entities that link the selected passages to each other (the bridge of a
+    /// two-hop question: "Tamsin Veller", named in the orchestra's page and the title of her
+    /// own). A sentence naming one carries the answer's second step even without a question word.
+    pub bridge_terms: &'a [String],
+    /// Cosine similarity of each sentence to the question (the embedding model), used to re-rank
+    /// the best lexical candidates; `None` keeps the lexical order.
+    pub similarity: Option<SimilarityFn<'a>>,
+}
+
+/// Lexical candidates re-ranked by semantic similarity.
+const RERANK_POOL: usize = 8;
+/// Words of each candidate the similarity sees (the opening of a sentence carries its point).
+const RERANK_WORDS: usize = 48;
+
+use qa_core::text::normalized_words as words;
+
+/// Sentences of a chunk, skipping headings and code (they read badly as answer sentences).
+fn sentences(content: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for block in content.split("\n\n") {
+        let b = block.trim();
+        let looks_like_code = b.contains('\n') && (b.contains('{') || b.contains(';') || b.contains("  ")) || b.starts_with("```");
+        // Headings are their own blocks and carry no sentence punctuation.
+        let looks_like_heading = !b.ends_with(['.', '!', '?', ':', ')', '|']) && b.split_whitespace().count() <= 14;
+        if b.is_empty() || looks_like_code || looks_like_heading {
+            continue;
+        }
+        for (s, e) in split_sentences(b) {
+            let sent = b[s..e].trim();
+            // A table row or a line that introduces a list reads as a fragment on its own.
+            let table_row = sent.matches('|').count() >= 2;
+            if sent.split_whitespace().count() >= 4 && !table_row && !sent.ends_with(':') {
+                out.push(sent.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// Every content word of the sentence is one of the question's: it restates the question.
+fn restates(sentence_words: &[String], question: &BTreeSet<&str>) -> bool {
+    let content: Vec<&String> = sentence_words.iter().filter(|w| !qa_core::text::is_stop(w) && w.chars().any(char::is_alphabetic)).collect();
+    !content.is_empty() && content.iter().all(|w| question.contains(w.as_str()))
+}
+
+/// Two sentences whose content words overlap by 70% or more (Jaccard).
+fn near_duplicate(a: &str, b: &str) -> bool {
+    let set = |t: &str| -> BTreeSet<String> { words(t).into_iter().filter(|w| !qa_core::text::is_stop(w)).collect() };
+    let (x, y) = (set(a), set(b));
+    let inter = x.intersection(&y).count();
+    let union = x.union(&y).count();
+    union > 0 && inter * 10 >= union * 7
+}
+
+/// The sentence names a concept and then says what it is ("X is", "the X are", "an X means"). The
+/// concept must open its noun phrase: in "the water-based dew point is …" the subject is another
+/// thing.
+fn defines_a_concept(sentence: &[String], concepts: &[Vec<String>]) -> bool {
+    concepts.iter().filter(|c| !c.is_empty()).any(|c| {
+        (0..sentence.len().saturating_sub(c.len())).any(|i| {
+            let opens = i == 0 || matches!(sentence[i - 1].as_str(), "the" | "a" | "an");
+            opens
+                && sentence[i..i + c.len()] == c[..]
+                && matches!(sentence[i + c.len()].as_str(), "is" | "are" | "mean" | "means" | "refer" | "refers")
+        })
+    })
+}
+
+pub fn synthesize(input: SynthesisInput) -> Answer {
+    let q_words: Vec<String> = content_words(input.question).iter().map(|w| singular(w)).collect();
+    let q_set: BTreeSet<&str> = q_words.iter().map(String::as_str).collect();
+    let bridge_words: Vec<Vec<String>> = input.bridge_terms.iter().map(|t| words(t)).collect();
+    let q_all_words = words(input.question);
+    let q_all: BTreeSet<&str> = q_all_words.iter().map(String::as_str).collect();
+    let concept_names: Vec<Vec<String>> = input
+        .graph
+        .grounded
+        .iter()
+        // Only confidently grounded concepts (as for relational graph evidence): a partial text
+        // match on one common word ("point" → "frost point") is no reason to prefer a sentence.
+        .filter(|g| g.method == "exact" || g.score >= 0.75)
+        .take(3)
+        .map(|g| words(&g.id))
+        .collect();
+    // "What is X?" wants the sentence that says what X is.
+    let q_lower = input.question.trim().to_lowercase();
+    let wants_definition = ["what is", "what are", "what's", "define", "explain", "describe"].iter().any(|p| q_lower.starts_with(p));
+    let mut scored: Vec<CitedSentence> = Vec::new();
+    for cand in &input.candidates {
+        for (pos, sent) in sentences(&cand.chunk.content).into_iter().enumerate() {
+            let sw = words(&sent);
+            let sset: BTreeSet<&str> = sw.iter().map(String::as_str).collect();
+            // Longer words carry more meaning; each question word counts once.
+            let overlap: f32 = q_set.iter().filter(|w| sset.contains(*w)).map(|w| (w.len() as f32).sqrt()).sum();
+            let norm: f32 = q_set.iter().map(|w| (w.len() as f32).sqrt()).sum::<f32>().max(1.0);
+            // Grounded concepts named in the sentence; a concept inside another matched one
+            // ("dew point" in "water-based dew point") is the same mention, counted once.
+            let matched: Vec<&Vec<String>> = concept_names.iter().filter(|c| !c.is_empty() && sw.windows(c.len()).any(|w| w == c.as_slice())).collect();
+            let concepts_in = matched
+                .iter()
+                .filter(|c| !matched.iter().any(|o| o.len() > c.len() && o.windows(c.len()).any(|w| w == c.as_slice())))
+                .count();
+            let bridges_in = bridge_words.iter().filter(|b| !b.is_empty() && sw.windows(b.len()).any(|w| w == b.as_slice())).count();
+            if overlap == 0.0 && concepts_in == 0 && bridges_in == 0 {
+                continue;
+            }
+            // A sentence that only says what the question already says answers nothing.
+            if restates(&sw, &q_all) {
+                continue;
+            }
+            // Retrieval's order counts too: the selection's first passages were chosen by every
+            // lane, later ones by fewer.
+            let position = 0.3 / (1.0 + cand.rank as f32);
+            let mut score = overlap / norm + 0.25 * (concepts_in + bridges_in) as f32 + 0.5 * cand.score.max(0.0) + position;
+            if concepts_in >= 2 {
+                score += 0.3; // states how two grounded concepts relate
+            }
+            if wants_definition && defines_a_concept(&sw, &concept_names) {
+                score += 0.3;
+            }
+            score -= 0.01 * pos as f32; // earlier sentences of a chunk tend to define things
+            if sw.len() > 60 {
+                score -= 0.1;
+            }
+            if sent.ends_with(':') {
+                score -= 0.2; // introduces a list or table that the answer cannot show
+            }
+            scored.push(CitedSentence { text: sent, chunk_id: cand.chunk.id.clone(), source_file: cand.chunk.source_file.clone(), score });
+        }
+    }
+    scored.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.chunk_id.cmp(&b.chunk_id)));
+    // The chain of a two-hop answer: for each bridge entity, the best sentence naming it in each
+    // of (at most) two passages — the one that names it in passing and its own page.
+    let mut chain: Vec<CitedSentence> = Vec::new();
+    for b in bridge_words.iter().filter(|b| !b.is_empty()) {
+        let mut chunks_seen: Vec<&str> = Vec::new();
+        for sent in &scored {
+            if chunks_seen.len() >= 2 || chunks_seen.contains(&sent.chunk_id.as_str()) {
+                continue;
+            }
+            if words(&sent.text).windows(b.len()).any(|w| w == b.as_slice()) {
+                chunks_seen.push(&sent.chunk_id);
+                if !chain.iter().any(|c| c.text == sent.text) {
+                    chain.push(sent.clone());
+                }
+            }
+        }
+    }
+    let mut pool: Vec<CitedSentence> = Vec::new();
+    let mut seen = BTreeSet::new();
+    for s in scored {
+        if pool.len() >= RERANK_POOL.max(input.max_sentences) {
+            break;
+        }
+        let key: String = words(&s.text).join(" ");
+        // Overlapping chunks repeat sentences; near-copies say nothing new either.
+        if seen.insert(key) && !pool.iter().any(|p| near_duplicate(&p.text, &s.text)) {
+            pool.push(s);
+        }
+    }
+    // Word overlap finds sentences on the topic; similarity to the question picks the ones that
+    // answer it (a sentence that merely repeats the question's words ranks lower).
+    if let Some(sim) = input.similarity {
+        let clipped: Vec<String> = pool.iter().map(|s| s.text.split_whitespace().take(RERANK_WORDS).collect::<Vec<_>>().join(" ")).collect();
+        let texts: Vec<&str> = clipped.iter().map(String::as_str).collect();
+        if let Some(sims) = sim(&texts).filter(|v| v.len() == pool.len()) {
+            for (s, v) in pool.iter_mut().zip(sims) {
+                s.score += v;
+            }
+            pool.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.chunk_id.cmp(&b.chunk_id)));
+        }
+    }
+    // The best sentence, then the chain, then the rest of the pool.
+    let mut picked: Vec<CitedSentence> = pool.iter().take(1).cloned().collect();
+    for c in chain.into_iter().chain(pool.into_iter().skip(1)) {
+        if picked.len() < input.max_sentences && !picked.iter().any(|p| p.text == c.text || near_duplicate(&p.text, &c.text)) {
+            picked.push(c);
+        }
+    }
+    let grounded_lexically = input.graph.grounded.iter().any(|g| g.method == "exact");
+    let relevant = input.best_score >= input.relevance_threshold || grounded_lexically;
+    let found = relevant && !picked.is_empty();
+    let known_chunks: HashMap<&str, &Chunk> = input.candidates.iter().map(|c| (c.chunk.id.as_str(), c.chunk)).collect();
+
+    if !found {
+        let text = "I could not find anything relevant to this question in the indexed documents.\n\
+                    (No retrieved passage matched the question well enough; try rephrasing, or index more documents.)"
+            .to_string();
+        return Answer { found: false, synthesizer: "extractive".into(), sentences: vec![], graph_facts: vec![], chunks_used: vec![], image_paths: vec![], text };
+    }
+    // Graph facts, keeping only chunk ids that resolve to retrieved/resolved chunks.
+    let facts: Vec<GraphFact> = input
+        .graph
+        .facts
+        .iter()
+        .map(|f| GraphFact { chunk_ids: f.chunk_ids.iter().filter(|id| known_chunks.contains_key(id.as_str())).cloned().collect(), ..f.clone() })
+        .collect();
+    let mut used: Vec<ChunkRef> = Vec::new();
+    let mut add_used = |id: &str, file: &str| {
+        if !used.iter().any(|u| u.chunk_id == id) {
+            used.push(ChunkRef { chunk_id: id.into(), source_file: file.into() });
+        }
+    };
+    for s in &picked {
+        add_used(&s.chunk_id, &s.source_file);
+    }
+    for f in &facts {
+        for id in &f.chunk_ids {
+            if let Some(c) = known_chunks.get(id.as_str()) {
+                add_used(&c.id, &c.source_file);
+            }
+        }
+    }
+    let quoted: BTreeSet<&str> = picked.iter().map(|s| s.chunk_id.as_str()).collect();
+    let images = select_images(input.question, input.graph, &input.candidates, &quoted, input.images);
+    let mut body = String::new();
+    for s in &picked {
+        body.push_str(&format!("{} [{}]\n", s.text, s.chunk_id));
+    }
+    let text = render(&body, &facts, &used, &images);
+    Answer { found: true, synthesizer: "extractive".into(), sentences: picked, graph_facts: facts, chunks_used: used, image_paths: images, text }
+}
+
+/// Images to show: when the question asks for a picture, the graph's images plus figures of the
+/// quoted chunks; otherwise only graph images that appear in a chunk the answer quotes.
+pub fn select_images(
+    question: &str,
+    graph: &GraphEvidence,
+    candidates: &[Candidate],
+    quoted: &BTreeSet<&str>,
+    all_images: &std::collections::BTreeMap<String, qa_index::corpus::ImageRef>,
+) -> Vec<ImageHit> {
+    let wants_image = qa_graph::evidence::asks_for_image(question);
+    let quoted_images: BTreeSet<&str> = candidates
+        .iter()
+        .filter(|c| quoted.contains(c.chunk.id.as_str()))
+        .flat_map(|c| c.chunk.metadata.image_ids.iter().map(String::as_str))
+        .collect();
+    let mut images: Vec<ImageHit> = graph.images.iter().filter(|i| wants_image || quoted_images.contains(i.id.as_str())).cloned().collect();
+    if wants_image {
+        for cand in candidates.iter().filter(|c| quoted.contains(c.chunk.id.as_str())) {
+            for img in &cand.chunk.metadata.image_ids {
+                if !images.iter().any(|i| &i.id == img)
+                    && let Some(r) = all_images.get(img)
+                {
+                    let caption = if r.caption.is_empty() { r.alt.clone() } else { r.caption.clone() };
+                    images.push(ImageHit { id: r.id.clone(), source_path: r.source_path.clone(), caption, via: format!("chunk:{}", cand.chunk.id) });
+                }
+            }
+        }
+    }
+    images
+}
+
+/// The printable answer: the body, then the graph facts, `Chunks used` and `Image paths` blocks.
+pub fn render(body: &str, facts: &[GraphFact], used: &[ChunkRef], images: &[ImageHit]) -> String {
+    let mut text = body.trim_end().to_string();
+    text.push('\n');
+    // Rows of the generated Cypher query are shown as returned, apart from the derived facts.
+    for (heading, raw) in [("From the knowledge graph:", false), ("Raw graph rows:", true)] {
+        let group: Vec<&GraphFact> = facts.iter().filter(|f| (f.kind == "raw_row") == raw).collect();
+        if group.is_empty() {
+            continue;
+        }
+        text.push_str(&format!("\n{heading}\n"));
+        for f in group {
+            let cite = if f.chunk_ids.is_empty() { String::new() } else { format!(" [{}]", f.chunk_ids.join(", ")) };
+            text.push_str(&format!("- {}{}\n", f.text, cite));
+        }
+    }
+    text.push_str("\nChunks used:\n");
+    for u in used {
+        text.push_str(&format!("- {} ({})\n", u.chunk_id, u.source_file));
+    }
+    if !images.is_empty() {
+        text.push_str("\nImage paths:\n");
+        for i in images {
+            let cap = if i.caption.is_empty() { String::new() } else { format!(" — {}", i.caption) };
+            text.push_str(&format!("- {} ({}){cap}\n", i.source_path, i.id));
+        }
+    }
+    text.trim_end().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qa_core::chunk::ChunkMeta;
+    use qa_core::evidence::Grounded;
+
+    fn chunk(id: &str, text: &str) -> Chunk {
+        Chunk {
+            id: id.into(),
+            source_file: format!("{id}.md"),
+            content: text.into(),
+            metadata: ChunkMeta { heading_path: vec![], image_ids: vec![], char_start: 0, char_end: 0, token_count: 0, content_sha256: String::new() },
+        }
+    }
+
+    /// Synthesize from one retrieved chunk with the given similarity, lexical ranking only.
+    fn synthesize_one(question: &str, chunk: &Chunk, score: f32, graph: &GraphEvidence) -> Answer {
+        let images = std::collections::BTreeMap::new();
+        synthesize(SynthesisInput {
+            question,
+            candidates: vec![Candidate { chunk, score, from_graph: false, rank: 0 }],
+            graph,
+            best_score: score,
+            relevance_threshold: 0.25,
+            max_sentences: 4,
+            images: &images,
+            bridge_terms: &[],
+            similarity: None,
+        })
+    }
+
+    fn grounded(id: &str) -> Grounded {
+        Grounded { id: id.into(), name: id.into(), score: 1.1, method: "exact".into() }
+    }
+
+    #[test]
+    fn never_cites_a_chunk_that_was_not_retrieved() {
+        let a = chunk("power_1", "Deep sleep is the state in which the ESP32 draws about 10 µA. The radio is off.");
+        let graph = GraphEvidence {
+            grounded: vec![grounded("deep sleep")],
+            facts: vec![GraphFact { kind: "co_mention".into(), text: "deep sleep and battery".into(), chunk_ids: vec!["power_1".into(), "ghost_9".into()] }],
+            ..Default::default()
+        };
+        let ans = synthesize_one("What is deep sleep?", &a, 0.7, &graph);
+        assert!(ans.found);
+        assert_eq!(ans.sentences[0].text, "Deep sleep is the state in which the ESP32 draws about 10 µA.");
+        let used: Vec<&str> = ans.chunks_used.iter().map(|c| c.chunk_id.as_str()).collect();
+        assert_eq!(used, vec!["power_1"]);
+        assert_eq!(ans.graph_facts[0].chunk_ids, vec!["power_1"]);
+        assert!(!ans.text.contains("ghost_9"));
+    }
+
+    #[test]
+    fn a_definition_has_the_concept_as_its_subject() {
+        let w = |t: &str| words(t);
+        let c = vec![w("dew point")];
+        assert!(defines_a_concept(&w("The dew point is the temperature at which air saturates."), &c));
+        assert!(defines_a_concept(&w("Dew point means the same thing."), &c));
+        assert!(!defines_a_concept(&w("For a dashboard the water-based dew point is the usual convention."), &c));
+        assert!(!defines_a_concept(&w("We plot the dew point."), &c));
+    }
+
+    #[test]
+    fn restating_table_rows_list_intros_and_near_copies_are_not_answers() {
+        let a = chunk(
+            "p_1",
+            "Deep sleep affects battery life. In deep sleep the ESP32 draws 10 µA, so the battery lasts months. \
+             The components are listed below: \n\n| ESP32 | 10 µA | deep sleep |\n\n\
+             In deep sleep the ESP32 draws only 10 µA, so the battery lasts for months.",
+        );
+        let ans = synthesize_one("How does deep sleep affect battery life?", &a, 0.7, &GraphEvidence::default());
+        let texts: Vec<&str> = ans.sentences.iter().map(|s| s.text.as_str()).collect();
+        assert!(!texts.contains(&"Deep sleep affects battery life."), "restates the question: {texts:?}");
+        assert!(!texts.iter().any(|t| t.contains('|') || t.ends_with(':')), "{texts:?}");
+        assert_eq!(texts.iter().filter(|t| t.contains("10 µA")).count(), 1, "near-copies: {texts:?}");
+    }
+
+    #[test]
+    fn weak_evidence_gives_a_plain_not_found() {
+        let a = chunk("x_0", "Grafana draws panels from the time-series database every minute.");
+        let graph = GraphEvidence::default();
+        let ans = synthesize_one("How fast does an unladen swallow fly?", &a, 0.08, &graph);
+        assert!(!ans.found);
+        assert!(ans.chunks_used.is_empty() && ans.image_paths.is_empty());
+        assert!(ans.text.starts_with("I could not find"));
+    }
+}

@@ -1,0 +1,422 @@
+//! `qa index`: corpus → chunks → embeddings (reusing cached vectors by content hash) → HNSW,
+//! knowledge graph → embedded graph store, all written as a new index generation that replaces
+//! the previous one atomically.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use serde::Serialize;
+
+use qa_index::chunk::{self, ChunkParams};
+use qa_core::chunk::Chunk;
+use qa_index::corpus::{self, LoadReport, SourceDoc};
+use qa_embed::Embedder;
+use qa_core::error::{IoContext, QaError, Result};
+use qa_core::progress::Progress;
+use qa_graph::walk::{self, EntityGraph};
+use qa_graph::{EmbeddedGraph, GraphStore};
+use qa_index::lexical;
+use qa_graph::kg::llm_extract::{self, ExtractionCache, ExtractionReport};
+use qa_graph::kg::{self, ExtractParams};
+use qa_llm::LlmRun;
+use qa_index::index_store::{self, CorpusDir, Manifest};
+use qa_index::vector::{self, HnswIndex, HnswParams};
+
+/// What [`run_index`] needs from the settings; the CLI fills it.
+#[derive(Debug, Clone)]
+pub struct IndexSettings {
+    /// Where index generations live (`<data_dir>/vector_store_outputs`).
+    pub vector_dir: PathBuf,
+    /// Where the chunk and KG files are written (`<data_dir>/chunking_outputs`).
+    pub chunk_dir: PathBuf,
+    /// Chunk window in model tokens (capped at the embedder's maximum).
+    pub chunk_tokens: usize,
+    pub chunk_overlap: usize,
+    pub hnsw: HnswParams,
+    pub min_concept_df: usize,
+    pub min_related_weight: u32,
+}
+
+pub struct IndexOptions {
+    pub root: PathBuf,
+    /// Corpus name (default: the folder's name).
+    pub name: Option<String>,
+    /// Ignore cached embeddings and rebuild everything.
+    pub rebuild: bool,
+}
+
+/// Name of the cache of LLM extractions inside a generation.
+const EXTRACTIONS_FILE: &str = "llm_extractions.json";
+/// Document titles by source file, inside a generation.
+pub const DOCUMENTS_FILE: &str = "documents.json";
+
+#[derive(Debug, Default, Serialize)]
+pub struct Timings {
+    pub parse_ms: f64,
+    pub chunk_ms: f64,
+    pub embed_ms: f64,
+    pub hnsw_ms: f64,
+    pub graph_ms: f64,
+    pub lexical_ms: f64,
+    pub write_ms: f64,
+    pub total_ms: f64,
+}
+
+#[derive(Debug, Default, Serialize)]
+pub struct IndexSummary {
+    pub corpus: String,
+    pub root: String,
+    pub files_loaded: usize,
+    pub files_skipped: Vec<corpus::Skipped>,
+    pub chunks: usize,
+    /// Chunks whose content is new (embedded in this run).
+    pub added: usize,
+    /// Chunks whose embedding was reused.
+    pub kept: usize,
+    /// Chunks of the previous index that no longer exist.
+    pub removed: usize,
+    pub embedded: usize,
+    pub embed_tokens: usize,
+    pub concepts: usize,
+    pub documents: usize,
+    pub images: usize,
+    pub relationships: usize,
+    /// True when the corpus was unchanged and the live index was kept as it is.
+    pub up_to_date: bool,
+    pub generation: String,
+    pub chunk_file: String,
+    pub kg_file: String,
+    /// `deterministic` or `llm:<model>`.
+    pub kg_extraction: String,
+    /// What the LLM extractor did (with `--extract llm`).
+    pub llm_extraction: Option<ExtractionReport>,
+    /// Loading the KG into an external graph store (Neo4j), when one is configured.
+    pub graph_store: Option<ExternalIngest>,
+    pub timings: Timings,
+}
+
+/// The KG loaded into the configured external graph store after indexing. A failure does not
+/// fail the index (the embedded graph of the generation is complete); it is reported here.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ExternalIngest {
+    pub backend: String,
+    pub target: String,
+    pub stats: Option<qa_graph::IngestStats>,
+    pub error: Option<String>,
+    pub ms: f64,
+}
+
+fn ms(t: Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1000.0
+}
+
+/// Previous generation's vectors keyed by chunk content hash.
+struct EmbeddingCache {
+    by_hash: HashMap<String, Vec<f32>>,
+    concept_vectors: HashMap<String, Vec<f32>>,
+    manifest: Option<Manifest>,
+}
+
+fn load_cache(cd: &CorpusDir, embedder: &dyn Embedder, rebuild: bool) -> EmbeddingCache {
+    let mut cache = EmbeddingCache { by_hash: HashMap::new(), concept_vectors: HashMap::new(), manifest: None };
+    let Some(gen_dir) = cd.current() else { return cache };
+    let manifest = match index_store::verify_generation(&gen_dir, false) {
+        Ok(m) => m,
+        Err(e) => {
+            tracing::warn!(reason = %e, "previous index is unusable; rebuilding from scratch");
+            return cache;
+        }
+    };
+    if rebuild || manifest.model_id != embedder.model_id() || manifest.dimension != embedder.dimension() {
+        cache.manifest = Some(manifest);
+        return cache;
+    }
+    if let (Ok(chunks), Ok((vectors, _))) = (qa_core::chunk::read_chunks(&gen_dir.join("chunks.jsonl")), vector::read_vectors(&gen_dir.join("vectors.f32"))) {
+        for (c, v) in chunks.into_iter().zip(vectors) {
+            cache.by_hash.insert(c.metadata.content_sha256, v);
+        }
+    }
+    if let (Ok(text), Ok((vectors, _))) =
+        (std::fs::read_to_string(gen_dir.join("concepts.json")), vector::read_vectors(&gen_dir.join("concept_vectors.f32")))
+    {
+        // Keyed by concept id: two concepts may share a display name.
+        if let Ok(concepts) = serde_json::from_str::<Vec<kg::ConceptInfo>>(&text) {
+            for (c, v) in concepts.into_iter().filter(|c| c.embedded).zip(vectors) {
+                cache.concept_vectors.insert(c.id, v);
+            }
+        }
+    }
+    cache.manifest = Some(manifest);
+    cache
+}
+
+fn fingerprint(chunks: &[Chunk]) -> String {
+    let mut pairs: Vec<String> = chunks.iter().map(|c| format!("{}\t{}\t{}", c.id, c.source_file, c.metadata.content_sha256)).collect();
+    pairs.sort();
+    qa_core::fsx::sha256_hex(pairs.join("\n").as_bytes())
+}
+
+/// Embed `texts` in groups so the progress bar moves; returns vectors in input order. Texts are
+/// taken longest first across the whole set, so each group's batches pad to similar lengths.
+fn embed_all(embedder: &dyn Embedder, texts: &[&str], progress: &dyn Progress) -> Result<Vec<Vec<f32>>> {
+    let mut order: Vec<usize> = (0..texts.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(texts[i].len()));
+    let mut out = vec![Vec::new(); texts.len()];
+    for group in order.chunks(32) {
+        let batch: Vec<&str> = group.iter().map(|&i| texts[i]).collect();
+        for (&i, v) in group.iter().zip(embedder.embed(&batch)?) {
+            out[i] = v;
+        }
+        progress.advance(group.len() as u64);
+    }
+    Ok(out)
+}
+
+/// Index a corpus. With `llm`, the knowledge graph also gets the LLM's typed entities and
+/// relations (`--extract llm`).
+pub fn run_index(
+    settings: &IndexSettings,
+    embedder: &dyn Embedder,
+    opts: &IndexOptions,
+    mut llm: Option<&mut LlmRun>,
+    progress: &dyn Progress,
+) -> Result<IndexSummary> {
+    let t_total = Instant::now();
+    let name = opts.name.clone().unwrap_or_else(|| index_store::corpus_name_for(&opts.root));
+    let cd = CorpusDir::new(&settings.vector_dir, &name);
+    let _lock = cd.lock()?;
+    let extraction_mode = match &llm {
+        Some(run) => format!("llm:{}", run.llm().model_id()),
+        None => "deterministic".to_string(),
+    };
+    let mut summary = IndexSummary { corpus: name.clone(), root: opts.root.display().to_string(), kg_extraction: extraction_mode.clone(), ..Default::default() };
+
+    // 1. Discover and parse.
+    let t = Instant::now();
+    let mut report = LoadReport::default();
+    let files = corpus::discover(&opts.root, &mut report)?;
+    progress.start("parse", files.len() as u64);
+    let mut docs: Vec<SourceDoc> = Vec::with_capacity(files.len());
+    for f in &files {
+        if let Some(d) = corpus::load_file(&opts.root, f, &mut report) {
+            docs.push(d);
+        }
+        progress.advance(1);
+    }
+    progress.finish();
+    summary.files_loaded = report.loaded;
+    summary.files_skipped = report.skipped;
+    if docs.is_empty() {
+        return Err(QaError::EmptyCorpus(opts.root.clone()));
+    }
+    summary.timings.parse_ms = ms(t);
+
+    // 2. Chunk (token-aware, in parallel over documents).
+    let t = Instant::now();
+    let params = ChunkParams { max_tokens: settings.chunk_tokens.min(embedder.max_tokens()), overlap: settings.chunk_overlap };
+    let counter = embedder.token_counter();
+    progress.start("chunk", docs.len() as u64);
+    let per_doc: Vec<Vec<Chunk>> = {
+        use rayon::prelude::*;
+        docs.par_iter()
+            .map(|d| {
+                let c = chunk::chunk_document(d, counter, params);
+                progress.advance(1);
+                c
+            })
+            .collect()
+    };
+    progress.finish();
+    let mut chunks: Vec<Chunk> = per_doc.into_iter().flatten().collect();
+    chunk::dedupe_ids(&mut chunks);
+    summary.chunks = chunks.len();
+    summary.timings.chunk_ms = ms(t);
+
+    // 3. Reuse what the live generation already embedded.
+    let cache = load_cache(&cd, embedder, opts.rebuild);
+    let fp = fingerprint(&chunks);
+    let chunk_file = format!("{name}_chunks.jsonl");
+    let kg_file = format!("{name}_kg.jsonl");
+    summary.chunk_file = settings.chunk_dir.join(&chunk_file).display().to_string();
+    summary.kg_file = settings.chunk_dir.join(&kg_file).display().to_string();
+    if let Some(m) = &cache.manifest {
+        let same_setup = m.model_id == embedder.model_id()
+            && m.chunk_tokens == params.max_tokens
+            && m.chunk_overlap == params.overlap
+            && m.hnsw_m == settings.hnsw.m
+            && m.hnsw_ef_construction == settings.hnsw.ef_construction
+            && m.corpus_root == opts.root.display().to_string()
+            && m.kg_extraction == extraction_mode
+            && m.kg_version == kg::EXTRACTOR_VERSION;
+        if !opts.rebuild && same_setup && m.corpus_fingerprint == fp && settings.chunk_dir.join(&chunk_file).is_file() {
+            summary.kept = chunks.len();
+            summary.up_to_date = true;
+            summary.concepts = m.concept_count;
+            summary.documents = m.document_count;
+            summary.images = m.image_count;
+            summary.generation = cd.current().map(|p| p.display().to_string()).unwrap_or_default();
+            summary.timings.total_ms = ms(t_total);
+            return Ok(summary);
+        }
+    }
+    let hashes_now: std::collections::HashSet<&str> = chunks.iter().map(|c| c.metadata.content_sha256.as_str()).collect();
+    summary.removed = cache.by_hash.keys().filter(|h| !hashes_now.contains(h.as_str())).count();
+
+    // 4. Embed new chunks.
+    let t = Instant::now();
+    let missing: Vec<usize> = chunks.iter().enumerate().filter(|(_, c)| !cache.by_hash.contains_key(&c.metadata.content_sha256)).map(|(i, _)| i).collect();
+    let texts: Vec<&str> = missing.iter().map(|&i| chunks[i].content.as_str()).collect();
+    progress.start("embed", texts.len() as u64);
+    let new_vectors = embed_all(embedder, &texts, progress)?;
+    progress.finish();
+    let mut fresh: HashMap<usize, Vec<f32>> = missing.iter().copied().zip(new_vectors).collect();
+    let vectors: Vec<Vec<f32>> = chunks
+        .iter()
+        .enumerate()
+        .map(|(i, c)| fresh.remove(&i).or_else(|| cache.by_hash.get(&c.metadata.content_sha256).cloned()).unwrap_or_default())
+        .collect();
+    summary.added = missing.len();
+    summary.embedded = missing.len();
+    summary.embed_tokens = missing.iter().map(|&i| chunks[i].metadata.token_count.min(embedder.max_tokens())).sum();
+    summary.kept = chunks.len() - missing.len();
+    summary.timings.embed_ms = ms(t);
+
+    // 5. HNSW.
+    let t = Instant::now();
+    let gen_dir = cd.new_generation()?;
+    let result = (|| -> Result<Manifest> {
+        let hnsw = HnswIndex::build(&vectors, settings.hnsw);
+        hnsw.save(&gen_dir)?;
+        summary.timings.hnsw_ms = ms(t);
+
+        // 6. Knowledge graph.
+        let t = Instant::now();
+        let images = corpus::images_by_id(&docs);
+        let doc_types: HashMap<String, &'static str> = docs.iter().map(|d| (d.rel_path.clone(), d.kind.as_str())).collect();
+        let titles: HashMap<String, String> = docs.iter().filter_map(|d| d.title.clone().map(|t| (d.rel_path.clone(), t))).collect();
+        let mut graph = kg::extract(
+            &chunks,
+            &images,
+            &chunk_file,
+            &doc_types,
+            &titles,
+            ExtractParams { min_df: settings.min_concept_df, min_related_weight: settings.min_related_weight, max_per_chunk: 20 },
+        );
+        if let Some(run) = llm.as_deref_mut() {
+            let previous: ExtractionCache = cd
+                .current()
+                .and_then(|g| std::fs::read_to_string(g.join(EXTRACTIONS_FILE)).ok())
+                .and_then(|t| serde_json::from_str(&t).ok())
+                .unwrap_or_default();
+            progress.start("llm graph", chunks.len() as u64);
+            let (report, cache) = llm_extract::extract_into(&mut graph, &chunks, &chunk_file, run, &previous, &|| progress.advance(1));
+            progress.finish();
+            write_json(&gen_dir.join(EXTRACTIONS_FILE), &cache)?;
+            summary.llm_extraction = Some(report);
+        }
+        let mut concepts: Vec<kg::ConceptInfo> = graph.concepts.values().cloned().collect();
+        for c in &mut concepts {
+            c.embedded = c.wants_vector();
+        }
+        let missing_names: Vec<(&str, &str)> =
+            concepts.iter().filter(|c| c.embedded && !cache.concept_vectors.contains_key(&c.id)).map(|c| (c.id.as_str(), c.name.as_str())).collect();
+        progress.start("concepts", missing_names.len() as u64);
+        let names: Vec<&str> = missing_names.iter().map(|(_, n)| *n).collect();
+        let name_vectors = embed_all(embedder, &names, progress)?;
+        progress.finish();
+        let mut by_id: HashMap<&str, Vec<f32>> = missing_names.iter().map(|(id, _)| *id).zip(name_vectors).collect();
+        let concept_vectors: Vec<Vec<f32>> = concepts
+            .iter()
+            .filter(|c| c.embedded)
+            .map(|c| by_id.remove(c.id.as_str()).or_else(|| cache.concept_vectors.get(&c.id).cloned()).unwrap_or_else(|| vec![0.0; embedder.dimension()]))
+            .collect();
+        // The graph lane's adjacency: the same KG, as passage/entity rows.
+        let chunk_rows: HashMap<String, usize> = chunks.iter().enumerate().map(|(i, c)| (c.id.clone(), i)).collect();
+        let entity_pos: HashMap<String, usize> = concepts.iter().enumerate().map(|(i, c)| (c.id.clone(), i)).collect();
+        EntityGraph::build(&graph.documents, &chunk_rows, &entity_pos, chunks.len()).save(&gen_dir.join(walk::FILE))?;
+        // Build in a scratch file, then write a compact single-file copy (no WAL sidecars) into
+        // the generation.
+        let scratch = gen_dir.join("graph.build.db");
+        let mut store = EmbeddedGraph::open(&scratch, 10_000)?;
+        let stats = store.ingest(&graph.documents)?;
+        store.snapshot_to(&gen_dir.join("graph.db"))?;
+        drop(store);
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(gen_dir.join(format!("graph.build.db{suffix}")));
+        }
+        summary.concepts = concepts.len();
+        summary.documents = stats.by_label.get("Document").copied().unwrap_or(0);
+        summary.images = stats.by_label.get("Image").copied().unwrap_or(0);
+        summary.relationships = stats.relationships;
+        summary.timings.graph_ms = ms(t);
+
+        // 7. The lexical index (BM25 over title, headings and text).
+        let t = Instant::now();
+        let doc_titles: BTreeMap<&str, &str> = docs.iter().map(|d| (d.rel_path.as_str(), d.title.as_deref().unwrap_or(""))).collect();
+        let heading_text: Vec<String> = chunks.iter().map(|c| c.metadata.heading_path.join(" / ")).collect();
+        lexical::build(
+            &gen_dir.join(lexical::DIR),
+            chunks.iter().enumerate().map(|(row, c)| lexical::LexicalDoc {
+                row,
+                title: doc_titles.get(c.source_file.as_str()).copied().unwrap_or(""),
+                headings: &heading_text[row],
+                body: &c.content,
+            }),
+        )?;
+        write_json(&gen_dir.join(DOCUMENTS_FILE), &doc_titles)?;
+        summary.timings.lexical_ms = ms(t);
+
+        // 8. Files of the generation, then its manifest.
+        let t = Instant::now();
+        qa_core::fsx::write_jsonl(&gen_dir.join("chunks.jsonl"), &chunks)?;
+        vector::write_vectors(&gen_dir.join("vectors.f32"), &vectors, embedder.dimension())?;
+        vector::write_vectors(&gen_dir.join("concept_vectors.f32"), &concept_vectors, embedder.dimension())?;
+        write_json(&gen_dir.join("concepts.json"), &concepts)?;
+        write_json(&gen_dir.join("images.json"), &images)?;
+        let files = index_store::list_files(&gen_dir)?;
+        let manifest = Manifest {
+            format_version: index_store::FORMAT_VERSION,
+            corpus: name.clone(),
+            corpus_root: opts.root.display().to_string(),
+            model_id: embedder.model_id().to_string(),
+            dimension: embedder.dimension(),
+            metric: "cosine".into(),
+            chunk_count: chunks.len(),
+            corpus_fingerprint: fp.clone(),
+            created_at: chrono::Utc::now().to_rfc3339(),
+            chunk_tokens: params.max_tokens,
+            chunk_overlap: params.overlap,
+            hnsw_m: settings.hnsw.m,
+            hnsw_ef_construction: settings.hnsw.ef_construction,
+            files,
+            concept_count: concepts.len(),
+            document_count: summary.documents,
+            image_count: summary.images,
+            kg_extraction: extraction_mode.clone(),
+            kg_version: kg::EXTRACTOR_VERSION,
+        };
+        write_json(&gen_dir.join(index_store::MANIFEST), &manifest)?;
+        // chunking_outputs: the chunk and KG JSONL contracts (each replaced atomically).
+        let chunk_dir = &settings.chunk_dir;
+        std::fs::create_dir_all(chunk_dir).ctx("creating", chunk_dir)?;
+        qa_core::fsx::write_jsonl(&chunk_dir.join(&chunk_file), &chunks)?;
+        qa_core::fsx::write_jsonl(&chunk_dir.join(&kg_file), &graph.documents)?;
+        summary.timings.write_ms = ms(t);
+        Ok(manifest)
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_dir_all(&gen_dir);
+        return Err(e);
+    }
+    let live = cd.publish(&gen_dir)?;
+    summary.generation = live.display().to_string();
+    summary.timings.total_ms = ms(t_total);
+    Ok(summary)
+}
+
+fn write_json<T: Serialize + ?Sized>(path: &Path, value: &T) -> Result<()> {
+    let text = serde_json::to_vec_pretty(value).map_err(|e| QaError::Data { path: path.into(), reason: e.to_string() })?;
+    std::fs::write(path, text).ctx("writing", path)
+}
+

@@ -1,0 +1,307 @@
+//! `qa eval`: retrieval evaluation built in. Each question of a JSONL file is asked in-process
+//! through the whole answer pipeline; its ranking of distinct source files is scored against the
+//! gold files (recall@k, all@k, MRR), each lane alone is scored the same way (what it would
+//! have found by itself), the answer is checked for the gold answer string and key terms, and the
+//! questions are asked a second time to check that the rankings are identical.
+//!
+//! Lines: `{"id", "question", "gold": ["<file>", …], "answer"?, "key_terms"?: ["…"]}`. A gold
+//! entry matches a retrieved source file when it equals the file's path relative to the corpus
+//! root, or its last path components.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use crate::ask::Engine;
+use qa_core::error::{IoContext, QaError, Result};
+use qa_core::stats::percentile;
+use crate::retrieve::{Lane, Retrieval};
+
+/// One evaluation question.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct EvalQuestion {
+    pub id: String,
+    pub question: String,
+    pub gold: Vec<String>,
+    #[serde(default)]
+    pub answer: Option<String>,
+    #[serde(default)]
+    pub key_terms: Vec<String>,
+    #[serde(default)]
+    pub kind: Option<String>,
+}
+
+/// Read an evaluation file; a malformed line is an error naming its line number.
+pub fn read_questions(path: &Path) -> Result<Vec<EvalQuestion>> {
+    let text = std::fs::read_to_string(path).ctx("reading the evaluation questions", path)?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let q: EvalQuestion = serde_json::from_str(line).map_err(|e| QaError::Data {
+            path: path.to_path_buf(),
+            reason: format!("line {}: {e} (expected {{\"id\", \"question\", \"gold\": [files], \"answer\"?}})", i + 1),
+        })?;
+        if q.question.trim().is_empty() || q.gold.is_empty() {
+            return Err(QaError::Data { path: path.to_path_buf(), reason: format!("line {}: an empty question or no gold file", i + 1) });
+        }
+        out.push(q);
+    }
+    if out.is_empty() {
+        return Err(QaError::Data { path: path.to_path_buf(), reason: "no questions".into() });
+    }
+    Ok(out)
+}
+
+/// Scores of one ranking against the gold files, at each cutoff.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Scores {
+    /// k → mean share of gold files in the top k distinct files.
+    pub recall: BTreeMap<usize, f64>,
+    /// k → share of questions with every gold file in the top k.
+    pub all: BTreeMap<usize, f64>,
+    /// Mean reciprocal rank of the first gold file.
+    pub mrr: f64,
+}
+
+/// Per-question result.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct QuestionResult {
+    pub id: String,
+    pub question: String,
+    pub gold: Vec<String>,
+    /// Distinct files in ranked order (the first 10).
+    pub ranked_files: Vec<String>,
+    /// 1-based rank of each gold file (None: not in the ranking).
+    pub gold_ranks: Vec<Option<usize>>,
+    pub answer_contains_gold: Option<bool>,
+    pub key_term_coverage: Option<f64>,
+    pub latency_ms: f64,
+    pub k_selected: usize,
+    pub synthesizer: String,
+}
+
+/// The report of a run.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct EvalReport {
+    pub questions: usize,
+    pub corpus: String,
+    pub ks: Vec<usize>,
+    /// The fused ranking (what `qa ask` uses).
+    pub fused: Scores,
+    /// Each lane alone.
+    pub lanes: BTreeMap<String, Scores>,
+    /// Share of questions with an `answer` whose answer text contains it (case-insensitive).
+    pub answer_contains_gold: Option<f64>,
+    /// Mean share of `key_terms` found in the answer text.
+    pub key_term_coverage: Option<f64>,
+    pub latency_p50_ms: f64,
+    pub latency_p95_ms: f64,
+    /// Whether a second run gave identical rankings (None when not checked).
+    pub deterministic: Option<bool>,
+    /// Questions whose second ranking differed.
+    pub nondeterministic: Vec<String>,
+    /// Who wrote the answers (extractive, llm) and how often.
+    pub synthesizers: BTreeMap<String, usize>,
+    pub per_question: Vec<QuestionResult>,
+}
+
+fn gold_matches(gold: &str, file: &str) -> bool {
+    let g = gold.trim_start_matches("./");
+    file == g || file.ends_with(&format!("/{g}"))
+}
+
+/// Distinct source files of a ranking of rows, in order.
+fn files_in_order(engine: &Engine, rows: impl IntoIterator<Item = usize>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for row in rows {
+        if let Some(c) = engine.chunks().get(row)
+            && !out.contains(&c.source_file)
+        {
+            out.push(c.source_file.clone());
+        }
+    }
+    out
+}
+
+/// 1-based rank of each gold file among `files`.
+fn gold_ranks(gold: &[String], files: &[String]) -> Vec<Option<usize>> {
+    gold.iter().map(|g| files.iter().position(|f| gold_matches(g, f)).map(|p| p + 1)).collect()
+}
+
+/// Accumulates scores over questions.
+#[derive(Default)]
+struct Acc {
+    recall: BTreeMap<usize, f64>,
+    all: BTreeMap<usize, f64>,
+    rr: f64,
+    n: usize,
+}
+
+impl Acc {
+    fn add(&mut self, ranks: &[Option<usize>], ks: &[usize]) {
+        let g = ranks.len().max(1) as f64;
+        for &k in ks {
+            let found = ranks.iter().filter(|r| r.is_some_and(|r| r <= k)).count();
+            *self.recall.entry(k).or_default() += found as f64 / g;
+            *self.all.entry(k).or_default() += if found == ranks.len() { 1.0 } else { 0.0 };
+        }
+        self.rr += ranks.iter().flatten().min().map_or(0.0, |&r| 1.0 / r as f64);
+        self.n += 1;
+    }
+    fn scores(&self) -> Scores {
+        let n = self.n.max(1) as f64;
+        Scores {
+            recall: self.recall.iter().map(|(k, v)| (*k, v / n)).collect(),
+            all: self.all.iter().map(|(k, v)| (*k, v / n)).collect(),
+            mrr: self.rr / n,
+        }
+    }
+}
+
+fn contains_ci(hay: &str, needle: &str) -> bool {
+    let norm = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
+    norm(hay).contains(&norm(needle))
+}
+
+/// Options of a run.
+pub struct EvalOptions<'a> {
+    pub ks: Vec<usize>,
+    /// Ask every question a second time and compare the rankings.
+    pub check_determinism: bool,
+    /// Called after each question (for a progress bar).
+    pub progress: &'a dyn Fn(),
+}
+
+/// The answer text without its evidence blocks (what a reader reads as the answer).
+fn answer_body(text: &str) -> &str {
+    text.split("\nChunks used:").next().unwrap_or(text)
+}
+
+/// Run the evaluation.
+pub fn run(engine: &mut Engine, questions: &[EvalQuestion], opts: &EvalOptions) -> Result<EvalReport> {
+    let ks = &opts.ks;
+    let mut fused = Acc::default();
+    let mut lanes: BTreeMap<Lane, Acc> = Lane::ALL.iter().map(|l| (*l, Acc::default())).collect();
+    let mut latencies = Vec::new();
+    let mut per_question = Vec::new();
+    let mut rankings: Vec<Vec<usize>> = Vec::new();
+    let (mut contains, mut with_answer, mut coverage, mut with_terms) = (0usize, 0usize, 0.0f64, 0usize);
+    let mut synthesizers: BTreeMap<String, usize> = BTreeMap::new();
+    for q in questions {
+        let t = Instant::now();
+        let r = engine.ask(&q.question)?;
+        let ms = t.elapsed().as_secs_f64() * 1000.0;
+        latencies.push(ms);
+        let ranked = r.retrieval.ranked_rows();
+        let files = files_in_order(engine, ranked.iter().copied());
+        let ranks = gold_ranks(&q.gold, &files);
+        fused.add(&ranks, ks);
+        for (lane, acc) in lanes.iter_mut() {
+            let rows = lane_rows(&r.retrieval, *lane);
+            acc.add(&gold_ranks(&q.gold, &files_in_order(engine, rows)), ks);
+        }
+        let body = answer_body(&r.answer.text);
+        let answer_contains_gold = q.answer.as_ref().filter(|a| !a.trim().is_empty()).map(|a| contains_ci(body, a));
+        if let Some(c) = answer_contains_gold {
+            with_answer += 1;
+            contains += usize::from(c);
+        }
+        let key_term_coverage = (!q.key_terms.is_empty()).then(|| q.key_terms.iter().filter(|t| contains_ci(body, t)).count() as f64 / q.key_terms.len() as f64);
+        if let Some(c) = key_term_coverage {
+            with_terms += 1;
+            coverage += c;
+        }
+        *synthesizers.entry(r.answer.synthesizer.clone()).or_default() += 1;
+        per_question.push(QuestionResult {
+            id: q.id.clone(),
+            question: q.question.clone(),
+            gold: q.gold.clone(),
+            ranked_files: files.iter().take(10).cloned().collect(),
+            gold_ranks: ranks,
+            answer_contains_gold,
+            key_term_coverage,
+            latency_ms: ms,
+            k_selected: r.retrieval.k,
+            synthesizer: r.answer.synthesizer.clone(),
+        });
+        rankings.push(ranked);
+        (opts.progress)();
+    }
+    let mut nondeterministic = Vec::new();
+    if opts.check_determinism {
+        for (q, first) in questions.iter().zip(&rankings) {
+            let again = engine.ask(&q.question)?.retrieval.ranked_rows();
+            if &again != first {
+                nondeterministic.push(q.id.clone());
+            }
+            (opts.progress)();
+        }
+    }
+    latencies.sort_by(f64::total_cmp);
+    Ok(EvalReport {
+        questions: questions.len(),
+        corpus: engine.corpus.clone(),
+        ks: ks.clone(),
+        fused: fused.scores(),
+        lanes: lanes.iter().map(|(l, a)| (l.as_str().to_string(), a.scores())).collect(),
+        answer_contains_gold: (with_answer > 0).then(|| contains as f64 / with_answer as f64),
+        key_term_coverage: (with_terms > 0).then(|| coverage / with_terms as f64),
+        latency_p50_ms: percentile(&latencies, 50),
+        latency_p95_ms: percentile(&latencies, 95),
+        deterministic: opts.check_determinism.then_some(nondeterministic.is_empty()),
+        nondeterministic,
+        synthesizers,
+        per_question,
+    })
+}
+
+/// A lane's ranked rows.
+fn lane_rows(r: &Retrieval, lane: Lane) -> Vec<usize> {
+    r.lane(lane).hits.iter().map(|h| h.row).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_count_gold_files_at_each_cutoff() {
+        let mut acc = Acc::default();
+        acc.add(&[Some(1), Some(4)], &[2, 5]);
+        acc.add(&[Some(3), None], &[2, 5]);
+        let s = acc.scores();
+        assert_eq!(s.recall[&2], (0.5 + 0.0) / 2.0);
+        assert_eq!(s.recall[&5], (1.0 + 0.5) / 2.0);
+        assert_eq!(s.all[&5], 0.5);
+        assert!((s.mrr - (1.0 + 1.0 / 3.0) / 2.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn gold_matches_whole_paths_and_suffixes_only() {
+        assert!(gold_matches("a.txt", "a.txt"));
+        assert!(gold_matches("a.txt", "sub/a.txt"));
+        assert!(!gold_matches("a.txt", "sub/ba.txt"));
+        assert!(gold_matches("./sub/a.txt", "sub/a.txt"));
+    }
+
+    #[test]
+    fn malformed_lines_name_their_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("q.jsonl");
+        std::fs::write(&p, "{\"id\":\"1\",\"question\":\"q?\",\"gold\":[\"a\"]}\n\nnot json\n").unwrap();
+        let e = read_questions(&p).unwrap_err().to_string();
+        assert!(e.contains("line 3"), "{e}");
+        std::fs::write(&p, "{\"id\":\"1\",\"question\":\"q?\",\"gold\":[]}\n").unwrap();
+        assert!(read_questions(&p).unwrap_err().to_string().contains("no gold"));
+    }
+
+    #[test]
+    fn contains_ignores_case_and_spacing() {
+        assert!(contains_ci("The answer is  Shirley\nTemple.", "shirley temple"));
+        assert!(!contains_ci("Temple", "shirley temple"));
+    }
+}

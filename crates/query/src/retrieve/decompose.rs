@@ -1,0 +1,418 @@
+//! Question decomposition: the question itself, then complete sub-questions when it asks
+//! several things. "Are A and B both X?" → "Is A X?", "Is B X?"; "Were A and B of the same
+//! nationality?" → "What was the nationality of A?", …; "What is A and how does B work?" →
+//! "What is A?", "How does B work?"; "Explain A and B" → "Explain A.", "Explain B.". A
+//! sub-question is emitted only when the rule that builds it yields a whole sentence; otherwise
+//! the question stays whole (a fragment such as "How do the borrow checker?" would only pull
+//! unrelated passages). With an LLM configured, its subqueries are added (validated).
+
+use serde::Serialize;
+
+use qa_llm::{ChatMessage, ChatRequest, LlmRun, OutputFormat};
+use qa_core::text;
+
+/// Leads that take a noun phrase and can be distributed over "A and B".
+const NP_LEADS: &[&str] = &["what is", "what are", "who is", "who are", "explain", "describe", "define", "tell me about", "what's"];
+const CLAUSE_STARTS: &[&str] = &[
+    "what", "how", "why", "where", "when", "which", "who", "find", "show", "list", "explain", "describe", "tell", "give",
+    "is", "are", "does", "do", "can", "should", "was", "were", "did",
+];
+/// Auxiliaries that open a yes/no question, with their singular form.
+const AUX: &[(&str, &str)] = &[
+    ("are", "is"), ("were", "was"), ("do", "does"), ("did", "did"), ("have", "has"), ("had", "had"), ("can", "can"),
+    ("could", "could"), ("will", "will"), ("would", "would"), ("is", "is"), ("was", "was"), ("does", "does"), ("has", "has"),
+];
+
+/// The question itself, then its complete sub-questions (at most four).
+pub fn subqueries(question: &str) -> Vec<String> {
+    let q = question.trim();
+    let mut out = vec![q.to_string()];
+    let mut parts: Vec<String> = Vec::new();
+    for sentence in q.split_inclusive(['?', ';']) {
+        let sentence = sentence.trim().trim_end_matches(';').trim();
+        if sentence.is_empty() {
+            continue;
+        }
+        match split_comparison(sentence) {
+            Some(subs) => parts.extend(subs),
+            None => parts.extend(split_on_and(sentence)),
+        }
+    }
+    if parts.len() > 1 {
+        for p in parts {
+            let p = finish_sentence(&p);
+            if is_complete(&p) && !out.iter().any(|o| o.eq_ignore_ascii_case(&p)) {
+                out.push(p);
+            }
+        }
+    }
+    out.truncate(5);
+    out
+}
+
+/// Capital first letter, and the closing mark of a question or an instruction.
+fn finish_sentence(p: &str) -> String {
+    let p = p.trim().trim_end_matches([',', ';']).trim();
+    let mut chars = p.chars();
+    let mut out = match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect::<String>(),
+        None => return String::new(),
+    };
+    if !out.ends_with(['?', '.', '!']) {
+        let first = out.split_whitespace().next().unwrap_or("").to_lowercase();
+        let imperative = ["explain", "describe", "define", "tell", "list", "show", "find", "give", "compare"].contains(&first.as_str());
+        out.push(if imperative { '.' } else { '?' });
+    }
+    out
+}
+
+/// A sub-question worth searching: a lead and a subject (two words at least), one of them a
+/// content word.
+fn is_complete(p: &str) -> bool {
+    p.split_whitespace().count() >= 2 && !text::content_words(p).is_empty()
+}
+
+/// Yes/no and "the same" comparisons over two subjects: "Are A and B both X?",
+/// "Were A and B of the same nationality?", "Do A and B have the same Y?".
+fn split_comparison(sentence: &str) -> Option<Vec<String>> {
+    let body = sentence.trim_end_matches(['?', '.']).trim();
+    let words: Vec<&str> = body.split_whitespace().collect();
+    let aux_word = words.first()?.to_lowercase();
+    let &(_, singular_aux) = AUX.iter().find(|(a, _)| *a == aux_word)?;
+    let and_at = words.iter().position(|w| w.eq_ignore_ascii_case("and"))?;
+    if and_at < 2 {
+        return None;
+    }
+    let a = words[1..and_at].join(" ");
+    // The second subject runs until "both"/"either", or until the predicate starts.
+    let mut end = and_at + 1;
+    let capitalised = words.get(and_at + 1).is_some_and(|w| text::is_capitalized(w));
+    while end < words.len() {
+        let w = words[end];
+        let lw = w.to_lowercase();
+        let lw = lw.trim_matches(|c: char| !c.is_alphanumeric());
+        if ["both", "either", "each"].contains(&lw) {
+            break;
+        }
+        let name_goes_on = capitalised && (text::is_capitalized(w) || ["of", "the", "de", "von", "van"].contains(&lw) && words.get(end + 1).is_some_and(|n| text::is_capitalized(n)));
+        let noun_goes_on = !capitalised && end == and_at + 1;
+        if !(name_goes_on || noun_goes_on) {
+            break;
+        }
+        end += 1;
+    }
+    let b = words[and_at + 1..end].join(" ");
+    let rest_start = if words.get(end).is_some_and(|w| ["both", "either", "each"].contains(&w.to_lowercase().as_str())) { end + 1 } else { end };
+    let rest: Vec<&str> = words[rest_start..].to_vec();
+    let (a_words, b_words) = (a.split_whitespace().count(), b.split_whitespace().count());
+    if rest.is_empty() || !(1..=6).contains(&a_words) || !(1..=6).contains(&b_words) || !is_subject(&a) || !is_subject(&b) {
+        return None;
+    }
+    let past = ["were", "was", "did", "had"].contains(&aux_word.as_str());
+    // "Are lions and tigers mammals?" keeps its plural: "Are lions mammals?".
+    let plural_subject = |x: &str| {
+        let last = x.split_whitespace().last().unwrap_or("");
+        !text::is_capitalized(x) && text::singular(&last.to_lowercase()) != last.to_lowercase()
+    };
+    let subs = [a, b].map(|x| {
+        // "… the same nationality" → "What was the nationality of X?"
+        if let Some(i) = rest.windows(2).position(|w| w[0].eq_ignore_ascii_case("the") && w[1].eq_ignore_ascii_case("same")) {
+            let noun: Vec<&str> = rest[i + 2..].iter().copied().take_while(|w| !["as", "than"].contains(&w.to_lowercase().as_str())).collect();
+            if !noun.is_empty() {
+                return format!("What {} the {} of {x}?", if past { "was" } else { "is" }, noun.join(" "));
+            }
+        }
+        if plural_subject(&x) {
+            return format!("{} {x} {}?", capitalise(&aux_word), rest.join(" "));
+        }
+        format!("{} {x} {}?", capitalise(singular_aux), singular_predicate(&rest, &aux_word))
+    });
+    Some(subs.to_vec())
+}
+
+/// A noun phrase that can be the subject of a sub-question: a name, or words that are neither
+/// function words (articles aside) nor verbs ("the ESP32 sleep" in "Does the ESP32 sleep and wake
+/// …?" is a clause, not a subject).
+fn is_subject(x: &str) -> bool {
+    x.split_whitespace().all(|w| {
+        let l = w.to_lowercase();
+        let l = l.trim_matches(|c: char| !c.is_alphanumeric());
+        if ["the", "a", "an", "of"].contains(&l) || text::is_capitalized(w) {
+            return true;
+        }
+        !l.is_empty() && !text::is_stop(l) && !text::is_verb_form(l) && !text::is_base_verb(l)
+    })
+}
+
+/// "film directors" → "a film director" after a plural auxiliary; other predicates unchanged.
+fn singular_predicate(rest: &[&str], aux: &str) -> String {
+    let plural_aux = ["are", "were"].contains(&aux);
+    let head_end = rest.iter().position(|w| ["of", "in", "from", "for", "with", "at", "on", "by"].contains(&w.to_lowercase().as_str())).unwrap_or(rest.len());
+    if plural_aux && head_end > 0 && head_end <= 3 {
+        let last = rest[head_end - 1];
+        let lower = last.to_lowercase();
+        let single = text::singular(&lower);
+        let noun_like = single != lower && rest[..head_end].iter().all(|w| !text::is_stop(&w.to_lowercase()) && !text::is_verb_form(&w.to_lowercase()));
+        if noun_like {
+            let mut head: Vec<String> = rest[..head_end - 1].iter().map(|w| w.to_string()).collect();
+            head.push(single);
+            let article = if head[0].starts_with(['a', 'e', 'i', 'o', 'u', 'A', 'E', 'I', 'O', 'U']) { "an" } else { "a" };
+            let tail = rest[head_end..].join(" ");
+            return format!("{article} {}{}{}", head.join(" "), if tail.is_empty() { "" } else { " " }, tail);
+        }
+    }
+    rest.join(" ")
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+}
+
+fn split_on_and(sentence: &str) -> Vec<String> {
+    // ASCII lower-casing keeps byte offsets valid in `sentence` (full Unicode lower-casing can
+    // change lengths, e.g. 'İ').
+    let lower = sentence.to_ascii_lowercase();
+    let Some(pos) = find_word(&lower, "and") else { return vec![sentence.to_string()] };
+    let (left, right) = (sentence[..pos].trim().trim_end_matches(','), sentence[pos + 3..].trim());
+    let right_lower = right.to_ascii_lowercase();
+    let right_first = right_lower.split_whitespace().next().unwrap_or("");
+    if CLAUSE_STARTS.contains(&right_first) && left.split_whitespace().count() >= 2 && is_clause(left) {
+        // Two clauses: "what is A and how does B work".
+        let mut v = vec![left.to_string()];
+        v.extend(split_on_and(right));
+        return v;
+    }
+    // "explain A and B": distribute a noun-phrase lead over both noun phrases when both are short.
+    let left_lower = left.to_ascii_lowercase();
+    // "between A and B" / "both A and B" name one relation, not two questions.
+    if [" between ", " both ", "difference", " versus "].iter().any(|w| left_lower.contains(w)) {
+        return vec![sentence.to_string()];
+    }
+    if let Some(lead) = NP_LEADS.iter().find(|l| left_lower.starts_with(&format!("{l} "))) {
+        let a = left[lead.len()..].trim();
+        let b = right.trim_end_matches(['?', '.']);
+        let short = |x: &str| (1..=4).contains(&x.split_whitespace().count());
+        // "What is A and B used for?" keeps its shared ending: not distributable.
+        let b_is_np = b.split_whitespace().all(|w| !text::is_verb_form(&w.to_lowercase()) && !text::is_stop(&w.to_lowercase()) || ["the", "a", "an"].contains(&w.to_lowercase().as_str()));
+        if short(a) && short(b) && b_is_np {
+            let lead_text = &left[..lead.len()];
+            let tail = if sentence.ends_with('?') { "?" } else { "" };
+            return vec![format!("{lead_text} {a}{tail}"), format!("{lead_text} {b}{tail}")];
+        }
+    }
+    vec![sentence.to_string()]
+}
+
+/// The left side of a clause split is itself a question or an instruction.
+fn is_clause(left: &str) -> bool {
+    let first = left.split_whitespace().next().unwrap_or("").to_ascii_lowercase();
+    CLAUSE_STARTS.contains(&first.as_str())
+}
+
+fn find_word(hay: &str, word: &str) -> Option<usize> {
+    let mut start = 0;
+    while let Some(i) = hay[start..].find(word) {
+        let at = start + i;
+        let before = hay[..at].chars().last().is_none_or(|c| !c.is_alphanumeric());
+        let after = hay[at + word.len()..].chars().next().is_none_or(|c| !c.is_alphanumeric());
+        if before && after && at > 0 {
+            return Some(at);
+        }
+        start = at + word.len();
+    }
+    None
+}
+
+/// JSON schema of the LLM's subquery answer.
+pub fn subquery_schema() -> serde_json::Value {
+    serde_json::json!({
+        "type": "object",
+        "properties": {"subqueries": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": MAX_LLM_SUBQUERIES}},
+        "required": ["subqueries"],
+        "additionalProperties": false
+    })
+}
+
+const MAX_LLM_SUBQUERIES: usize = 4;
+/// The question plus at most this many subqueries are searched.
+const MAX_SUBQUERIES: usize = 5;
+
+/// The chat request that asks for subqueries. The local model's answer is forced to open with
+/// `{"subqueries": ["` and constrained to JSON, which a 135M model reliably completes; free
+/// generation by such a model rarely parses.
+pub fn subquery_request(question: &str) -> ChatRequest {
+    ChatRequest {
+        messages: vec![
+            ChatMessage::system("You turn a question into short search queries for a document search engine. Reply with JSON only."),
+            ChatMessage::user(format!(
+                "Question: {question}\n\nWrite 1 to {MAX_LLM_SUBQUERIES} short search queries (a few words each) that together cover what the question asks. \
+                 Reply as {{\"subqueries\": [\"...\"]}}."
+            )),
+        ],
+        // Four short queries fit in 48 tokens; a small model that loops stops here, not later.
+        max_tokens: 48,
+        format: OutputFormat::Json { name: "subqueries".into(), schema: subquery_schema(), prefix: "{\"subqueries\": [\"".into() },
+        stop: vec![],
+        temperature: 0.0,
+        purpose: "subqueries",
+    }
+}
+
+/// Validate the LLM's answer: a JSON object whose `subqueries` is a list of strings; keeps the
+/// usable ones (3–200 characters, not repeats of the question or of each other).
+pub fn parse_llm_subqueries(text: &str, question: &str) -> Result<Vec<String>, String> {
+    let value: serde_json::Value = serde_json::from_str(text.trim()).map_err(|e| format!("not JSON: {e}"))?;
+    let list = value.get("subqueries").and_then(|v| v.as_array()).ok_or("no \"subqueries\" list")?;
+    let mut out: Vec<String> = Vec::new();
+    for item in list {
+        let s = item.as_str().ok_or("a subquery is not a string")?;
+        let s = s.split_whitespace().collect::<Vec<_>>().join(" ");
+        let len = s.chars().count();
+        let has_word = s.split(|c: char| !c.is_alphanumeric()).any(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 2);
+        if !(3..=200).contains(&len) || !has_word || s.eq_ignore_ascii_case(question.trim()) || out.iter().any(|o| o.eq_ignore_ascii_case(&s)) {
+            continue;
+        }
+        out.push(s);
+        if out.len() == MAX_LLM_SUBQUERIES {
+            break;
+        }
+    }
+    if out.is_empty() {
+        return Err("no usable subquery in the list".into());
+    }
+    Ok(out)
+}
+
+/// Where the searched subqueries came from.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct SubqueryPlan {
+    pub queries: Vec<String>,
+    /// `llm` (LLM subqueries added to the question and its deterministic split) or `deterministic`.
+    pub source: String,
+    /// Why the LLM's subqueries were not used, when they were asked for.
+    pub fallback_reason: Option<String>,
+    /// LLM subqueries dropped because they drifted from the question.
+    pub dropped: Vec<String>,
+}
+
+/// An LLM subquery must be at least this similar (cosine) to the question to be searched.
+pub const MIN_SUBQUERY_SIMILARITY: f32 = 0.4;
+
+/// The question first (graph grounding uses its vector), then the LLM's subqueries, then the
+/// deterministic split; the deterministic list alone when the LLM fails or answers badly.
+pub fn plan_subqueries(question: &str, llm: Option<&mut LlmRun>) -> SubqueryPlan {
+    let deterministic = subqueries(question);
+    let Some(run) = llm else {
+        return SubqueryPlan { queries: deterministic, source: "deterministic".into(), fallback_reason: None, dropped: vec![] };
+    };
+    let fallback = |reason: String| SubqueryPlan { queries: subqueries(question), source: "deterministic".into(), fallback_reason: Some(reason), dropped: vec![] };
+    let response = match run.call(&subquery_request(question)) {
+        Ok(r) => r,
+        Err(e) => return fallback(format!("LLM call failed: {e}")),
+    };
+    match parse_llm_subqueries(&response.text, question) {
+        Ok(extra) => {
+            run.set_outcome("used");
+            let mut queries = vec![deterministic[0].clone()];
+            for q in extra.into_iter().chain(deterministic.into_iter().skip(1)) {
+                if !queries.iter().any(|o| o.eq_ignore_ascii_case(&q)) {
+                    queries.push(q);
+                }
+            }
+            queries.truncate(MAX_SUBQUERIES);
+            SubqueryPlan { queries, source: "llm".into(), fallback_reason: None, dropped: vec![] }
+        }
+        Err(e) => {
+            run.set_outcome(format!("invalid: {e}"));
+            fallback(format!("invalid LLM subqueries: {e}"))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn single_intent_question_is_kept_whole() {
+        assert_eq!(subqueries("How does deep sleep relate to battery life?"), vec!["How does deep sleep relate to battery life?"]);
+    }
+
+    #[test]
+    fn two_clauses_are_split() {
+        let s = subqueries("What is an MQTT broker and how does deep sleep work?");
+        assert_eq!(s[1..], ["What is an MQTT broker?".to_string(), "How does deep sleep work?".to_string()]);
+    }
+
+    #[test]
+    fn lead_is_distributed_over_two_noun_phrases() {
+        let s = subqueries("Explain dew point and heat index");
+        assert_eq!(s[1..], ["Explain dew point.".to_string(), "Explain heat index.".to_string()]);
+    }
+
+    #[test]
+    fn comparisons_become_complete_sub_questions() {
+        let s = subqueries("Are Christopher Nolan and Sathish Kalathil both film directors?");
+        assert_eq!(s[1..], ["Is Christopher Nolan a film director?".to_string(), "Is Sathish Kalathil a film director?".to_string()]);
+        let s = subqueries("Were Scott Derrickson and Ed Wood of the same nationality?");
+        assert_eq!(s[1..], ["What was the nationality of Scott Derrickson?".to_string(), "What was the nationality of Ed Wood?".to_string()]);
+        let s = subqueries("Are Nantong and Jingdezhen situated in the same province?");
+        assert_eq!(s[1..], ["What is the province of Nantong?".to_string(), "What is the province of Jingdezhen?".to_string()]);
+        let s = subqueries("Did Brian Eno and David Bowie both work in Berlin?");
+        assert_eq!(s[1..], ["Did Brian Eno work in Berlin?".to_string(), "Did David Bowie work in Berlin?".to_string()]);
+        let s = subqueries("Are lions and tigers both mammals?");
+        assert_eq!(s[1..], ["Are lions mammals?".to_string(), "Are tigers mammals?".to_string()]);
+        // A clause is not a subject: split as two clauses or not at all, never into fragments.
+        let s = subqueries("Does the ESP32 sleep and wake on a timer?");
+        assert_eq!(s, vec!["Does the ESP32 sleep and wake on a timer?".to_string()]);
+    }
+
+    #[test]
+    fn no_fragment_is_ever_emitted() {
+        for q in [
+            "How do the borrow checker and lifetimes work together?",
+            "How does deep sleep relate to battery life?",
+            "What government position was held by the woman who portrayed Corliss Archer in the film Kiss and Tell?",
+            "What is the difference between Rc and Arc?",
+            "Which is older, the BME280 or the DHT22?",
+        ] {
+            assert_eq!(subqueries(q), vec![q.to_string()], "{q}");
+        }
+        for q in ["What is A and how?", "Explain it and them", "Are and B both X?", "Is the BME280 accurate and is it cheap?"] {
+            for sub in subqueries(q).iter().skip(1) {
+                assert!(sub.split_whitespace().count() >= 2 && sub.ends_with(['?', '.']), "{q} → {sub}");
+            }
+        }
+    }
+
+    #[test]
+    fn several_sentences_become_subqueries() {
+        let s = subqueries("What is the I2C address? Which pull-up resistor value is used?");
+        assert_eq!(s.len(), 3);
+    }
+
+    #[test]
+    fn non_ascii_questions_are_safe() {
+        let s = subqueries("What is İİİ Ölçüm and how does Größe work?");
+        assert_eq!(s[1..], ["What is İİİ Ölçüm?".to_string(), "How does Größe work?".to_string()]);
+        let s = subqueries("Explain İstanbul and Ünye");
+        assert_eq!(s[1..], ["Explain İstanbul.".to_string(), "Explain Ünye.".to_string()]);
+    }
+
+    #[test]
+    fn llm_subqueries_are_validated() {
+        let q = "How do I wire the BME280?";
+        let ok = parse_llm_subqueries(r#"{"subqueries": ["BME280 wiring", "  I2C   pull-up ", "bme280 WIRING", "How do I wire the BME280?", "x", "...", "1 2 3"]}"#, q).unwrap();
+        assert_eq!(ok, vec!["BME280 wiring", "I2C pull-up"]);
+        assert!(parse_llm_subqueries(r#"{"subqueries": []}"#, q).is_err());
+        assert!(parse_llm_subqueries(r#"{"queries": ["a b c"]}"#, q).is_err());
+        assert!(parse_llm_subqueries(r#"{"subqueries": [1, 2]}"#, q).is_err());
+        assert!(parse_llm_subqueries("BME280 wiring", q).is_err());
+    }
+
+    #[test]
+    fn and_inside_a_name_does_not_split() {
+        assert_eq!(subqueries("What is the difference between wake and sleep").len(), 1);
+    }
+}

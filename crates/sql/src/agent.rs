@@ -1,0 +1,605 @@
+//! The SQL agent: a small state machine over [`AgentState`].
+//!
+//! ```text
+//! schema ─► plan ─┬─► (ambiguous) clarify: checkpoint, ask, stop
+//!                 └─► generate ─► validate ⇄ diagnose (≤ max_loops) ─► execute ─► present
+//! ```
+//! Every stage returns an update merged by the state contract ([`super::state`]). Nothing
+//! reaches the database without passing [`execute_checked`], which validates the text again
+//! (one read-only statement over known tables, LIMIT ≤ row cap) immediately before running
+//! it: the probes go through it too, so the invariant "no SQL runs unless validated" holds
+//! for every statement, not just the final one.
+
+use std::collections::BTreeMap;
+use std::ops::ControlFlow;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use super::db::SqlDatabase;
+use super::generate::{self, Candidate};
+use super::plan::{self, Ambiguity, Clarification, Plan, PlanOutcome, CONFIDENCE_THRESHOLD};
+use super::schema::{SchemaContext, SemanticSchema};
+use super::state::{update, AgentState, StateError};
+use super::validate::{self, ReasonKind};
+use super::{Dialect, ExecLimits, QueryResult, SqlError};
+use qa_llm::LlmRun;
+
+/// Compared values checked for existence per candidate.
+const MAX_VALUE_CHECKS: usize = 6;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AgentOptions {
+    /// LLM candidates to ask for (the deterministic candidate comes on top).
+    pub k: usize,
+    /// Validate/diagnose iterations before giving up.
+    pub max_loops: u64,
+    pub limits: ExecLimits,
+    pub semantic_schema: Option<PathBuf>,
+    /// Distinct sample values kept per low-cardinality text column.
+    pub sample_values: usize,
+    /// Ask the LLM for candidates (when one is attached).
+    pub use_llm: bool,
+    /// Run a plan whose confidence is below the threshold (with a warning) instead of asking.
+    #[serde(default)]
+    pub force: bool,
+}
+
+impl Default for AgentOptions {
+    fn default() -> Self {
+        AgentOptions { k: 3, max_loops: 4, limits: ExecLimits::default(), semantic_schema: None, sample_values: 8, use_llm: true, force: false }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum Outcome {
+    Answered,
+    /// Stopped with a question for the user; resume with the answer.
+    NeedsClarification { question: String },
+    Failed { error: String, suggestions: Vec<String> },
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Metrics {
+    /// Milliseconds per stage (summed when a stage runs more than once).
+    pub latency_ms: BTreeMap<String, f64>,
+    pub total_ms: f64,
+}
+
+pub struct RunResult {
+    pub state: AgentState,
+    pub outcome: Outcome,
+    pub result: Option<QueryResult>,
+    /// Every statement sent to the database, in order (probes included), after validation.
+    pub executed: Vec<String>,
+    pub metrics: Metrics,
+    pub schema: Option<SchemaContext>,
+}
+
+/// Where a resumed run starts from.
+pub struct Resume {
+    pub state: AgentState,
+    pub answer: String,
+}
+
+pub struct Agent<'a, 'l> {
+    db: &'a mut dyn SqlDatabase,
+    llm: Option<&'a mut LlmRun<'l>>,
+    opts: AgentOptions,
+    state: AgentState,
+    executed: Vec<String>,
+    metrics: Metrics,
+    /// A schema the caller already read (the router), so it is not introspected twice.
+    preloaded_schema: Option<super::DbSchema>,
+}
+
+enum Flow {
+    Continue,
+    Stop(Outcome),
+}
+
+/// Why a run stopped without an outcome of its own (reported as `Outcome::Failed`).
+#[derive(Debug, thiserror::Error)]
+enum RunError {
+    #[error(transparent)]
+    Sql(#[from] SqlError),
+    #[error(transparent)]
+    State(#[from] StateError),
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+}
+
+impl<'a, 'l> Agent<'a, 'l> {
+    pub fn new(db: &'a mut dyn SqlDatabase, llm: Option<&'a mut LlmRun<'l>>, opts: AgentOptions) -> Self {
+        Agent { db, llm, opts, state: AgentState::default(), executed: Vec::new(), metrics: Metrics::default(), preloaded_schema: None }
+    }
+
+    /// Use `schema` (read from this database with `opts.sample_values` samples) instead of
+    /// introspecting again.
+    pub fn with_schema(mut self, schema: super::DbSchema) -> Self {
+        self.preloaded_schema = Some(schema);
+        self
+    }
+
+    fn apply(&mut self, stage: &str, upd: serde_json::Map<String, Value>, started: Instant) -> Result<(), StateError> {
+        let ms = started.elapsed().as_secs_f64() * 1000.0;
+        *self.metrics.latency_ms.entry(stage.to_string()).or_default() += ms;
+        self.state.apply(stage, upd, ms)
+    }
+
+    /// Run the question (or resume a checkpointed run with the user's answer).
+    pub fn run(mut self, question: &str, resume: Option<Resume>) -> RunResult {
+        let t0 = Instant::now();
+        let mut result = None;
+        let mut schema = None;
+        let outcome = match self.run_inner(question, resume, &mut result, &mut schema) {
+            Ok(o) => o,
+            Err(e) => Outcome::Failed { error: e.to_string(), suggestions: Vec::new() },
+        };
+        if let Outcome::Failed { error, .. } = &outcome {
+            let _ = self.state.apply("any", update([("error", json!(error))]), 0.0);
+        }
+        self.metrics.total_ms = t0.elapsed().as_secs_f64() * 1000.0;
+        RunResult { state: self.state, outcome, result, executed: self.executed, metrics: self.metrics, schema }
+    }
+
+    fn run_inner(&mut self, question: &str, resume: Option<Resume>, result: &mut Option<QueryResult>, schema_out: &mut Option<SchemaContext>) -> Result<Outcome, RunError> {
+        let t = Instant::now();
+        let dialect = self.db.dialect();
+        match resume {
+            Some(r) => {
+                // Keep the earlier answers and add this one, resolved against the pending ambiguity.
+                let amb: Option<Ambiguity> = r.state.typed("ambiguity");
+                let earlier: Vec<Value> = r.state.list("clarifications").to_vec();
+                let phrase = amb.as_ref().map(|a| a.phrase.clone()).unwrap_or_default();
+                let choice = amb.as_ref().and_then(|a| plan::resolve_answer(a, &r.answer));
+                let c = Clarification { phrase, answer: r.answer.clone(), choice };
+                let mut all = earlier;
+                all.push(serde_json::to_value(&c)?);
+                self.apply("input", update([("question", json!(question)), ("dialect", json!(dialect)), ("database", json!(self.db.describe())), ("clarifications", Value::Array(all))]), t)
+                    ?;
+            }
+            None => {
+                self.apply("input", update([("question", json!(question)), ("dialect", json!(dialect)), ("database", json!(self.db.describe())), ("clarifications", json!([]))]), t)
+                    ?;
+            }
+        }
+
+        // 1. Schema context.
+        let t = Instant::now();
+        let db_schema = match self.preloaded_schema.take() {
+            Some(s) => s,
+            None => self.db.introspect(self.opts.sample_values)?,
+        };
+        if db_schema.tables.is_empty() {
+            return Ok(Outcome::Failed { error: format!("{} has no tables to query", self.db.describe()), suggestions: vec![] });
+        }
+        let semantic = match &self.opts.semantic_schema {
+            Some(p) => Some(SemanticSchema::load(p)?),
+            None => None,
+        };
+        let ctx = SchemaContext::build(db_schema, semantic);
+        for w in &ctx.warnings {
+            tracing::warn!("{w}");
+        }
+        self.apply(
+            "schema",
+            update([("db_schema", json!(ctx.db)), ("semantic_schema", json!(ctx.semantic)), ("schema_context", json!(ctx.render()))]),
+            t,
+        )
+        ?;
+        *schema_out = Some(ctx.clone());
+
+        // 2. Interpret & plan.
+        let t = Instant::now();
+        let clarifications: Vec<Clarification> = self.state.list("clarifications").iter().filter_map(|v| serde_json::from_value(v.clone()).ok()).collect();
+        let mut q = question.to_string();
+        for c in clarifications.iter().filter(|c| c.choice.is_none()) {
+            // An answer that names no option is more of the question.
+            q.push(' ');
+            q.push_str(&c.answer);
+        }
+        let PlanOutcome { intent, plan, confidence, coverage, fixes, ambiguity, clarifying_question } = plan::plan(&ctx, &q, &clarifications);
+        let plan_ok = plan.is_some() && ambiguity.is_none();
+        let forced = self.opts.force || clarifications.iter().any(Clarification::proceeds);
+        let low = plan_ok && confidence < CONFIDENCE_THRESHOLD;
+        let llm_may_help = self.opts.use_llm && self.opts.k > 0 && self.llm.is_some();
+        // Below the threshold, ask — unless forced, or an LLM may write a statement that covers
+        // more of the question (judged after generation by the same accounting).
+        let (ambiguity, clarifying_question) = match (&plan, low && !forced && !llm_may_help) {
+            (Some(p), true) => {
+                let (a, text) = plan::coverage_question(p, &coverage, confidence);
+                (Some(a), Some(text))
+            }
+            _ => (ambiguity, clarifying_question),
+        };
+        let mut warnings: Vec<String> = Vec::new();
+        if low && forced {
+            let not_used = if coverage.unmapped.is_empty() { String::new() } else { format!("; not used: {}", coverage.unmapped.join(", ")) };
+            warnings.push(format!("answered below the confidence threshold ({confidence:.2} < {CONFIDENCE_THRESHOLD}){not_used}"));
+        }
+        self.apply(
+            "plan",
+            update([
+                ("intent_json", intent),
+                ("plan", json!(plan)),
+                ("plan_ok", json!(plan_ok)),
+                ("plan_confidence", json!(confidence)),
+                ("coverage", json!(coverage)),
+                ("plan_fixes", json!(fixes)),
+                ("ambiguity", json!(ambiguity)),
+                ("clarifying_question", json!(clarifying_question)),
+                ("warnings", json!(warnings)),
+            ]),
+            t,
+        )
+        ?;
+        if let (Some(q), Some(_)) = (&clarifying_question, &ambiguity) {
+            return Ok(Outcome::NeedsClarification { question: q.clone() });
+        }
+
+        // 3. Generate k-best.
+        let t = Instant::now();
+        let mut raw: Vec<(String, String)> = Vec::new();
+        let mut attempts = 0u64;
+        if let Some(p) = &plan {
+            raw.push(("plan".into(), generate::render(&ctx, p, dialect, self.opts.limits.row_cap)));
+            attempts += 1;
+        }
+        let hint = raw.first().map(|(_, s)| s.clone());
+        if self.opts.use_llm
+            && let Some(llm) = self.llm.as_deref_mut()
+        {
+            for n in 0..self.opts.k {
+                let req = generate::request(&ctx, question, hint.as_deref(), dialect, self.opts.limits.row_cap, n);
+                attempts += 1;
+                match llm.call(&req) {
+                    Ok(resp) => match generate::extract_sql(&resp.text) {
+                        Ok(sql) => {
+                            llm.set_outcome("candidate");
+                            if !raw.iter().any(|(_, s)| s == &sql) {
+                                raw.push((format!("llm#{}", n + 1), sql));
+                            }
+                        }
+                        Err(e) => llm.set_outcome(format!("no sql: {e}")),
+                    },
+                    Err(e) => {
+                        tracing::warn!("SQL generation by the LLM failed: {e}");
+                        if llm.down.is_some() {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        let candidates = generate::rank(raw, &ctx, plan.as_ref(), &q, dialect, self.opts.limits.row_cap, Some((&coverage, confidence)));
+        if candidates.is_empty() {
+            return Ok(Outcome::Failed {
+                error: "no SQL could be written for this question".into(),
+                suggestions: vec!["name a table or a value from the database (see `qa sql schema`)".into()],
+            });
+        }
+        let few: Vec<String> = generate::few_shots(dialect).into_iter().map(|(q, _)| q).collect();
+        let mut upd = update([("few_shots", json!(few)), ("sql_candidates", json!(candidates)), ("sql", json!(candidates[0].sql)), ("gen_attempts", json!(attempts))]);
+        // Candidates that cover too little of the question are not run (unless forced); when
+        // none is left, ask as the plan would have.
+        let candidates: Vec<Candidate> = if forced { candidates } else { candidates.into_iter().filter(|c| !c.valid || c.confidence >= CONFIDENCE_THRESHOLD).collect() };
+        let ask = match &plan {
+            Some(p) if low && !forced && !candidates.iter().any(|c| c.valid) => Some(plan::coverage_question(p, &coverage, confidence)),
+            _ => None,
+        };
+        if let Some((a, text)) = &ask {
+            upd.insert("ambiguity".into(), json!(a));
+            upd.insert("clarifying_question".into(), json!(text));
+        } else if let Some(best) = candidates.iter().find(|c| c.valid && c.source != "plan").filter(|_| candidates.first().is_some_and(|c| c.source != "plan")) {
+            // The statement that will run is the LLM's: its coverage is the confidence.
+            upd.insert("plan_confidence".into(), json!(best.confidence));
+        }
+        self.apply("generate", upd, t)?;
+        if let Some((_, text)) = ask {
+            return Ok(Outcome::NeedsClarification { question: text });
+        }
+
+        // 4. Validate & diagnose.
+        match self.validate_loop(&ctx, plan.as_ref(), candidates)? {
+            Flow::Continue => {}
+            Flow::Stop(o) => return Ok(o),
+        }
+
+        // 5. Safe execute.
+        let t = Instant::now();
+        if !self.state.bool("validation_ok") {
+            // Unreachable by construction; kept as the invariant's last line of defence.
+            return Ok(Outcome::Failed { error: "refusing to execute: the query was not validated".into(), suggestions: vec![] });
+        }
+        let sql = self.state.str("sql").unwrap_or_default().to_string();
+        let preview = self.db.explain(&sql)?;
+        let res = match self.execute_checked(&ctx, &sql) {
+            Ok(r) => r,
+            Err(e) if e.is_transient() => {
+                tracing::warn!("transient database error, retrying once: {e}");
+                self.execute_checked(&ctx, &sql)?
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let sample: Vec<Value> = res.rows.iter().take(5).map(|r| Value::Array(r.clone())).collect();
+        self.apply(
+            "execute",
+            update([
+                ("exec_preview", json!(preview)),
+                ("result_sample", Value::Array(sample)),
+                ("exec_rows", json!(res.rows.len())),
+                ("result_columns", json!(res.columns)),
+                ("result_truncated", json!(res.truncated)),
+            ]),
+            t,
+        )
+        ?;
+
+        // 6. Present.
+        let t = Instant::now();
+        let viz = super::present::viz_spec(&res, question);
+        self.apply("present", update([("viz_spec", json!(viz))]), t)?;
+        *result = Some(res);
+        Ok(Outcome::Answered)
+    }
+
+    /// Try candidates in rank order; repair what can be repaired (casing, join keys); stop at
+    /// the first that validates and passes its probes, or after `max_loops` iterations.
+    fn validate_loop(&mut self, ctx: &SchemaContext, plan: Option<&Plan>, candidates: Vec<Candidate>) -> Result<Flow, RunError> {
+        let dialect = self.db.dialect();
+        let cap = self.opts.limits.row_cap;
+        let mut queue: std::collections::VecDeque<(String, String)> = candidates.iter().map(|c| (c.source.clone(), c.sql.clone())).collect();
+        let mut suggestions: Vec<String> = Vec::new();
+        let mut tried: Vec<String> = Vec::new();
+        let mut last_reasons: Vec<String> = Vec::new();
+        while let Some((source, sql)) = queue.pop_front() {
+            if self.state.count("loop_count") >= self.opts.max_loops {
+                break;
+            }
+            let t = Instant::now();
+            if tried.contains(&sql) {
+                continue;
+            }
+            tried.push(sql.clone());
+            let verdict = validate::validate(&sql, dialect, Some(&ctx.db), cap);
+            let mut signals = serde_json::Map::new();
+            signals.insert("candidate".into(), json!(source));
+            let reasons: Vec<Value> = verdict.reasons.iter().map(|r| json!({"candidate": source, "kind": r.kind, "message": r.message})).collect();
+            if !verdict.ok {
+                last_reasons = verdict.reasons.iter().map(|r| r.message.clone()).collect();
+                for r in &verdict.reasons {
+                    if matches!(r.kind, ReasonKind::UnknownColumn | ReasonKind::UnknownTable) {
+                        signals.insert("next_candidate".into(), json!(r.kind));
+                    }
+                }
+                self.apply(
+                    "validate",
+                    update([("validation_ok", json!(false)), ("val_reasons", Value::Array(reasons)), ("val_signals", Value::Object(signals)), ("val_attempts", json!(1)), ("loop_count", json!(1))]),
+                    t,
+                )
+                ?;
+                continue;
+            }
+            let checked = verdict.sql.clone().unwrap_or(sql.clone());
+
+            // Wrong join key: a join between two tables that have a foreign key, on other columns.
+            let bad_joins = wrong_join_keys(ctx, &checked, dialect);
+            if !bad_joins.is_empty() {
+                signals.insert("wrong_join_key".into(), json!(bad_joins));
+                let patched = plan.map(|p| generate::render(ctx, p, dialect, cap)).filter(|p| !tried.contains(p));
+                if let Some(p) = &patched {
+                    signals.insert("patched_plan".into(), json!(true));
+                    queue.push_front(("plan(patched)".into(), p.clone()));
+                }
+                self.apply(
+                    "validate",
+                    update([
+                        ("validation_ok", json!(false)),
+                        ("val_reasons", json!([{"candidate": source, "kind": "join", "message": format!("join not along a foreign key: {}", bad_joins.join("; "))}])),
+                        ("val_signals", Value::Object(signals)),
+                        ("val_attempts", json!(1)),
+                        ("loop_count", json!(1)),
+                    ]),
+                    t,
+                )
+                ?;
+                continue;
+            }
+
+            // EXPLAIN: the engine's own check (types, functions) before any data is read.
+            if let Err(e) = self.db.explain(&checked) {
+                signals.insert("explain_error".into(), json!(e.to_string()));
+                last_reasons = vec![e.to_string()];
+                self.apply(
+                    "validate",
+                    update([
+                        ("validation_ok", json!(false)),
+                        ("val_reasons", json!([{"candidate": source, "kind": "explain", "message": e.to_string()}])),
+                        ("val_signals", Value::Object(signals)),
+                        ("val_attempts", json!(1)),
+                        ("loop_count", json!(1)),
+                    ]),
+                    t,
+                )
+                ?;
+                continue;
+            }
+
+            // Cheap probes: how many rows the query would give, and whether each compared value
+            // exists at all. Value checks run whatever the row count (an aggregate returns one row
+            // even when its filter matches nothing).
+            let mut fixed: Option<String> = None;
+            if let Some(probe) = validate::count_probe(&checked, dialect)
+                && let Ok(r) = self.execute_checked(ctx, &probe)
+            {
+                let n = r.rows.first().and_then(|row| row.first()).and_then(Value::as_i64).unwrap_or(-1);
+                signals.insert("probe_rows".into(), json!(n));
+            }
+            let filters = validate::literal_filters(&checked, dialect);
+            let mut missing = Vec::new();
+            let mut casing = Vec::new();
+            for f in filters.iter().take(MAX_VALUE_CHECKS) {
+                let Some(table) = f.table.clone().or_else(|| ctx.db.tables.iter().find(|t| t.column(&f.column).is_some()).map(|t| t.name.clone())) else { continue };
+                if ctx.db.table(&table).and_then(|t| t.column(&f.column)).is_none_or(|c| c.kind() != super::ColumnKind::Text) {
+                    continue;
+                }
+                let exact = format!("SELECT COUNT(*) FROM {} WHERE {} = {}", generate::ident(&table), generate::ident(&f.column), generate::literal(&f.value));
+                let ci = format!("SELECT COUNT(*) FROM {} WHERE lower({}) = lower({})", generate::ident(&table), generate::ident(&f.column), generate::literal(&f.value));
+                let count = |me: &mut Self, q: &str| me.execute_checked(ctx, q).ok().and_then(|r| r.rows.first().and_then(|row| row.first()).and_then(Value::as_i64)).unwrap_or(-1);
+                if count(self, &exact) == 0 {
+                    if count(self, &ci) > 0 {
+                        casing.push(format!("{table}.{} = '{}'", f.column, f.value));
+                    } else {
+                        let samples = ctx.db.table(&table).and_then(|t| t.column(&f.column)).map(|c| c.samples.clone()).unwrap_or_default();
+                        missing.push(format!("'{}' is not a value of {table}.{}", f.value, f.column));
+                        if !samples.is_empty() {
+                            suggestions.push(format!("{table}.{} has the values {}", f.column, samples.iter().map(|s| format!("'{s}'")).collect::<Vec<_>>().join(", ")));
+                        }
+                    }
+                }
+            }
+            if !filters.is_empty() {
+                signals.insert("value_checks".into(), json!({"casing": casing, "missing": missing}));
+            }
+            if !casing.is_empty() {
+                fixed = validate::case_insensitive(&checked, dialect);
+                signals.insert("case_insensitive_fix".into(), json!(fixed.is_some()));
+            }
+            if let Some(f) = fixed.filter(|f| !tried.contains(f)) {
+                queue.push_front((format!("{source}+nocase"), f));
+                self.apply(
+                    "validate",
+                    update([
+                        ("validation_ok", json!(false)),
+                        ("val_reasons", json!([{"candidate": source, "kind": "zero_rows", "message": "no rows: a compared value differs only in letter case"}])),
+                        ("val_signals", Value::Object(signals)),
+                        ("val_attempts", json!(1)),
+                        ("loop_count", json!(1)),
+                    ]),
+                    t,
+                )
+                ?;
+                continue;
+            }
+            self.apply(
+                "validate",
+                update([
+                    ("validation_ok", json!(true)),
+                    ("sql", json!(checked)),
+                    ("val_signals", Value::Object(signals)),
+                    ("val_attempts", json!(1)),
+                    ("loop_count", json!(1)),
+                    ("suggestions", json!(suggestions)),
+                ]),
+                t,
+            )
+            ?;
+            return Ok(Flow::Continue);
+        }
+        let loops = self.state.count("loop_count");
+        let mut s = suggestions;
+        if let Some(p) = plan {
+            s.push(format!("the plan was: {}", generate::render(ctx, p, dialect, cap)));
+        }
+        s.push("rephrase with the table and column names from `qa sql schema`, or pass a semantic schema (--semantic) with synonyms".into());
+        let why = if last_reasons.is_empty() { String::new() } else { format!(": {}", last_reasons.join("; ")) };
+        let stop = if loops >= self.opts.max_loops { format!("no valid query after {loops} attempts (max_loops){why}") } else { format!("no candidate query passed validation{why}") };
+        self.apply("validate", update([("suggestions", json!(s))]), Instant::now())?;
+        Ok(Flow::Stop(Outcome::Failed { error: stop, suggestions: s }))
+    }
+
+    /// The only way SQL reaches the database: validate (read-only, one statement, known tables
+    /// and columns, LIMIT ≤ cap), then run the validator's re-printed statement.
+    fn execute_checked(&mut self, ctx: &SchemaContext, sql: &str) -> Result<QueryResult, SqlError> {
+        let v = validate::validate(sql, self.db.dialect(), Some(&ctx.db), self.opts.limits.row_cap);
+        let Some(checked) = v.sql.filter(|_| v.ok) else {
+            return Err(SqlError::Refused(v.reasons.iter().map(|r| r.message.clone()).collect::<Vec<_>>().join("; ")));
+        };
+        self.executed.push(checked.clone());
+        self.db.query(&checked, self.opts.limits)
+    }
+}
+
+/// Joins `a.x = b.y` between two tables that have a foreign key, on columns other than the key.
+pub fn wrong_join_keys(ctx: &SchemaContext, sql: &str, dialect: Dialect) -> Vec<String> {
+    use sqlparser::ast::{BinaryOperator, Expr, TableFactor, Visit, Visitor};
+    let parsed = match dialect {
+        Dialect::Sqlite => sqlparser::parser::Parser::parse_sql(&sqlparser::dialect::SQLiteDialect {}, sql),
+        Dialect::Postgres => sqlparser::parser::Parser::parse_sql(&sqlparser::dialect::PostgreSqlDialect {}, sql),
+    };
+    let Ok(stmts) = parsed else { return Vec::new() };
+    #[derive(Default)]
+    struct Scan {
+        aliases: BTreeMap<String, String>,
+        pairs: Vec<(String, String, String, String)>,
+    }
+    impl Visitor for Scan {
+        type Break = ();
+        fn pre_visit_table_factor(&mut self, tf: &TableFactor) -> ControlFlow<()> {
+            if let TableFactor::Table { name, alias, .. } = tf
+                && let Some(last) = name.0.last().and_then(|p| p.as_ident())
+            {
+                let table = last.value.to_ascii_lowercase();
+                self.aliases.insert(table.clone(), table.clone());
+                if let Some(a) = alias {
+                    self.aliases.insert(a.name.value.to_ascii_lowercase(), table);
+                }
+            }
+            ControlFlow::Continue(())
+        }
+        fn pre_visit_expr(&mut self, e: &Expr) -> ControlFlow<()> {
+            if let Expr::BinaryOp { left, op: BinaryOperator::Eq, right } = e
+                && let (Expr::CompoundIdentifier(l), Expr::CompoundIdentifier(r)) = (left.as_ref(), right.as_ref())
+                && l.len() == 2
+                && r.len() == 2
+            {
+                self.pairs.push((l[0].value.to_ascii_lowercase(), l[1].value.to_ascii_lowercase(), r[0].value.to_ascii_lowercase(), r[1].value.to_ascii_lowercase()));
+            }
+            ControlFlow::Continue(())
+        }
+    }
+    let mut scan = Scan::default();
+    let _ = stmts.visit(&mut scan);
+    let mut out = Vec::new();
+    for (qa, ca, qb, cb) in &scan.pairs {
+        let (Some(ta), Some(tb)) = (scan.aliases.get(qa), scan.aliases.get(qb)) else { continue };
+        if ta == tb {
+            continue;
+        }
+        if let Some(fk) = ctx.fk_between(ta, tb) {
+            let along = (fk.from_column.eq_ignore_ascii_case(ca) && fk.to_column.eq_ignore_ascii_case(cb))
+                || ctx.fk_between(tb, ta).is_some_and(|r| r.from_column.eq_ignore_ascii_case(cb) && r.to_column.eq_ignore_ascii_case(ca));
+            // Two foreign keys between the same tables (e.g. audits → auditors twice) are both fine.
+            let any_fk = ctx.db.tables.iter().flat_map(|t| t.foreign_keys.iter().map(move |f| (t.name.to_ascii_lowercase(), f))).any(|(t, f)| {
+                let c = f.columns.first().map(|s| s.to_ascii_lowercase()).unwrap_or_default();
+                let rc = f.ref_columns.first().map(|s| s.to_ascii_lowercase()).unwrap_or_default();
+                let rt = f.ref_table.to_ascii_lowercase();
+                (t == *ta && rt == *tb && c == *ca && rc == *cb) || (t == *tb && rt == *ta && c == *cb && rc == *ca)
+            });
+            if !along && !any_fk {
+                out.push(format!("{ta}.{ca} = {tb}.{cb} (the key is {}.{} = {}.{})", fk.from_table, fk.from_column, fk.to_table, fk.to_column));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::tests::audit_context;
+
+    #[test]
+    fn join_on_the_wrong_key_is_flagged() {
+        let ctx = audit_context();
+        let bad = wrong_join_keys(&ctx, "SELECT COUNT(*) FROM findings f JOIN audits a ON f.id = a.id", Dialect::Sqlite);
+        assert_eq!(bad.len(), 1, "{bad:?}");
+        assert!(bad[0].contains("the key is findings.audit_id = audits.id"), "{bad:?}");
+        assert!(wrong_join_keys(&ctx, "SELECT COUNT(*) FROM findings f JOIN audits a ON f.audit_id = a.id", Dialect::Sqlite).is_empty());
+        assert!(wrong_join_keys(&ctx, "SELECT COUNT(*) FROM audits a JOIN findings f ON a.id = f.audit_id", Dialect::Postgres).is_empty());
+    }
+}

@@ -1,0 +1,84 @@
+//! Checkpoints of interrupted SQL runs: when the planner needs a clarification, the whole
+//! state is saved under `<data_dir>/sql_checkpoints/<id>.json` (written to a temp file, then
+//! renamed) and `qa sql --resume <id> --answer "..."` continues from it. The database is stored
+//! without its password; a resumed run reads the password from the environment again.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::agent::AgentOptions;
+use super::state::AgentState;
+use super::SqlError;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Checkpoint {
+    pub id: String,
+    pub created: String,
+    pub question: String,
+    /// The database (redacted URL).
+    pub database: String,
+    pub options: AgentOptions,
+    pub state: AgentState,
+}
+
+pub fn dir(data_dir: &Path) -> PathBuf {
+    data_dir.join("sql_checkpoints")
+}
+
+pub fn save(data_dir: &Path, cp: &Checkpoint) -> Result<PathBuf, SqlError> {
+    let d = dir(data_dir);
+    std::fs::create_dir_all(&d).map_err(|e| SqlError::Other(format!("cannot create {}: {e}", d.display())))?;
+    let path = d.join(format!("{}.json", cp.id));
+    let tmp = d.join(format!(".{}.json.tmp", cp.id));
+    let text = serde_json::to_string_pretty(cp).map_err(|e| SqlError::Other(e.to_string()))?;
+    std::fs::write(&tmp, text).map_err(|e| SqlError::Other(format!("cannot write {}: {e}", tmp.display())))?;
+    std::fs::rename(&tmp, &path).map_err(|e| SqlError::Other(format!("cannot write {}: {e}", path.display())))?;
+    Ok(path)
+}
+
+/// Load by id or unique id prefix.
+pub fn load(data_dir: &Path, id: &str) -> Result<Checkpoint, SqlError> {
+    let d = dir(data_dir);
+    let id = id.trim();
+    if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+        return Err(SqlError::Other(format!("'{id}' is not a checkpoint id (ids are hex, as printed by `qa sql`)")));
+    }
+    let mut found: Vec<PathBuf> = std::fs::read_dir(&d)
+        .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(id) && n.ends_with(".json"))).collect())
+        .unwrap_or_default();
+    found.sort();
+    match found.len() {
+        0 => Err(SqlError::Other(format!("no checkpoint '{id}' in {} (they are written when `qa sql` asks a clarifying question)", d.display()))),
+        1 => {
+            let text = std::fs::read_to_string(&found[0]).map_err(|e| SqlError::Other(format!("cannot read {}: {e}", found[0].display())))?;
+            serde_json::from_str(&text).map_err(|e| SqlError::Other(format!("{} is not a valid checkpoint: {e}", found[0].display())))
+        }
+        n => Err(SqlError::Other(format!("checkpoint id '{id}' is ambiguous ({n} match); give more characters"))),
+    }
+}
+
+/// Remove a checkpoint once its run has finished.
+pub fn remove(data_dir: &Path, id: &str) {
+    let _ = std::fs::remove_file(dir(data_dir).join(format!("{id}.json")));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn save_load_by_prefix_and_remove() {
+        let d = tempfile::tempdir().unwrap();
+        let mut state = AgentState::default();
+        state.apply("input", crate::state::update([("question", serde_json::json!("q"))]), 0.0).unwrap();
+        let cp = Checkpoint { id: "abc123".into(), created: "now".into(), question: "q".into(), database: "sqlite://x.db".into(), options: AgentOptions::default(), state };
+        save(d.path(), &cp).unwrap();
+        let back = load(d.path(), "abc").unwrap();
+        assert_eq!(back.state, cp.state);
+        assert!(load(d.path(), "zzz").unwrap_err().to_string().contains("no checkpoint"));
+        assert!(load(d.path(), "../etc").is_err());
+        remove(d.path(), "abc123");
+        assert!(load(d.path(), "abc").is_err());
+    }
+}

@@ -1,0 +1,431 @@
+//! Schema context: what the database says about itself (introspection, in [`super::db`]) merged
+//! with an optional semantic schema file (descriptions, synonyms, value aliases) into one
+//! context: a lexicon the planner maps question words onto, and a text the LLM is prompted with.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::{ColumnKind, DbSchema, SqlError, TableInfo};
+
+/// The semantic schema file (TOML), e.g. `samples/sql/audit_semantic.toml`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SemanticSchema {
+    pub tables: BTreeMap<String, SemanticTable>,
+    pub value_aliases: Vec<ValueAlias>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SemanticTable {
+    pub description: Option<String>,
+    pub synonyms: Vec<String>,
+    /// The column that names a row (shown when grouping by this table), e.g. `name`.
+    pub label: Option<String>,
+    /// The date column "in 2024" or "per month" refers to.
+    pub default_date: Option<String>,
+    pub columns: BTreeMap<String, SemanticColumn>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SemanticColumn {
+    pub description: Option<String>,
+    pub synonyms: Vec<String>,
+}
+
+/// "urgent" → findings.severity IN ('Critical').
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ValueAlias {
+    pub phrase: String,
+    pub table: String,
+    pub column: String,
+    pub values: Vec<String>,
+}
+
+impl SemanticSchema {
+    pub fn load(path: &Path) -> Result<SemanticSchema, SqlError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| SqlError::Other(format!("cannot read the semantic schema {}: {e}", path.display())))?;
+        let parsed: SemanticSchema = if path.extension().is_some_and(|e| e == "json") {
+            serde_json::from_str(&text).map_err(|e| SqlError::Other(format!("{}: {e}", path.display())))?
+        } else {
+            toml::from_str(&text).map_err(|e| SqlError::Other(format!("{}: {}", path.display(), e.message())))?
+        };
+        Ok(parsed)
+    }
+
+    /// Entries that name tables or columns the database does not have (they are ignored).
+    pub fn check_against(&self, db: &DbSchema) -> Vec<String> {
+        let mut out = Vec::new();
+        for (t, st) in &self.tables {
+            let Some(table) = db.table(t) else {
+                out.push(format!("semantic schema: table '{t}' is not in the database"));
+                continue;
+            };
+            for c in st.columns.keys().chain(st.label.iter()).chain(st.default_date.iter()) {
+                if table.column(c).is_none() {
+                    out.push(format!("semantic schema: column '{t}.{c}' is not in the database"));
+                }
+            }
+        }
+        for a in &self.value_aliases {
+            if db.table(&a.table).and_then(|t| t.column(&a.column)).is_none() {
+                out.push(format!("semantic schema: value alias '{}' names '{}.{}', which is not in the database", a.phrase, a.table, a.column));
+            }
+        }
+        out
+    }
+}
+
+/// What a phrase in a question can stand for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Term {
+    Table { table: String },
+    Column { table: String, column: String },
+    Value { table: String, column: String, values: Vec<String> },
+}
+
+/// One lexicon entry: a normalised phrase (lower-case words joined by single spaces) and what
+/// it stands for, with where the link came from (`name`, `synonym`, `sample`, `alias`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LexEntry {
+    pub phrase: String,
+    pub term: Term,
+    pub source: String,
+}
+
+/// The merged schema context.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SchemaContext {
+    pub db: DbSchema,
+    pub semantic: Option<SemanticSchema>,
+    pub lexicon: Vec<LexEntry>,
+    pub warnings: Vec<String>,
+}
+
+/// Lower-case words of `text` (letters, digits, apostrophes dropped), for phrase matching.
+pub fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .map(|w| w.trim_matches('\'').to_lowercase())
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+pub use qa_core::text::singular;
+
+/// A phrase normalised for matching: words, each singular.
+pub fn normalise(phrase: &str) -> String {
+    words(&phrase.replace('_', " ")).iter().map(|w| singular(w)).collect::<Vec<_>>().join(" ")
+}
+
+impl SchemaContext {
+    pub fn build(db: DbSchema, semantic: Option<SemanticSchema>) -> SchemaContext {
+        let warnings = semantic.as_ref().map(|s| s.check_against(&db)).unwrap_or_default();
+        let mut lexicon = Vec::new();
+        let mut push = |phrase: &str, term: Term, source: &str| {
+            let phrase = normalise(phrase);
+            if !phrase.is_empty() && !lexicon.iter().any(|e: &LexEntry| e.phrase == phrase && e.term == term) {
+                lexicon.push(LexEntry { phrase, term, source: source.into() });
+            }
+        };
+        for t in &db.tables {
+            push(&t.name, Term::Table { table: t.name.clone() }, "name");
+            for c in &t.columns {
+                // Key columns are reached through joins, not named by users.
+                if !(c.name.eq_ignore_ascii_case("id") || c.name.to_ascii_lowercase().ends_with("_id")) {
+                    push(&c.name, Term::Column { table: t.name.clone(), column: c.name.clone() }, "name");
+                }
+                for v in &c.samples {
+                    // Values that are numbers or single letters would match too much.
+                    if v.chars().any(|ch| ch.is_alphabetic()) && v.chars().count() > 1 {
+                        push(v, Term::Value { table: t.name.clone(), column: c.name.clone(), values: vec![v.clone()] }, "sample");
+                    }
+                }
+            }
+        }
+        if let Some(sem) = &semantic {
+            for (tname, st) in &sem.tables {
+                let Some(t) = db.table(tname) else { continue };
+                for s in &st.synonyms {
+                    push(s, Term::Table { table: t.name.clone() }, "synonym");
+                }
+                for (cname, sc) in &st.columns {
+                    let Some(c) = t.column(cname) else { continue };
+                    for s in &sc.synonyms {
+                        push(s, Term::Column { table: t.name.clone(), column: c.name.clone() }, "synonym");
+                    }
+                }
+            }
+            for a in &sem.value_aliases {
+                if let Some(t) = db.table(&a.table)
+                    && let Some(c) = t.column(&a.column)
+                {
+                    push(&a.phrase, Term::Value { table: t.name.clone(), column: c.name.clone(), values: a.values.clone() }, "alias");
+                }
+            }
+        }
+        SchemaContext { db, semantic, lexicon, warnings }
+    }
+
+    fn semantic_table(&self, table: &str) -> Option<&SemanticTable> {
+        self.semantic.as_ref()?.tables.iter().find(|(k, _)| k.eq_ignore_ascii_case(table)).map(|(_, v)| v)
+    }
+
+    /// The column that names a row of `table`: the semantic `label`, else a text column called
+    /// name/title/full_name/label, else the first text column with many values (not sampled),
+    /// else the first text column that is not a key.
+    pub fn label_column(&self, table: &str) -> Option<String> {
+        let t = self.db.table(table)?;
+        if let Some(l) = self.semantic_table(table).and_then(|s| s.label.clone()).filter(|l| t.column(l).is_some()) {
+            return Some(l);
+        }
+        for pref in ["name", "title", "full_name", "label"] {
+            if let Some(c) = t.column(pref) {
+                return Some(c.name.clone());
+            }
+        }
+        // A name has many values: prefer a text column that was not sampled (more distinct
+        // values than sampling keeps) over a category-like one.
+        let texts: Vec<&super::ColumnInfo> = t.columns.iter().filter(|c| c.kind() == ColumnKind::Text && !t.primary_key.contains(&c.name)).collect();
+        texts.iter().find(|c| c.samples.is_empty() && !c.nullable).or(texts.iter().find(|c| c.samples.is_empty())).or(texts.first()).map(|c| c.name.clone())
+    }
+
+    /// The date column "in 2024" refers to: the semantic `default_date`, else the first date column.
+    pub fn default_date(&self, table: &str) -> Option<String> {
+        let t = self.db.table(table)?;
+        if let Some(d) = self.semantic_table(table).and_then(|s| s.default_date.clone()).filter(|d| t.column(d).is_some()) {
+            return Some(d);
+        }
+        t.columns.iter().find(|c| c.kind() == ColumnKind::Date).map(|c| c.name.clone())
+    }
+
+    /// The schema as prompt text: one block per table with typed columns, keys, sample values
+    /// and the semantic descriptions, then the value aliases.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        for t in &self.db.tables {
+            let sem = self.semantic_table(&t.name);
+            out.push_str(&format!("TABLE {}", t.name));
+            if let Some(n) = t.row_count {
+                out.push_str(&format!(" ({n} rows)"));
+            }
+            if let Some(d) = sem.and_then(|s| s.description.as_deref()) {
+                out.push_str(&format!(" -- {d}"));
+            }
+            out.push('\n');
+            for c in &t.columns {
+                out.push_str(&format!("  {} {}", c.name, c.data_type));
+                if t.primary_key.iter().any(|p| p.eq_ignore_ascii_case(&c.name)) {
+                    out.push_str(" PRIMARY KEY");
+                }
+                if let Some(fk) = t.foreign_keys.iter().find(|f| f.columns.iter().any(|fc| fc.eq_ignore_ascii_case(&c.name))) {
+                    out.push_str(&format!(" REFERENCES {}({})", fk.ref_table, fk.ref_columns.join(", ")));
+                }
+                let desc = sem.and_then(|s| s.columns.iter().find(|(k, _)| k.eq_ignore_ascii_case(&c.name))).and_then(|(_, v)| v.description.as_deref());
+                let mut notes = Vec::new();
+                if let Some(d) = desc {
+                    notes.push(d.to_string());
+                }
+                if !c.samples.is_empty() {
+                    notes.push(format!("values: {}", c.samples.iter().map(|v| format!("'{}'", v.replace('\'', "''"))).collect::<Vec<_>>().join(", ")));
+                }
+                if !notes.is_empty() {
+                    out.push_str(&format!(" -- {}", notes.join("; ")));
+                }
+                out.push('\n');
+            }
+        }
+        if let Some(sem) = &self.semantic
+            && !sem.value_aliases.is_empty()
+        {
+            out.push_str("VALUE ALIASES\n");
+            for a in &sem.value_aliases {
+                let vals = a.values.iter().map(|v| format!("'{}'", v.replace('\'', "''"))).collect::<Vec<_>>().join(", ");
+                out.push_str(&format!("  \"{}\" means {}.{} IN ({vals})\n", a.phrase, a.table, a.column));
+            }
+        }
+        out
+    }
+
+    /// Path of foreign-key joins from `from` to `to` (breadth-first over FKs in both
+    /// directions): each step is (table, column, other table, other column).
+    pub fn join_path(&self, from: &str, to: &str) -> Option<Vec<JoinStep>> {
+        if from.eq_ignore_ascii_case(to) {
+            return Some(Vec::new());
+        }
+        let edges = self.fk_edges();
+        let mut prev: BTreeMap<String, (String, JoinStep)> = BTreeMap::new();
+        let mut queue = std::collections::VecDeque::from([from.to_ascii_lowercase()]);
+        let mut seen = std::collections::BTreeSet::from([from.to_ascii_lowercase()]);
+        while let Some(cur) = queue.pop_front() {
+            for e in edges.iter().filter(|e| e.from_table.eq_ignore_ascii_case(&cur)) {
+                let next = e.to_table.to_ascii_lowercase();
+                if seen.insert(next.clone()) {
+                    prev.insert(next.clone(), (cur.clone(), e.clone()));
+                    if next == to.to_ascii_lowercase() {
+                        let mut path = Vec::new();
+                        let mut at = next;
+                        while let Some((p, step)) = prev.get(&at) {
+                            path.push(step.clone());
+                            at = p.clone();
+                        }
+                        path.reverse();
+                        return Some(path);
+                    }
+                    queue.push_back(next);
+                }
+            }
+        }
+        None
+    }
+
+    /// Every foreign key as two join steps (child → parent and parent → child).
+    pub fn fk_steps(&self) -> Vec<JoinStep> {
+        self.fk_edges()
+    }
+
+    fn fk_edges(&self) -> Vec<JoinStep> {
+        let mut edges = Vec::new();
+        for t in &self.db.tables {
+            for fk in &t.foreign_keys {
+                let (Some(c), Some(rc)) = (fk.columns.first(), fk.ref_columns.first()) else { continue };
+                let Some(rt) = self.db.table(&fk.ref_table) else { continue };
+                edges.push(JoinStep { from_table: t.name.clone(), from_column: c.clone(), to_table: rt.name.clone(), to_column: rc.clone() });
+                edges.push(JoinStep { from_table: rt.name.clone(), from_column: rc.clone(), to_table: t.name.clone(), to_column: c.clone() });
+            }
+        }
+        edges
+    }
+
+    /// The foreign key between two tables (either direction), as a join step from `a` to `b`.
+    pub fn fk_between(&self, a: &str, b: &str) -> Option<JoinStep> {
+        self.fk_edges().into_iter().find(|e| e.from_table.eq_ignore_ascii_case(a) && e.to_table.eq_ignore_ascii_case(b))
+    }
+
+    pub fn table(&self, name: &str) -> Option<&TableInfo> {
+        self.db.table(name)
+    }
+}
+
+/// `from_table.from_column = to_table.to_column`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JoinStep {
+    pub from_table: String,
+    pub from_column: String,
+    pub to_table: String,
+    pub to_column: String,
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::{ColumnInfo, ForeignKey};
+
+    fn col(name: &str, ty: &str, samples: &[&str]) -> ColumnInfo {
+        ColumnInfo { name: name.into(), data_type: ty.into(), nullable: false, samples: samples.iter().map(|s| s.to_string()).collect(), distinct: None }
+    }
+
+    fn fk(c: &str, t: &str) -> ForeignKey {
+        ForeignKey { columns: vec![c.into()], ref_table: t.into(), ref_columns: vec!["id".into()] }
+    }
+
+    /// The sample audit schema (as introspection reports it), for planner and generator tests.
+    pub fn audit_schema() -> DbSchema {
+        let t = |name: &str, columns: Vec<ColumnInfo>, fks: Vec<ForeignKey>| TableInfo {
+            name: name.into(),
+            columns,
+            primary_key: vec!["id".into()],
+            foreign_keys: fks,
+            row_count: Some(100),
+        };
+        DbSchema {
+            dialect: None,
+            tables: vec![
+                t("auditors", vec![col("id", "integer", &[]), col("full_name", "text", &[]), col("department_id", "integer", &[]), col("hired_on", "date", &[])], vec![fk("department_id", "departments")]),
+                t(
+                    "audits",
+                    vec![
+                        col("id", "integer", &[]),
+                        col("title", "text", &[]),
+                        col("department_id", "integer", &[]),
+                        col("lead_auditor_id", "integer", &[]),
+                        col("audit_type", "text", &["Internal", "External", "Regulatory"]),
+                        col("status", "text", &["Closed", "Open", "Planned"]),
+                        col("started_on", "date", &[]),
+                        col("closed_on", "date", &[]),
+                    ],
+                    vec![fk("department_id", "departments"), fk("lead_auditor_id", "auditors")],
+                ),
+                t("departments", vec![col("id", "integer", &[]), col("name", "text", &["Finance", "IT", "Operations", "Human Resources", "Procurement", "Legal"]), col("region", "text", &["North", "South", "East", "West"])], vec![]),
+                t(
+                    "findings",
+                    vec![
+                        col("id", "integer", &[]),
+                        col("audit_id", "integer", &[]),
+                        col("category", "text", &["Access Control", "Data Retention", "Change Management", "Vendor Risk", "Physical Security", "Financial Reporting", "Segregation of Duties"]),
+                        col("severity", "text", &["Low", "Medium", "High", "Critical"]),
+                        col("status", "text", &["Open", "Closed", "Risk Accepted"]),
+                        col("reported_on", "date", &[]),
+                        col("due_on", "date", &[]),
+                        col("closed_on", "date", &[]),
+                        col("estimated_cost", "numeric(10,2)", &[]),
+                        col("summary", "text", &[]),
+                    ],
+                    vec![fk("audit_id", "audits")],
+                ),
+            ],
+        }
+    }
+
+    pub fn audit_context() -> SchemaContext {
+        let sem: SemanticSchema = toml::from_str(include_str!("../../../samples/sql/audit_semantic.toml")).unwrap();
+        SchemaContext::build(audit_schema(), Some(sem))
+    }
+
+    #[test]
+    fn singular_forms() {
+        assert_eq!(singular("audits"), "audit");
+        assert_eq!(singular("categories"), "category");
+        assert_eq!(singular("statuses"), "status");
+        assert_eq!(singular("status"), "status");
+        assert_eq!(singular("it"), "it");
+        assert_eq!(normalise("Human Resources"), "human resource");
+    }
+
+    #[test]
+    fn sample_semantic_file_matches_the_sample_schema() {
+        let ctx = audit_context();
+        assert!(ctx.warnings.is_empty(), "{:?}", ctx.warnings);
+        assert!(ctx.lexicon.iter().any(|e| e.phrase == "issue" && e.term == Term::Table { table: "findings".into() }));
+        assert!(ctx.lexicon.iter().any(|e| e.phrase == "urgent" && matches!(&e.term, Term::Value { values, .. } if values == &["Critical"])));
+        assert_eq!(ctx.label_column("departments").as_deref(), Some("name"));
+        assert_eq!(ctx.default_date("findings").as_deref(), Some("reported_on"));
+        let text = ctx.render();
+        assert!(text.contains("TABLE findings (100 rows) -- Problems found"), "{text}");
+        assert!(text.contains("audit_id integer REFERENCES audits(id)"), "{text}");
+        assert!(text.contains("\"urgent\" means findings.severity IN ('Critical')"), "{text}");
+    }
+
+    #[test]
+    fn semantic_entries_for_missing_tables_are_reported() {
+        let sem: SemanticSchema = toml::from_str("[tables.nope]\nsynonyms=['x']\n[[value_aliases]]\nphrase='hot'\ntable='findings'\ncolumn='heat'\nvalues=['x']").unwrap();
+        let ctx = SchemaContext::build(audit_schema(), Some(sem));
+        assert_eq!(ctx.warnings.len(), 2, "{:?}", ctx.warnings);
+    }
+
+    #[test]
+    fn join_paths_follow_foreign_keys() {
+        let ctx = audit_context();
+        let p = ctx.join_path("findings", "departments").unwrap();
+        assert_eq!(p.len(), 2);
+        assert_eq!((p[0].from_column.as_str(), p[0].to_table.as_str()), ("audit_id", "audits"));
+        assert_eq!((p[1].from_column.as_str(), p[1].to_table.as_str()), ("department_id", "departments"));
+        assert!(ctx.join_path("findings", "nowhere").is_none());
+    }
+}

@@ -1,0 +1,333 @@
+//! `qa traces stats`: counts, route mix, exact latency percentiles, token usage, failure and
+//! fallback rates, slowest questions. Also the aggregates the HTML report draws.
+//!
+//! Memory: the per-stage latency values (4 × f64 per trace, needed for exact percentiles), a
+//! 5-entry heap of the slowest traces, the last 200 traces' stage times and hourly counters.
+
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap, VecDeque};
+
+use serde::Serialize;
+
+use qa_core::stats::nearest_rank;
+
+use super::{Status, TraceLite};
+
+pub const STAGES: [&str; 4] = ["rag", "graph", "synthesis", "total"];
+pub const SLOWEST: usize = 5;
+pub const RECENT: usize = 200;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct StageLatency {
+    pub stage: String,
+    pub n: usize,
+    pub p50: Option<f64>,
+    pub p95: Option<f64>,
+    pub p99: Option<f64>,
+    pub max: Option<f64>,
+    pub mean: Option<f64>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Rate {
+    pub count: usize,
+    /// count / traces (0 when there are no traces).
+    pub rate: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Tokens {
+    pub prompt: u64,
+    pub completion: u64,
+    pub total: u64,
+    /// Traces that recorded token usage (the means divide by this).
+    pub traces_with_usage: usize,
+    pub mean_prompt: f64,
+    pub mean_completion: f64,
+    pub mean_total: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Rates {
+    pub empty_rag_context: Rate,
+    pub empty_graph_evidence: Rate,
+    pub fallback_used: Rate,
+    pub fallback_by_kind: BTreeMap<String, Rate>,
+    pub cypher_validation_failures: Rate,
+    pub llm_errors: Rate,
+    pub clarification_requests: Rate,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Slow {
+    pub total_ms: f64,
+    pub trace_id: String,
+    pub timestamp: String,
+    pub route: String,
+    pub question: String,
+}
+
+impl Eq for Slow {}
+impl PartialOrd for Slow {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Slow {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.total_ms.total_cmp(&other.total_ms).then_with(|| other.trace_id.cmp(&self.trace_id))
+    }
+}
+
+/// The report of `qa traces stats --json`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Stats {
+    pub file: String,
+    pub traces: usize,
+    pub malformed_lines: usize,
+    /// Lines kept although a field had an unexpected shape (that field read as its default).
+    pub lines_with_defaulted_fields: usize,
+    pub routes: BTreeMap<String, usize>,
+    /// Traces per status (`answered`, `needs_clarification`, `refused`, `error`; `(none)` for
+    /// records that carry none).
+    pub statuses: BTreeMap<String, usize>,
+    pub latency_ms: Vec<StageLatency>,
+    pub percentile_method: &'static str,
+    pub tokens: Tokens,
+    pub rates: Rates,
+    pub slowest: Vec<Slow>,
+}
+
+/// One recent trace's stage times (for the stacked bars).
+#[derive(Debug, Clone)]
+pub struct Recent {
+    pub trace_id: String,
+    pub rag: f64,
+    pub graph: f64,
+    pub synthesis: f64,
+    pub total: f64,
+}
+
+/// Everything a scan aggregated: the stats plus what the report's charts need.
+#[derive(Debug, Clone)]
+pub struct Aggregates {
+    pub stats: Stats,
+    /// Sorted latency values per stage, in [`STAGES`] order.
+    pub latencies: Vec<Vec<f64>>,
+    pub recent: Vec<Recent>,
+    /// Per UTC hour (seconds since the epoch / 3600): (traces, traces with a fallback).
+    pub hourly: BTreeMap<i64, (usize, usize)>,
+}
+
+/// Streaming aggregation; feed it every matching trace, then [`Collector::finish`].
+#[derive(Debug, Default)]
+pub struct Collector {
+    pub count: usize,
+    pub routes: BTreeMap<String, usize>,
+    pub statuses: BTreeMap<String, usize>,
+    /// Set by the caller from the scan's counts.
+    pub defaulted_lines: usize,
+    pub latencies: [Vec<f64>; 4],
+    tokens: [u64; 3],
+    with_usage: usize,
+    empty_rag: usize,
+    empty_graph: usize,
+    fallback_any: usize,
+    fallback_kinds: BTreeMap<String, usize>,
+    cypher_fail: usize,
+    llm_fail: usize,
+    clarification: usize,
+    slow: BinaryHeap<Reverse<Slow>>,
+    pub recent: VecDeque<Recent>,
+    /// Per UTC hour (seconds since the epoch / 3600): (traces, traces with a fallback).
+    pub hourly: BTreeMap<i64, (usize, usize)>,
+}
+
+impl Collector {
+    pub fn add(&mut self, t: &TraceLite) {
+        self.count += 1;
+        let route = if t.route.as_str().is_empty() { "(none)" } else { t.route.as_str() };
+        match self.routes.get_mut(route) {
+            Some(n) => *n += 1,
+            None => {
+                self.routes.insert(route.to_string(), 1);
+            }
+        }
+        *self.statuses.entry(t.status().map_or("(none)", Status::as_str).to_string()).or_default() += 1;
+        let l = &t.latency_ms;
+        for (v, x) in self.latencies.iter_mut().zip([l.rag, l.graph, l.synthesis, l.total]) {
+            v.push(x);
+        }
+        if let Some(u) = &t.token_usage {
+            self.with_usage += 1;
+            self.tokens[0] += u.prompt;
+            self.tokens[1] += u.completion;
+            self.tokens[2] += u.total;
+        }
+        self.empty_rag += usize::from(t.chunks() == 0);
+        self.empty_graph += usize::from(t.graph_nodes() == 0);
+        self.fallback_any += usize::from(t.fallback_used());
+        let mut kinds: Vec<&str> = t.graph.fallback_used.iter().map(String::as_str).collect();
+        kinds.sort_unstable();
+        kinds.dedup();
+        for k in kinds {
+            *self.fallback_kinds.entry(k.to_string()).or_default() += 1;
+        }
+        self.cypher_fail += usize::from(t.cypher_ok() == Some(false));
+        self.llm_fail += usize::from(t.llm_failed());
+        self.clarification += usize::from(t.clarification());
+        if self.slow.len() < SLOWEST || self.slow.peek().is_some_and(|Reverse(min)| l.total > min.total_ms) {
+            self.slow.push(Reverse(Slow {
+                total_ms: l.total,
+                trace_id: t.trace_id.clone(),
+                timestamp: t.timestamp.clone(),
+                route: t.route.to_string(),
+                question: t.user_question.clone(),
+            }));
+            if self.slow.len() > SLOWEST {
+                self.slow.pop();
+            }
+        }
+        if self.recent.len() == RECENT {
+            self.recent.pop_front();
+        }
+        self.recent.push_back(Recent { trace_id: t.trace_id.clone(), rag: l.rag, graph: l.graph, synthesis: l.synthesis, total: l.total });
+        if let Some(ts) = t.time() {
+            let e = self.hourly.entry(ts.timestamp().div_euclid(3600)).or_default();
+            e.0 += 1;
+            e.1 += usize::from(t.fallback_used());
+        }
+    }
+
+    pub fn finish(mut self, file: String, malformed: usize) -> Aggregates {
+        let n = self.count;
+        let rate = |count: usize| Rate { count, rate: if n == 0 { 0.0 } else { count as f64 / n as f64 } };
+        let mut latency_ms = Vec::new();
+        for (stage, v) in STAGES.iter().zip(self.latencies.iter_mut()) {
+            v.sort_unstable_by(f64::total_cmp);
+            let mean = (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
+            latency_ms.push(StageLatency {
+                stage: stage.to_string(),
+                n: v.len(),
+                p50: nearest_rank(v, 50),
+                p95: nearest_rank(v, 95),
+                p99: nearest_rank(v, 99),
+                max: v.last().copied(),
+                mean,
+            });
+        }
+        let wu = self.with_usage;
+        let mean = |x: u64| if wu == 0 { 0.0 } else { x as f64 / wu as f64 };
+        let tokens = Tokens {
+            prompt: self.tokens[0],
+            completion: self.tokens[1],
+            total: self.tokens[2],
+            traces_with_usage: wu,
+            mean_prompt: mean(self.tokens[0]),
+            mean_completion: mean(self.tokens[1]),
+            mean_total: mean(self.tokens[2]),
+        };
+        let rates = Rates {
+            empty_rag_context: rate(self.empty_rag),
+            empty_graph_evidence: rate(self.empty_graph),
+            fallback_used: rate(self.fallback_any),
+            fallback_by_kind: self.fallback_kinds.iter().map(|(k, c)| (k.clone(), rate(*c))).collect(),
+            cypher_validation_failures: rate(self.cypher_fail),
+            llm_errors: rate(self.llm_fail),
+            clarification_requests: rate(self.clarification),
+        };
+        let mut slowest: Vec<Slow> = self.slow.into_iter().map(|Reverse(s)| s).collect();
+        slowest.sort_by(|a, b| b.cmp(a));
+        let stats = Stats {
+            file,
+            traces: n,
+            malformed_lines: malformed,
+            lines_with_defaulted_fields: self.defaulted_lines,
+            routes: self.routes,
+            statuses: self.statuses,
+            latency_ms,
+            percentile_method: "nearest-rank (value at rank ceil(p/100 * n) of the sorted values), exact",
+            tokens,
+            rates,
+            slowest,
+        };
+        Aggregates { stats, latencies: self.latencies.into_iter().collect(), recent: self.recent.into_iter().collect(), hourly: self.hourly }
+    }
+}
+
+fn ms(x: Option<f64>) -> String {
+    x.map(|v| format!("{v:.1}")).unwrap_or_else(|| "-".into())
+}
+
+fn pct(r: &Rate) -> String {
+    format!("{:>6} {:>6.1}%", r.count, r.rate * 100.0)
+}
+
+/// The human-readable form of `qa traces stats`.
+pub fn render_text(s: &Stats) -> String {
+    use std::fmt::Write;
+    let mut o = String::new();
+    let _ = writeln!(o, "Traces: {} from {} ({} malformed line(s) skipped)", s.traces, s.file, s.malformed_lines);
+    if s.traces == 0 {
+        let _ = writeln!(o, "No traces match.");
+        return o;
+    }
+    let routes: Vec<String> = s
+        .routes
+        .iter()
+        .map(|(r, c)| format!("{r} {c} ({:.1}%)", *c as f64 * 100.0 / s.traces as f64))
+        .collect();
+    let _ = writeln!(o, "Routes: {}", routes.join(", "));
+    let statuses: Vec<String> = s.statuses.iter().map(|(k, c)| format!("{k} {c}")).collect();
+    let _ = writeln!(o, "Statuses: {}", statuses.join(", "));
+    if s.lines_with_defaulted_fields > 0 {
+        let _ = writeln!(o, "Lines with a field of an unexpected shape (read as its default): {}", s.lines_with_defaulted_fields);
+    }
+    let _ = writeln!(o, "\nLatency (ms; exact nearest-rank percentiles)");
+    let _ = writeln!(o, "  {:<10} {:>10} {:>10} {:>10} {:>10} {:>10}", "stage", "p50", "p95", "p99", "max", "mean");
+    for l in &s.latency_ms {
+        let _ = writeln!(o, "  {:<10} {:>10} {:>10} {:>10} {:>10} {:>10}", l.stage, ms(l.p50), ms(l.p95), ms(l.p99), ms(l.max), ms(l.mean));
+    }
+    let t = &s.tokens;
+    let _ = writeln!(
+        o,
+        "\nTokens: prompt {}, completion {}, total {} ({} trace(s) with usage; mean per query {:.1} / {:.1} / {:.1})",
+        t.prompt, t.completion, t.total, t.traces_with_usage, t.mean_prompt, t.mean_completion, t.mean_total
+    );
+    let r = &s.rates;
+    let _ = writeln!(o, "\nRates (traces, % of {})", s.traces);
+    let _ = writeln!(o, "  empty RAG context            {}", pct(&r.empty_rag_context));
+    let _ = writeln!(o, "  empty graph evidence         {}", pct(&r.empty_graph_evidence));
+    let _ = writeln!(o, "  fallback used                {}", pct(&r.fallback_used));
+    for (k, v) in &r.fallback_by_kind {
+        let _ = writeln!(o, "    {:<26} {}", k, pct(v));
+    }
+    let _ = writeln!(o, "  Cypher validation failures   {}", pct(&r.cypher_validation_failures));
+    let _ = writeln!(o, "  LLM errors / degradations    {}", pct(&r.llm_errors));
+    let _ = writeln!(o, "  clarification requests       {}", pct(&r.clarification_requests));
+    let _ = writeln!(o, "\nSlowest questions");
+    for sl in &s.slowest {
+        let _ = writeln!(o, "  {:>10.1} ms  {:<16}  {}", sl.total_ms, sl.trace_id, super::truncate(&sl.question, 80));
+    }
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+
+    #[test]
+    fn collector_keeps_the_five_slowest() {
+        let mut c = Collector::default();
+        for i in 0..50 {
+            let t: TraceLite =
+                serde_json::from_str(&format!(r#"{{"trace_id":"t{i}","latency_ms":{{"total":{}}}}}"#, (i * 37) % 50)).unwrap();
+            c.add(&t);
+        }
+        let s = c.finish("f".into(), 0).stats;
+        let totals: Vec<f64> = s.slowest.iter().map(|x| x.total_ms).collect();
+        assert_eq!(totals, [49.0, 48.0, 47.0, 46.0, 45.0]);
+        assert_eq!(s.latency_ms[3].p50, Some(24.0));
+    }
+}

@@ -1,0 +1,224 @@
+//! `qa graph ...`: load KG JSONL into the configured graph store, show its counts and schema, and
+//! judge a Cypher query the way generated queries are judged.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use serde::Serialize;
+use serde_json::json;
+
+use crate::cli::{GraphArgs, GraphCommand};
+use crate::config::{GraphBackend, Settings};
+use qa_graph::cypher::{self, Policy};
+use qa_graph::{store, EmbeddedGraph, GraphStore, IngestStats};
+use qa_index::index_store::CorpusDir;
+
+pub fn run(settings: &Settings, args: &GraphArgs) -> Result<ExitCode> {
+    match &args.command {
+        GraphCommand::Ingest { files, json } => ingest(settings, files, *json),
+        GraphCommand::Stats { json } => stats(settings, *json),
+        GraphCommand::Schema { json } => schema(settings, *json),
+        GraphCommand::Check { cypher, json, no_schema } => check(settings, cypher, *json, *no_schema),
+    }
+}
+
+/// The live generation of the selected corpus (where the embedded store lives).
+fn live_generation(settings: &Settings) -> Result<(CorpusDir, PathBuf)> {
+    let cd = qa_query::ask::resolve_corpus(&settings.vector_dir(), settings.corpus.as_deref())?;
+    let gen_dir = cd
+        .current()
+        .ok_or_else(|| qa_core::error::QaError::IndexMissing { corpus: cd.name.clone(), dir: settings.vector_dir() })?;
+    Ok((cd, gen_dir))
+}
+
+/// Open the configured store; the embedded one needs an indexed corpus.
+fn open(settings: &Settings) -> Result<Box<dyn GraphStore>> {
+    let gen_dir = match settings.effective_graph_store() {
+        GraphBackend::Neo4j => PathBuf::new(),
+        GraphBackend::Embedded => live_generation(settings)?.1,
+    };
+    Ok(store::open_store(&settings.graph_store_config(), &gen_dir)?)
+}
+
+#[derive(Debug, Serialize)]
+struct IngestReport {
+    backend: String,
+    target: String,
+    files: Vec<String>,
+    documents: usize,
+    malformed_lines: usize,
+    stats: IngestStats,
+    ms: f64,
+}
+
+fn ingest(settings: &Settings, files: &[PathBuf], json_out: bool) -> Result<ExitCode> {
+    let t = Instant::now();
+    let backend = settings.effective_graph_store().to_string();
+    let files: Vec<PathBuf> = if files.is_empty() {
+        // The selected corpus's own KG file.
+        let (cd, _) = live_generation(settings).context("no KG file given and no indexed corpus to take it from")?;
+        vec![settings.chunk_dir().join(format!("{}_kg.jsonl", cd.name))]
+    } else {
+        files.to_vec()
+    };
+    let mut docs = Vec::new();
+    let mut malformed = 0;
+    for f in &files {
+        let (d, bad) = qa_graph::kg::read_kg_jsonl(f)?;
+        if bad > 0 {
+            eprintln!("warning: {}: {bad} malformed line(s) skipped", f.display());
+        }
+        malformed += bad;
+        docs.extend(d);
+    }
+    let spinner = crate::app::spinner(json_out, &format!("loading {} graph documents into the {backend} store", docs.len()));
+    let (target, stats) = if backend == "neo4j" {
+        let opts = settings.graph_store_config().neo4j_options()?;
+        let mut g = qa_graph::Neo4jGraph::connect(&opts)?;
+        (opts.uri.clone(), g.ingest(&docs)?)
+    } else {
+        let (cd, gen_dir) = live_generation(settings)?;
+        let _lock = cd.lock()?;
+        (gen_dir.join("graph.db").display().to_string(), ingest_embedded(&gen_dir, &docs, settings.graph_row_cap)?)
+    };
+    spinner.finish_and_clear();
+    let report = IngestReport {
+        backend,
+        target,
+        files: files.iter().map(|f| f.display().to_string()).collect(),
+        documents: docs.len(),
+        malformed_lines: malformed,
+        stats,
+        ms: t.elapsed().as_secs_f64() * 1000.0,
+    };
+    if json_out {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        let s = &report.stats;
+        println!("Loaded {} graph documents from {} file(s) into the {} store ({})", report.documents, report.files.len(), report.backend, report.target);
+        println!("  created:  {} nodes, {} relationships", s.nodes, s.relationships);
+        println!("  merged:   {} properties set on existing nodes", s.properties_set);
+        if s.skipped_relationships > 0 {
+            println!("  skipped:  {} relationships whose endpoints are in no document", s.skipped_relationships);
+        }
+        if report.malformed_lines > 0 {
+            println!("  skipped:  {} malformed lines", report.malformed_lines);
+        }
+        println!("  time:     {:.0} ms", report.ms);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Ingest into a copy of the generation's database, then swap it in: an interrupted ingest leaves
+/// the previous graph intact, and readers keep the file they opened.
+fn ingest_embedded(gen_dir: &Path, docs: &[qa_graph::kg::GraphDocument], row_cap: usize) -> Result<IngestStats> {
+    let live = gen_dir.join("graph.db");
+    let work = gen_dir.join("graph.ingest.db");
+    let compact = gen_dir.join("graph.ingest.compact.db");
+    for p in [&work, &compact] {
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", p.display()));
+        }
+    }
+    std::fs::copy(&live, &work).with_context(|| format!("copying {}", live.display()))?;
+    let stats = {
+        let mut g = EmbeddedGraph::open(&work, row_cap)?;
+        let stats = g.ingest(docs)?;
+        g.snapshot_to(&compact)?;
+        stats
+    };
+    std::fs::rename(&compact, &live).with_context(|| format!("replacing {}", live.display()))?;
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", work.display()));
+    }
+    Ok(stats)
+}
+
+fn stats(settings: &Settings, json_out: bool) -> Result<ExitCode> {
+    let mut g = open(settings)?;
+    let counts = g.counts()?;
+    if json_out {
+        println!("{}", serde_json::to_string_pretty(&json!({"backend": g.backend(), "counts": counts}))?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{} store: {} nodes, {} relationships", g.backend(), counts.nodes, counts.relationships)?;
+    writeln!(out, "\nNodes by label:")?;
+    for (label, n) in &counts.by_label {
+        writeln!(out, "  {label:<24} {n:>9}")?;
+    }
+    writeln!(out, "\nRelationships by type:")?;
+    for (ty, n) in &counts.by_type {
+        writeln!(out, "  {ty:<24} {n:>9}")?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn schema(settings: &Settings, json_out: bool) -> Result<ExitCode> {
+    let mut g = open(settings)?;
+    let s = g.schema()?;
+    if json_out {
+        println!("{}", serde_json::to_string_pretty(&json!({"backend": g.backend(), "schema": s}))?);
+    } else {
+        println!("{} store", g.backend());
+        println!("  labels:             {}", s.labels.join(", "));
+        println!("  relationship types: {}", s.relationship_types.join(", "));
+        println!("  property keys:      {}", s.property_keys.join(", "));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `qa graph check`: exit 0 when the query would run (as given or sanitized), 1 when refused.
+fn check(settings: &Settings, query: &str, json_out: bool, no_schema: bool) -> Result<ExitCode> {
+    // The schema of the configured store; without one, only the structural rules apply.
+    let (schema, procedures, note) = if no_schema {
+        (None, Vec::new(), Some("schema not checked (--no-schema)".to_string()))
+    } else {
+        match open(settings).and_then(|mut g| Ok((g.schema()?, g.extra_procedures()))) {
+            Ok((s, p)) => (Some(qa_graph::generate::to_cypher_schema(&s)), p.iter().map(|x| x.to_string()).collect(), None),
+            Err(e) => (None, Vec::new(), Some(format!("schema not checked: the graph store is unavailable ({e:#})"))),
+        }
+    };
+    let policy = Policy { row_cap: settings.graph_row_cap as u64, extra_procedures: procedures };
+    let report = cypher::check(query, schema.as_ref(), &policy);
+    let code = if report.accepted { ExitCode::SUCCESS } else { ExitCode::FAILURE };
+    if json_out {
+        println!("{}", serde_json::to_string_pretty(&json!({"report": report, "note": note}))?);
+        return Ok(code);
+    }
+    let mut out = std::io::stdout().lock();
+    if let Some(n) = &note {
+        writeln!(out, "note: {n}")?;
+    }
+    let v = &report.validation;
+    if report.accepted {
+        writeln!(out, "accepted")?;
+    } else {
+        writeln!(out, "rejected")?;
+    }
+    for r in &v.reasons {
+        let how = if r.kind.fixable() { "fixable" } else { "refused" };
+        writeln!(out, "  - {} ({how})", r.message)?;
+    }
+    for w in &v.warnings {
+        writeln!(out, "  warning: {w}")?;
+    }
+    if let Some(s) = &report.sanitized {
+        writeln!(out, "sanitized:")?;
+        for c in &s.changes {
+            writeln!(out, "  - {c}")?;
+        }
+        if let Some(rv) = &report.revalidation {
+            for r in &rv.reasons {
+                writeln!(out, "  - after sanitizing: {}", r.message)?;
+            }
+        }
+    }
+    if let Some(q) = &report.cypher_to_run {
+        writeln!(out, "query to run:\n{q}")?;
+    }
+    Ok(code)
+}

@@ -1,0 +1,525 @@
+//! `qa traces ...`: offline analysis of the query traces (`logs/query_traces.jsonl`): stats,
+//! list, show, export, an HTML report and a diff of two runs.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, Subcommand};
+
+use crate::config::Settings;
+use qa_core::trace::TraceRecord;
+use qa_traces::export::{Row, CSV_HEADER};
+use qa_traces::stats::Collector;
+use qa_traces::{scan, truncate, Filter, TraceLite};
+
+pub const TRACES_EXAMPLES: &str = "\
+Examples:
+  qa traces stats                                 counts, latency percentiles, failure rates
+  qa traces stats --since 2026-01-01 --route graph --json
+  qa traces list --slow 2000 --limit 20           the 20 most recent traces slower than 2 s
+  qa traces list --failed                         errors, refused Cypher, failed LLM calls
+  qa traces show 3f9a                             one trace with its evidence (unique id prefix)
+  qa traces export --format csv --out traces.csv
+  qa traces report --out report.html             self-contained HTML with inline SVG charts
+  qa traces diff before.jsonl after.jsonl         same questions, two runs: latency, chunks, answers
+
+Traces are read from logs/query_traces.jsonl under the data dir (--file for another file), one
+line at a time: malformed or truncated lines are skipped and counted, records written by older
+versions load with defaults for missing fields. Dates are YYYY-MM-DD (UTC; --until includes that
+whole day) or RFC 3339. Percentiles are exact, nearest-rank: the value at rank ceil(p/100 * n)
+of the sorted latencies of the filtered traces.";
+
+#[derive(Debug, Args, Clone)]
+#[command(after_help = TRACES_EXAMPLES)]
+pub struct TracesArgs {
+    #[command(subcommand)]
+    pub command: TracesCommand,
+}
+
+/// Where to read and which traces to keep.
+#[derive(Debug, Args, Clone, Default)]
+pub struct TraceFilterArgs {
+    /// Trace file [default: logs/query_traces.jsonl under the data dir]
+    #[arg(long, value_name = "PATH")]
+    pub file: Option<PathBuf>,
+    /// Only traces at or after this time (YYYY-MM-DD = midnight UTC, or RFC 3339).
+    #[arg(long, value_name = "DATE")]
+    pub since: Option<String>,
+    /// Only traces up to this time (YYYY-MM-DD includes the whole day, or RFC 3339).
+    #[arg(long, value_name = "DATE")]
+    pub until: Option<String>,
+    /// Only traces with this route (e.g. documents, graph, hybrid).
+    #[arg(long, value_name = "ROUTE")]
+    pub route: Option<String>,
+}
+
+#[derive(Debug, Subcommand, Clone)]
+pub enum TracesCommand {
+    /// Number of traces, route mix, latency p50/p95/p99/max per stage (exact, nearest-rank),
+    /// token usage, rates of empty evidence, fallbacks, Cypher validation failures, LLM errors
+    /// and clarification requests, and the 5 slowest questions.
+    ///
+    /// Rates are shares of the filtered traces. LLM errors: the error mentions the LLM or
+    /// internal.llm.provider is "failed". Clarification requests: traces whose status is
+    /// "needs_clarification", on any route (older SQL records: the agent's outcome). Token means
+    /// divide by the traces that recorded token usage.
+    Stats {
+        #[command(flatten)]
+        filter: TraceFilterArgs,
+        /// Print the statistics as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// One line per trace: time, id, route, total ms, chunks, graph nodes, question.
+    List {
+        #[command(flatten)]
+        filter: TraceFilterArgs,
+        /// Only traces whose total latency is at least MS milliseconds.
+        #[arg(long, value_name = "MS")]
+        slow: Option<f64>,
+        /// Only traces with an error, a refused generated Cypher query or a failed LLM.
+        #[arg(long)]
+        failed: bool,
+        /// Only the last N matching traces (the most recent, in file order).
+        #[arg(long, value_name = "N")]
+        limit: Option<usize>,
+        /// Print the rows as a JSON array.
+        #[arg(long)]
+        json: bool,
+    },
+    /// One trace in full with its evidence: chunks (source, score), graph nodes and edges,
+    /// generated and sanitized Cypher with the validation verdict, fallbacks, the answer.
+    /// Exit code 1 when the id prefix matches no trace or several.
+    Show {
+        /// Trace id or a unique prefix of it.
+        #[arg(value_name = "ID")]
+        id: String,
+        /// Trace file [default: logs/query_traces.jsonl under the data dir]
+        #[arg(long, value_name = "PATH")]
+        file: Option<PathBuf>,
+        /// Print the trace record as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Flat rows, one per trace: id, timestamp, route, question, latencies, token counts, chunks,
+    /// graph nodes, fallbacks (joined by ';'), cypher_ok, error.
+    Export {
+        #[command(flatten)]
+        filter: TraceFilterArgs,
+        /// csv (RFC 4180 quoting, header row) or jsonl.
+        #[arg(long, value_name = "FORMAT", value_parser = ["csv", "jsonl"])]
+        format: String,
+        /// Write to FILE instead of stdout.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
+    /// Write one self-contained HTML file (no scripts, no external assets): the stats tables,
+    /// latency histograms per stage, stage breakdown of the last 200 queries, route mix, and the
+    /// fallback rate per day (per hour when the traces span less than two days).
+    Report {
+        #[command(flatten)]
+        filter: TraceFilterArgs,
+        /// The HTML file to write.
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+    },
+    /// Compare two runs of the same questions, matched by question text: total latency ratio
+    /// B/A, Jaccard overlap of retrieved chunk ids, whether the answer changed; then a summary
+    /// (median ratio, mean Jaccard, answers changed, questions only in A or only in B).
+    Diff {
+        /// The first run's trace file.
+        #[arg(value_name = "A")]
+        a: PathBuf,
+        /// The second run's trace file.
+        #[arg(value_name = "B")]
+        b: PathBuf,
+        /// Print the comparison as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+pub fn run(settings: &Settings, args: &TracesArgs) -> Result<ExitCode> {
+    match &args.command {
+        TracesCommand::Stats { filter, json } => stats(settings, filter, *json),
+        TracesCommand::List { filter, slow, failed, limit, json } => list(settings, filter, *slow, *failed, *limit, *json),
+        TracesCommand::Show { id, file, json } => show(&trace_file(settings, file.as_deref()), id, *json),
+        TracesCommand::Export { filter, format, out } => export(settings, filter, format, out.as_deref()),
+        TracesCommand::Report { filter, out } => report(settings, filter, out),
+        TracesCommand::Diff { a, b, json } => diff(a, b, *json),
+    }
+}
+
+fn trace_file(settings: &Settings, file: Option<&Path>) -> PathBuf {
+    file.map(Path::to_path_buf).unwrap_or_else(|| settings.trace_file())
+}
+
+fn filter_of(f: &TraceFilterArgs) -> Result<Filter> {
+    Filter::new(f.since.as_deref(), f.until.as_deref(), f.route.as_deref())
+}
+
+fn describe(f: &TraceFilterArgs) -> String {
+    let mut parts = Vec::new();
+    if let Some(s) = &f.since {
+        parts.push(format!("since {s}"));
+    }
+    if let Some(s) = &f.until {
+        parts.push(format!("until {s}"));
+    }
+    if let Some(s) = &f.route {
+        parts.push(format!("route {s}"));
+    }
+    parts.join(", ")
+}
+
+fn collect(settings: &Settings, f: &TraceFilterArgs) -> Result<qa_traces::stats::Aggregates> {
+    let path = trace_file(settings, f.file.as_deref());
+    let filter = filter_of(f)?;
+    let mut c = Collector::default();
+    let counts = scan(&path, &filter, |t| c.add(t))?;
+    c.defaulted_lines = counts.defaulted;
+    Ok(c.finish(path.display().to_string(), counts.malformed))
+}
+
+fn stats(settings: &Settings, f: &TraceFilterArgs, json: bool) -> Result<ExitCode> {
+    let s = collect(settings, f)?.stats;
+    let mut out = std::io::stdout().lock();
+    if json {
+        serde_json::to_writer_pretty(&mut out, &s)?;
+        writeln!(out)?;
+    } else {
+        write!(out, "{}", qa_traces::stats::render_text(&s))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(Debug, serde::Serialize)]
+struct ListRow {
+    timestamp: String,
+    trace_id: String,
+    route: String,
+    total_ms: f64,
+    chunks: usize,
+    graph_nodes: usize,
+    failed: bool,
+    question: String,
+}
+
+fn list(settings: &Settings, f: &TraceFilterArgs, slow: Option<f64>, failed: bool, limit: Option<usize>, json: bool) -> Result<ExitCode> {
+    let path = trace_file(settings, f.file.as_deref());
+    let filter = filter_of(f)?;
+    let cap = limit.unwrap_or(usize::MAX);
+    let mut rows: std::collections::VecDeque<ListRow> = std::collections::VecDeque::new();
+    let mut out = std::io::stdout().lock();
+    let width: usize = std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()).unwrap_or(120);
+    let line = |r: &ListRow| {
+        let time = r.timestamp.get(..19).unwrap_or(&r.timestamp).replace('T', " ");
+        let head = format!("{time:<19}  {:<16}  {:<9} {:>9.1} ms {:>3} ch {:>3} nd  ", r.trace_id, r.route, r.total_ms, r.chunks, r.graph_nodes);
+        let room = width.saturating_sub(head.chars().count()).max(20);
+        format!("{head}{}", truncate(&r.question, room))
+    };
+    let keep = |t: &TraceLite| slow.is_none_or(|ms| t.latency_ms.total >= ms) && (!failed || t.failed());
+    // Without --limit rows stream straight out (a JSON array written element by element);
+    // with it, only the last N rows are kept.
+    let streaming = limit.is_none();
+    let mut io_err: Option<std::io::Error> = None;
+    let mut first = true;
+    if streaming && json {
+        write!(out, "[")?;
+    }
+    let counts = scan(&path, &filter, |t| {
+        if !keep(t) || cap == 0 || io_err.is_some() {
+            return;
+        }
+        let row = ListRow {
+            timestamp: t.timestamp.clone(),
+            trace_id: t.trace_id.clone(),
+            route: t.route.to_string(),
+            total_ms: t.latency_ms.total,
+            chunks: t.chunks(),
+            graph_nodes: t.graph_nodes(),
+            failed: t.failed(),
+            question: t.user_question.clone(),
+        };
+        if !streaming {
+            if rows.len() == cap {
+                rows.pop_front();
+            }
+            rows.push_back(row);
+            return;
+        }
+        let res = if json {
+            let sep = if first { "\n  " } else { ",\n  " };
+            write!(out, "{sep}").and_then(|_| serde_json::to_writer(&mut out, &row).map_err(std::io::Error::other))
+        } else {
+            writeln!(out, "{}", line(&row))
+        };
+        first = false;
+        if let Err(e) = res {
+            io_err = Some(e);
+        }
+    })?;
+    if let Some(e) = io_err {
+        return Err(e).context("writing the list");
+    }
+    if streaming {
+        if json {
+            writeln!(out, "{}]", if first { "" } else { "\n" })?;
+        }
+    } else if json {
+        serde_json::to_writer_pretty(&mut out, &rows)?;
+        writeln!(out)?;
+    } else {
+        for r in &rows {
+            writeln!(out, "{}", line(r))?;
+        }
+    }
+    if counts.malformed > 0 {
+        eprintln!("note: {} malformed line(s) skipped", counts.malformed);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn show(path: &Path, id: &str, json: bool) -> Result<ExitCode> {
+    let id = id.trim();
+    if id.is_empty() {
+        bail!("the trace id is empty");
+    }
+    // Only the id is parsed from each line; a line whose id matches is parsed in full.
+    #[derive(serde::Deserialize)]
+    struct IdOnly {
+        #[serde(default)]
+        trace_id: Option<String>,
+    }
+    let file = std::fs::File::open(path)
+        .with_context(|| format!("opening trace file {} (traces are appended by `qa ask`; --file picks another)", path.display()))?;
+    let mut reader = std::io::BufReader::with_capacity(1 << 16, file);
+    let mut buf = Vec::new();
+    let mut found: Vec<TraceRecord> = Vec::new();
+    let mut more = 0usize;
+    loop {
+        buf.clear();
+        if std::io::BufRead::read_until(&mut reader, b'\n', &mut buf).with_context(|| format!("reading {}", path.display()))? == 0 {
+            break;
+        }
+        let Ok(head) = serde_json::from_slice::<IdOnly>(&buf) else { continue };
+        if !head.trace_id.is_some_and(|t| t.starts_with(id)) {
+            continue;
+        }
+        let Some(r) = parse_record(&buf) else { continue };
+        if found.len() < 10 {
+            found.push(r);
+        } else {
+            more += 1;
+        }
+    }
+    match found.len() {
+        0 => bail!("no trace with an id starting with '{id}' in {}", path.display()),
+        1 => {}
+        _ => {
+            let mut msg = format!("'{id}' matches {} traces; give more of the id:", found.len() + more);
+            for r in &found {
+                msg.push_str(&format!("\n  {}  {}  {}", r.trace_id, r.timestamp, truncate(&r.user_question, 70)));
+            }
+            if more > 0 {
+                msg.push_str(&format!("\n  … and {more} more"));
+            }
+            bail!(msg);
+        }
+    }
+    let r = &found[0];
+    let mut out = std::io::stdout().lock();
+    if json {
+        serde_json::to_writer_pretty(&mut out, r)?;
+        writeln!(out)?;
+    } else {
+        write!(out, "{}", render_show(r))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A full record; `null` and fields of an unexpected shape read as their defaults
+/// ([`qa_core::trace::lenient`]), so only a line that is not a JSON object is refused.
+fn parse_record(line: &[u8]) -> Option<TraceRecord> {
+    qa_core::trace::parse_line(line)
+}
+
+fn render_show(r: &TraceRecord) -> String {
+    use std::fmt::Write as _;
+    let mut o = String::new();
+    let _ = writeln!(o, "Trace {}  {}  route {}", r.trace_id, r.timestamp, if r.route.as_str().is_empty() { "-" } else { r.route.as_str() });
+    let _ = writeln!(o, "Question: {}", r.user_question);
+    if !r.rewritten_or_decomposed_queries.is_empty() {
+        let _ = writeln!(o, "Queries:");
+        for q in &r.rewritten_or_decomposed_queries {
+            let _ = writeln!(o, "  - {q}");
+        }
+    }
+    let l = &r.latency_ms;
+    let _ = writeln!(o, "Latency: rag {:.1} ms, graph {:.1} ms, synthesis {:.1} ms, total {:.1} ms (LLM calls {:.1} ms)", l.rag, l.graph, l.synthesis, l.total, l.llm_calls);
+    let _ = writeln!(o, "Models: embedding {}, LLM {}", or_dash(&r.models.embedding), r.models.llm.as_deref().unwrap_or("none"));
+    if let Some(u) = &r.token_usage {
+        let _ = writeln!(o, "Tokens: prompt {}, completion {}, total {}", u.prompt, u.completion, u.total);
+    }
+    if let Some(e) = &r.error {
+        let _ = writeln!(o, "Error: {e}");
+    }
+    if let Some(sql) = &r.internal.sql {
+        render_sql(&mut o, sql);
+        let _ = writeln!(o, "\nAnswer:\n{}", r.final_answer);
+        return o;
+    }
+    let _ = writeln!(o, "\nRetrieved chunks ({}):", r.retrieved_chunks.len());
+    for (i, c) in r.retrieved_chunks.iter().enumerate() {
+        let _ = writeln!(o, "  {}. [{:.3}] {}  ({})", i + 1, c.score, or_dash(&c.source_file), c.chunk_id);
+        if !c.text.is_empty() {
+            let _ = writeln!(o, "     {}", truncate(&c.text, 160));
+        }
+    }
+    let g = &r.retrieved_graph_subgraph;
+    let _ = writeln!(o, "\nGraph subgraph: {} node(s), {} edge(s)", g.nodes.len(), g.edges.len());
+    for n in &g.nodes {
+        let name = n.properties.get("name").and_then(|v| v.as_str()).map(|s| format!(" \"{s}\"")).unwrap_or_default();
+        let _ = writeln!(o, "  ({}:{}){name}", n.id, n.labels.join(":"));
+    }
+    for e in &g.edges {
+        let _ = writeln!(o, "  ({})-[:{}]->({})", e.source, e.rel_type, e.target);
+    }
+    let gr = &r.graph;
+    if !gr.grounded_entities.is_empty() {
+        let names: Vec<String> = gr.grounded_entities.iter().map(|e| format!("{} ({}, {:.2})", e.name, e.method, e.score)).collect();
+        let _ = writeln!(o, "Grounded entities: {}", names.join(", "));
+    }
+    if let Some(c) = &gr.generated_cypher {
+        let _ = writeln!(o, "Generated Cypher:\n  {}", c.replace('\n', "\n  "));
+    }
+    if let Some(v) = &gr.validation {
+        let ok = v.get("ok").and_then(|x| x.as_bool());
+        let reasons: Vec<String> = v
+            .get("reasons")
+            .and_then(|x| x.as_array())
+            .map(|a| a.iter().map(|r| r.as_str().map(str::to_string).unwrap_or_else(|| r.to_string())).collect())
+            .unwrap_or_default();
+        let verdict = match ok {
+            Some(true) => "ok".to_string(),
+            Some(false) => "refused".to_string(),
+            None => v.to_string(),
+        };
+        let _ = writeln!(o, "Validation: {verdict}{}", if reasons.is_empty() { String::new() } else { format!(" — {}", reasons.join("; ")) });
+    }
+    if let Some(c) = &gr.sanitized_cypher {
+        let _ = writeln!(o, "Sanitized Cypher:\n  {}", c.replace('\n', "\n  "));
+    }
+    let _ = writeln!(o, "Fallbacks used: {}", if gr.fallback_used.is_empty() { "none".to_string() } else { gr.fallback_used.join(", ") });
+    let _ = writeln!(o, "\nAnswer:\n{}", r.final_answer);
+    o
+}
+
+/// The SQL route's part of `qa traces show`: the agent's stages, candidates, validation and result.
+fn render_sql(o: &mut String, sql: &qa_core::trace::SqlInternal) {
+    use std::fmt::Write as _;
+    let st = &sql.state;
+    let _ = writeln!(o, "Database: {}  outcome: {}", or_dash(&sql.database), sql.outcome["status"].as_str().unwrap_or("-"));
+    let steps: Vec<String> = sql.steps
+        .as_array()
+        .map(|a| a.iter().map(|s| format!("{} {:.1} ms", s["stage"].as_str().unwrap_or("?"), s["latency_ms"].as_f64().unwrap_or(0.0))).collect())
+        .unwrap_or_default();
+    let _ = writeln!(o, "Stages: {}", steps.join(" → "));
+    if let Some(c) = st["plan_confidence"].as_f64() {
+        let _ = writeln!(o, "Plan confidence: {c:.2}");
+    }
+    if let Some(q) = st["clarifying_question"].as_str() {
+        let _ = writeln!(o, "Clarifying question: {}", q.replace('\n', "\n  "));
+    }
+    if let Some(cands) = st["sql_candidates"].as_array() {
+        let _ = writeln!(o, "\nCandidates ({}):", cands.len());
+        for c in cands {
+            let _ = writeln!(
+                o,
+                "  [{}] {} score {:.2}: {}",
+                if c["valid"].as_bool() == Some(true) { "valid" } else { "refused" },
+                c["source"].as_str().unwrap_or("?"),
+                c["score"].as_f64().unwrap_or(0.0),
+                truncate(c["sql"].as_str().unwrap_or(""), 200)
+            );
+        }
+    }
+    if let Some(rs) = st["val_reasons"].as_array().filter(|a| !a.is_empty()) {
+        let _ = writeln!(o, "Validation reasons:");
+        for r in rs {
+            let _ = writeln!(o, "  - {} ({}): {}", r["candidate"].as_str().unwrap_or("?"), r["kind"].as_str().unwrap_or("?"), r["message"].as_str().unwrap_or(""));
+        }
+    }
+    let _ = writeln!(o, "Loops: {}, validation ok: {}", st["loop_count"].as_u64().unwrap_or(0), st["validation_ok"].as_bool().unwrap_or(false));
+    if let (Some(q), true) = (st["sql"].as_str(), st["validation_ok"].as_bool() == Some(true)) {
+        let _ = writeln!(o, "SQL: {q}");
+    }
+    if let Some(n) = st["exec_rows"].as_u64() {
+        let _ = writeln!(o, "Rows: {n}{}", if st["result_truncated"].as_bool() == Some(true) { " (row cap reached)" } else { "" });
+    }
+    let executed = sql.executed.as_array().map(|a| a.len()).unwrap_or(0);
+    let _ = writeln!(o, "Statements sent to the database (probes included): {executed}");
+}
+
+fn or_dash(s: &str) -> &str {
+    if s.is_empty() { "-" } else { s }
+}
+
+fn export(settings: &Settings, f: &TraceFilterArgs, format: &str, out_path: Option<&Path>) -> Result<ExitCode> {
+    let path = trace_file(settings, f.file.as_deref());
+    let filter = filter_of(f)?;
+    let mut sink: Box<dyn Write> = match out_path {
+        Some(p) => Box::new(std::io::BufWriter::new(std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?)),
+        None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
+    };
+    let csv = format == "csv";
+    if csv {
+        writeln!(sink, "{CSV_HEADER}")?;
+    }
+    let mut io_err: Option<std::io::Error> = None;
+    let counts = scan(&path, &filter, |t| {
+        if io_err.is_some() {
+            return;
+        }
+        let row = Row::from(t);
+        let res = if csv {
+            row.write_csv(&mut sink)
+        } else {
+            serde_json::to_writer(&mut sink, &row).map_err(std::io::Error::other).and_then(|_| writeln!(sink))
+        };
+        if let Err(e) = res {
+            io_err = Some(e);
+        }
+    })?;
+    if let Some(e) = io_err {
+        return Err(e).context("writing the export");
+    }
+    sink.flush()?;
+    if let Some(p) = out_path {
+        eprintln!("wrote {} row(s) to {} ({} malformed line(s) skipped)", counts.matched, p.display(), counts.malformed);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn report(settings: &Settings, f: &TraceFilterArgs, out: &Path) -> Result<ExitCode> {
+    let agg = collect(settings, f)?;
+    let html = qa_traces::report::render(&agg.stats, &agg.latencies, &agg.recent, &agg.hourly, &describe(f));
+    let s = agg.stats;
+    std::fs::write(out, html).with_context(|| format!("writing {}", out.display()))?;
+    eprintln!("wrote {} ({} trace(s))", out.display(), s.traces);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn diff(a: &Path, b: &Path, json: bool) -> Result<ExitCode> {
+    let d = qa_traces::diff::diff(a, b, &Filter::default())?;
+    let mut out = std::io::stdout().lock();
+    if json {
+        serde_json::to_writer_pretty(&mut out, &d)?;
+        writeln!(out)?;
+    } else {
+        write!(out, "{}", qa_traces::diff::render_text(&d))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
