@@ -317,11 +317,9 @@ fn ingest_external(settings: &Settings, kg_file: &str, quiet: bool) -> build::Ex
     let t = std::time::Instant::now();
     let mut out = build::ExternalIngest { backend: "neo4j".into(), target: settings.neo4j_uri.clone().unwrap_or_default(), ..Default::default() };
     let pb = spinner(quiet, "loading the knowledge graph into Neo4j");
-    let result = qa_graph::kg::read_kg_jsonl(std::path::Path::new(kg_file)).and_then(|(docs, _)| {
-        let opts = settings.graph_store_config().neo4j_options()?;
-        let mut g = qa_graph::Neo4jGraph::connect(&opts)?;
-        qa_graph::GraphStore::ingest(&mut g, &docs)
-    });
+    let result = qa_graph::kg::read_kg_jsonl(std::path::Path::new(kg_file))
+        .and_then(|(docs, _)| qa_graph::load::load_documents(&settings.graph_store_config(), None, &docs))
+        .map(|loaded| loaded.stats);
     pb.finish_and_clear();
     match result {
         Ok(stats) => out.stats = Some(stats),

@@ -2,7 +2,7 @@
 //! judge a Cypher query the way generated queries are judged.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -13,7 +13,7 @@ use serde_json::json;
 use crate::cli::{GraphArgs, GraphCommand};
 use crate::config::{GraphBackend, Settings};
 use qa_graph::cypher::{self, Policy};
-use qa_graph::{store, EmbeddedGraph, GraphStore, IngestStats};
+use qa_graph::{store, GraphStore, IngestStats};
 use qa_index::index_store::CorpusDir;
 
 pub fn run(settings: &Settings, args: &GraphArgs) -> Result<ExitCode> {
@@ -75,15 +75,15 @@ fn ingest(settings: &Settings, files: &[PathBuf], json_out: bool) -> Result<Exit
         docs.extend(d);
     }
     let spinner = crate::app::spinner(json_out, &format!("loading {} graph documents into the {backend} store", docs.len()));
-    let (target, stats) = if backend == "neo4j" {
-        let opts = settings.graph_store_config().neo4j_options()?;
-        let mut g = qa_graph::Neo4jGraph::connect(&opts)?;
-        (opts.uri.clone(), g.ingest(&docs)?)
+    let config = settings.graph_store_config();
+    let loaded = if config.backend == GraphBackend::Neo4j {
+        qa_graph::load::load_documents(&config, None, &docs)?
     } else {
         let (cd, gen_dir) = live_generation(settings)?;
         let _lock = cd.lock()?;
-        (gen_dir.join("graph.db").display().to_string(), ingest_embedded(&gen_dir, &docs, settings.graph_row_cap)?)
+        qa_graph::load::load_documents(&config, Some(&gen_dir), &docs)?
     };
+    let (target, stats) = (loaded.target, loaded.stats);
     spinner.finish_and_clear();
     let report = IngestReport {
         backend,
@@ -110,31 +110,6 @@ fn ingest(settings: &Settings, files: &[PathBuf], json_out: bool) -> Result<Exit
         println!("  time:     {:.0} ms", report.ms);
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Ingest into a copy of the generation's database, then swap it in: an interrupted ingest leaves
-/// the previous graph intact, and readers keep the file they opened.
-fn ingest_embedded(gen_dir: &Path, docs: &[qa_graph::kg::GraphDocument], row_cap: usize) -> Result<IngestStats> {
-    let live = gen_dir.join("graph.db");
-    let work = gen_dir.join("graph.ingest.db");
-    let compact = gen_dir.join("graph.ingest.compact.db");
-    for p in [&work, &compact] {
-        for suffix in ["", "-wal", "-shm"] {
-            let _ = std::fs::remove_file(format!("{}{suffix}", p.display()));
-        }
-    }
-    std::fs::copy(&live, &work).with_context(|| format!("copying {}", live.display()))?;
-    let stats = {
-        let mut g = EmbeddedGraph::open(&work, row_cap)?;
-        let stats = g.ingest(docs)?;
-        g.snapshot_to(&compact)?;
-        stats
-    };
-    std::fs::rename(&compact, &live).with_context(|| format!("replacing {}", live.display()))?;
-    for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{suffix}", work.display()));
-    }
-    Ok(stats)
 }
 
 fn stats(settings: &Settings, json_out: bool) -> Result<ExitCode> {

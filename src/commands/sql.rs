@@ -11,13 +11,12 @@ use serde_json::{json, Value};
 
 use crate::config::Settings;
 use qa_llm::{LlmChoice, LlmRun};
-use qa_sql::agent::{Agent, AgentOptions, Outcome, Resume, RunResult};
+use qa_sql::agent::{Agent, AgentOptions, Outcome};
+use qa_sql::answer::{SqlAnswer, SqlQuestion};
 use qa_sql::checkpoint::{self, Checkpoint};
 use qa_sql::db::{self, SqlDatabase};
 use qa_sql::schema::{SchemaContext, SemanticSchema};
-use qa_sql::state::AgentState;
 use qa_sql::{eval, present, validate, Dialect, ExecLimits, SqlUrl};
-use qa_core::trace::{LlmInternal, Route, SqlInternal, SqlMetrics, Status, TraceRecord};
 
 /// Exit code when the run stopped to ask a clarifying question.
 pub const EXIT_NEEDS_CLARIFICATION: u8 = 3;
@@ -199,15 +198,6 @@ pub fn run(settings: &mut Settings, quiet: bool, args: &SqlArgs) -> Result<ExitC
     print_outcome(settings, &out, args.json, args.trace, args.viz.as_deref(), quiet)
 }
 
-/// A finished (or interrupted) run with its trace written.
-pub struct SqlAnswer {
-    pub run: RunResult,
-    pub trace: TraceRecord,
-    pub checkpoint: Option<String>,
-    pub database: String,
-    pub route: Option<qa_sql::plan::RouteDecision>,
-}
-
 fn agent_options(settings: &Settings) -> AgentOptions {
     AgentOptions {
         k: settings.sql_k,
@@ -274,101 +264,18 @@ fn answer_with(
         Some((cp, _)) => AgentOptions { limits: limits(settings), force: force || cp.options.force, ..cp.options.clone() },
         None => AgentOptions { force, ..agent_options(settings) },
     };
-    let resume_id = resume.as_ref().map(|(cp, _)| cp.id.clone());
     let spinner = crate::app::spinner(quiet, "querying the database");
-    let mut agent = Agent::new(db.as_mut(), llm_run.as_mut(), options.clone());
-    if let Some(schema) = schema {
-        agent = agent.with_schema(schema);
-    }
-    let run = agent.run(question, resume.map(|(cp, answer)| Resume { state: cp.state, answer }));
+    let answered = qa_sql::answer::answer(
+        db.as_mut(),
+        llm_run.as_mut(),
+        SqlQuestion { question, url, options, resume, schema, data_dir: &settings.data_dir, llm_skip: llm_skip.as_deref() },
+    );
     spinner.finish_and_clear();
-    let trace = build_trace(question, &run, llm_run.as_ref(), llm_skip.as_deref(), url);
-    let mut cp_id = None;
-    if let Outcome::NeedsClarification { .. } = &run.outcome {
-        let cp = Checkpoint {
-            id: trace.trace_id.clone(),
-            created: trace.timestamp.clone(),
-            question: question.to_string(),
-            database: url.to_string(),
-            options,
-            state: run.state.clone(),
-        };
-        checkpoint::save(&settings.data_dir, &cp)?;
-        cp_id = Some(cp.id);
-    }
-    if let Some(id) = resume_id
-        && !matches!(run.outcome, Outcome::NeedsClarification { .. })
-    {
-        checkpoint::remove(&settings.data_dir, &id);
-    }
-    if let Err(e) = qa_core::trace::append(&settings.trace_file(), &trace) {
+    let answered = answered?;
+    if let Err(e) = qa_core::trace::append(&settings.trace_file(), &answered.trace) {
         tracing::warn!("could not append the trace: {e}");
     }
-    Ok(SqlAnswer { run, trace, checkpoint: cp_id, database: url.to_string(), route: None })
-}
-
-fn build_trace(question: &str, run: &RunResult, llm: Option<&LlmRun>, llm_skip: Option<&str>, url: &SqlUrl) -> TraceRecord {
-    let mut t = TraceRecord {
-        trace_id: qa_core::trace::new_trace_id(question),
-        timestamp: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
-        user_question: question.to_string(),
-        route: Route::Sql,
-        status: Some(match &run.outcome {
-            Outcome::Answered => Status::Answered,
-            Outcome::NeedsClarification { .. } => Status::NeedsClarification,
-            Outcome::Failed { .. } => Status::Error,
-        }),
-        ..Default::default()
-    };
-    t.final_answer = match (&run.outcome, &run.result) {
-        (Outcome::Answered, Some(r)) => format!("{} row{}{} from: {}", r.rows.len(), if r.rows.len() == 1 { "" } else { "s" }, if r.truncated { " (row cap reached)" } else { "" }, run.state.str("sql").unwrap_or_default()),
-        (Outcome::NeedsClarification { question }, _) => question.clone(),
-        (Outcome::Failed { error, .. }, _) => format!("no answer: {error}"),
-        _ => String::new(),
-    };
-    if let Outcome::Failed { error, .. } = &run.outcome {
-        t.error = Some(url.scrub(error));
-    }
-    t.latency_ms.total = run.metrics.total_ms;
-    t.latency_ms.llm_calls = llm.map(|l| l.latency_ms()).unwrap_or(0.0);
-    t.models.llm = llm.map(|l| l.llm().model_id());
-    t.token_usage = llm.map(|l| l.usage()).filter(|u| u.total > 0);
-    t.internal.llm = Some(match llm {
-        Some(l) => LlmInternal {
-            provider: Some(l.llm().provider().to_string()),
-            model: Some(l.llm().model_id()),
-            calls: serde_json::to_value(&l.calls).unwrap_or_default(),
-            ..Default::default()
-        },
-        None => LlmInternal { provider: None, skipped: llm_skip.map(str::to_string), ..Default::default() },
-    });
-    let state_json = serde_json::to_value(&run.state.values).unwrap_or(Value::Null);
-    t.internal.sql = Some(SqlInternal {
-        database: url.to_string(),
-        outcome: serde_json::to_value(&run.outcome).unwrap_or_default(),
-        contract: AgentState::contract_json(),
-        steps: serde_json::to_value(&run.state.steps).unwrap_or_default(),
-        state: scrub_value(state_json, url),
-        executed: serde_json::to_value(&run.executed).unwrap_or_default(),
-        metrics: SqlMetrics {
-            latency_ms: run.metrics.latency_ms.clone(),
-            total_ms: run.metrics.total_ms,
-            tokens: t.token_usage,
-            model: t.models.llm.clone(),
-        },
-        other: Default::default(),
-    });
-    t
-}
-
-/// The password never reaches a trace, even inside an error string.
-fn scrub_value(v: Value, url: &SqlUrl) -> Value {
-    match v {
-        Value::String(s) => Value::String(url.scrub(&s)),
-        Value::Array(a) => Value::Array(a.into_iter().map(|x| scrub_value(x, url)).collect()),
-        Value::Object(o) => Value::Object(o.into_iter().map(|(k, x)| (k, scrub_value(x, url))).collect()),
-        other => other,
-    }
+    Ok(answered)
 }
 
 fn terminal_width() -> usize {
@@ -563,8 +470,9 @@ pub fn try_route(settings: &Settings, quiet: bool, question: &str) -> Option<Rou
             return None;
         }
     };
-    let schema = match db.introspect(agent_options(settings).sample_values) {
-        Ok(s) => s,
+    let semantic = settings.sql_semantic_schema.as_deref();
+    let (decision, schema) = match qa_sql::route::route_question(db.as_mut(), semantic, agent_options(settings).sample_values, question) {
+        Ok(routed) => routed,
         Err(e) => {
             if !quiet {
                 eprintln!("warning: SQL source not used: {}", url.scrub(&e.to_string()));
@@ -572,11 +480,7 @@ pub fn try_route(settings: &Settings, quiet: bool, question: &str) -> Option<Rou
             return None;
         }
     };
-    let semantic = settings.sql_semantic_schema.as_deref().and_then(|p| SemanticSchema::load(p).ok());
-    let ctx = SchemaContext::build(schema, semantic);
-    let decision = qa_sql::plan::route_score(&ctx, question);
-    tracing::info!(score = decision.score, to_sql = decision.to_sql, matched = ?decision.matched, "route decision");
-    Some(Routed { url, decision, db, schema: ctx.db })
+    Some(Routed { url, decision, db, schema })
 }
 
 /// One graded question of `qa sql eval`.

@@ -6,6 +6,7 @@ pub mod cypher;
 mod embedded;
 pub mod evidence;
 pub mod kg;
+pub mod load;
 mod neo4j;
 pub mod generate;
 pub mod store;

@@ -13,6 +13,7 @@
 //! `statement_timeout`, through the extended query protocol, which refuses multi-statement text).
 
 pub mod agent;
+pub mod answer;
 pub mod checkpoint;
 pub mod db;
 pub mod eval;
@@ -20,6 +21,7 @@ pub mod generate;
 pub mod plan;
 pub mod present;
 pub mod render;
+pub mod route;
 pub mod schema;
 pub mod state;
 pub mod validate;
