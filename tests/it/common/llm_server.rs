@@ -2,25 +2,20 @@
 //! commands that use it) from synchronous tests without any real model.
 //!
 //! Each request to `/v1/chat/completions` (any path, in fact) takes the next [`Scripted`]
-//! response; every request is recorded so tests can assert what the client sent.
+//! response; every request is recorded so tests can assert what the client sent. The HTTP/1.1
+//! side is [`super::http_server`].
 
 #![allow(dead_code)]
 
 use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
-use std::future::IntoFuture;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 use std::time::Duration;
 
-use axum::Router;
-use axum::body::{Body, Bytes};
-use axum::extract::State;
-use axum::http::{HeaderMap, Method, StatusCode, Uri, header};
-use axum::response::Response;
 use serde_json::{Value, json};
-use tokio::sync::oneshot;
+
+use super::http_server::{self, HttpServer, Request, Response, Stop};
 
 /// Answers a request from its parsed JSON body.
 pub type ResponderFn = Arc<dyn Fn(&Value) -> Scripted + Send + Sync>;
@@ -110,28 +105,19 @@ struct Shared {
     requests: Mutex<Vec<RecordedRequest>>,
 }
 
+/// Stops when dropped, without waiting for delayed responses.
 pub struct ScriptedLlmServer {
-    addr: SocketAddr,
+    server: HttpServer,
     shared: Arc<Shared>,
-    shutdown: Option<oneshot::Sender<()>>,
-    thread: Option<JoinHandle<()>>,
 }
 
 impl ScriptedLlmServer {
     /// Starts serving `script` on `127.0.0.1:<free port>`; ready when this returns.
     pub fn start(script: Vec<Scripted>) -> ScriptedLlmServer {
-        // Bound here, synchronously, so the port is known and accepting before we return.
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind loopback");
-        listener.set_nonblocking(true).expect("nonblocking listener");
-        let addr = listener.local_addr().expect("local addr");
         let shared = Arc::new(Shared { script: Mutex::new(script.into()), requests: Mutex::new(Vec::new()) });
-        let (tx, rx) = oneshot::channel::<()>();
-        let app = Router::new().fallback(handle).with_state(shared.clone());
-        let thread = std::thread::Builder::new()
-            .name("scripted-llm-server".into())
-            .spawn(move || serve(listener, app, rx))
-            .expect("spawn server thread");
-        ScriptedLlmServer { addr, shared, shutdown: Some(tx), thread: Some(thread) }
+        let state = shared.clone();
+        let server = HttpServer::start("scripted-llm-server", move |request, stop| handle(&state, request, stop));
+        ScriptedLlmServer { server, shared }
     }
 
     /// Answers every request with `f(body)`.
@@ -141,11 +127,11 @@ impl ScriptedLlmServer {
 
     /// `http://127.0.0.1:PORT/v1`
     pub fn base_url(&self) -> String {
-        format!("http://{}/v1", self.addr)
+        format!("{}/v1", self.server.url())
     }
 
     pub fn addr(&self) -> SocketAddr {
-        self.addr
+        self.server.addr()
     }
 
     /// Requests received so far, in arrival order.
@@ -154,41 +140,14 @@ impl ScriptedLlmServer {
     }
 }
 
-impl Drop for ScriptedLlmServer {
-    fn drop(&mut self) {
-        if let Some(tx) = self.shutdown.take() {
-            let _ = tx.send(());
-        }
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-    }
-}
-
-/// The server thread: runs until told to stop, then drops in-flight (e.g. delayed) responses
-/// instead of waiting for them.
-fn serve(listener: std::net::TcpListener, app: Router, stop: oneshot::Receiver<()>) {
-    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("tokio runtime");
-    rt.block_on(async move {
-        let listener = tokio::net::TcpListener::from_std(listener).expect("tokio listener");
-        tokio::select! {
-            result = axum::serve(listener, app).into_future() => { let _ = result; }
-            _ = stop => {}
-        }
-    });
-    rt.shutdown_timeout(Duration::from_millis(100));
-}
-
-async fn handle(State(shared): State<Arc<Shared>>, method: Method, uri: Uri, headers: HeaderMap, body: Bytes) -> Response {
-    let raw_body = String::from_utf8_lossy(&body).into_owned();
+fn handle(shared: &Shared, request: &Request, stop: &Stop) -> Response {
+    let raw_body = request.body_text();
     let parsed: Value = serde_json::from_str(&raw_body).unwrap_or(Value::Null);
     let recorded = RecordedRequest {
-        method: method.to_string(),
-        path: uri.path_and_query().map(|p| p.to_string()).unwrap_or_else(|| uri.path().to_string()),
-        headers: headers
-            .iter()
-            .map(|(k, v)| (k.as_str().to_ascii_lowercase(), String::from_utf8_lossy(v.as_bytes()).into_owned()))
-            .collect(),
+        method: request.method.clone(),
+        path: request.path_and_query().to_string(),
+        // Later values of a repeated header replace earlier ones.
+        headers: request.headers.iter().cloned().collect(),
         body: parsed.clone(),
         raw_body,
     };
@@ -207,7 +166,7 @@ async fn handle(State(shared): State<Arc<Shared>>, method: Method, uri: Uri, hea
         }
     };
     match next {
-        Some(step) => respond(step, &parsed).await,
+        Some(step) => respond(step, &parsed, stop),
         None => status_response(
             500,
             json!({"error": {"message": format!("scripted server: script exhausted at request {number}")}}).to_string(),
@@ -216,17 +175,20 @@ async fn handle(State(shared): State<Arc<Shared>>, method: Method, uri: Uri, hea
     }
 }
 
-/// Turns a script step into a response, following delays, repeats and responders.
-async fn respond(mut step: Scripted, request: &Value) -> Response {
+/// Turns a script step into a response, following delays, repeats and responders. A delay
+/// cut short by the server stopping ends here; the server sends nothing then.
+fn respond(mut step: Scripted, request: &Value, stop: &Stop) -> Response {
     loop {
         step = match step {
             Scripted::Reply { content, usage, finish_reason } => {
-                return json_response(StatusCode::OK, completion(request, &content, usage, finish_reason));
+                return Response::json(200, &completion(request, &content, usage, finish_reason));
             }
             Scripted::Status { status, body, retry_after } => return status_response(status, body, retry_after),
-            Scripted::Malformed(body) => return raw_response(StatusCode::OK, "application/json", body),
+            Scripted::Malformed(body) => return Response::new(200, "application/json", body),
             Scripted::Delay { secs, then } => {
-                tokio::time::sleep(Duration::from_secs_f64(secs.max(0.0))).await;
+                if !stop.sleep(Duration::from_secs_f64(secs.max(0.0))) {
+                    return Response::empty(503);
+                }
                 *then
             }
             Scripted::Repeat(inner) => *inner,
@@ -254,27 +216,17 @@ fn completion(request: &Value, content: &str, usage: Option<(u64, u64)>, finish_
     body
 }
 
+/// `status` (500 when it is not a valid code) with `body`, as JSON when it parses as JSON, and a
+/// `Retry-After` header when given one that can be sent.
 fn status_response(status: u16, body: String, retry_after: Option<String>) -> Response {
-    let code = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let status = if (100..=999).contains(&status) { status } else { 500 };
     let content_type =
         if serde_json::from_str::<Value>(&body).is_ok() { "application/json" } else { "text/plain; charset=utf-8" };
-    let mut resp = raw_response(code, content_type, body);
-    if let Some(value) = retry_after.and_then(|v| v.parse().ok()) {
-        resp.headers_mut().insert(header::RETRY_AFTER, value);
+    let resp = Response::new(status, content_type, body);
+    match retry_after {
+        Some(value) if http_server::is_header_value(&value) => resp.with_header("Retry-After", &value),
+        _ => resp,
     }
-    resp
-}
-
-fn json_response(status: StatusCode, body: Value) -> Response {
-    raw_response(status, "application/json", body.to_string())
-}
-
-fn raw_response(status: StatusCode, content_type: &str, body: String) -> Response {
-    Response::builder()
-        .status(status)
-        .header(header::CONTENT_TYPE, content_type)
-        .body(Body::from(body))
-        .expect("valid response parts")
 }
 
 /// Point `cmd` at `server` as its OpenAI-compatible LLM: no retries, a 5 s timeout.
