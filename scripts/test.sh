@@ -20,14 +20,14 @@ if [ -z "${QA_TEST_PG_URL:-}" ]; then
   before="$(scripts/pg-test-cluster.sh checksum)"
 fi
 set +e
-cargo test --release --locked "$@"
+cargo test --release --locked --workspace "$@"
 rc=$?
 set -e
 # Lints, warnings denied (the [lints] table in Cargo.toml adds to clippy's defaults). Only on a
 # whole-suite run: extra arguments mean the caller is running a subset of the tests.
 if [ "$rc" -eq 0 ] && [ "$#" -eq 0 ]; then
   if cargo clippy --version >/dev/null 2>&1; then
-    cargo clippy --release --locked --all-targets -- -D warnings || rc=$?
+    cargo clippy --release --locked --workspace --all-targets -- -D warnings || rc=$?
   else
     echo "test.sh: cargo clippy is not installed; lints not checked (rustup component add clippy)" >&2
   fi

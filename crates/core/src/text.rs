@@ -324,6 +324,26 @@ pub fn split_sentences(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
+/// Question forms, pronouns and function words that a graph or grounding lookup ignores.
+pub const QUESTION_WORDS: &[&str] = &[
+    "what", "which", "who", "whom", "how", "why", "when", "where", "does", "do", "did", "is", "are", "was", "were", "the",
+    "a", "an", "of", "to", "in", "on", "for", "and", "or", "with", "between", "relate", "relates", "related", "relation",
+    "relationship", "connect", "connected", "connection", "explain", "describe", "tell", "me", "show", "give", "find",
+    "about", "there", "any", "can", "could", "should", "would", "i", "my", "it", "its", "this", "that", "these", "those",
+    "be", "by", "from", "use", "used", "affect", "affects", "influence", "impact", "much", "many", "some", "your", "we",
+    "our", "you", "they", "them", "as", "at", "if", "into", "than", "then", "so", "not", "no", "yes", "have", "has",
+];
+
+/// The terms a graph or grounding lookup keys on: lower-cased words (identifiers with `_` or `-`
+/// kept whole) of two or more characters that are not in [`QUESTION_WORDS`].
+pub fn query_terms(question: &str) -> Vec<String> {
+    question
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+        .map(|w| w.trim_matches('-').to_lowercase())
+        .filter(|w| w.len() >= 2 && !QUESTION_WORDS.contains(&w.as_str()))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

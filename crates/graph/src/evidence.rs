@@ -8,6 +8,7 @@
 //! the documents behind it all (resolved to chunks), are gathered either way.
 
 pub use qa_core::evidence::Grounded;
+use qa_core::text::query_terms;
 use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
@@ -118,26 +119,10 @@ pub struct CypherGeneration<'r, 'l> {
     pub policy: Policy,
 }
 
-/// Words that carry the question's form, not its subject.
-const QUESTION_WORDS: &[&str] = &[
-    "what", "which", "who", "whom", "how", "why", "when", "where", "does", "do", "did", "is", "are", "was", "were", "the",
-    "a", "an", "of", "to", "in", "on", "for", "and", "or", "with", "between", "relate", "relates", "related", "relation",
-    "relationship", "connect", "connected", "connection", "explain", "describe", "tell", "me", "show", "give", "find",
-    "about", "there", "any", "can", "could", "should", "would", "i", "my", "it", "its", "this", "that", "these", "those",
-    "be", "by", "from", "use", "used", "affect", "affects", "influence", "impact", "much", "many", "some", "your", "we",
-    "our", "you", "they", "them", "as", "at", "if", "into", "than", "then", "so", "not", "no", "yes", "have", "has",
-];
-
+/// Words that ask for a picture.
 const IMAGE_WORDS: &[&str] =
     &["image", "images", "picture", "pictures", "diagram", "diagrams", "figure", "figures", "photo", "photos", "chart", "schematic", "screenshot", "drawing", "illustration", "layout"];
 
-pub fn content_words(question: &str) -> Vec<String> {
-    question
-        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
-        .map(|w| w.trim_matches('-').to_lowercase())
-        .filter(|w| w.len() >= 2 && !QUESTION_WORDS.contains(&w.as_str()))
-        .collect()
-}
 
 pub fn asks_for_image(question: &str) -> bool {
     let q = question.to_lowercase();
@@ -220,7 +205,7 @@ pub fn ground(
         .collect();
     for n in (1..=4).rev() {
         for w in words.windows(n) {
-            if n == 1 && QUESTION_WORDS.contains(&w[0].as_str()) {
+            if n == 1 && qa_core::text::QUESTION_WORDS.contains(&w[0].as_str()) {
                 continue;
             }
             let id = normalize_concept(&w.join(" "));
@@ -231,7 +216,7 @@ pub fn ground(
     }
     // The store's entity index (`entityIndex` on Neo4j, word index in the embedded store): a
     // concept scores by the share of its words the question contains.
-    let text: String = content_words(question).join(" ");
+    let text: String = query_terms(question).join(" ");
     let t = std::time::Instant::now();
     let hits = if text.is_empty() { Ok(Vec::new()) } else { store.search_entities(&text, 12) };
     queries.push(QueryRecord {
@@ -246,7 +231,7 @@ pub fn ground(
         errors.push(format!("grounding entity index: {e}"));
         Vec::new()
     });
-    let question_words: std::collections::HashSet<String> = content_words(question).into_iter().map(|w| normalize_concept(&w)).collect();
+    let question_words: std::collections::HashSet<String> = query_terms(question).into_iter().map(|w| normalize_concept(&w)).collect();
     for h in hits.iter().filter(|h| h.labels.iter().any(|l| l == "Concept")) {
         let Some(c) = concepts.get(&h.name) else { continue };
         let words: Vec<&str> = c.id.split(' ').collect();
@@ -379,7 +364,7 @@ pub fn gather_with(
             r.ev.subgraph.add_edge(&s(&row["id"]), "DEPICTS", &concept, BTreeMap::new());
         }
     }
-    let words: Vec<String> = content_words(question).into_iter().filter(|w| w.len() >= 3 && !IMAGE_WORDS.contains(&w.as_str())).collect();
+    let words: Vec<String> = query_terms(question).into_iter().filter(|w| w.len() >= 3 && !IMAGE_WORDS.contains(&w.as_str())).collect();
     if asks_for_image(question) && !words.is_empty() {
         let mut score: BTreeMap<String, (usize, Row)> = BTreeMap::new();
         for w in words.iter().take(6) {

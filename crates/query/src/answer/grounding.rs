@@ -9,10 +9,18 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 
-use super::llm::DraftSentence;
 use qa_core::text::split_sentences;
-use qa_graph::evidence::content_words;
+use qa_core::text::query_terms;
 use qa_core::text::singular;
+
+/// One sentence of the model's answer with the citations it carried.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DraftSentence {
+    /// The sentence without citation brackets.
+    pub text: String,
+    /// Cited ids that are in the evidence.
+    pub cited: Vec<String>,
+}
 
 /// Weight of semantic similarity in the support score (the rest is word coverage).
 const SIMILARITY_WEIGHT: f32 = 0.6;
@@ -80,7 +88,7 @@ impl Grounding {
 pub type EmbedFn<'a> = &'a dyn Fn(&[&str]) -> Option<Vec<Vec<f32>>>;
 
 fn words(text: &str) -> BTreeSet<String> {
-    content_words(text).iter().map(|w| singular(w)).collect()
+    query_terms(text).iter().map(|w| singular(w)).collect()
 }
 
 /// Numbers and identifiers with digits (`10`, `3.3`, `1200`, `0x76`, `bme280`), lower-cased.

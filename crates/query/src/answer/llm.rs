@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 
+pub use super::grounding::DraftSentence;
 use super::grounding::{self, EmbedFn, EvidenceText, Grounding};
 use super::{render, select_images, Answer, Candidate, ChunkRef, CitedSentence};
 use qa_core::text::split_sentences;
@@ -118,15 +119,6 @@ pub fn build_request(llm: &dyn Llm, parts: &PromptParts, budget: usize, max_toke
         purpose: "synthesis",
     };
     (request, info)
-}
-
-/// One sentence of the model's answer with the citations it carried.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct DraftSentence {
-    /// The sentence without citation brackets.
-    pub text: String,
-    /// Cited ids that are in the evidence.
-    pub cited: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]

@@ -10,7 +10,8 @@ use serde::{Deserialize, Serialize};
 
 use qa_core::text::split_sentences;
 use qa_core::chunk::Chunk;
-use qa_graph::evidence::{content_words, GraphEvidence, GraphFact, ImageHit};
+use qa_core::text::query_terms;
+use qa_graph::evidence::{GraphEvidence, GraphFact, ImageHit};
 use qa_core::text::singular;
 
 pub mod grounding;
@@ -138,7 +139,7 @@ fn defines_a_concept(sentence: &[String], concepts: &[Vec<String>]) -> bool {
 }
 
 pub fn synthesize(input: SynthesisInput) -> Answer {
-    let q_words: Vec<String> = content_words(input.question).iter().map(|w| singular(w)).collect();
+    let q_words: Vec<String> = query_terms(input.question).iter().map(|w| singular(w)).collect();
     let q_set: BTreeSet<&str> = q_words.iter().map(String::as_str).collect();
     let bridge_words: Vec<Vec<String>> = input.bridge_terms.iter().map(|t| words(t)).collect();
     let q_all_words = words(input.question);
