@@ -7,9 +7,11 @@
 
 pub mod local;
 pub mod openai;
+pub mod prompt;
 pub mod run;
 pub mod select;
 
+pub use prompt::{Prompt, PromptError};
 pub use run::{LlmCallRecord, LlmRun};
 pub use qa_core::evidence::TokenUsage;
 pub use select::{choose, open, Generation, LlmChoice, LlmProvider, LlmSettings, LlmWeights};
