@@ -173,186 +173,316 @@ fn embed_all(embedder: &dyn Embedder, texts: &[&str], progress: &dyn Progress) -
     Ok(out)
 }
 
+/// One run of `qa index`: its inputs and the names it derives from them.
+struct Run<'a> {
+    settings: &'a IndexSettings,
+    embedder: &'a dyn Embedder,
+    opts: &'a IndexOptions,
+    progress: &'a dyn Progress,
+    name: String,
+    cd: CorpusDir,
+    /// `deterministic` or `llm:<model>`.
+    extraction_mode: String,
+    params: ChunkParams,
+    chunk_file: String,
+    kg_file: String,
+}
+
+/// What the knowledge-graph stage produced.
+struct GraphOutput {
+    graph: kg::KnowledgeGraph,
+    concepts: Vec<kg::ConceptInfo>,
+    concept_vectors: Vec<Vec<f32>>,
+}
+
 /// Index a corpus. With `llm`, the knowledge graph also gets the LLM's typed entities and
 /// relations (`--extract llm`).
 pub fn run_index(
     settings: &IndexSettings,
     embedder: &dyn Embedder,
     opts: &IndexOptions,
-    mut llm: Option<&mut LlmRun>,
+    llm: Option<&mut LlmRun>,
     progress: &dyn Progress,
 ) -> Result<IndexSummary> {
     let t_total = Instant::now();
     let name = opts.name.clone().unwrap_or_else(|| index_store::corpus_name_for(&opts.root));
-    let cd = CorpusDir::new(&settings.vector_dir, &name);
-    let _lock = cd.lock()?;
-    let extraction_mode = match &llm {
-        Some(run) => format!("llm:{}", run.llm().model_id()),
-        None => "deterministic".to_string(),
+    let run = Run {
+        settings,
+        embedder,
+        opts,
+        progress,
+        cd: CorpusDir::new(&settings.vector_dir, &name),
+        extraction_mode: match &llm {
+            Some(run) => format!("llm:{}", run.llm().model_id()),
+            None => "deterministic".to_string(),
+        },
+        params: ChunkParams { max_tokens: settings.chunk_tokens.min(embedder.max_tokens()), overlap: settings.chunk_overlap },
+        chunk_file: format!("{name}_chunks.jsonl"),
+        kg_file: format!("{name}_kg.jsonl"),
+        name,
     };
-    let mut summary = IndexSummary { corpus: name.clone(), root: opts.root.display().to_string(), kg_extraction: extraction_mode.clone(), ..Default::default() };
-
-    // 1. Discover and parse.
-    let t = Instant::now();
-    let mut report = LoadReport::default();
-    let files = corpus::discover(&opts.root, &mut report)?;
-    progress.start("parse", files.len() as u64);
-    let mut docs: Vec<SourceDoc> = Vec::with_capacity(files.len());
-    for f in &files {
-        if let Some(d) = corpus::load_file(&opts.root, f, &mut report) {
-            docs.push(d);
-        }
-        progress.advance(1);
-    }
-    progress.finish();
-    summary.files_loaded = report.loaded;
-    summary.files_skipped = report.skipped;
-    if docs.is_empty() {
-        return Err(QaError::EmptyCorpus(opts.root.clone()));
-    }
-    summary.timings.parse_ms = ms(t);
-
-    // 2. Chunk (token-aware, in parallel over documents).
-    let t = Instant::now();
-    let params = ChunkParams { max_tokens: settings.chunk_tokens.min(embedder.max_tokens()), overlap: settings.chunk_overlap };
-    let counter = embedder.token_counter();
-    progress.start("chunk", docs.len() as u64);
-    let per_doc: Vec<Vec<Chunk>> = {
-        use rayon::prelude::*;
-        docs.par_iter()
-            .map(|d| {
-                let c = chunk::chunk_document(d, counter, params);
-                progress.advance(1);
-                c
-            })
-            .collect()
+    let _lock = run.cd.lock()?;
+    let mut summary = IndexSummary {
+        corpus: run.name.clone(),
+        root: opts.root.display().to_string(),
+        kg_extraction: run.extraction_mode.clone(),
+        chunk_file: settings.chunk_dir.join(&run.chunk_file).display().to_string(),
+        kg_file: settings.chunk_dir.join(&run.kg_file).display().to_string(),
+        ..Default::default()
     };
-    progress.finish();
-    let mut chunks: Vec<Chunk> = per_doc.into_iter().flatten().collect();
-    chunk::dedupe_ids(&mut chunks);
-    summary.chunks = chunks.len();
-    summary.timings.chunk_ms = ms(t);
+    let docs = run.load_documents(&mut summary)?;
+    let chunks = run.chunk_documents(&docs, &mut summary);
 
-    // 3. Reuse what the live generation already embedded.
-    let cache = load_cache(&cd, embedder, opts.rebuild);
+    // Reuse what the live generation already embedded; stop here when nothing changed.
+    let cache = load_cache(&run.cd, embedder, opts.rebuild);
     let fp = fingerprint(&chunks);
-    let chunk_file = format!("{name}_chunks.jsonl");
-    let kg_file = format!("{name}_kg.jsonl");
-    summary.chunk_file = settings.chunk_dir.join(&chunk_file).display().to_string();
-    summary.kg_file = settings.chunk_dir.join(&kg_file).display().to_string();
-    if let Some(m) = &cache.manifest {
-        let same_setup = m.model_id == embedder.model_id()
-            && m.chunk_tokens == params.max_tokens
-            && m.chunk_overlap == params.overlap
-            && m.hnsw_m == settings.hnsw.m
-            && m.hnsw_ef_construction == settings.hnsw.ef_construction
-            && m.corpus_root == opts.root.display().to_string()
-            && m.kg_extraction == extraction_mode
-            && m.kg_version == kg::EXTRACTOR_VERSION;
-        if !opts.rebuild && same_setup && m.corpus_fingerprint == fp && settings.chunk_dir.join(&chunk_file).is_file() {
-            summary.kept = chunks.len();
-            summary.up_to_date = true;
-            summary.concepts = m.concept_count;
-            summary.documents = m.document_count;
-            summary.images = m.image_count;
-            summary.generation = cd.current().map(|p| p.display().to_string()).unwrap_or_default();
-            summary.timings.total_ms = ms(t_total);
-            return Ok(summary);
-        }
+    if run.is_up_to_date(&cache, &fp) {
+        return Ok(run.up_to_date_summary(summary, chunks.len(), &cache, t_total));
     }
     let hashes_now: std::collections::HashSet<&str> = chunks.iter().map(|c| c.metadata.content_sha256.as_str()).collect();
     summary.removed = cache.by_hash.keys().filter(|h| !hashes_now.contains(h.as_str())).count();
+    let vectors = run.embed_chunks(&chunks, &cache, &mut summary)?;
 
-    // 4. Embed new chunks.
-    let t = Instant::now();
-    let missing: Vec<usize> = chunks.iter().enumerate().filter(|(_, c)| !cache.by_hash.contains_key(&c.metadata.content_sha256)).map(|(i, _)| i).collect();
-    let texts: Vec<&str> = missing.iter().map(|&i| chunks[i].content.as_str()).collect();
-    progress.start("embed", texts.len() as u64);
-    let new_vectors = embed_all(embedder, &texts, progress)?;
-    progress.finish();
-    let mut fresh: HashMap<usize, Vec<f32>> = missing.iter().copied().zip(new_vectors).collect();
-    let vectors: Vec<Vec<f32>> = chunks
-        .iter()
-        .enumerate()
-        .map(|(i, c)| fresh.remove(&i).or_else(|| cache.by_hash.get(&c.metadata.content_sha256).cloned()).unwrap_or_default())
-        .collect();
-    summary.added = missing.len();
-    summary.embedded = missing.len();
-    summary.embed_tokens = missing.iter().map(|&i| chunks[i].metadata.token_count.min(embedder.max_tokens())).sum();
-    summary.kept = chunks.len() - missing.len();
-    summary.timings.embed_ms = ms(t);
+    let gen_dir = run.cd.new_generation()?;
+    let result = run.write_generation(&gen_dir, &docs, &chunks, &vectors, &cache, &fp, llm, &mut summary);
+    if let Err(e) = result {
+        let _ = std::fs::remove_dir_all(&gen_dir);
+        return Err(e);
+    }
+    let live = run.cd.publish(&gen_dir)?;
+    summary.generation = live.display().to_string();
+    summary.timings.total_ms = ms(t_total);
+    Ok(summary)
+}
 
-    // 5. HNSW.
-    let t = Instant::now();
-    let gen_dir = cd.new_generation()?;
-    let result = (|| -> Result<Manifest> {
-        let hnsw = HnswIndex::build(&vectors, settings.hnsw);
-        hnsw.save(&gen_dir)?;
+impl Run<'_> {
+    /// 1. Discover and parse the corpus's files.
+    fn load_documents(&self, summary: &mut IndexSummary) -> Result<Vec<SourceDoc>> {
+        let t = Instant::now();
+        let mut report = LoadReport::default();
+        let files = corpus::discover(&self.opts.root, &mut report)?;
+        self.progress.start("parse", files.len() as u64);
+        let mut docs: Vec<SourceDoc> = Vec::with_capacity(files.len());
+        for f in &files {
+            if let Some(d) = corpus::load_file(&self.opts.root, f, &mut report) {
+                docs.push(d);
+            }
+            self.progress.advance(1);
+        }
+        self.progress.finish();
+        summary.files_loaded = report.loaded;
+        summary.files_skipped = report.skipped;
+        if docs.is_empty() {
+            return Err(QaError::EmptyCorpus(self.opts.root.clone()));
+        }
+        summary.timings.parse_ms = ms(t);
+        Ok(docs)
+    }
+
+    /// 2. Chunk (token-aware, in parallel over documents), with ids unique across the corpus.
+    fn chunk_documents(&self, docs: &[SourceDoc], summary: &mut IndexSummary) -> Vec<Chunk> {
+        let t = Instant::now();
+        let counter = self.embedder.token_counter();
+        self.progress.start("chunk", docs.len() as u64);
+        let per_doc: Vec<Vec<Chunk>> = {
+            use rayon::prelude::*;
+            docs.par_iter()
+                .map(|d| {
+                    let c = chunk::chunk_document(d, counter, self.params);
+                    self.progress.advance(1);
+                    c
+                })
+                .collect()
+        };
+        self.progress.finish();
+        let mut chunks: Vec<Chunk> = per_doc.into_iter().flatten().collect();
+        chunk::dedupe_ids(&mut chunks);
+        summary.chunks = chunks.len();
+        summary.timings.chunk_ms = ms(t);
+        chunks
+    }
+
+    /// 3. The live generation was built from the same chunks with the same setup.
+    fn is_up_to_date(&self, cache: &EmbeddingCache, fingerprint: &str) -> bool {
+        let Some(m) = &cache.manifest else { return false };
+        let same_setup = m.model_id == self.embedder.model_id()
+            && m.chunk_tokens == self.params.max_tokens
+            && m.chunk_overlap == self.params.overlap
+            && m.hnsw_m == self.settings.hnsw.m
+            && m.hnsw_ef_construction == self.settings.hnsw.ef_construction
+            && m.corpus_root == self.opts.root.display().to_string()
+            && m.kg_extraction == self.extraction_mode
+            && m.kg_version == kg::EXTRACTOR_VERSION;
+        !self.opts.rebuild && same_setup && m.corpus_fingerprint == fingerprint && self.settings.chunk_dir.join(&self.chunk_file).is_file()
+    }
+
+    fn up_to_date_summary(&self, mut summary: IndexSummary, chunks: usize, cache: &EmbeddingCache, t_total: Instant) -> IndexSummary {
+        summary.kept = chunks;
+        summary.up_to_date = true;
+        if let Some(m) = &cache.manifest {
+            summary.concepts = m.concept_count;
+            summary.documents = m.document_count;
+            summary.images = m.image_count;
+        }
+        summary.generation = self.cd.current().map(|p| p.display().to_string()).unwrap_or_default();
+        summary.timings.total_ms = ms(t_total);
+        summary
+    }
+
+    /// 4. Embed the chunks whose content is new; reuse the other vectors.
+    fn embed_chunks(&self, chunks: &[Chunk], cache: &EmbeddingCache, summary: &mut IndexSummary) -> Result<Vec<Vec<f32>>> {
+        let t = Instant::now();
+        let missing: Vec<usize> = chunks.iter().enumerate().filter(|(_, c)| !cache.by_hash.contains_key(&c.metadata.content_sha256)).map(|(i, _)| i).collect();
+        let texts: Vec<&str> = missing.iter().map(|&i| chunks[i].content.as_str()).collect();
+        self.progress.start("embed", texts.len() as u64);
+        let new_vectors = embed_all(self.embedder, &texts, self.progress)?;
+        self.progress.finish();
+        let mut fresh: HashMap<usize, Vec<f32>> = missing.iter().copied().zip(new_vectors).collect();
+        let vectors: Vec<Vec<f32>> = chunks
+            .iter()
+            .enumerate()
+            .map(|(i, c)| fresh.remove(&i).or_else(|| cache.by_hash.get(&c.metadata.content_sha256).cloned()).unwrap_or_default())
+            .collect();
+        summary.added = missing.len();
+        summary.embedded = missing.len();
+        summary.embed_tokens = missing.iter().map(|&i| chunks[i].metadata.token_count.min(self.embedder.max_tokens())).sum();
+        summary.kept = chunks.len() - missing.len();
+        summary.timings.embed_ms = ms(t);
+        Ok(vectors)
+    }
+
+    /// 5–8. Everything of a new generation in `gen_dir`: HNSW, knowledge graph and its stores,
+    /// lexical index, data files and manifest, and the chunk and KG contracts.
+    #[allow(clippy::too_many_arguments)]
+    fn write_generation(
+        &self,
+        gen_dir: &Path,
+        docs: &[SourceDoc],
+        chunks: &[Chunk],
+        vectors: &[Vec<f32>],
+        cache: &EmbeddingCache,
+        fingerprint: &str,
+        llm: Option<&mut LlmRun>,
+        summary: &mut IndexSummary,
+    ) -> Result<Manifest> {
+        let t = Instant::now();
+        HnswIndex::build(vectors, self.settings.hnsw).save(gen_dir)?;
         summary.timings.hnsw_ms = ms(t);
 
-        // 6. Knowledge graph.
         let t = Instant::now();
-        let images = corpus::images_by_id(&docs);
+        let images = corpus::images_by_id(docs);
+        let graph = self.extract_graph(gen_dir, docs, chunks, &images, cache, llm, summary)?;
+        self.write_graph_stores(gen_dir, chunks, &graph, summary)?;
+        summary.timings.graph_ms = ms(t);
+
+        let t = Instant::now();
+        let doc_titles = self.write_lexical(gen_dir, docs, chunks)?;
+        write_json(&gen_dir.join(DOCUMENTS_FILE), &doc_titles)?;
+        summary.timings.lexical_ms = ms(t);
+
+        let t = Instant::now();
+        qa_core::fsx::write_jsonl(&gen_dir.join("chunks.jsonl"), chunks)?;
+        vector::write_vectors(&gen_dir.join("vectors.f32"), vectors, self.embedder.dimension())?;
+        vector::write_vectors(&gen_dir.join("concept_vectors.f32"), &graph.concept_vectors, self.embedder.dimension())?;
+        write_json(&gen_dir.join("concepts.json"), &graph.concepts)?;
+        write_json(&gen_dir.join("images.json"), &images)?;
+        let manifest = self.manifest(gen_dir, chunks.len(), fingerprint, graph.concepts.len(), summary)?;
+        write_json(&gen_dir.join(index_store::MANIFEST), &manifest)?;
+        // chunking_outputs: the chunk and KG JSONL contracts (each replaced atomically).
+        let chunk_dir = &self.settings.chunk_dir;
+        std::fs::create_dir_all(chunk_dir).ctx("creating", chunk_dir)?;
+        qa_core::fsx::write_jsonl(&chunk_dir.join(&self.chunk_file), chunks)?;
+        qa_core::fsx::write_jsonl(&chunk_dir.join(&self.kg_file), &graph.graph.documents)?;
+        summary.timings.write_ms = ms(t);
+        Ok(manifest)
+    }
+
+    /// Stage 6: the knowledge graph (deterministic, plus the LLM's entities and relations with
+    /// `--extract llm`) and its concepts' vectors (reused by id when unchanged).
+    #[allow(clippy::too_many_arguments)]
+    fn extract_graph(
+        &self,
+        gen_dir: &Path,
+        docs: &[SourceDoc],
+        chunks: &[Chunk],
+        images: &BTreeMap<String, corpus::ImageRef>,
+        cache: &EmbeddingCache,
+        llm: Option<&mut LlmRun>,
+        summary: &mut IndexSummary,
+    ) -> Result<GraphOutput> {
         let doc_types: HashMap<String, &'static str> = docs.iter().map(|d| (d.rel_path.clone(), d.kind.as_str())).collect();
         let titles: HashMap<String, String> = docs.iter().filter_map(|d| d.title.clone().map(|t| (d.rel_path.clone(), t))).collect();
+        let s = self.settings;
         let mut graph = kg::extract(
-            &chunks,
-            &images,
-            &chunk_file,
+            chunks,
+            images,
+            &self.chunk_file,
             &doc_types,
             &titles,
-            ExtractParams { min_df: settings.min_concept_df, min_related_weight: settings.min_related_weight, max_per_chunk: 20 },
+            ExtractParams { min_df: s.min_concept_df, min_related_weight: s.min_related_weight, max_per_chunk: 20 },
         );
-        if let Some(run) = llm.as_deref_mut() {
-            let previous: ExtractionCache = cd
+        if let Some(run) = llm {
+            let previous: ExtractionCache = self
+                .cd
                 .current()
                 .and_then(|g| std::fs::read_to_string(g.join(EXTRACTIONS_FILE)).ok())
                 .and_then(|t| serde_json::from_str(&t).ok())
                 .unwrap_or_default();
-            progress.start("llm graph", chunks.len() as u64);
-            let (report, cache) = llm_extract::extract_into(&mut graph, &chunks, &chunk_file, run, &previous, &|| progress.advance(1));
-            progress.finish();
-            write_json(&gen_dir.join(EXTRACTIONS_FILE), &cache)?;
+            self.progress.start("llm graph", chunks.len() as u64);
+            let (report, extractions) = llm_extract::extract_into(&mut graph, chunks, &self.chunk_file, run, &previous, &|| self.progress.advance(1));
+            self.progress.finish();
+            write_json(&gen_dir.join(EXTRACTIONS_FILE), &extractions)?;
             summary.llm_extraction = Some(report);
         }
         let mut concepts: Vec<kg::ConceptInfo> = graph.concepts.values().cloned().collect();
         for c in &mut concepts {
             c.embedded = c.wants_vector();
         }
+        let concept_vectors = self.concept_vectors(&concepts, cache)?;
+        Ok(GraphOutput { graph, concepts, concept_vectors })
+    }
+
+    /// Vectors of the concepts that get one, in order: reused by id, embedded when new.
+    fn concept_vectors(&self, concepts: &[kg::ConceptInfo], cache: &EmbeddingCache) -> Result<Vec<Vec<f32>>> {
         let missing_names: Vec<(&str, &str)> =
             concepts.iter().filter(|c| c.embedded && !cache.concept_vectors.contains_key(&c.id)).map(|c| (c.id.as_str(), c.name.as_str())).collect();
-        progress.start("concepts", missing_names.len() as u64);
+        self.progress.start("concepts", missing_names.len() as u64);
         let names: Vec<&str> = missing_names.iter().map(|(_, n)| *n).collect();
-        let name_vectors = embed_all(embedder, &names, progress)?;
-        progress.finish();
+        let name_vectors = embed_all(self.embedder, &names, self.progress)?;
+        self.progress.finish();
         let mut by_id: HashMap<&str, Vec<f32>> = missing_names.iter().map(|(id, _)| *id).zip(name_vectors).collect();
-        let concept_vectors: Vec<Vec<f32>> = concepts
+        Ok(concepts
             .iter()
             .filter(|c| c.embedded)
-            .map(|c| by_id.remove(c.id.as_str()).or_else(|| cache.concept_vectors.get(&c.id).cloned()).unwrap_or_else(|| vec![0.0; embedder.dimension()]))
-            .collect();
+            .map(|c| by_id.remove(c.id.as_str()).or_else(|| cache.concept_vectors.get(&c.id).cloned()).unwrap_or_else(|| vec![0.0; self.embedder.dimension()]))
+            .collect())
+    }
+
+    /// The graph lane's adjacency and the embedded graph database of the generation.
+    fn write_graph_stores(&self, gen_dir: &Path, chunks: &[Chunk], g: &GraphOutput, summary: &mut IndexSummary) -> Result<()> {
         // The graph lane's adjacency: the same KG, as passage/entity rows.
         let chunk_rows: HashMap<String, usize> = chunks.iter().enumerate().map(|(i, c)| (c.id.clone(), i)).collect();
-        let entity_pos: HashMap<String, usize> = concepts.iter().enumerate().map(|(i, c)| (c.id.clone(), i)).collect();
-        EntityGraph::build(&graph.documents, &chunk_rows, &entity_pos, chunks.len()).save(&gen_dir.join(walk::FILE))?;
+        let entity_pos: HashMap<String, usize> = g.concepts.iter().enumerate().map(|(i, c)| (c.id.clone(), i)).collect();
+        EntityGraph::build(&g.graph.documents, &chunk_rows, &entity_pos, chunks.len()).save(&gen_dir.join(walk::FILE))?;
         // Build in a scratch file, then write a compact single-file copy (no WAL sidecars) into
         // the generation.
         let scratch = gen_dir.join("graph.build.db");
         let mut store = EmbeddedGraph::open(&scratch, 10_000)?;
-        let stats = store.ingest(&graph.documents)?;
+        let stats = store.ingest(&g.graph.documents)?;
         store.snapshot_to(&gen_dir.join("graph.db"))?;
         drop(store);
         for suffix in ["", "-wal", "-shm"] {
             let _ = std::fs::remove_file(gen_dir.join(format!("graph.build.db{suffix}")));
         }
-        summary.concepts = concepts.len();
+        summary.concepts = g.concepts.len();
         summary.documents = stats.by_label.get("Document").copied().unwrap_or(0);
         summary.images = stats.by_label.get("Image").copied().unwrap_or(0);
         summary.relationships = stats.relationships;
-        summary.timings.graph_ms = ms(t);
+        Ok(())
+    }
 
-        // 7. The lexical index (BM25 over title, headings and text).
-        let t = Instant::now();
+    /// 7. The lexical index (BM25 over title, headings and text); returns the documents' titles.
+    fn write_lexical<'d>(&self, gen_dir: &Path, docs: &'d [SourceDoc], chunks: &[Chunk]) -> Result<BTreeMap<&'d str, &'d str>> {
         let doc_titles: BTreeMap<&str, &str> = docs.iter().map(|d| (d.rel_path.as_str(), d.title.as_deref().unwrap_or(""))).collect();
         let heading_text: Vec<String> = chunks.iter().map(|c| c.metadata.heading_path.join(" / ")).collect();
         lexical::build(
@@ -364,55 +494,33 @@ pub fn run_index(
                 body: &c.content,
             }),
         )?;
-        write_json(&gen_dir.join(DOCUMENTS_FILE), &doc_titles)?;
-        summary.timings.lexical_ms = ms(t);
+        Ok(doc_titles)
+    }
 
-        // 8. Files of the generation, then its manifest.
-        let t = Instant::now();
-        qa_core::fsx::write_jsonl(&gen_dir.join("chunks.jsonl"), &chunks)?;
-        vector::write_vectors(&gen_dir.join("vectors.f32"), &vectors, embedder.dimension())?;
-        vector::write_vectors(&gen_dir.join("concept_vectors.f32"), &concept_vectors, embedder.dimension())?;
-        write_json(&gen_dir.join("concepts.json"), &concepts)?;
-        write_json(&gen_dir.join("images.json"), &images)?;
-        let files = index_store::list_files(&gen_dir)?;
-        let manifest = Manifest {
+    /// 8. The generation's manifest (written last: a generation without one is incomplete).
+    fn manifest(&self, gen_dir: &Path, chunk_count: usize, fingerprint: &str, concept_count: usize, summary: &IndexSummary) -> Result<Manifest> {
+        Ok(Manifest {
             format_version: index_store::FORMAT_VERSION,
-            corpus: name.clone(),
-            corpus_root: opts.root.display().to_string(),
-            model_id: embedder.model_id().to_string(),
-            dimension: embedder.dimension(),
+            corpus: self.name.clone(),
+            corpus_root: self.opts.root.display().to_string(),
+            model_id: self.embedder.model_id().to_string(),
+            dimension: self.embedder.dimension(),
             metric: "cosine".into(),
-            chunk_count: chunks.len(),
-            corpus_fingerprint: fp.clone(),
+            chunk_count,
+            corpus_fingerprint: fingerprint.to_string(),
             created_at: chrono::Utc::now().to_rfc3339(),
-            chunk_tokens: params.max_tokens,
-            chunk_overlap: params.overlap,
-            hnsw_m: settings.hnsw.m,
-            hnsw_ef_construction: settings.hnsw.ef_construction,
-            files,
-            concept_count: concepts.len(),
+            chunk_tokens: self.params.max_tokens,
+            chunk_overlap: self.params.overlap,
+            hnsw_m: self.settings.hnsw.m,
+            hnsw_ef_construction: self.settings.hnsw.ef_construction,
+            files: index_store::list_files(gen_dir)?,
+            concept_count,
             document_count: summary.documents,
             image_count: summary.images,
-            kg_extraction: extraction_mode.clone(),
+            kg_extraction: self.extraction_mode.clone(),
             kg_version: kg::EXTRACTOR_VERSION,
-        };
-        write_json(&gen_dir.join(index_store::MANIFEST), &manifest)?;
-        // chunking_outputs: the chunk and KG JSONL contracts (each replaced atomically).
-        let chunk_dir = &settings.chunk_dir;
-        std::fs::create_dir_all(chunk_dir).ctx("creating", chunk_dir)?;
-        qa_core::fsx::write_jsonl(&chunk_dir.join(&chunk_file), &chunks)?;
-        qa_core::fsx::write_jsonl(&chunk_dir.join(&kg_file), &graph.documents)?;
-        summary.timings.write_ms = ms(t);
-        Ok(manifest)
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_dir_all(&gen_dir);
-        return Err(e);
+        })
     }
-    let live = cd.publish(&gen_dir)?;
-    summary.generation = live.display().to_string();
-    summary.timings.total_ms = ms(t_total);
-    Ok(summary)
 }
 
 fn write_json<T: Serialize + ?Sized>(path: &Path, value: &T) -> Result<()> {

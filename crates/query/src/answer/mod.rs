@@ -16,6 +16,7 @@ use qa_core::text::singular;
 
 pub mod grounding;
 pub mod llm;
+pub mod writer;
 
 /// Cosine similarity of each of several texts to the question, or `None` when embedding fails.
 pub type SimilarityFn<'a> = &'a dyn Fn(&[&str]) -> Option<Vec<f32>>;

@@ -8,8 +8,7 @@ use std::time::Instant;
 use serde::Serialize;
 use serde_json::json;
 
-use crate::answer::llm::LlmSynthesis;
-use crate::answer::{self, Answer, Candidate, SynthesisInput};
+use crate::answer::Answer;
 
 use qa_core::chunk::Chunk;
 use qa_graph::store::StoreConfig;
@@ -17,19 +16,21 @@ use qa_llm::LlmSettings;
 use qa_index::corpus::ImageRef;
 use qa_embed::Embedder;
 use qa_core::error::{QaError, Result};
-use qa_graph::cypher::Policy;
-use qa_graph::evidence::{self, ConceptIndex, CypherGeneration, GraphEvidence};
+use qa_graph::evidence::ConceptIndex;
 use qa_graph::{GraphSchema, GraphStore};
 use qa_graph::kg::ConceptInfo;
 use qa_index::index_store::{self, CorpusDir, Manifest};
-use qa_llm::{Llm, LlmChoice, LlmRun};
+use qa_llm::{Llm, LlmChoice};
 use qa_graph::walk::{self, EntityGraph};
 use qa_graph::kg::link::{AliasIndex, AliasSource};
 use qa_index::lexical::{self, LexicalIndex};
 use crate::retrieve::lanes::{LaneWeights, Lanes, SelectOptions};
 use crate::retrieve::{self, Retrieval};
-use qa_core::trace::{self, ChunkRef, GraphInternal, Internal, Latency, LlmInternal, Models, RagHit, RagInternal, Route, Status, TraceChunk, TraceGraph, TraceRecord};
+use qa_core::trace::TraceRecord;
 use qa_index::vector::{self, HnswIndex, VectorIndex};
+
+mod question;
+mod record;
 
 /// What an [`Engine`] needs from the settings; the CLI fills it.
 #[derive(Debug, Clone)]
@@ -317,271 +318,6 @@ impl Engine {
         let path: PathBuf = self.settings.chunk_dir.join(file);
         let list = self.foreign.entry(file.to_string()).or_insert_with(|| qa_core::chunk::read_chunks(&path).unwrap_or_default());
         list.iter().find(|c| c.id == id).cloned()
-    }
-
-    pub fn ask(&mut self, question: &str) -> Result<AskResult> {
-        let t_total = Instant::now();
-        let trace_id = trace::new_trace_id(question);
-        let timestamp = chrono::Utc::now().to_rfc3339();
-
-        let t = Instant::now();
-        // Take the LLM out of `self` for the question so the engine's other parts stay borrowable.
-        let mut llm_state = std::mem::replace(&mut self.llm, LlmState::Off { reason: String::new() });
-        let (off_reason, failed_reason) = match &llm_state {
-            LlmState::Off { reason } => (Some(reason.clone()), None),
-            LlmState::Failed { reason } => (None, Some(reason.clone())),
-            LlmState::Ready(_) => (None, None),
-        };
-        let mut run = match &mut llm_state {
-            LlmState::Ready(l) => Some(LlmRun::new(l.as_mut())),
-            _ => None,
-        };
-        let plan = match run.as_mut() {
-            Some(r) if self.settings.llm_subqueries => retrieve::plan_subqueries(question, Some(r)),
-            _ => retrieve::plan_subqueries(question, None),
-        };
-        let mut plan = plan;
-        let retrieved = self.embed_plan(&mut plan).and_then(|(subs, vecs)| self.search(question, &subs, &vecs).map(|r| (subs, vecs, r)));
-        let (subs, vecs, retrieval) = match retrieved {
-            Ok(v) => v,
-            Err(e) => {
-                drop(run);
-                self.llm = llm_state;
-                return Err(e);
-            }
-        };
-        let rag_ms = t.elapsed().as_secs_f64() * 1000.0;
-
-        let t = Instant::now();
-        let mut notes: Vec<String> = Vec::new();
-        // The LLM writes a Cypher query when one is attached and generation is on; the store's
-        // schema (read once) is what the query is checked against.
-        let skip_reason = match &run {
-            None => Some(match (&off_reason, &failed_reason) {
-                (_, Some(r)) => format!("LLM unavailable: {r}"),
-                (Some(r), _) if !r.is_empty() => format!("no LLM: {r}"),
-                _ => "no LLM".to_string(),
-            }),
-            Some(r) => self
-                .settings
-                .cypher_generation
-                .refusal("cypher_generation", r.llm().provider() == "local")
-                .or_else(|| r.down.clone().map(|d| format!("LLM unavailable: {d}"))),
-        };
-        if skip_reason.is_none()
-            && self.graph_schema.is_none()
-            && let Some(g) = self.graph.as_mut()
-        {
-            self.graph_schema = Some(g.schema().map_err(|e| e.to_string()));
-        }
-        let skip_reason = match (&skip_reason, &self.graph_schema) {
-            (None, Some(Err(e))) => Some(format!("the graph schema could not be read: {e}")),
-            _ => skip_reason,
-        };
-        let policy = Policy {
-            row_cap: self.settings.graph.row_cap as u64,
-            extra_procedures: self.graph.as_ref().map(|g| g.extra_procedures().iter().map(|p| p.to_string()).collect()).unwrap_or_default(),
-        };
-        let ev: GraphEvidence = match self.graph.as_mut() {
-            Some(g) => {
-                let generation = match (skip_reason.is_none(), run.as_mut(), &self.graph_schema) {
-                    (true, Some(r), Some(Ok(schema))) => Some(CypherGeneration { llm: r, schema, policy }),
-                    _ => None,
-                };
-                evidence::gather_with(g.as_mut(), question, &vecs[0], &self.concepts, generation, skip_reason)
-            }
-            None => {
-                notes.extend(self.graph_error.clone());
-                GraphEvidence::default()
-            }
-        };
-        if !ev.errors.is_empty() {
-            notes.push(format!("some graph queries failed: {}", ev.errors.join("; ")));
-        }
-        let graph_chunks: Vec<Chunk> = ev.source_ids.iter().filter_map(|sid| self.resolve_source(sid)).collect();
-        let graph_ms = t.elapsed().as_secs_f64() * 1000.0;
-
-        let t = Instant::now();
-        let hits = &retrieval.selected;
-        let best = hits.iter().map(|h| h.similarity).fold(0.0f32, f32::max);
-        let mut candidates: Vec<Candidate> =
-            hits.iter().enumerate().map(|(rank, h)| Candidate { chunk: &self.chunks[h.row], score: h.similarity, from_graph: false, rank }).collect();
-        for c in &graph_chunks {
-            if !candidates.iter().any(|x| x.chunk.id == c.id) {
-                candidates.push(Candidate { chunk: c, score: (best * 0.8).min(0.5), from_graph: true, rank: hits.len() });
-            }
-        }
-        let q_vec = &vecs[0];
-        let embedder = self.embedder.as_ref();
-        let similarity = |texts: &[&str]| -> Option<Vec<f32>> {
-            let v = embedder.embed(texts).ok()?;
-            Some(v.iter().map(|s| qa_embed::dot(q_vec, s)).collect())
-        };
-        let extractive = answer::synthesize(SynthesisInput {
-            question,
-            candidates: candidates.clone(),
-            graph: &ev,
-            best_score: best,
-            relevance_threshold: self.settings.relevance_threshold,
-            max_sentences: 4,
-            images: &self.images,
-            bridge_terms: &retrieval.bridge_terms,
-            similarity: Some(&similarity),
-        });
-        let embed_texts = |texts: &[&str]| -> Option<Vec<Vec<f32>>> { embedder.embed(texts).ok() };
-        let mut llm_error: Option<String> = None;
-        let mut guard_notes: Vec<String> = Vec::new();
-        let (answer, prompt_info, grounding) = match run.as_mut() {
-            // Nothing relevant was retrieved: an LLM would only invent, so say so plainly.
-            Some(_) if !extractive.found => (extractive, None, None),
-            Some(r) => {
-                let out = answer::llm::synthesize_with_llm(
-                    r,
-                    LlmSynthesis {
-                        question,
-                        candidates: &candidates,
-                        graph: &ev,
-                        extractive: &extractive,
-                        images: &self.images,
-                        prompt_budget: self.settings.llm_prompt_tokens,
-                        max_tokens: self.settings.llm_max_tokens,
-                        grounding_threshold: self.settings.grounding_threshold as f32,
-                        grounding_min_supported: self.settings.grounding_min_supported as f32,
-                        embed: &embed_texts,
-                    },
-                );
-                // A withheld answer is the guard doing its job, not an error; an LLM failure is.
-                match &out.error {
-                    Some(_) => notes.extend(out.note),
-                    None => guard_notes.extend(out.note),
-                }
-                llm_error = out.error;
-                (out.answer, out.prompt, out.grounding)
-            }
-            None => {
-                if let Some(reason) = &failed_reason {
-                    notes.push(format!("LLM unavailable: {reason}; showing the extractive answer."));
-                    llm_error = Some(format!("LLM unavailable: {reason}"));
-                }
-                (extractive, None, None)
-            }
-        };
-        let synthesis_ms = t.elapsed().as_secs_f64() * 1000.0;
-
-        let retrieved_chunks: Vec<TraceChunk> = hits
-            .iter()
-            .map(|h| {
-                let c = &self.chunks[h.row];
-                TraceChunk {
-                    chunk_id: c.id.clone(),
-                    source_file: c.source_file.clone(),
-                    score: h.similarity,
-                    metadata: serde_json::to_value(&c.metadata).unwrap_or_default(),
-                    text: c.content.clone(),
-                }
-            })
-            .collect();
-        let mut final_answer = answer.text.clone();
-        // A row cap that cut a graph result is said, not counted as an error.
-        let all_notes: Vec<&String> = notes.iter().chain(&guard_notes).chain(&ev.notes).collect();
-        if !all_notes.is_empty() {
-            final_answer.push_str(&format!("\n\nNote: {}", all_notes.iter().map(|n| n.as_str()).collect::<Vec<_>>().join(" ")));
-        }
-        let llm_model = run.as_ref().map(|r| r.llm().model_id());
-        let (llm_usage, llm_ms, llm_internal) = match &run {
-            Some(r) => (
-                (!r.calls.is_empty()).then(|| r.usage()),
-                r.latency_ms(),
-                Some(LlmInternal {
-                    provider: Some(r.llm().provider().to_string()),
-                    model: Some(r.llm().model_id()),
-                    subqueries: serde_json::to_value(&plan).unwrap_or_default(),
-                    calls: serde_json::to_value(&r.calls).unwrap_or_default(),
-                    prompt: serde_json::to_value(&prompt_info).unwrap_or_default(),
-                    synthesizer: Some(answer.synthesizer.clone()),
-                    ..Default::default()
-                }),
-            ),
-            None => (
-                None,
-                0.0,
-                match (&off_reason, &failed_reason) {
-                    (_, Some(reason)) => Some(LlmInternal { provider: Some("failed".into()), reason: Some(reason.clone()), ..Default::default() }),
-                    (Some(reason), None) => Some(LlmInternal { provider: Some("none".into()), reason: Some(reason.clone()), ..Default::default() }),
-                    (None, None) => None,
-                },
-            ),
-        };
-        let error = match (llm_error, notes.is_empty()) {
-            (Some(e), _) => Some(e),
-            (None, false) => Some(notes.join(" ")),
-            (None, true) => None,
-        };
-        let record = TraceRecord {
-            trace_id,
-            timestamp,
-            user_question: question.to_string(),
-            route: Route::Documents,
-            // Nothing relevant was retrieved: the answer says so instead of answering.
-            status: Some(if answer.found { Status::Answered } else { Status::Refused }),
-            rewritten_or_decomposed_queries: subs.clone(),
-            retrieved_chunks,
-            retrieved_graph_subgraph: ev.subgraph.clone(),
-            graph: TraceGraph {
-                grounded_entities: ev.grounded.clone(),
-                generated_cypher: ev.cypher.generated.clone(),
-                validation: ev.cypher.report.as_ref().map(validation_json),
-                sanitized_cypher: ev.cypher.report.as_ref().and_then(|r| r.sanitized.as_ref()).map(|s| s.cypher.clone()),
-                fallback_used: ev.strategies.clone(),
-            },
-            final_answer: final_answer.clone(),
-            token_usage: llm_usage,
-            latency_ms: Latency { rag: rag_ms, graph: graph_ms, synthesis: synthesis_ms, total: t_total.elapsed().as_secs_f64() * 1000.0, llm_calls: llm_ms },
-            models: Models { embedding: self.embedder.model_id().to_string(), llm: llm_model },
-            error,
-            answer_grounding: grounding.map(|g| serde_json::to_value(g).unwrap_or_default()),
-            internal: Internal {
-                rag: Some(RagInternal {
-                    corpus: self.corpus.clone(),
-                    k: retrieval.k,
-                    k_reason: retrieval.k_reason.clone(),
-                    hits: hits
-                        .iter()
-                        .map(|h| RagHit {
-                            chunk_id: h.chunk_id.clone(),
-                            score: h.score,
-                            similarity: h.similarity,
-                            subquery: h.subquery,
-                            lanes: serde_json::to_value(&h.lanes).unwrap_or_default(),
-                        })
-                        .collect(),
-                    lanes: self.lanes_trace(&retrieval),
-                    best_score: best,
-                    relevance_threshold: self.settings.relevance_threshold,
-                    found: answer.found,
-                    other: Default::default(),
-                }),
-                graph: Some(GraphInternal {
-                    backend: self.graph.as_ref().map(|g| g.backend().to_string()),
-                    entities: serde_json::to_value(&ev.entities).unwrap_or_default(),
-                    cypher: serde_json::to_value(&ev.cypher).unwrap_or_default(),
-                    raw_rows: serde_json::to_value(&ev.raw_rows).unwrap_or_default(),
-                    queries: serde_json::to_value(&ev.queries).unwrap_or_default(),
-                    facts: serde_json::to_value(&ev.facts).unwrap_or_default(),
-                    images: serde_json::to_value(&ev.images).unwrap_or_default(),
-                    resolved_chunks: graph_chunks.iter().map(|c| ChunkRef { chunk_id: c.id.clone(), source_file: c.source_file.clone() }).collect(),
-                    errors: ev.errors.clone(),
-                    other: Default::default(),
-                }),
-                llm: llm_internal,
-                sql: None,
-            },
-        };
-        drop(run);
-        self.llm = llm_state;
-        let mut answer = answer;
-        answer.text = final_answer;
-        Ok(AskResult { question: question.to_string(), corpus: self.corpus.clone(), answer, trace: record, retrieval })
     }
 }
 

@@ -1,0 +1,212 @@
+//! One question through the document pipeline: plan sub-questions, retrieve (three lanes and
+//! fusion), gather graph evidence, write the answer, and record the trace.
+
+use std::time::Instant;
+
+use qa_core::chunk::Chunk;
+use qa_core::error::Result;
+use qa_core::trace;
+use qa_graph::cypher::Policy;
+use qa_graph::evidence::{self, CypherGeneration, GraphEvidence};
+use qa_llm::LlmRun;
+
+use super::record::{self, TraceParts};
+use super::{AskResult, Engine, LlmState};
+use crate::answer::writer::{AnswerWriter, ExtractiveWriter, LlmWriter, LlmWriterLimits, Written};
+use crate::answer::{Candidate, SynthesisInput};
+use crate::retrieve::{self, Retrieval, SubqueryPlan};
+
+/// Why no LLM takes part in a question: not configured (`off`), or failed to load (`failed`).
+pub(super) struct LlmAbsence {
+    pub(super) off: Option<String>,
+    pub(super) failed: Option<String>,
+}
+
+impl LlmAbsence {
+    fn of(state: &LlmState) -> LlmAbsence {
+        match state {
+            LlmState::Off { reason } => LlmAbsence { off: Some(reason.clone()), failed: None },
+            LlmState::Failed { reason } => LlmAbsence { off: None, failed: Some(reason.clone()) },
+            LlmState::Ready(_) => LlmAbsence { off: None, failed: None },
+        }
+    }
+}
+
+fn ms_since(t: Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1000.0
+}
+
+impl Engine {
+    /// Answer `question` from the loaded corpus: the answer, its evidence and its trace record
+    /// (which the caller appends to the trace file).
+    pub fn ask(&mut self, question: &str) -> Result<AskResult> {
+        // Take the LLM out of `self` for the question so the engine's other parts stay borrowable.
+        let mut llm_state = std::mem::replace(&mut self.llm, LlmState::Off { reason: String::new() });
+        let result = self.ask_with(question, &mut llm_state);
+        self.llm = llm_state;
+        result
+    }
+
+    fn ask_with(&mut self, question: &str, llm_state: &mut LlmState) -> Result<AskResult> {
+        let t_total = Instant::now();
+        let trace_id = trace::new_trace_id(question);
+        let timestamp = chrono::Utc::now().to_rfc3339();
+        let absence = LlmAbsence::of(llm_state);
+        let mut run = match llm_state {
+            LlmState::Ready(l) => Some(LlmRun::new(l.as_mut())),
+            _ => None,
+        };
+
+        let t = Instant::now();
+        let mut plan = match run.as_mut() {
+            Some(r) if self.settings.llm_subqueries => retrieve::plan_subqueries(question, Some(r)),
+            _ => retrieve::plan_subqueries(question, None),
+        };
+        let (subs, vecs) = self.embed_plan(&mut plan)?;
+        let retrieval = self.search(question, &subs, &vecs)?;
+        let rag_ms = ms_since(t);
+
+        let t = Instant::now();
+        let mut notes: Vec<String> = Vec::new();
+        let ev = self.graph_evidence(question, &vecs[0], run.as_mut(), &absence, &mut notes);
+        let graph_chunks: Vec<Chunk> = ev.source_ids.iter().filter_map(|sid| self.resolve_source(sid)).collect();
+        let graph_ms = ms_since(t);
+
+        let t = Instant::now();
+        let written = self.write_answer(question, &retrieval, &ev, &graph_chunks, &vecs[0], run.as_mut());
+        let mut guard_notes = Vec::new();
+        let mut llm_error = written.error.clone();
+        // A withheld answer is the guard doing its job, not an error; an LLM failure is.
+        match &written.error {
+            Some(_) => notes.extend(written.note.clone()),
+            None => guard_notes.extend(written.note.clone()),
+        }
+        if run.is_none()
+            && let Some(reason) = &absence.failed
+        {
+            notes.push(format!("LLM unavailable: {reason}; showing the extractive answer."));
+            llm_error = Some(format!("LLM unavailable: {reason}"));
+        }
+        let synthesis_ms = ms_since(t);
+
+        let parts = TraceParts {
+            trace_id,
+            timestamp,
+            question,
+            subs: &subs,
+            plan: &plan,
+            retrieval: &retrieval,
+            evidence: &ev,
+            graph_chunks: &graph_chunks,
+            written: &written,
+            notes: &notes,
+            guard_notes: &guard_notes,
+            llm_error,
+            run: run.as_ref(),
+            absence: &absence,
+            latency: trace::Latency { rag: rag_ms, graph: graph_ms, synthesis: synthesis_ms, total: 0.0, llm_calls: 0.0 },
+            started: t_total,
+        };
+        let record = record::trace_record(self, parts);
+        let mut answer = written.answer;
+        answer.text = record.final_answer.clone();
+        Ok(AskResult { question: question.to_string(), corpus: self.corpus.clone(), answer, trace: record, retrieval })
+    }
+
+    /// Graph evidence for the question. The LLM writes a Cypher query when one is attached and
+    /// generation is allowed; the store's schema (read once) is what the query is checked
+    /// against. Without a store, the note says why.
+    fn graph_evidence(&mut self, question: &str, q_vec: &[f32], run: Option<&mut LlmRun>, absence: &LlmAbsence, notes: &mut Vec<String>) -> GraphEvidence {
+        let skip_reason = match &run {
+            None => Some(match (&absence.off, &absence.failed) {
+                (_, Some(r)) => format!("LLM unavailable: {r}"),
+                (Some(r), _) if !r.is_empty() => format!("no LLM: {r}"),
+                _ => "no LLM".to_string(),
+            }),
+            Some(r) => self
+                .settings
+                .cypher_generation
+                .refusal("cypher_generation", r.llm().provider() == "local")
+                .or_else(|| r.down.clone().map(|d| format!("LLM unavailable: {d}"))),
+        };
+        if skip_reason.is_none()
+            && self.graph_schema.is_none()
+            && let Some(g) = self.graph.as_mut()
+        {
+            self.graph_schema = Some(g.schema().map_err(|e| e.to_string()));
+        }
+        let skip_reason = match (&skip_reason, &self.graph_schema) {
+            (None, Some(Err(e))) => Some(format!("the graph schema could not be read: {e}")),
+            _ => skip_reason,
+        };
+        let policy = Policy {
+            row_cap: self.settings.graph.row_cap as u64,
+            extra_procedures: self.graph.as_ref().map(|g| g.extra_procedures().iter().map(|p| p.to_string()).collect()).unwrap_or_default(),
+        };
+        let ev = match self.graph.as_mut() {
+            Some(g) => {
+                let generation = match (skip_reason.is_none(), run, &self.graph_schema) {
+                    (true, Some(r), Some(Ok(schema))) => Some(CypherGeneration { llm: r, schema, policy }),
+                    _ => None,
+                };
+                evidence::gather_with(g.as_mut(), question, q_vec, &self.concepts, generation, skip_reason)
+            }
+            None => {
+                notes.extend(self.graph_error.clone());
+                GraphEvidence::default()
+            }
+        };
+        if !ev.errors.is_empty() {
+            notes.push(format!("some graph queries failed: {}", ev.errors.join("; ")));
+        }
+        ev
+    }
+
+    /// The selected passages and the graph's passages as candidates, written into an answer by
+    /// the LLM writer when an LLM is attached, else by the extractive writer.
+    fn write_answer(&self, question: &str, retrieval: &Retrieval, ev: &GraphEvidence, graph_chunks: &[Chunk], q_vec: &[f32], run: Option<&mut LlmRun>) -> Written {
+        let hits = &retrieval.selected;
+        let best = hits.iter().map(|h| h.similarity).fold(0.0f32, f32::max);
+        let mut candidates: Vec<Candidate> =
+            hits.iter().enumerate().map(|(rank, h)| Candidate { chunk: &self.chunks[h.row], score: h.similarity, from_graph: false, rank }).collect();
+        for c in graph_chunks {
+            if !candidates.iter().any(|x| x.chunk.id == c.id) {
+                candidates.push(Candidate { chunk: c, score: (best * 0.8).min(0.5), from_graph: true, rank: hits.len() });
+            }
+        }
+        let embedder = self.embedder.as_ref();
+        let similarity = |texts: &[&str]| -> Option<Vec<f32>> {
+            let v = embedder.embed(texts).ok()?;
+            Some(v.iter().map(|s| qa_embed::dot(q_vec, s)).collect())
+        };
+        let embed_texts = |texts: &[&str]| -> Option<Vec<Vec<f32>>> { embedder.embed(texts).ok() };
+        let input = SynthesisInput {
+            question,
+            candidates,
+            graph: ev,
+            best_score: best,
+            relevance_threshold: self.settings.relevance_threshold,
+            max_sentences: 4,
+            images: &self.images,
+            bridge_terms: &retrieval.bridge_terms,
+            similarity: Some(&similarity),
+        };
+        match run {
+            Some(r) => {
+                let limits = LlmWriterLimits {
+                    prompt_budget: self.settings.llm_prompt_tokens,
+                    max_tokens: self.settings.llm_max_tokens,
+                    grounding_threshold: self.settings.grounding_threshold as f32,
+                    grounding_min_supported: self.settings.grounding_min_supported as f32,
+                };
+                LlmWriter::new(r, limits, &embed_texts).write(input)
+            }
+            None => ExtractiveWriter.write(input),
+        }
+    }
+}
+
+/// The plan's queries for the trace.
+pub(super) fn plan_json(plan: &SubqueryPlan) -> serde_json::Value {
+    serde_json::to_value(plan).unwrap_or_default()
+}
