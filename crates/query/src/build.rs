@@ -32,13 +32,19 @@ pub struct IndexSettings {
     pub chunk_dir: PathBuf,
     /// Chunk window in model tokens (capped at the embedder's maximum).
     pub chunk_tokens: usize,
+    /// Tokens of whole sentences consecutive chunks of a section share.
     pub chunk_overlap: usize,
+    /// HNSW graph parameters.
     pub hnsw: HnswParams,
+    /// A phrase becomes a concept when this many chunks mention it.
     pub min_concept_df: usize,
+    /// Co-mentions two concepts need for a RELATED_TO edge.
     pub min_related_weight: u32,
 }
 
+/// What to index.
 pub struct IndexOptions {
+    /// The corpus folder.
     pub root: PathBuf,
     /// Corpus name (default: the folder's name).
     pub name: Option<String>,
@@ -51,24 +57,39 @@ const EXTRACTIONS_FILE: &str = "llm_extractions.json";
 /// Document titles by source file, inside a generation.
 pub const DOCUMENTS_FILE: &str = "documents.json";
 
+/// Milliseconds spent in each stage of `qa index`.
 #[derive(Debug, Default, Serialize)]
 pub struct Timings {
+    /// Discovering and parsing files.
     pub parse_ms: f64,
+    /// Chunking.
     pub chunk_ms: f64,
+    /// Embedding new chunks.
     pub embed_ms: f64,
+    /// Building and saving the HNSW graph.
     pub hnsw_ms: f64,
+    /// Knowledge graph: extraction, concept vectors, entity graph, embedded store.
     pub graph_ms: f64,
+    /// The BM25 index.
     pub lexical_ms: f64,
+    /// Data files, manifest and chunk/KG contracts.
     pub write_ms: f64,
+    /// The whole run.
     pub total_ms: f64,
 }
 
+/// What `qa index` did (printed, or `--json`).
 #[derive(Debug, Default, Serialize)]
 pub struct IndexSummary {
+    /// Corpus name.
     pub corpus: String,
+    /// The corpus folder as given.
     pub root: String,
+    /// Files parsed.
     pub files_loaded: usize,
+    /// Files skipped, with why.
     pub files_skipped: Vec<corpus::Skipped>,
+    /// Chunks in the index.
     pub chunks: usize,
     /// Chunks whose content is new (embedded in this run).
     pub added: usize,
@@ -76,16 +97,25 @@ pub struct IndexSummary {
     pub kept: usize,
     /// Chunks of the previous index that no longer exist.
     pub removed: usize,
+    /// Chunks embedded in this run (equals `added`).
     pub embedded: usize,
+    /// Model tokens embedded in this run.
     pub embed_tokens: usize,
+    /// Concepts of the knowledge graph.
     pub concepts: usize,
+    /// Document nodes of the graph.
     pub documents: usize,
+    /// Image nodes of the graph.
     pub images: usize,
+    /// Relationships of the graph.
     pub relationships: usize,
     /// True when the corpus was unchanged and the live index was kept as it is.
     pub up_to_date: bool,
+    /// The live generation folder.
     pub generation: String,
+    /// The chunk JSONL contract written under chunking_outputs.
     pub chunk_file: String,
+    /// The KG JSONL contract written under chunking_outputs.
     pub kg_file: String,
     /// `deterministic` or `llm:<model>`.
     pub kg_extraction: String,
@@ -93,6 +123,7 @@ pub struct IndexSummary {
     pub llm_extraction: Option<ExtractionReport>,
     /// Loading the KG into an external graph store (Neo4j), when one is configured.
     pub graph_store: Option<ExternalIngest>,
+    /// Time per stage.
     pub timings: Timings,
 }
 
@@ -100,10 +131,15 @@ pub struct IndexSummary {
 /// fail the index (the embedded graph of the generation is complete); it is reported here.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct ExternalIngest {
+    /// The store (`neo4j`).
     pub backend: String,
+    /// Where it was loaded (the URI, without credentials).
     pub target: String,
+    /// What the store did, when the load succeeded.
     pub stats: Option<qa_graph::IngestStats>,
+    /// Why it failed, with the command that retries it.
     pub error: Option<String>,
+    /// Time spent.
     pub ms: f64,
 }
 

@@ -41,8 +41,11 @@ pub struct EngineSettings {
     pub chunk_dir: PathBuf,
     /// The corpus to query (`None`: the only one, or the most recently indexed).
     pub corpus: Option<String>,
+    /// HNSW search breadth.
     pub hnsw_ef_search: usize,
+    /// The graph store to open.
     pub graph: StoreConfig,
+    /// The LLM to attach ([`Engine::attach_llm`]).
     pub llm: LlmSettings,
     /// `top_k` when the user set it; `None` lets the engine choose k for each question.
     pub fixed_k: Option<usize>,
@@ -50,10 +53,15 @@ pub struct EngineSettings {
     pub llm_subqueries: bool,
     /// May the LLM write Cypher?
     pub cypher_generation: qa_llm::Generation,
+    /// Below this best similarity the answer says nothing relevant was found.
     pub relevance_threshold: f32,
+    /// Prompt budget of the LLM writer, in model tokens.
     pub llm_prompt_tokens: usize,
+    /// Most tokens of an LLM answer.
     pub llm_max_tokens: usize,
+    /// Support an LLM sentence needs to be kept.
     pub grounding_threshold: f64,
+    /// Share of an LLM answer that must be supported, else the extractive answer is shown.
     pub grounding_min_supported: f64,
 }
 
@@ -75,9 +83,13 @@ pub fn resolve_corpus(vector_dir: &std::path::Path, corpus: Option<&str>) -> Res
     Ok(all.remove(0).0)
 }
 
+/// A corpus's live index generation, loaded once, answering questions ([`Engine::ask`]).
 pub struct Engine {
+    /// The settings it was opened with.
     pub settings: EngineSettings,
+    /// The corpus name.
     pub corpus: String,
+    /// The generation's manifest.
     pub manifest: Manifest,
     embedder: Box<dyn Embedder>,
     chunks: Vec<Chunk>,
@@ -99,6 +111,7 @@ pub struct Engine {
     by_id: HashMap<String, usize>,
     /// Chunk files other than ours, loaded on demand to resolve foreign `source_id`s.
     foreign: HashMap<String, Vec<Chunk>>,
+    /// Milliseconds [`Engine::open`] took.
     pub load_ms: f64,
     llm: LlmState,
 }
@@ -114,9 +127,13 @@ enum LlmState {
 /// The result of one question.
 #[derive(Debug, Serialize)]
 pub struct AskResult {
+    /// The question as asked.
     pub question: String,
+    /// The corpus that answered.
     pub corpus: String,
+    /// The answer with its evidence.
     pub answer: Answer,
+    /// The trace record (the caller appends it).
     pub trace: TraceRecord,
     /// Every lane's ranking and the fusion (in the trace as `internal.rag.lanes`).
     #[serde(skip)]
@@ -239,12 +256,15 @@ impl Engine {
         }
     }
 
+    /// The embedding model.
     pub fn embedder(&self) -> &dyn Embedder {
         self.embedder.as_ref()
     }
+    /// The corpus's chunks, in index row order.
     pub fn chunks(&self) -> &[Chunk] {
         &self.chunks
     }
+    /// The HNSW index.
     pub fn index(&self) -> &HnswIndex {
         &self.index
     }
