@@ -64,17 +64,7 @@ pub fn run(base: &Settings, global: &GlobalArgs, args: &BenchArgs) -> Result<Exi
         Some(p) => p.clone(),
         None => rust_book_corpus(&out)?,
     };
-    let questions_path = args.questions.clone().unwrap_or_else(|| PathBuf::from("bench/rust_book_questions.txt"));
-    let questions: Vec<String> = std::fs::read_to_string(&questions_path)
-        .with_context(|| format!("reading questions from {}", questions_path.display()))?
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(String::from)
-        .collect();
-    if questions.is_empty() {
-        bail!("{} has no questions", questions_path.display());
-    }
+    let questions = read_questions(&args.questions.clone().unwrap_or_else(|| PathBuf::from("bench/rust_book_questions.txt")))?;
     let mut settings = base.clone();
     settings.set_flag("data_dir", out.display())?;
     let corpus_name = "bench";
@@ -94,131 +84,24 @@ pub fn run(base: &Settings, global: &GlobalArgs, args: &BenchArgs) -> Result<Exi
 
     if !args.skip_index {
         say(&format!("indexing {} (full rebuild) ...", corpus.display()));
-        let t = Instant::now();
-        let embedder = crate::app::load_embedder(&settings)?;
-        let model_load_ms = t.elapsed().as_secs_f64() * 1000.0;
-        let opts = IndexOptions { root: corpus.clone(), name: Some(corpus_name.into()), rebuild: true };
-        let s = build::run_index(&settings.index_settings(), embedder.as_ref(), &opts, None, &crate::progress::Bars::new(!global.quiet && !args.json))?;
-        let embed_s = s.timings.embed_ms / 1000.0;
-        report.insert(
-            "index".into(),
-            json!({
-                "files": s.files_loaded,
-                "chunks": s.chunks,
-                "embed_tokens": s.embed_tokens,
-                "concepts": s.concepts,
-                "relationships": s.relationships,
-                "model_load_ms": model_load_ms,
-                "parse_ms": s.timings.parse_ms,
-                "chunk_ms": s.timings.chunk_ms,
-                "embed_ms": s.timings.embed_ms,
-                "hnsw_build_ms": s.timings.hnsw_ms,
-                "graph_ms": s.timings.graph_ms,
-                "write_ms": s.timings.write_ms,
-                "total_ms": s.timings.total_ms,
-                "embed_chunks_per_s": s.embedded as f64 / embed_s.max(1e-9),
-                "embed_tokens_per_s": s.embed_tokens as f64 / embed_s.max(1e-9),
-                "embed_tokens_per_s_per_core": s.embed_tokens as f64 / embed_s.max(1e-9) / threads as f64,
-                "mean_tokens_per_chunk": s.embed_tokens as f64 / s.embedded.max(1) as f64,
-            }),
-        );
+        let progress = crate::progress::Bars::new(!global.quiet && !args.json);
+        report.insert("index".into(), bench_index(&settings, &corpus, corpus_name, &progress)?);
     }
 
     say("loading the index and measuring warm retrieval ...");
     let t = Instant::now();
     let mut engine = Engine::open(&settings.engine_settings(), || crate::app::load_embedder(&settings))?;
     let open_ms = t.elapsed().as_secs_f64() * 1000.0;
-    let _ = engine.retrieve(&questions[0])?; // warm-up
-    let mut total = Vec::new();
-    let mut search_only = Vec::new();
-    let mut qvecs = Vec::new();
-    for q in &questions {
-        let t = Instant::now();
-        let (_, vecs) = engine.retrieve(q)?;
-        total.push(t.elapsed().as_secs_f64() * 1000.0);
-        let t = Instant::now();
-        let _ = engine.index().search(&vecs[0], settings.top_k);
-        search_only.push(t.elapsed().as_secs_f64() * 1000.0);
-        qvecs.push(vecs[0].clone());
-    }
-    total.sort_by(f64::total_cmp);
-    search_only.sort_by(f64::total_cmp);
-
-    // Recall@10 of HNSW against exact search: the questions plus chunk vectors as queries.
-    let gen_dir = qa_index::index_store::CorpusDir::new(&settings.vector_dir(), corpus_name).current().context("no live generation")?;
-    let (vectors, _) = qa_index::vector::read_vectors(&gen_dir.join("vectors.f32"))?;
-    let exact = ExactIndex { vectors: &vectors };
-    let step = (vectors.len() / 200).max(1);
-    let queries: Vec<&Vec<f32>> = qvecs.iter().chain(vectors.iter().step_by(step).take(200)).collect();
-    let mut hits = 0usize;
-    let mut wanted = 0usize;
-    for q in &queries {
-        let truth: Vec<usize> = exact.search(q, 10).into_iter().map(|(i, _)| i).collect();
-        let got: Vec<usize> = engine.index().search(q, 10).into_iter().map(|(i, _)| i).collect();
-        wanted += truth.len();
-        hits += got.iter().filter(|i| truth.contains(i)).count();
-    }
-    let recall = hits as f64 / wanted.max(1) as f64;
-    report.insert(
-        "retrieval".into(),
-        json!({
-            "questions": questions.len(),
-            "index_open_ms": open_ms,
-            "warm_retrieve_p50_ms": percentile(&total, 50),
-            "warm_retrieve_p95_ms": percentile(&total, 95),
-            "hnsw_search_p50_ms": percentile(&search_only, 50),
-            "hnsw_search_p95_ms": percentile(&search_only, 95),
-            "recall_at_10": recall,
-            "recall_queries": queries.len(),
-            "ef_search": settings.hnsw_ef_search,
-            "hnsw_m": settings.hnsw_m,
-        }),
-    );
-    // The whole answer path in a warm process: retrieval, graph evidence, synthesis.
-    let mut asks = Vec::new();
-    let mut stages = [Vec::new(), Vec::new(), Vec::new()];
-    for q in &questions {
-        let t = Instant::now();
-        let r = engine.ask(q)?;
-        asks.push(t.elapsed().as_secs_f64() * 1000.0);
-        stages[0].push(r.trace.latency_ms.rag);
-        stages[1].push(r.trace.latency_ms.graph);
-        stages[2].push(r.trace.latency_ms.synthesis);
-    }
-    asks.sort_by(f64::total_cmp);
-    for st in stages.iter_mut() {
-        st.sort_by(f64::total_cmp);
-    }
-    report.insert(
-        "warm_ask".into(),
-        json!({
-            "p50_ms": percentile(&asks, 50),
-            "p95_ms": percentile(&asks, 95),
-            "rag_p50_ms": percentile(&stages[0], 50),
-            "graph_p50_ms": percentile(&stages[1], 50),
-            "synthesis_p50_ms": percentile(&stages[2], 50),
-        }),
-    );
+    let (retrieval, gen_dir) = bench_retrieval(&engine, &settings, corpus_name, &questions, open_ms)?;
+    report.insert("retrieval".into(), retrieval);
+    report.insert("warm_ask".into(), bench_warm_ask(&mut engine, &questions)?);
     let warm_rss = vm_hwm_kib();
     drop(engine);
     say("measuring the graph store and the Cypher validator ...");
     report.insert("graph".into(), bench_graph(&settings, &gen_dir, &questions)?);
 
     say(&format!("timing {} cold `qa ask` runs ...", args.cold_runs));
-    let exe = std::env::current_exe().context("locating the qa binary")?;
-    let mut cold = Vec::new();
-    let mut cold_rss = 0u64;
-    for i in 0..args.cold_runs {
-        let q = &questions[i % questions.len()];
-        let (ms, rss) = cold_ask(&exe, &out, &settings, corpus_name, "none", q)?;
-        cold.push(ms);
-        cold_rss = cold_rss.max(rss);
-    }
-    cold.sort_by(f64::total_cmp);
-    report.insert(
-        "cold_ask".into(),
-        json!({"runs": cold.len(), "median_ms": percentile(&cold, 50), "min_ms": cold.first(), "max_ms": cold.last(), "peak_rss_mib": cold_rss as f64 / 1024.0}),
-    );
+    report.insert("cold_ask".into(), bench_cold_ask(&out, &settings, corpus_name, &questions, args.cold_runs)?);
     report.insert("peak_rss_mib_bench_process".into(), json!(warm_rss as f64 / 1024.0));
     if args.with_llm {
         let section = bench_llm(&settings, &questions, corpus_name, &out, args, &say)?;
@@ -232,6 +115,148 @@ pub fn run(base: &Settings, global: &GlobalArgs, args: &BenchArgs) -> Result<Exi
         print_report(&report);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The benchmark questions: one per line, blank lines and `#` comments skipped; at least one.
+fn read_questions(path: &Path) -> Result<Vec<String>> {
+    let questions: Vec<String> = std::fs::read_to_string(path)
+        .with_context(|| format!("reading questions from {}", path.display()))?
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(String::from)
+        .collect();
+    if questions.is_empty() {
+        bail!("{} has no questions", path.display());
+    }
+    Ok(questions)
+}
+
+/// A full rebuild of the corpus index: counts, model load and per-stage times, embedding
+/// throughput.
+fn bench_index(settings: &Settings, corpus: &Path, corpus_name: &str, progress: &crate::progress::Bars) -> Result<serde_json::Value> {
+    let threads = settings.effective_threads();
+    let t = Instant::now();
+    let embedder = crate::app::load_embedder(settings)?;
+    let model_load_ms = t.elapsed().as_secs_f64() * 1000.0;
+    let opts = IndexOptions { root: corpus.to_path_buf(), name: Some(corpus_name.into()), rebuild: true };
+    let s = build::run_index(&settings.index_settings(), embedder.as_ref(), &opts, None, progress)?;
+    let embed_s = s.timings.embed_ms / 1000.0;
+    Ok(json!({
+        "files": s.files_loaded,
+        "chunks": s.chunks,
+        "embed_tokens": s.embed_tokens,
+        "concepts": s.concepts,
+        "relationships": s.relationships,
+        "model_load_ms": model_load_ms,
+        "parse_ms": s.timings.parse_ms,
+        "chunk_ms": s.timings.chunk_ms,
+        "embed_ms": s.timings.embed_ms,
+        "hnsw_build_ms": s.timings.hnsw_ms,
+        "graph_ms": s.timings.graph_ms,
+        "write_ms": s.timings.write_ms,
+        "total_ms": s.timings.total_ms,
+        "embed_chunks_per_s": s.embedded as f64 / embed_s.max(1e-9),
+        "embed_tokens_per_s": s.embed_tokens as f64 / embed_s.max(1e-9),
+        "embed_tokens_per_s_per_core": s.embed_tokens as f64 / embed_s.max(1e-9) / threads as f64,
+        "mean_tokens_per_chunk": s.embed_tokens as f64 / s.embedded.max(1) as f64,
+    }))
+}
+
+/// Warm retrieval latency (whole retrieval, and the HNSW search alone) per question, then HNSW
+/// recall@10 against exact search. Returns the section and the live generation's directory.
+fn bench_retrieval(engine: &Engine, settings: &Settings, corpus_name: &str, questions: &[String], open_ms: f64) -> Result<(serde_json::Value, PathBuf)> {
+    let _ = engine.retrieve(&questions[0])?; // warm-up
+    let mut total = Vec::new();
+    let mut search_only = Vec::new();
+    let mut qvecs = Vec::new();
+    for q in questions {
+        let t = Instant::now();
+        let (_, vecs) = engine.retrieve(q)?;
+        total.push(t.elapsed().as_secs_f64() * 1000.0);
+        let t = Instant::now();
+        let _ = engine.index().search(&vecs[0], settings.top_k);
+        search_only.push(t.elapsed().as_secs_f64() * 1000.0);
+        qvecs.push(vecs[0].clone());
+    }
+    total.sort_by(f64::total_cmp);
+    search_only.sort_by(f64::total_cmp);
+
+    let gen_dir = qa_index::index_store::CorpusDir::new(&settings.vector_dir(), corpus_name).current().context("no live generation")?;
+    let (recall, recall_queries) = hnsw_recall(engine, &gen_dir, &qvecs)?;
+    let section = json!({
+        "questions": questions.len(),
+        "index_open_ms": open_ms,
+        "warm_retrieve_p50_ms": percentile(&total, 50),
+        "warm_retrieve_p95_ms": percentile(&total, 95),
+        "hnsw_search_p50_ms": percentile(&search_only, 50),
+        "hnsw_search_p95_ms": percentile(&search_only, 95),
+        "recall_at_10": recall,
+        "recall_queries": recall_queries,
+        "ef_search": settings.hnsw_ef_search,
+        "hnsw_m": settings.hnsw_m,
+    });
+    Ok((section, gen_dir))
+}
+
+/// Recall@10 of HNSW against exact search, with the question vectors plus up to 200 chunk
+/// vectors as queries: (recall, number of queries).
+fn hnsw_recall(engine: &Engine, gen_dir: &Path, qvecs: &[Vec<f32>]) -> Result<(f64, usize)> {
+    let (vectors, _) = qa_index::vector::read_vectors(&gen_dir.join("vectors.f32"))?;
+    let exact = ExactIndex { vectors: &vectors };
+    let step = (vectors.len() / 200).max(1);
+    let queries: Vec<&Vec<f32>> = qvecs.iter().chain(vectors.iter().step_by(step).take(200)).collect();
+    let mut hits = 0usize;
+    let mut wanted = 0usize;
+    for q in &queries {
+        let truth: Vec<usize> = exact.search(q, 10).into_iter().map(|(i, _)| i).collect();
+        let got: Vec<usize> = engine.index().search(q, 10).into_iter().map(|(i, _)| i).collect();
+        wanted += truth.len();
+        hits += got.iter().filter(|i| truth.contains(i)).count();
+    }
+    Ok((hits as f64 / wanted.max(1) as f64, queries.len()))
+}
+
+/// The whole answer path in a warm process (retrieval, graph evidence, synthesis): total and
+/// per-stage latency.
+fn bench_warm_ask(engine: &mut Engine, questions: &[String]) -> Result<serde_json::Value> {
+    let mut asks = Vec::new();
+    let mut stages = [Vec::new(), Vec::new(), Vec::new()];
+    for q in questions {
+        let t = Instant::now();
+        let r = engine.ask(q)?;
+        asks.push(t.elapsed().as_secs_f64() * 1000.0);
+        stages[0].push(r.trace.latency_ms.rag);
+        stages[1].push(r.trace.latency_ms.graph);
+        stages[2].push(r.trace.latency_ms.synthesis);
+    }
+    asks.sort_by(f64::total_cmp);
+    for st in stages.iter_mut() {
+        st.sort_by(f64::total_cmp);
+    }
+    Ok(json!({
+        "p50_ms": percentile(&asks, 50),
+        "p95_ms": percentile(&asks, 95),
+        "rag_p50_ms": percentile(&stages[0], 50),
+        "graph_p50_ms": percentile(&stages[1], 50),
+        "synthesis_p50_ms": percentile(&stages[2], 50),
+    }))
+}
+
+/// `runs` cold `qa ask` processes without an LLM, cycling through the questions: wall time and
+/// the children's peak RSS.
+fn bench_cold_ask(out: &Path, settings: &Settings, corpus_name: &str, questions: &[String], runs: usize) -> Result<serde_json::Value> {
+    let exe = std::env::current_exe().context("locating the qa binary")?;
+    let mut cold = Vec::new();
+    let mut cold_rss = 0u64;
+    for i in 0..runs {
+        let q = &questions[i % questions.len()];
+        let (ms, rss) = cold_ask(&exe, out, settings, corpus_name, "none", q)?;
+        cold.push(ms);
+        cold_rss = cold_rss.max(rss);
+    }
+    cold.sort_by(f64::total_cmp);
+    Ok(json!({"runs": cold.len(), "median_ms": percentile(&cold, 50), "min_ms": cold.first(), "max_ms": cold.last(), "peak_rss_mib": cold_rss as f64 / 1024.0}))
 }
 
 /// Graph figures on the bench generation: schema introspection, entity-index search, an

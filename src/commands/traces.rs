@@ -157,7 +157,7 @@ fn trace_file(settings: &Settings, file: Option<&Path>) -> PathBuf {
 }
 
 fn filter_of(f: &TraceFilterArgs) -> Result<Filter> {
-    Filter::new(f.since.as_deref(), f.until.as_deref(), f.route.as_deref())
+    Ok(Filter::new(f.since.as_deref(), f.until.as_deref(), f.route.as_deref())?)
 }
 
 fn describe(f: &TraceFilterArgs) -> String {

@@ -8,10 +8,9 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::Path;
 
-use anyhow::Result;
 use serde::Serialize;
 
-use super::{scan, Filter, ScanCounts};
+use super::{scan, Filter, ScanCounts, TracesError};
 
 struct Entry {
     total: f64,
@@ -26,39 +25,59 @@ fn hash(s: &str) -> u64 {
     h.finish()
 }
 
+/// One question asked in both runs.
 #[derive(Debug, Clone, Serialize)]
 pub struct QuestionDiff {
+    /// The question text (the match key).
     pub question: String,
+    /// Total latency in run A, in milliseconds.
     pub total_ms_a: f64,
+    /// Total latency in run B, in milliseconds.
     pub total_ms_b: f64,
     /// B/A total latency; null when A took 0 ms.
     pub latency_ratio: Option<f64>,
     /// Jaccard index of the retrieved chunk-id sets (1 when both are empty).
     pub chunk_jaccard: f64,
+    /// The answer text differs (compared after trimming surrounding whitespace).
     pub answer_changed: bool,
 }
 
+/// The totals of a [`Diff`].
 #[derive(Debug, Clone, Serialize)]
 pub struct Summary {
+    /// Questions asked in both runs.
     pub matched: usize,
+    /// Median of the B/A latency ratios; null when no ratio exists.
     pub median_latency_ratio: Option<f64>,
+    /// Mean chunk Jaccard index over the matched questions; null when none matched.
     pub mean_chunk_jaccard: Option<f64>,
+    /// Matched questions whose answer changed.
     pub answers_changed: usize,
+    /// Questions asked only in run A.
     pub only_in_a: usize,
+    /// Questions asked only in run B.
     pub only_in_b: usize,
+    /// Lines of A's file skipped as not a trace record.
     pub malformed_lines_a: usize,
+    /// Lines of B's file skipped as not a trace record.
     pub malformed_lines_b: usize,
 }
 
+/// The report of `qa traces diff` (also its `--json` form).
 #[derive(Debug, Clone, Serialize)]
 pub struct Diff {
+    /// The matched questions, sorted by question text.
     pub questions: Vec<QuestionDiff>,
+    /// Questions only in run A, sorted.
     pub only_in_a: Vec<String>,
+    /// Questions only in run B, sorted.
     pub only_in_b: Vec<String>,
+    /// The totals.
     pub summary: Summary,
 }
 
-pub fn jaccard<T: Eq + Hash>(a: &HashSet<T>, b: &HashSet<T>) -> f64 {
+/// Jaccard index of two sets: |A ∩ B| / |A ∪ B|, 1 when both are empty.
+fn jaccard<T: Eq + Hash>(a: &HashSet<T>, b: &HashSet<T>) -> f64 {
     if a.is_empty() && b.is_empty() {
         return 1.0;
     }
@@ -67,7 +86,7 @@ pub fn jaccard<T: Eq + Hash>(a: &HashSet<T>, b: &HashSet<T>) -> f64 {
 }
 
 /// Median of unsorted values (the mean of the two middle values for an even count).
-pub fn median(mut v: Vec<f64>) -> Option<f64> {
+fn median(mut v: Vec<f64>) -> Option<f64> {
     if v.is_empty() {
         return None;
     }
@@ -76,7 +95,8 @@ pub fn median(mut v: Vec<f64>) -> Option<f64> {
     Some(if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 })
 }
 
-pub fn diff(a: &Path, b: &Path, filter: &Filter) -> Result<Diff> {
+/// Compare run `a` with run `b` (two trace files), keeping the traces that pass `filter`.
+pub fn diff(a: &Path, b: &Path, filter: &Filter) -> Result<Diff, TracesError> {
     let mut runs: HashMap<String, Entry> = HashMap::new();
     let ca: ScanCounts = scan(a, filter, |t| {
         let chunks = t.retrieved_chunks.iter().map(|c| c.chunk_id.clone()).collect();
@@ -123,6 +143,8 @@ pub fn diff(a: &Path, b: &Path, filter: &Filter) -> Result<Diff> {
     Ok(Diff { questions, only_in_a, only_in_b, summary })
 }
 
+/// The human-readable form of `qa traces diff`: one line per matched question, the unmatched
+/// questions, then the summary.
 pub fn render_text(d: &Diff) -> String {
     use std::fmt::Write;
     let mut o = String::new();

@@ -6,32 +6,36 @@ use serde::Serialize;
 
 use super::TraceLite;
 
-/// One exported row.
+/// One exported row: a trace's id, time, route, question, latencies (ms), token counts, evidence
+/// sizes, fallbacks, Cypher verdict and error. Serializes to the JSONL form; [`Row::write_csv`]
+/// writes the CSV form in [`CSV_HEADER`] order.
 #[derive(Debug, Clone, Serialize)]
 pub struct Row<'a> {
-    pub trace_id: &'a str,
-    pub timestamp: &'a str,
-    pub route: &'a str,
-    pub question: &'a str,
-    pub rag_ms: f64,
-    pub graph_ms: f64,
-    pub synthesis_ms: f64,
-    pub total_ms: f64,
-    pub llm_calls_ms: f64,
-    pub prompt_tokens: Option<u64>,
-    pub completion_tokens: Option<u64>,
-    pub total_tokens: Option<u64>,
-    pub chunks: usize,
-    pub graph_nodes: usize,
+    trace_id: &'a str,
+    timestamp: &'a str,
+    route: &'a str,
+    question: &'a str,
+    rag_ms: f64,
+    graph_ms: f64,
+    synthesis_ms: f64,
+    total_ms: f64,
+    llm_calls_ms: f64,
+    prompt_tokens: Option<u64>,
+    completion_tokens: Option<u64>,
+    total_tokens: Option<u64>,
+    chunks: usize,
+    graph_nodes: usize,
     /// Fallback kinds joined by `;`.
-    pub fallbacks: String,
-    pub cypher_ok: Option<bool>,
-    pub error: Option<&'a str>,
+    fallbacks: String,
+    cypher_ok: Option<bool>,
+    error: Option<&'a str>,
 }
 
+/// The CSV header row, the columns of [`Row::write_csv`].
 pub const CSV_HEADER: &str = "trace_id,timestamp,route,question,rag_ms,graph_ms,synthesis_ms,total_ms,llm_calls_ms,prompt_tokens,completion_tokens,total_tokens,chunks,graph_nodes,fallbacks,cypher_ok,error";
 
 impl<'a> Row<'a> {
+    /// The row of one trace; borrows its strings.
     pub fn from(t: &'a TraceLite) -> Self {
         let l = &t.latency_ms;
         Row {
@@ -55,6 +59,7 @@ impl<'a> Row<'a> {
         }
     }
 
+    /// Write the row as one CSV line (RFC 4180 quoting), newline included.
     pub fn write_csv(&self, w: &mut impl Write) -> std::io::Result<()> {
         fn opt<T: ToString>(x: Option<T>) -> String {
             x.map(|v| v.to_string()).unwrap_or_default()
@@ -84,7 +89,7 @@ impl<'a> Row<'a> {
 
 /// A CSV field: quoted when it holds a comma, a quote, CR or LF (or starts/ends with a space);
 /// quotes inside are doubled.
-pub fn csv_field(s: &str) -> String {
+fn csv_field(s: &str) -> String {
     let needs = s.contains([',', '"', '\n', '\r']) || s.starts_with(' ') || s.ends_with(' ');
     if needs {
         format!("\"{}\"", s.replace('"', "\"\""))

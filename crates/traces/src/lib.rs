@@ -8,48 +8,53 @@
 //! skipped, never fatal.
 
 pub mod diff;
+mod error;
 pub mod export;
 pub mod report;
 pub mod stats;
-pub mod svg;
+mod svg;
 
 use std::io::BufRead;
 use std::path::Path;
 
-use anyhow::{bail, Context, Result};
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::de::IgnoredAny;
 use serde::Deserialize;
 
-pub use qa_core::trace::{Latency, Route, Status, TokenUsage};
+pub use error::{BadDate, TracesError};
 use qa_core::trace::lenient;
+use qa_core::trace::{Latency, Route, Status, TokenUsage};
 
+/// `retrieved_chunks[]`: only the id (for `qa traces diff`).
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-pub struct LiteChunk {
+pub(crate) struct LiteChunk {
     #[serde(deserialize_with = "lenient::value")]
     pub chunk_id: String,
 }
 
+/// `retrieved_graph_subgraph`: nodes and edges are only counted, never parsed.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-pub struct LiteSubgraph {
+pub(crate) struct LiteSubgraph {
     #[serde(deserialize_with = "lenient::list")]
     pub nodes: Vec<IgnoredAny>,
     #[serde(deserialize_with = "lenient::list")]
     pub edges: Vec<IgnoredAny>,
 }
 
+/// `graph.validation`: the verdict on the generated Cypher query.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-pub struct LiteValidation {
+pub(crate) struct LiteValidation {
     #[serde(deserialize_with = "lenient::value")]
     pub ok: Option<bool>,
 }
 
+/// `graph`: the fallback strategies used and the Cypher validation.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-pub struct LiteGraph {
+pub(crate) struct LiteGraph {
     #[serde(deserialize_with = "lenient::list_of")]
     pub fallback_used: Vec<String>,
     #[serde(deserialize_with = "lenient::object_opt")]
@@ -59,7 +64,7 @@ pub struct LiteGraph {
 /// `internal.llm.provider`.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-pub struct LiteLlm {
+pub(crate) struct LiteLlm {
     #[serde(deserialize_with = "lenient::value")]
     pub provider: Option<String>,
 }
@@ -67,21 +72,23 @@ pub struct LiteLlm {
 /// `internal.sql.outcome.status`: the status of records written before `status` existed.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-pub struct LiteSql {
+pub(crate) struct LiteSql {
     #[serde(deserialize_with = "lenient::object")]
     pub outcome: LiteOutcome,
 }
 
+/// `internal.sql.outcome`.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-pub struct LiteOutcome {
+pub(crate) struct LiteOutcome {
     #[serde(deserialize_with = "lenient::value")]
     pub status: Option<String>,
 }
 
+/// `internal`: the per-route details the flags read.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-pub struct LiteInternal {
+pub(crate) struct LiteInternal {
     #[serde(deserialize_with = "lenient::object_opt")]
     pub llm: Option<LiteLlm>,
     #[serde(deserialize_with = "lenient::object_opt")]
@@ -89,65 +96,75 @@ pub struct LiteInternal {
 }
 
 /// The lightweight view of one [`qa_core::trace::TraceRecord`] line: the same field names, types
-/// and per-field tolerance ([`lenient`]), only the fields the analyses read.
+/// and per-field tolerance ([`lenient`]), only the fields the analyses read. Absent, `null` and
+/// unreadable fields hold their defaults.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct TraceLite {
+    /// The record's id (`qa traces show` takes a prefix of it).
     #[serde(deserialize_with = "lenient::value")]
     pub trace_id: String,
+    /// When the question was asked, as written (RFC 3339; one that does not parse never matches
+    /// a date filter).
     #[serde(deserialize_with = "lenient::value")]
     pub timestamp: String,
+    /// The question as the user put it.
     #[serde(deserialize_with = "lenient::value")]
     pub user_question: String,
+    /// The route the question took.
     #[serde(deserialize_with = "lenient::value")]
     pub route: Route,
     #[serde(deserialize_with = "lenient::value")]
-    pub status: Option<Status>,
+    pub(crate) status: Option<Status>,
     #[serde(deserialize_with = "lenient::list_of_objects")]
-    pub retrieved_chunks: Vec<LiteChunk>,
+    pub(crate) retrieved_chunks: Vec<LiteChunk>,
     #[serde(deserialize_with = "lenient::object")]
-    pub retrieved_graph_subgraph: LiteSubgraph,
+    pub(crate) retrieved_graph_subgraph: LiteSubgraph,
     #[serde(deserialize_with = "lenient::object")]
-    pub graph: LiteGraph,
+    pub(crate) graph: LiteGraph,
     #[serde(deserialize_with = "lenient::value")]
-    pub final_answer: String,
+    pub(crate) final_answer: String,
     #[serde(deserialize_with = "lenient::value")]
-    pub token_usage: Option<TokenUsage>,
+    pub(crate) token_usage: Option<TokenUsage>,
+    /// Per-stage latencies in milliseconds.
     #[serde(deserialize_with = "lenient::object")]
     pub latency_ms: Latency,
     #[serde(deserialize_with = "lenient::value")]
-    pub error: Option<String>,
+    pub(crate) error: Option<String>,
     #[serde(deserialize_with = "lenient::object")]
-    pub internal: LiteInternal,
+    pub(crate) internal: LiteInternal,
 }
 
 impl TraceLite {
+    /// Number of retrieved text chunks.
     pub fn chunks(&self) -> usize {
         self.retrieved_chunks.len()
     }
+    /// Number of nodes in the retrieved graph evidence.
     pub fn graph_nodes(&self) -> usize {
         self.retrieved_graph_subgraph.nodes.len()
     }
-    pub fn fallback_used(&self) -> bool {
+    /// The graph evidence used at least one fallback strategy.
+    pub(crate) fn fallback_used(&self) -> bool {
         !self.graph.fallback_used.is_empty()
     }
     /// `graph.validation.ok == false`; `None` when no generated Cypher was validated.
-    pub fn cypher_ok(&self) -> Option<bool> {
+    pub(crate) fn cypher_ok(&self) -> Option<bool> {
         self.graph.validation.as_ref().and_then(|v| v.ok)
     }
     /// The error mentions the LLM, or the LLM provider is recorded as `"failed"` (a degraded,
     /// extractive answer).
-    pub fn llm_failed(&self) -> bool {
+    pub(crate) fn llm_failed(&self) -> bool {
         let in_error = self.error.as_deref().is_some_and(|e| e.to_ascii_lowercase().contains("llm"));
         let provider_failed = self.internal.llm.as_ref().and_then(|l| l.provider.as_deref()) == Some("failed");
         in_error || provider_failed
     }
     /// How the question ended: the recorded status, or for older SQL records the agent's outcome.
-    pub fn status(&self) -> Option<Status> {
+    pub(crate) fn status(&self) -> Option<Status> {
         self.status.or_else(|| self.internal.sql.as_ref().and_then(|s| s.outcome.status.as_deref()).and_then(Status::from_sql_outcome))
     }
     /// A question was put back to the user, on any route.
-    pub fn clarification(&self) -> bool {
+    pub(crate) fn clarification(&self) -> bool {
         self.status() == Some(Status::NeedsClarification)
     }
     /// Anything went wrong: an error (or status `error`), a refused generated Cypher query, or a
@@ -155,22 +172,23 @@ impl TraceLite {
     pub fn failed(&self) -> bool {
         self.error.is_some() || self.status() == Some(Status::Error) || self.cypher_ok() == Some(false) || self.llm_failed()
     }
-    pub fn time(&self) -> Option<DateTime<Utc>> {
+    /// The timestamp in UTC; `None` when it is not RFC 3339.
+    pub(crate) fn time(&self) -> Option<DateTime<Utc>> {
         DateTime::parse_from_rfc3339(&self.timestamp).ok().map(|d| d.with_timezone(&Utc))
     }
 }
 
-/// `--since`, `--until` and `--route`.
+/// `--since`, `--until` and `--route`; the default keeps every trace.
 #[derive(Debug, Default, Clone)]
 pub struct Filter {
-    pub since: Option<DateTime<Utc>>,
+    since: Option<DateTime<Utc>>,
     /// Exclusive upper bound (a date means "through the end of that day").
-    pub until: Option<DateTime<Utc>>,
-    pub route: Option<String>,
+    until: Option<DateTime<Utc>>,
+    route: Option<String>,
 }
 
 /// A date bound: `YYYY-MM-DD` (UTC midnight; for an upper bound, the next midnight) or RFC 3339.
-pub fn parse_bound(s: &str, upper: bool) -> Result<DateTime<Utc>> {
+fn parse_bound(s: &str, upper: bool) -> Result<DateTime<Utc>, BadDate> {
     if let Ok(d) = DateTime::parse_from_rfc3339(s.trim()) {
         let d = d.with_timezone(&Utc);
         return Ok(if upper { d + chrono::Duration::nanoseconds(1) } else { d });
@@ -179,18 +197,21 @@ pub fn parse_bound(s: &str, upper: bool) -> Result<DateTime<Utc>> {
         let d = if upper { d.succ_opt().unwrap_or(d) } else { d };
         return Ok(d.and_hms_opt(0, 0, 0).expect("midnight").and_utc());
     }
-    bail!("'{s}' is not a date: use YYYY-MM-DD or RFC 3339 (e.g. 2026-01-31T12:00:00Z)")
+    Err(BadDate(s.to_string()))
 }
 
 impl Filter {
-    pub fn new(since: Option<&str>, until: Option<&str>, route: Option<&str>) -> Result<Self> {
-        let since = since.map(|s| parse_bound(s, false)).transpose().context("--since")?;
-        let until = until.map(|s| parse_bound(s, true)).transpose().context("--until")?;
+    /// Traces at or after `since`, up to `until` (a date includes that whole day) and on `route`;
+    /// dates are `YYYY-MM-DD` (UTC) or RFC 3339.
+    pub fn new(since: Option<&str>, until: Option<&str>, route: Option<&str>) -> Result<Self, TracesError> {
+        let since = since.map(|s| parse_bound(s, false)).transpose().map_err(TracesError::bound("--since"))?;
+        let until = until.map(|s| parse_bound(s, true)).transpose().map_err(TracesError::bound("--until"))?;
         Ok(Filter { since, until, route: route.map(str::to_string) })
     }
 
-    /// Traces whose timestamp does not parse never match a date filter.
-    pub fn matches(&self, t: &TraceLite) -> bool {
+    /// The trace passes every filter. Traces whose timestamp does not parse never match a date
+    /// filter.
+    pub(crate) fn matches(&self, t: &TraceLite) -> bool {
         if self.route.as_deref().is_some_and(|r| r != t.route.as_str()) {
             return false;
         }
@@ -215,15 +236,14 @@ pub struct ScanCounts {
     pub defaulted: usize,
 }
 
-/// Stream the records of a trace file through `f`, in file order.
-pub fn scan(path: &Path, filter: &Filter, f: impl FnMut(&TraceLite)) -> Result<ScanCounts> {
-    let file = std::fs::File::open(path).with_context(|| {
-        format!("opening trace file {} (traces are appended by `qa ask`; --file picks another)", path.display())
-    })?;
-    scan_reader(std::io::BufReader::with_capacity(1 << 16, file), filter, f).with_context(|| format!("reading {}", path.display()))
+/// Stream the records of a trace file that pass `filter` through `f`, in file order.
+pub fn scan(path: &Path, filter: &Filter, f: impl FnMut(&TraceLite)) -> Result<ScanCounts, TracesError> {
+    let file = std::fs::File::open(path).map_err(|source| TracesError::Open { path: path.to_path_buf(), source })?;
+    scan_reader(std::io::BufReader::with_capacity(1 << 16, file), filter, f).map_err(|source| TracesError::Read { path: path.to_path_buf(), source })
 }
 
-pub fn scan_reader<R: BufRead>(mut r: R, filter: &Filter, mut f: impl FnMut(&TraceLite)) -> Result<ScanCounts> {
+/// [`scan`] over any line reader; only reading can fail.
+fn scan_reader<R: BufRead>(mut r: R, filter: &Filter, mut f: impl FnMut(&TraceLite)) -> std::io::Result<ScanCounts> {
     let mut counts = ScanCounts::default();
     let mut buf = Vec::with_capacity(8192);
     loop {
@@ -292,6 +312,17 @@ mod tests {
         let exact = Filter::new(None, Some("2026-03-04T12:00:00Z"), None).unwrap();
         assert!(exact.matches(&lite(r#"{"timestamp":"2026-03-04T12:00:00Z"}"#)));
         assert!(!exact.matches(&lite(r#"{"timestamp":"2026-03-04T12:00:01Z"}"#)));
+    }
+
+    #[test]
+    fn errors_name_the_option_or_the_file_once() {
+        let e = Filter::new(None, Some("last week"), None).unwrap_err();
+        assert_eq!(e.to_string(), "--until: 'last week' is not a date: use YYYY-MM-DD or RFC 3339 (e.g. 2026-01-31T12:00:00Z)");
+        assert_eq!(qa_core::error::error_chain(&e), e.to_string());
+        let e = scan(Path::new("/nonexistent/traces.jsonl"), &Filter::default(), |_| {}).unwrap_err();
+        let text = e.to_string();
+        assert!(text.starts_with("opening trace file /nonexistent/traces.jsonl (traces are appended by `qa ask`; --file picks another): "), "{text}");
+        assert_eq!(qa_core::error::error_chain(&e), text);
     }
 
     #[test]

@@ -35,7 +35,7 @@ fn axes(svg: &mut Svg, ymax: f64, ylabel: &str) -> f64 {
 }
 
 /// Histogram of one stage's latencies (sorted values) in 20 equal-width bins.
-pub fn histogram(sorted: &[f64], stage: &str, color: &str) -> String {
+fn histogram(sorted: &[f64], stage: &str, color: &str) -> String {
     let mut svg = Svg::new(W, H, &format!("{stage} latency histogram"));
     let bins = 20usize;
     let (lo, hi) = (sorted.first().copied().unwrap_or(0.0), sorted.last().copied().unwrap_or(0.0));
@@ -62,7 +62,7 @@ pub fn histogram(sorted: &[f64], stage: &str, color: &str) -> String {
 }
 
 /// Stacked bars: rag, graph and synthesis per query (the last 200), oldest first.
-pub fn stage_breakdown(recent: &[Recent]) -> String {
+fn stage_breakdown(recent: &[Recent]) -> String {
     let mut svg = Svg::new(W, H, "stage breakdown per query");
     let ymax = recent.iter().map(|r| (r.rag + r.graph + r.synthesis).max(r.total)).fold(0.0, f64::max).max(1.0);
     let ph = axes(&mut svg, ymax, "ms");
@@ -87,7 +87,7 @@ pub fn stage_breakdown(recent: &[Recent]) -> String {
 }
 
 /// Horizontal bars, one per route.
-pub fn route_mix(routes: &BTreeMap<String, usize>) -> String {
+fn route_mix(routes: &BTreeMap<String, usize>) -> String {
     let rows = routes.len().max(1) as f64;
     let height = 24.0 * rows + 24.0;
     let mut svg = Svg::new(W, height, "route mix");
@@ -107,7 +107,7 @@ pub fn route_mix(routes: &BTreeMap<String, usize>) -> String {
 
 /// Share of traces with a fallback per bucket: hourly counters grouped by day unless the span is
 /// under two days.
-pub fn fallback_over_time(hourly: &BTreeMap<i64, (usize, usize)>) -> (String, &'static str) {
+fn fallback_over_time(hourly: &BTreeMap<i64, (usize, usize)>) -> (String, &'static str) {
     let span_hours = match (hourly.keys().next(), hourly.keys().next_back()) {
         (Some(a), Some(b)) => b - a + 1,
         _ => 0,
@@ -161,7 +161,8 @@ fn opt(x: Option<f64>) -> String {
     x.map(|v| format!("{v:.1}")).unwrap_or_else(|| "–".into())
 }
 
-/// The whole report.
+/// The whole report as one HTML document; `filters` describes the filters applied (empty for
+/// none).
 pub fn render(stats: &Stats, latencies: &[Vec<f64>], recent: &[Recent], hourly: &BTreeMap<i64, (usize, usize)>, filters: &str) -> String {
     let mut o = String::new();
     let _ = write!(o, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>qa trace report</title><style>{CSS}</style></head><body>\n");

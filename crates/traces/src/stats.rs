@@ -13,57 +13,91 @@ use qa_core::stats::nearest_rank;
 
 use super::{Status, TraceLite};
 
-pub const STAGES: [&str; 4] = ["rag", "graph", "synthesis", "total"];
-pub const SLOWEST: usize = 5;
-pub const RECENT: usize = 200;
+/// The latency stages reported, in report order.
+pub(crate) const STAGES: [&str; 4] = ["rag", "graph", "synthesis", "total"];
+/// How many of the slowest traces are kept.
+const SLOWEST: usize = 5;
+/// How many of the most recent traces' stage times are kept.
+const RECENT: usize = 200;
 
+/// Latency figures of one stage, in milliseconds; `None` when there are no traces.
 #[derive(Debug, Clone, Serialize)]
 pub struct StageLatency {
+    /// `rag`, `graph`, `synthesis` or `total`.
     pub stage: String,
+    /// Number of values.
     pub n: usize,
+    /// Median (nearest rank).
     pub p50: Option<f64>,
+    /// 95th percentile (nearest rank).
     pub p95: Option<f64>,
+    /// 99th percentile (nearest rank).
     pub p99: Option<f64>,
+    /// Largest value.
     pub max: Option<f64>,
+    /// Arithmetic mean.
     pub mean: Option<f64>,
 }
 
+/// How many traces have a property, and their share.
 #[derive(Debug, Clone, Serialize)]
 pub struct Rate {
+    /// Traces with the property.
     pub count: usize,
     /// count / traces (0 when there are no traces).
     pub rate: f64,
 }
 
+/// Token usage summed over the traces that recorded it.
 #[derive(Debug, Clone, Serialize)]
 pub struct Tokens {
+    /// Prompt tokens.
     pub prompt: u64,
+    /// Completion tokens.
     pub completion: u64,
+    /// Total tokens as recorded.
     pub total: u64,
     /// Traces that recorded token usage (the means divide by this).
     pub traces_with_usage: usize,
+    /// Mean prompt tokens per trace with usage (0 when none).
     pub mean_prompt: f64,
+    /// Mean completion tokens per trace with usage (0 when none).
     pub mean_completion: f64,
+    /// Mean total tokens per trace with usage (0 when none).
     pub mean_total: f64,
 }
 
+/// The failure and fallback rates, as shares of the matching traces.
 #[derive(Debug, Clone, Serialize)]
 pub struct Rates {
+    /// No text chunk was retrieved.
     pub empty_rag_context: Rate,
+    /// The graph evidence has no node.
     pub empty_graph_evidence: Rate,
+    /// The graph evidence used at least one fallback strategy.
     pub fallback_used: Rate,
+    /// Per fallback strategy: the traces that used it (a trace counts once per strategy).
     pub fallback_by_kind: BTreeMap<String, Rate>,
+    /// The generated Cypher query was refused by the validator.
     pub cypher_validation_failures: Rate,
+    /// The error mentions the LLM, or the LLM provider is recorded as failed.
     pub llm_errors: Rate,
+    /// The status is `needs_clarification`.
     pub clarification_requests: Rate,
 }
 
+/// One of the slowest traces. Orders by total latency, then by trace id (lower id ranks higher).
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Slow {
+    /// Total latency in milliseconds.
     pub total_ms: f64,
+    /// The trace's id.
     pub trace_id: String,
+    /// The trace's timestamp as written.
     pub timestamp: String,
+    /// The trace's route.
     pub route: String,
+    /// The question.
     pub question: String,
 }
 
@@ -82,38 +116,49 @@ impl Ord for Slow {
 /// The report of `qa traces stats --json`.
 #[derive(Debug, Clone, Serialize)]
 pub struct Stats {
+    /// The trace file read.
     pub file: String,
+    /// Traces that passed the filters.
     pub traces: usize,
+    /// Lines skipped because they are not a trace record.
     pub malformed_lines: usize,
     /// Lines kept although a field had an unexpected shape (that field read as its default).
     pub lines_with_defaulted_fields: usize,
+    /// Traces per route (`(none)` for records without one).
     pub routes: BTreeMap<String, usize>,
     /// Traces per status (`answered`, `needs_clarification`, `refused`, `error`; `(none)` for
     /// records that carry none).
     pub statuses: BTreeMap<String, usize>,
+    /// Latency per stage: rag, graph, synthesis, total.
     pub latency_ms: Vec<StageLatency>,
+    /// How the percentiles are computed, in words.
     pub percentile_method: &'static str,
+    /// Token usage.
     pub tokens: Tokens,
+    /// Failure and fallback rates.
     pub rates: Rates,
+    /// The slowest traces by total latency, slowest first (at most 5).
     pub slowest: Vec<Slow>,
 }
 
-/// One recent trace's stage times (for the stacked bars).
+/// One recent trace's stage times in milliseconds (for the stacked bars).
 #[derive(Debug, Clone)]
 pub struct Recent {
-    pub trace_id: String,
-    pub rag: f64,
-    pub graph: f64,
-    pub synthesis: f64,
-    pub total: f64,
+    pub(crate) trace_id: String,
+    pub(crate) rag: f64,
+    pub(crate) graph: f64,
+    pub(crate) synthesis: f64,
+    pub(crate) total: f64,
 }
 
 /// Everything a scan aggregated: the stats plus what the report's charts need.
 #[derive(Debug, Clone)]
 pub struct Aggregates {
+    /// The statistics.
     pub stats: Stats,
-    /// Sorted latency values per stage, in [`STAGES`] order.
+    /// Sorted latency values per stage (ms): rag, graph, synthesis, total.
     pub latencies: Vec<Vec<f64>>,
+    /// Stage times of the last 200 traces, oldest first.
     pub recent: Vec<Recent>,
     /// Per UTC hour (seconds since the epoch / 3600): (traces, traces with a fallback).
     pub hourly: BTreeMap<i64, (usize, usize)>,
@@ -122,12 +167,13 @@ pub struct Aggregates {
 /// Streaming aggregation; feed it every matching trace, then [`Collector::finish`].
 #[derive(Debug, Default)]
 pub struct Collector {
-    pub count: usize,
-    pub routes: BTreeMap<String, usize>,
-    pub statuses: BTreeMap<String, usize>,
-    /// Set by the caller from the scan's counts.
+    count: usize,
+    routes: BTreeMap<String, usize>,
+    statuses: BTreeMap<String, usize>,
+    /// Lines with a defaulted field ([`crate::ScanCounts::defaulted`]); set by the caller from the
+    /// scan's counts.
     pub defaulted_lines: usize,
-    pub latencies: [Vec<f64>; 4],
+    latencies: [Vec<f64>; 4],
     tokens: [u64; 3],
     with_usage: usize,
     empty_rag: usize,
@@ -138,12 +184,13 @@ pub struct Collector {
     llm_fail: usize,
     clarification: usize,
     slow: BinaryHeap<Reverse<Slow>>,
-    pub recent: VecDeque<Recent>,
+    recent: VecDeque<Recent>,
     /// Per UTC hour (seconds since the epoch / 3600): (traces, traces with a fallback).
-    pub hourly: BTreeMap<i64, (usize, usize)>,
+    hourly: BTreeMap<i64, (usize, usize)>,
 }
 
 impl Collector {
+    /// Count one matching trace.
     pub fn add(&mut self, t: &TraceLite) {
         self.count += 1;
         let route = if t.route.as_str().is_empty() { "(none)" } else { t.route.as_str() };
@@ -199,6 +246,8 @@ impl Collector {
         }
     }
 
+    /// The aggregates of everything added; `file` and `malformed` (lines skipped) are reported as
+    /// given.
     pub fn finish(mut self, file: String, malformed: usize) -> Aggregates {
         let n = self.count;
         let rate = |count: usize| Rate { count, rate: if n == 0 { 0.0 } else { count as f64 / n as f64 } };
