@@ -24,8 +24,10 @@ use crate::kg::{normalize_concept, ConceptInfo};
 
 /// Concept names with their embeddings, loaded from the index generation.
 pub struct ConceptIndex {
+    /// The generation's concepts, in order (a concept's position is its entity-graph node).
     pub concepts: Vec<ConceptInfo>,
-    pub vectors: Vec<Vec<f32>>,
+    /// Name embeddings of the concepts with `embedded` set, in concept order.
+    pub(crate) vectors: Vec<Vec<f32>>,
     by_id: HashMap<String, usize>,
     /// For each row of `vectors`, the concept it embeds.
     vector_rows: Vec<usize>,
@@ -49,37 +51,49 @@ impl ConceptIndex {
         out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         out
     }
-    pub fn get(&self, id: &str) -> Option<&ConceptInfo> {
+    /// The concept with this id.
+    pub(crate) fn get(&self, id: &str) -> Option<&ConceptInfo> {
         self.by_id.get(id).map(|&i| &self.concepts[i])
     }
 }
 
-
+/// One piece of graph evidence, as text for the answer prompt.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct GraphFact {
     /// "direct_edge", "co_mention", "shortest_path", "neighbourhood", or "raw_row" (a row of the
     /// generated Cypher query, rendered as text).
     pub kind: String,
+    /// The fact as a sentence or a rendered row.
     pub text: String,
     /// Chunks that support the fact (from edge evidence or mentioning documents).
     pub chunk_ids: Vec<String>,
 }
 
+/// An image found for the question.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct ImageHit {
+    /// The Image node's id.
     pub id: String,
+    /// Where a user can open the image (path or URL).
     pub source_path: String,
+    /// Its caption, or its alt text when there is no caption.
     pub caption: String,
     /// Why it was selected: "depicts:<concept>" or "caption".
     pub via: String,
 }
 
+/// One query run against the store while gathering evidence, for the trace.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct QueryRecord {
+    /// The step it served (`direct_edge`, `generated_cypher`, `grounding_entity_index`, …).
     pub name: String,
+    /// The query text (for the entity index: which store's index).
     pub cypher: String,
+    /// Its parameters, as a JSON object.
     pub params: serde_json::Value,
+    /// Rows it returned (0 on error).
     pub rows: usize,
+    /// Wall-clock time in milliseconds.
     #[serde(default)]
     pub ms: f64,
     /// More rows matched than the row cap lets through.
@@ -87,15 +101,20 @@ pub struct QueryRecord {
     pub truncated: bool,
 }
 
+/// Everything the graph contributed to a question.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct GraphEvidence {
+    /// Concepts the question was grounded to, best first (at most six).
     pub grounded: Vec<Grounded>,
     /// Entity-index hits for the question (all labels), as the Cypher prompt saw them.
     pub entities: Vec<EntityHit>,
+    /// Facts from the generated query's rows or from the deterministic strategies.
     pub facts: Vec<GraphFact>,
+    /// Images depicting grounded concepts or captioned with the question's words.
     pub images: Vec<ImageHit>,
     /// `Document.source_id` values (`<chunk_file>::<chunk_id>`) behind the evidence, best first.
     pub source_ids: Vec<String>,
+    /// The nodes and edges behind the facts and images.
     pub subgraph: Subgraph,
     /// Deterministic strategies that returned rows.
     pub strategies: Vec<String>,
@@ -103,7 +122,9 @@ pub struct GraphEvidence {
     pub cypher: CypherAttempt,
     /// Rows of the generated query (capped), as returned.
     pub raw_rows: Vec<Row>,
+    /// Every query run, in order.
     pub queries: Vec<QueryRecord>,
+    /// Failed steps (`<step>: <error>`); the others still ran.
     pub errors: Vec<String>,
     /// Facts the user should know about the evidence (a row cap that cut a result).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -111,12 +132,15 @@ pub struct GraphEvidence {
 }
 
 /// Raw rows of a generated query kept as evidence (the rest are counted, not shown).
-pub const MAX_RAW_ROWS: usize = 20;
+const MAX_RAW_ROWS: usize = 20;
 
 /// How to get an LLM-written query, when one is wanted.
 pub struct CypherGeneration<'r, 'l> {
+    /// The LLM, whose calls are recorded for the trace.
     pub llm: &'r mut LlmRun<'l>,
+    /// The store's schema: the prompt's vocabulary and the validator's.
     pub schema: &'r GraphSchema,
+    /// Row cap and extra procedures the validator applies.
     pub policy: Policy,
 }
 
@@ -124,7 +148,7 @@ pub struct CypherGeneration<'r, 'l> {
 const IMAGE_WORDS: &[&str] =
     &["image", "images", "picture", "pictures", "diagram", "diagrams", "figure", "figures", "photo", "photos", "chart", "schematic", "screenshot", "drawing", "illustration", "layout"];
 
-
+/// Whether the question asks for a picture (image, diagram, figure, photo, …).
 pub fn asks_for_image(question: &str) -> bool {
     let q = question.to_lowercase();
     q.split(|c: char| !c.is_alphanumeric()).any(|w| IMAGE_WORDS.contains(&w))
@@ -560,7 +584,7 @@ fn collect_graph_values(v: &serde_json::Value, sub: &mut Subgraph, sources: &mut
 }
 
 /// A returned value as short text: nodes by name, edges as `a —TYPE→ b`, paths as chains.
-pub fn render_value(v: &serde_json::Value) -> String {
+fn render_value(v: &serde_json::Value) -> String {
     let node_name = |n: &serde_json::Value| n["properties"].get("name").map(s).filter(|x| !x.is_empty()).unwrap_or_else(|| s(&n["id"]));
     let text = match v {
         _ if is_path(v) => {

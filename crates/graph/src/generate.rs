@@ -11,7 +11,7 @@ use super::{EntityHit, GraphSchema};
 use qa_llm::{ChatMessage, ChatRequest, OutputFormat, Prompt, PromptError};
 
 /// Rows the prompt asks for (the row cap still applies to whatever comes back).
-pub const PROMPT_LIMIT: usize = 25;
+const PROMPT_LIMIT: usize = 25;
 
 /// Longest query accepted from the model (characters).
 const MAX_CYPHER_CHARS: usize = 1200;
@@ -21,15 +21,21 @@ const MAX_CYPHER_CHARS: usize = 1200;
 pub struct CypherAttempt {
     /// Why no query was generated (no LLM, generation off, nothing grounded, LLM failed).
     pub skipped: Option<String>,
+    /// Hints the prompt carried about the shape of the graph.
     pub hints: Vec<String>,
     /// The entity lines the prompt carried (`- name (labels)`).
     pub entities: Vec<String>,
+    /// The query the model wrote, before the validator.
     pub generated: Option<String>,
+    /// The validator's verdict on it.
     pub report: Option<CheckReport>,
     /// The query that ran (as generated, or sanitized).
     pub executed: Option<String>,
+    /// Rows it returned.
     pub rows: usize,
+    /// Why it gave no rows to use (LLM failure, invalid reply, rejected, store error).
     pub error: Option<String>,
+    /// Time of the whole attempt (prompt, call, check, run), in milliseconds.
     pub ms: f64,
 }
 
@@ -43,12 +49,12 @@ pub fn to_cypher_schema(s: &GraphSchema) -> CypherSchema {
 }
 
 /// `- <name> (<labels>)` lines for the prompt.
-pub fn entity_lines(hits: &[EntityHit]) -> Vec<String> {
+pub(crate) fn entity_lines(hits: &[EntityHit]) -> Vec<String> {
     hits.iter().map(|h| format!("- {} ({})", h.name, h.labels.join(", "))).collect()
 }
 
 /// The hint for two grounded concepts that share no direct edge.
-pub fn no_direct_edge_hint(a: &str, b: &str) -> String {
+pub(crate) fn no_direct_edge_hint(a: &str, b: &str) -> String {
     format!(
         "\"{a}\" and \"{b}\" have no direct relationship: connect them by co-mention, \
          MATCH (a:Concept {{id: \"{a}\"}})<-[:MENTIONS]-(d:Document)-[:MENTIONS]->(b:Concept {{id: \"{b}\"}}), \
@@ -76,7 +82,7 @@ pub struct CypherPrompt<'a> {
     pub schema: &'a GraphSchema,
     /// Entity lines (`- <name> (<labels>)`), grounded concepts first.
     pub entities: &'a [String],
-    /// Hints about the shape of the graph ([`no_direct_edge_hint`]).
+    /// Hints about the shape of the graph (two grounded concepts without a direct edge).
     pub hints: &'a [String],
 }
 

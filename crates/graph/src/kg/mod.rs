@@ -17,7 +17,8 @@ use qa_core::chunk::Chunk;
 use qa_core::progress::Progress;
 use qa_index::corpus::ImageRef;
 
-pub use terms::{extract_terms, normalize_concept, singular, TermKind};
+pub use terms::TermKind;
+pub(crate) use terms::{extract_terms, normalize_concept, singular};
 
 /// Version of the deterministic extraction and linking rules (recorded in the manifest).
 pub const EXTRACTOR_VERSION: u32 = 4;
@@ -25,7 +26,9 @@ pub const EXTRACTOR_VERSION: u32 = 4;
 /// A `{key, value}` metadata item (the KG JSONL contract); becomes a node/edge property.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Meta {
+    /// The property name.
     pub key: String,
+    /// The property value.
     pub value: serde_json::Value,
 }
 
@@ -33,21 +36,32 @@ pub(crate) fn meta(key: &str, value: impl Into<serde_json::Value>) -> Meta {
     Meta { key: key.to_string(), value: value.into() }
 }
 
+/// A node of the KG JSONL contract; stores merge nodes by `id`.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct KgNode {
+    /// Unique across the graph: a concept id, a document id (`<chunk_file>::<chunk_id>`) or an
+    /// image id.
     pub id: String,
+    /// The node's label (`Document`, `Concept`, `Image`).
     #[serde(rename = "type")]
     pub node_type: String,
+    /// The node's properties besides `id`.
     #[serde(default)]
     pub metadata: Vec<Meta>,
 }
 
+/// A relationship of the KG JSONL contract; stores merge relationships by (source, type, target).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct KgRel {
+    /// Id of the start node.
     pub source: String,
+    /// Id of the end node.
     pub target: String,
+    /// The relationship type (`MENTIONS`, `RELATED_TO`, `HAS_IMAGE`, `DEPICTS`, or an LLM's typed
+    /// relation).
     #[serde(rename = "type")]
     pub rel_type: String,
+    /// The relationship's properties.
     #[serde(default)]
     pub metadata: Vec<Meta>,
 }
@@ -55,16 +69,24 @@ pub struct KgRel {
 /// One line of the KG JSONL: a document (chunk) with the nodes and relationships found in it.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct GraphDocument {
+    /// The chunk's `Document` node.
     pub source: KgNode,
+    /// The concepts and images of the chunk.
     pub nodes: Vec<KgNode>,
+    /// Relationships written with this chunk (each edge of the graph is written once).
     pub relationships: Vec<KgRel>,
 }
 
+/// A concept of the graph, as kept in the index generation for grounding and the graph lane.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ConceptInfo {
+    /// The normalised name (lower case, no leading article, last word singular).
     pub id: String,
+    /// The most frequent surface form.
     pub name: String,
+    /// Other surface forms (at most eight).
     pub aliases: Vec<String>,
+    /// How it was found.
     pub kind: TermKind,
     /// Chunks mentioning it.
     pub df: usize,
@@ -82,9 +104,13 @@ impl ConceptInfo {
     }
 }
 
+/// Thresholds of the deterministic extraction.
 #[derive(Debug, Clone, Copy)]
 pub struct ExtractParams {
+    /// A noun phrase becomes a concept when at least this many chunks have it (other kinds always
+    /// do, short of boilerplate).
     pub min_df: usize,
+    /// A `RELATED_TO` edge needs the two concepts together in at least this many chunks.
     pub min_related_weight: u32,
     /// Co-occurrence pairs are formed among at most this many concepts per chunk (highest
     /// tf·idf first); MENTIONS edges cover every concept of the chunk.
@@ -94,13 +120,16 @@ pub struct ExtractParams {
 /// Everything extracted from a corpus.
 #[derive(Debug, Default)]
 pub struct KnowledgeGraph {
+    /// One graph document per chunk, in chunk order.
     pub documents: Vec<GraphDocument>,
+    /// The concepts by id.
     pub concepts: BTreeMap<String, ConceptInfo>,
+    /// `RELATED_TO` edges written.
     pub related_edges: usize,
 }
 
 /// `<chunk_file>::<chunk_id>`: how a Document node points back at its chunk.
-pub fn document_id(chunk_file: &str, chunk_id: &str) -> String {
+pub(crate) fn document_id(chunk_file: &str, chunk_id: &str) -> String {
     format!("{chunk_file}::{chunk_id}")
 }
 
@@ -111,7 +140,7 @@ pub struct KgCorpus<'a> {
     pub chunks: &'a [Chunk],
     /// Images by id; chunks point at them through `image_ids`.
     pub images: &'a BTreeMap<String, ImageRef>,
-    /// Name of the chunk file that Document ids point into ([`document_id`]).
+    /// Name of the chunk file that Document ids (`<chunk_file>::<chunk_id>`) point into.
     pub chunk_file: &'a str,
     /// Source type by source file (`Document.source_type`; "text" when missing).
     pub doc_types: &'a HashMap<String, &'static str>,
