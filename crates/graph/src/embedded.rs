@@ -52,6 +52,7 @@ pub(crate) fn fts5_query(text: &str) -> Option<String> {
     (!words.is_empty()).then(|| words.join(" OR "))
 }
 
+/// The embedded graph store: one graphdblite database file (`graph.db` in an index generation).
 pub struct EmbeddedGraph {
     db: Database,
     path: std::path::PathBuf,

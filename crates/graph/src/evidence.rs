@@ -15,16 +15,19 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::cypher::{self, Policy};
-use super::generate::{self, CypherAttempt};
+use super::generate::{self, CypherAttempt, CypherPrompt};
 use super::{EntityHit, GraphSchema, GraphStore, Row, Subgraph};
-use qa_llm::LlmRun;
+use qa_core::error::QaError;
+use qa_llm::{LlmRun, Prompt, PromptError};
 use qa_embed::dot;
 use crate::kg::{normalize_concept, ConceptInfo};
 
 /// Concept names with their embeddings, loaded from the index generation.
 pub struct ConceptIndex {
+    /// The generation's concepts, in order (a concept's position is its entity-graph node).
     pub concepts: Vec<ConceptInfo>,
-    pub vectors: Vec<Vec<f32>>,
+    /// Name embeddings of the concepts with `embedded` set, in concept order.
+    pub(crate) vectors: Vec<Vec<f32>>,
     by_id: HashMap<String, usize>,
     /// For each row of `vectors`, the concept it embeds.
     vector_rows: Vec<usize>,
@@ -48,37 +51,49 @@ impl ConceptIndex {
         out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         out
     }
-    pub fn get(&self, id: &str) -> Option<&ConceptInfo> {
+    /// The concept with this id.
+    pub(crate) fn get(&self, id: &str) -> Option<&ConceptInfo> {
         self.by_id.get(id).map(|&i| &self.concepts[i])
     }
 }
 
-
+/// One piece of graph evidence, as text for the answer prompt.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct GraphFact {
     /// "direct_edge", "co_mention", "shortest_path", "neighbourhood", or "raw_row" (a row of the
     /// generated Cypher query, rendered as text).
     pub kind: String,
+    /// The fact as a sentence or a rendered row.
     pub text: String,
     /// Chunks that support the fact (from edge evidence or mentioning documents).
     pub chunk_ids: Vec<String>,
 }
 
+/// An image found for the question.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct ImageHit {
+    /// The Image node's id.
     pub id: String,
+    /// Where a user can open the image (path or URL).
     pub source_path: String,
+    /// Its caption, or its alt text when there is no caption.
     pub caption: String,
     /// Why it was selected: "depicts:<concept>" or "caption".
     pub via: String,
 }
 
+/// One query run against the store while gathering evidence, for the trace.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct QueryRecord {
+    /// The step it served (`direct_edge`, `generated_cypher`, `grounding_entity_index`, …).
     pub name: String,
+    /// The query text (for the entity index: which store's index).
     pub cypher: String,
+    /// Its parameters, as a JSON object.
     pub params: serde_json::Value,
+    /// Rows it returned (0 on error).
     pub rows: usize,
+    /// Wall-clock time in milliseconds.
     #[serde(default)]
     pub ms: f64,
     /// More rows matched than the row cap lets through.
@@ -86,15 +101,20 @@ pub struct QueryRecord {
     pub truncated: bool,
 }
 
+/// Everything the graph contributed to a question.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct GraphEvidence {
+    /// Concepts the question was grounded to, best first (at most six).
     pub grounded: Vec<Grounded>,
     /// Entity-index hits for the question (all labels), as the Cypher prompt saw them.
     pub entities: Vec<EntityHit>,
+    /// Facts from the generated query's rows or from the deterministic strategies.
     pub facts: Vec<GraphFact>,
+    /// Images depicting grounded concepts or captioned with the question's words.
     pub images: Vec<ImageHit>,
     /// `Document.source_id` values (`<chunk_file>::<chunk_id>`) behind the evidence, best first.
     pub source_ids: Vec<String>,
+    /// The nodes and edges behind the facts and images.
     pub subgraph: Subgraph,
     /// Deterministic strategies that returned rows.
     pub strategies: Vec<String>,
@@ -102,7 +122,9 @@ pub struct GraphEvidence {
     pub cypher: CypherAttempt,
     /// Rows of the generated query (capped), as returned.
     pub raw_rows: Vec<Row>,
+    /// Every query run, in order.
     pub queries: Vec<QueryRecord>,
+    /// Failed steps (`<step>: <error>`); the others still ran.
     pub errors: Vec<String>,
     /// Facts the user should know about the evidence (a row cap that cut a result).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -110,12 +132,15 @@ pub struct GraphEvidence {
 }
 
 /// Raw rows of a generated query kept as evidence (the rest are counted, not shown).
-pub const MAX_RAW_ROWS: usize = 20;
+const MAX_RAW_ROWS: usize = 20;
 
 /// How to get an LLM-written query, when one is wanted.
 pub struct CypherGeneration<'r, 'l> {
+    /// The LLM, whose calls are recorded for the trace.
     pub llm: &'r mut LlmRun<'l>,
+    /// The store's schema: the prompt's vocabulary and the validator's.
     pub schema: &'r GraphSchema,
+    /// Row cap and extra procedures the validator applies.
     pub policy: Policy,
 }
 
@@ -123,7 +148,7 @@ pub struct CypherGeneration<'r, 'l> {
 const IMAGE_WORDS: &[&str] =
     &["image", "images", "picture", "pictures", "diagram", "diagrams", "figure", "figures", "photo", "photos", "chart", "schematic", "screenshot", "drawing", "illustration", "layout"];
 
-
+/// Whether the question asks for a picture (image, diagram, figure, photo, …).
 pub fn asks_for_image(question: &str) -> bool {
     let q = question.to_lowercase();
     q.split(|c: char| !c.is_alphanumeric()).any(|w| IMAGE_WORDS.contains(&w))
@@ -286,19 +311,7 @@ pub fn gather_with(
         r.ev.subgraph.add_node(&g.id, "Concept", BTreeMap::from([("name".into(), json!(g.name))]));
     }
 
-    // Relational evidence only between two confidently grounded concepts: a path between two
-    // loose text matches is noise, not evidence.
-    let strong = |g: &Grounded| g.method == "exact" || g.score >= 0.75;
-    // The partner of the top concept: the next strong concept that is not a variant of it
-    // ("dew point" vs "water-based dew point" is one topic, not a relation).
-    let contains_words = |long: &str, short: &str| format!(" {long} ").contains(&format!(" {short} "));
-    let partner = grounded.iter().skip(1).find(|g| {
-        strong(g) && !contains_words(&g.id, &grounded[0].id) && !contains_words(&grounded[0].id, &g.id)
-    });
-    let pair = match (grounded.first().filter(|g| strong(g)), partner) {
-        (Some(a), Some(b)) => Some((a.id.clone(), b.id.clone())),
-        _ => None,
-    };
+    let pair = relational_pair(&grounded);
     // Direct edges between the pair: evidence in the fallback, and the hint for generation.
     let direct = match &pair {
         Some((a, b)) => r.run(
@@ -332,19 +345,44 @@ pub fn gather_with(
         raw_row_evidence(&mut r, &generated_rows);
     }
 
-    if let Some(top) = grounded.first().map(|g| g.id.clone()) {
-        let docs = r.run(
-            "mentioning_documents",
-            // Anchored on the concept: graphdblite plans patterns from their first node.
-            "MATCH (c:Concept {id: $a})<-[m:MENTIONS]-(d:Document) RETURN d.source_id AS source_id, m.count AS count ORDER BY m.count DESC, d.source_id LIMIT 3",
-            json!({"a": top}),
-        );
-        for row in docs {
-            r.source(s(&row["source_id"]));
-        }
-    }
+    mentioning_documents(&mut r, &grounded);
+    image_evidence(&mut r, question, &grounded);
+    r.ev
+}
 
-    // Images: depicting a grounded concept, or captioned with the question's words.
+/// The pair relational evidence is sought between: the top concept and its partner, both
+/// confidently grounded (a path between two loose text matches is noise, not evidence).
+fn relational_pair(grounded: &[Grounded]) -> Option<(String, String)> {
+    let strong = |g: &Grounded| g.method == "exact" || g.score >= 0.75;
+    // The partner of the top concept: the next strong concept that is not a variant of it
+    // ("dew point" vs "water-based dew point" is one topic, not a relation).
+    let contains_words = |long: &str, short: &str| format!(" {long} ").contains(&format!(" {short} "));
+    let partner = grounded.iter().skip(1).find(|g| {
+        strong(g) && !contains_words(&g.id, &grounded[0].id) && !contains_words(&grounded[0].id, &g.id)
+    });
+    match (grounded.first().filter(|g| strong(g)), partner) {
+        (Some(a), Some(b)) => Some((a.id.clone(), b.id.clone())),
+        _ => None,
+    }
+}
+
+/// The documents mentioning the top concept most often become sources.
+fn mentioning_documents(r: &mut Runner, grounded: &[Grounded]) {
+    let Some(top) = grounded.first().map(|g| g.id.clone()) else { return };
+    let docs = r.run(
+        "mentioning_documents",
+        // Anchored on the concept: graphdblite plans patterns from their first node.
+        "MATCH (c:Concept {id: $a})<-[m:MENTIONS]-(d:Document) RETURN d.source_id AS source_id, m.count AS count ORDER BY m.count DESC, d.source_id LIMIT 3",
+        json!({"a": top}),
+    );
+    for row in docs {
+        r.source(s(&row["source_id"]));
+    }
+}
+
+/// Images depicting a grounded concept, or captioned with the question's words, and the
+/// documents that show them.
+fn image_evidence(r: &mut Runner, question: &str, grounded: &[Grounded]) {
     let ids: Vec<String> = grounded.iter().take(3).map(|g| g.id.clone()).collect();
     if !ids.is_empty() {
         let rows = r.run(
@@ -360,7 +398,7 @@ pub fn gather_with(
             if concept != ids[0] && !wants_image {
                 continue;
             }
-            push_image(&mut r, &row, format!("depicts:{concept}"));
+            push_image(r, &row, format!("depicts:{concept}"));
             r.ev.subgraph.add_edge(&s(&row["id"]), "DEPICTS", &concept, BTreeMap::new());
         }
     }
@@ -382,7 +420,7 @@ pub fn gather_with(
         let mut hits: Vec<(usize, Row)> = score.into_values().filter(|(n, _)| *n >= need).collect();
         hits.sort_by_key(|h| std::cmp::Reverse(h.0));
         for (_, row) in hits.into_iter().take(3) {
-            push_image(&mut r, &row, "caption".into());
+            push_image(r, &row, "caption".into());
         }
     }
     if !r.ev.images.is_empty() {
@@ -400,7 +438,6 @@ pub fn gather_with(
             r.source(sid);
         }
     }
-    r.ev
 }
 
 /// Ask the LLM for a query, judge it, and run it if accepted. Failures of any step leave the
@@ -415,42 +452,10 @@ fn generated_query(r: &mut Runner, question: &str, g: CypherGeneration, hints: V
         }
     }
     lines.truncate(10);
+    let prompt = CypherPrompt { question, schema: g.schema, entities: &lines, hints: &hints };
+    let rows = run_generated(r, &prompt, g);
     r.ev.cypher.hints = hints;
     r.ev.cypher.entities = lines;
-    let request = generate::request(&generate::PromptInput { question, schema: g.schema, entities: &r.ev.cypher.entities, hints: &r.ev.cypher.hints });
-    let rows = (|| {
-        let response = g.llm.call(&request).map_err(|e| format!("LLM call failed: {e}"))?;
-        let query = generate::extract_cypher(&response.text).inspect_err(|e| g.llm.set_outcome(format!("invalid: {e}")))?;
-        r.ev.cypher.generated = Some(query.clone());
-        let report = cypher::check(&query, Some(&generate::to_cypher_schema(g.schema)), &g.policy);
-        let accepted = report.cypher_to_run.clone().filter(|_| report.accepted);
-        r.ev.cypher.report = Some(report);
-        let Some(to_run) = accepted else {
-            g.llm.set_outcome("rejected by the Cypher validator");
-            return Err("rejected by the Cypher validator".to_string());
-        };
-        r.ev.cypher.executed = Some(to_run.clone());
-        let tq = std::time::Instant::now();
-        let result = r.store.read(&to_run, &serde_json::Map::new());
-        let ms = tq.elapsed().as_secs_f64() * 1000.0;
-        let n = result.as_ref().map(|v| v.rows.len()).unwrap_or(0);
-        let truncated = result.as_ref().is_ok_and(|v| v.truncated);
-        if truncated {
-            r.ev.notes.push(format!("the generated query matched more than {n} rows (the row cap); the first {n} were used"));
-        }
-        r.ev.queries.push(QueryRecord { name: "generated_cypher".into(), cypher: to_run, params: json!({}), rows: n, ms, truncated });
-        match result.map(|v| v.rows) {
-            Ok(rows) => {
-                g.llm.set_outcome(if rows.is_empty() { "ran: no rows (fallbacks used)" } else { "used" });
-                Ok(rows)
-            }
-            // A store may not run a valid read query (graphdblite lacks some syntax): fallbacks.
-            Err(e) => {
-                g.llm.set_outcome("failed in the store (fallbacks used)");
-                Err(format!("the store could not run it: {e}"))
-            }
-        }
-    })();
     r.ev.cypher.ms = t.elapsed().as_secs_f64() * 1000.0;
     match rows {
         Ok(rows) => {
@@ -458,8 +463,61 @@ fn generated_query(r: &mut Runner, question: &str, g: CypherGeneration, hints: V
             rows
         }
         Err(e) => {
-            r.ev.cypher.error = Some(e);
+            r.ev.cypher.error = Some(e.to_string());
             Vec::new()
+        }
+    }
+}
+
+/// Why the generated query gave no rows to use.
+#[derive(Debug, thiserror::Error)]
+enum GenerationError {
+    /// The LLM call failed (its message).
+    #[error("LLM call failed: {0}")]
+    Call(String),
+    /// The reply holds no usable query.
+    #[error("{0}")]
+    Invalid(PromptError),
+    /// The Cypher validator did not accept the query.
+    #[error("rejected by the Cypher validator")]
+    Rejected,
+    /// The store failed to run the accepted query.
+    #[error("the store could not run it: {0}")]
+    Store(QaError),
+}
+
+/// Send the prompt, check the query and run it if accepted, recording each step in `ev.cypher`,
+/// `ev.queries` and the LLM call's outcome.
+fn run_generated(r: &mut Runner, prompt: &CypherPrompt, g: CypherGeneration) -> Result<Vec<Row>, GenerationError> {
+    let response = g.llm.call(&prompt.request()).map_err(|e| GenerationError::Call(e.to_string()))?;
+    let query = prompt.parse(&response.text).inspect_err(|e| g.llm.set_outcome(format!("invalid: {e}"))).map_err(GenerationError::Invalid)?;
+    r.ev.cypher.generated = Some(query.clone());
+    let report = cypher::check(&query, Some(&generate::to_cypher_schema(g.schema)), &g.policy);
+    let accepted = report.cypher_to_run.clone().filter(|_| report.accepted);
+    r.ev.cypher.report = Some(report);
+    let Some(to_run) = accepted else {
+        g.llm.set_outcome("rejected by the Cypher validator");
+        return Err(GenerationError::Rejected);
+    };
+    r.ev.cypher.executed = Some(to_run.clone());
+    let tq = std::time::Instant::now();
+    let result = r.store.read(&to_run, &serde_json::Map::new());
+    let ms = tq.elapsed().as_secs_f64() * 1000.0;
+    let n = result.as_ref().map(|v| v.rows.len()).unwrap_or(0);
+    let truncated = result.as_ref().is_ok_and(|v| v.truncated);
+    if truncated {
+        r.ev.notes.push(format!("the generated query matched more than {n} rows (the row cap); the first {n} were used"));
+    }
+    r.ev.queries.push(QueryRecord { name: "generated_cypher".into(), cypher: to_run, params: json!({}), rows: n, ms, truncated });
+    match result.map(|v| v.rows) {
+        Ok(rows) => {
+            g.llm.set_outcome(if rows.is_empty() { "ran: no rows (fallbacks used)" } else { "used" });
+            Ok(rows)
+        }
+        // A store may not run a valid read query (graphdblite lacks some syntax): fallbacks.
+        Err(e) => {
+            g.llm.set_outcome("failed in the store (fallbacks used)");
+            Err(GenerationError::Store(e))
         }
     }
 }
@@ -526,7 +584,7 @@ fn collect_graph_values(v: &serde_json::Value, sub: &mut Subgraph, sources: &mut
 }
 
 /// A returned value as short text: nodes by name, edges as `a —TYPE→ b`, paths as chains.
-pub fn render_value(v: &serde_json::Value) -> String {
+fn render_value(v: &serde_json::Value) -> String {
     let node_name = |n: &serde_json::Value| n["properties"].get("name").map(s).filter(|x| !x.is_empty()).unwrap_or_else(|| s(&n["id"]));
     let text = match v {
         _ if is_path(v) => {

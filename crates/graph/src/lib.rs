@@ -30,6 +30,7 @@ pub type Row = BTreeMap<String, serde_json::Value>;
 /// Rows of a read, and whether the row cap cut them short.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ReadRows {
+    /// The rows, at most the cap.
     pub rows: Vec<Row>,
     /// The query had more rows than the cap; `rows` holds the first `cap`.
     pub truncated: bool,
@@ -44,6 +45,7 @@ impl ReadRows {
     }
 }
 
+/// What an ingest did to the store.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct IngestStats {
     /// Nodes created.
@@ -54,15 +56,20 @@ pub struct IngestStats {
     pub properties_set: usize,
     /// Relationships whose source or target node is in none of the documents.
     pub skipped_relationships: usize,
+    /// Nodes created, per label.
     pub by_label: BTreeMap<String, usize>,
+    /// Relationships created, per type.
     pub by_type: BTreeMap<String, usize>,
 }
 
 /// What a store holds: the vocabulary generated Cypher is checked against.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct GraphSchema {
+    /// Node labels.
     pub labels: Vec<String>,
+    /// Relationship types.
     pub relationship_types: Vec<String>,
+    /// Property keys of nodes and relationships.
     pub property_keys: Vec<String>,
 }
 
@@ -70,20 +77,29 @@ pub struct GraphSchema {
 /// index): its name is `coalesce(node.id, node.text, node.name)`.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct EntityHit {
+    /// `coalesce(node.id, node.text, node.name)`.
     pub name: String,
+    /// The node's labels.
     pub labels: Vec<String>,
+    /// The index's relevance score (higher is better; scales differ between stores).
     pub score: f64,
 }
 
 /// Node counts per label and relationship counts per type (`qa graph stats`).
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct GraphCounts {
+    /// All nodes.
     pub nodes: u64,
+    /// All relationships.
     pub relationships: u64,
+    /// Nodes per label.
     pub by_label: BTreeMap<String, u64>,
+    /// Relationships per type.
     pub by_type: BTreeMap<String, u64>,
 }
 
+/// A graph database qa reads evidence from and loads knowledge graphs into: the embedded store
+/// or Neo4j. Reads are read-only and capped; writes happen only through [`GraphStore::ingest`].
 pub trait GraphStore {
     /// Short name for traces and `qa doctor` ("embedded", "neo4j").
     fn backend(&self) -> &'static str;

@@ -14,6 +14,7 @@ use crate::{EmbeddedGraph, GraphStore, IngestStats, Neo4jGraph};
 pub struct Loaded {
     /// The Neo4j URI or the embedded database file.
     pub target: String,
+    /// What the store did with the documents.
     pub stats: IngestStats,
 }
 

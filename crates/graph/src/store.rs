@@ -5,25 +5,36 @@ use std::time::Duration;
 
 use qa_core::error::{QaError, Result};
 use qa_core::secret::Secret;
-use qa_core::setting_enum;
 
 use super::{EmbeddedGraph, GraphStore, Neo4jGraph, Neo4jOptions};
 
-setting_enum! {
-    /// The graph store a run uses (`graph_store` resolved).
-    GraphBackend { Embedded => "embedded", Neo4j => "neo4j" }
+// `setting_enum!` takes no docs for the variants (they are the setting's values, `embedded` and
+// `neo4j`) and, before qa-core documents them, none for its `ALL` and `as_str`.
+#[allow(missing_docs)]
+mod backend {
+    qa_core::setting_enum! {
+        /// The graph store a run uses (`graph_store` resolved).
+        GraphBackend { Embedded => "embedded", Neo4j => "neo4j" }
+    }
 }
+pub use backend::GraphBackend;
 
 /// Which store to open and how; the CLI fills it from its settings.
 #[derive(Debug, Clone)]
 pub struct StoreConfig {
+    /// The store to open.
     pub backend: GraphBackend,
     /// Most rows one read returns (the rest is cut and reported as truncated).
     pub row_cap: usize,
+    /// Neo4j's limit for connecting and for each query, in seconds.
     pub timeout_secs: f64,
+    /// The Neo4j server (`bolt://host:7687`, …); required for the Neo4j store.
     pub neo4j_uri: Option<String>,
+    /// Neo4j user.
     pub neo4j_username: String,
+    /// Neo4j password, if any.
     pub neo4j_password: Option<Secret>,
+    /// Neo4j database; `None` is the server's default.
     pub neo4j_database: Option<String>,
 }
 

@@ -191,9 +191,11 @@ impl EntityGraph {
         e < self.n_entities && !self.entity_titles.row(e).0.is_empty()
     }
 
+    /// Passages (chunk rows) in the graph.
     pub fn chunk_count(&self) -> usize {
         self.n_chunks
     }
+    /// Entities (concept rows) in the graph.
     pub fn entity_count(&self) -> usize {
         self.n_entities
     }
@@ -369,7 +371,9 @@ impl EntityGraph {
 /// A seed of the walk.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Node {
+    /// A passage, by chunk row.
     Chunk(usize),
+    /// An entity, by its position among the concepts.
     Entity(usize),
 }
 

@@ -68,11 +68,15 @@ use lexer::TokKind;
 /// Vocabulary queries are checked against. `None` schema passed to validate = skip label/type checks.
 #[derive(Debug, Clone, Default)]
 pub struct CypherSchema {
+    /// Node labels a query may use.
     pub labels: BTreeSet<String>,
+    /// Relationship types a query may use.
     pub relationship_types: BTreeSet<String>,
+    /// Known property keys (an unknown one only warns).
     pub property_keys: BTreeSet<String>,
 }
 
+/// The limits a query is judged by.
 #[derive(Debug, Clone)]
 pub struct Policy {
     /// Largest LIMIT a query may have; sanitize adds `LIMIT row_cap` when missing and clamps larger literal limits.
@@ -87,20 +91,34 @@ impl Default for Policy {
     }
 }
 
+/// The kind of a reason a query may not run (the rules are in the module documentation).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ReasonKind {
+    /// A lexical problem, unbalanced brackets, or a part that neither returns nor calls a schema
+    /// procedure.
     Syntax,
+    /// A write clause (CREATE, MERGE, SET, DELETE, …).
     WriteClause,
+    /// An admin or schema command (DROP, GRANT, SHOW, EXPLAIN, …).
     AdminCommand,
+    /// A procedure outside the allow-list.
     Procedure,
+    /// A namespaced function outside the allow-list.
     Function,
+    /// Text after a `;`.
     MultipleStatements,
+    /// A label outside the schema.
     UnknownLabel,
+    /// A relationship type outside the schema.
     UnknownRelationshipType,
+    /// A query part without a final `LIMIT n`.
     MissingLimit,
+    /// A LIMIT above the row cap, or not an integer literal.
     LimitTooLarge,
+    /// Non-ASCII outside string literals and backtick identifiers.
     NonAscii,
+    /// Nothing but comments and whitespace.
     Empty,
 }
 
@@ -111,22 +129,27 @@ impl ReasonKind {
     }
 }
 
+/// One reason a query may not run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Reason {
+    /// What rule it breaks.
     pub kind: ReasonKind,
     /// For people, with the position: "write clause CREATE at 1:24".
     pub message: String,
 }
 
+/// The judgement of one query: its reasons and what it uses.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Validation {
     /// `reasons.is_empty()`.
     pub ok: bool,
+    /// Every reason the query may not run, in order of position.
     pub reasons: Vec<Reason>,
     /// Never a rejection: unknown property keys.
     pub warnings: Vec<String>,
     /// Labels the query uses (deduplicated, in order of appearance).
     pub labels: Vec<String>,
+    /// Relationship types the query uses (deduplicated, in order of appearance).
     pub relationship_types: Vec<String>,
     /// Procedures called, lower-case dotted names (deduplicated).
     pub procedures: Vec<String>,
@@ -134,15 +157,19 @@ pub struct Validation {
     pub limit: Option<u64>,
 }
 
+/// A query with its fixable problems rewritten.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Sanitized {
+    /// The rewritten query.
     pub cypher: String,
     /// What was changed: "dropped unknown relationship type FOO from [r:MENTIONS|FOO]", "added LIMIT 1000".
     pub changes: Vec<String>,
 }
 
+/// The gate's verdict ([`check`]): validation, any sanitizing, and the query that may run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CheckReport {
+    /// The query (or its sanitized form) may run.
     pub accepted: bool,
     /// Of the query as given.
     pub validation: Validation,

@@ -28,13 +28,16 @@ pub struct AliasIndex {
 
 /// A concept's name and surface forms, with its kind.
 pub struct AliasSource<'a> {
+    /// The concept id.
     pub id: &'a str,
+    /// The concept's kind: it decides whether a single word may be an alias.
     pub kind: TermKind,
+    /// Name and aliases as written.
     pub surfaces: Vec<&'a str>,
 }
 
 /// "Kiss and Tell (1945 film)" → "Kiss and Tell": the disambiguation is not said in running text.
-pub fn strip_disambiguation(title: &str) -> &str {
+pub(crate) fn strip_disambiguation(title: &str) -> &str {
     let t = title.trim();
     match t.rfind(" (") {
         Some(i) if t.ends_with(')') && i > 0 => t[..i].trim(),
@@ -63,6 +66,10 @@ fn raw_words(text: &str) -> Vec<&str> {
 }
 
 impl AliasIndex {
+    /// Index the surface forms and ids of `sources`: multi-word forms (at most eight words, a
+    /// leading article optional) by their normalised words; single words only when written like
+    /// a name (capitalised, with `_`, or code) and the concept is a name, title, acronym, code or
+    /// LLM entity.
     pub fn build<'a>(sources: impl IntoIterator<Item = AliasSource<'a>>) -> AliasIndex {
         let mut idx = AliasIndex { multi: HashMap::new(), first_words: HashSet::new(), single: HashMap::new(), titles: HashSet::new() };
         for src in sources {
@@ -149,7 +156,7 @@ fn push_unique(list: &mut Vec<String>, id: &str) {
 }
 
 /// The concept id of a document title (disambiguation dropped, normalised like every id).
-pub fn title_id(title: &str) -> String {
+pub(crate) fn title_id(title: &str) -> String {
     normalize_concept(strip_disambiguation(title))
 }
 

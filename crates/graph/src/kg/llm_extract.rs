@@ -8,27 +8,39 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::{Deserialize, Serialize};
 
-use super::{document_id, meta, normalize_concept, normalize_words, contains_words, ConceptInfo, KgNode, KgRel, KnowledgeGraph, TermKind};
+use super::{
+    contains_words, document_id, meta, normalize_concept, normalize_words, ConceptInfo, DeterministicExtractor, Extraction, KgCorpus, KgExtractor,
+    KgNode, KgRel, KnowledgeGraph, TermKind,
+};
 use qa_core::chunk::Chunk;
-use qa_llm::{ChatMessage, ChatRequest, LlmRun, OutputFormat};
+use qa_core::progress::Progress;
+use qa_llm::{ChatMessage, ChatRequest, LlmRun, OutputFormat, Prompt, PromptError};
 
 const MAX_ENTITIES: usize = 12;
 const MAX_RELATIONS: usize = 16;
 /// Relationship types the deterministic graph owns; the LLM may not write them.
 const RESERVED_TYPES: &[&str] = &["MENTIONS", "HAS_IMAGE", "DEPICTS"];
 
+/// An entity the LLM named in a chunk.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Entity {
+    /// As written in the chunk (at most 80 characters).
     pub name: String,
+    /// A label-like type name (`HardwareComponent`; `Entity` when none was given).
     #[serde(rename = "type")]
     pub entity_type: String,
+    /// The LLM's description (at most 300 characters).
     pub description: String,
 }
 
+/// A typed relation between two entities of the same chunk.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Relation {
+    /// Concept id of the source entity.
     pub source: String,
+    /// Concept id of the target entity.
     pub target: String,
+    /// Upper snake case (`CONNECTS_TO`), never a type the deterministic graph owns.
     #[serde(rename = "type")]
     pub rel_type: String,
 }
@@ -36,13 +48,16 @@ pub struct Relation {
 /// A validated extraction for one chunk.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct ChunkExtraction {
+    /// Entities named in the chunk, one per concept id.
     pub entities: Vec<Entity>,
+    /// Relations between those entities.
     pub relations: Vec<Relation>,
     /// Items dropped by validation (not named in the chunk, unknown endpoints, bad types).
     pub dropped: usize,
 }
 
-pub fn schema() -> serde_json::Value {
+/// The JSON schema of an extraction reply.
+fn schema() -> serde_json::Value {
     serde_json::json!({
         "type": "object",
         "properties": {
@@ -60,26 +75,47 @@ pub fn schema() -> serde_json::Value {
     })
 }
 
-pub fn request(chunk: &Chunk) -> ChatRequest {
-    ChatRequest {
-        messages: vec![
-            ChatMessage::system(
-                "You extract a knowledge graph from a passage. Entities are the specific things the passage is about \
-                 (components, concepts, tools, quantities), named exactly as in the passage. Relations connect two of \
-                 those entities with a short verb-like type such as USES, PART_OF, MEASURES, CONNECTS_TO. Reply with JSON only.",
-            ),
-            ChatMessage::user(format!(
-                "Passage:\n{}\n\nReply as {{\"entities\": [{{\"name\": \"...\", \"type\": \"...\", \"description\": \"...\"}}], \
-                 \"relations\": [{{\"source\": \"...\", \"target\": \"...\", \"type\": \"...\"}}]}}",
-                chunk.content.trim()
-            )),
-        ],
-        max_tokens: 384,
-        format: OutputFormat::Json { name: "knowledge_graph".into(), schema: schema(), prefix: "{\"entities\": [".into() },
-        stop: vec![],
-        temperature: 0.0,
-        purpose: "extraction",
+/// The KG-extraction prompt for one chunk: entities named in the passage and typed relations
+/// between them, as JSON; the reply is [`validate`]d against the chunk.
+#[derive(Debug, Clone, Copy)]
+pub struct KgExtractionPrompt<'a> {
+    /// The passage to extract from.
+    pub chunk: &'a Chunk,
+}
+
+impl Prompt for KgExtractionPrompt<'_> {
+    type Reply = ChunkExtraction;
+
+    fn request(&self) -> ChatRequest {
+        ChatRequest {
+            messages: vec![
+                ChatMessage::system(
+                    "You extract a knowledge graph from a passage. Entities are the specific things the passage is about \
+                     (components, concepts, tools, quantities), named exactly as in the passage. Relations connect two of \
+                     those entities with a short verb-like type such as USES, PART_OF, MEASURES, CONNECTS_TO. Reply with JSON only.",
+                ),
+                ChatMessage::user(format!(
+                    "Passage:\n{}\n\nReply as {{\"entities\": [{{\"name\": \"...\", \"type\": \"...\", \"description\": \"...\"}}], \
+                     \"relations\": [{{\"source\": \"...\", \"target\": \"...\", \"type\": \"...\"}}]}}",
+                    self.chunk.content.trim()
+                )),
+            ],
+            max_tokens: 384,
+            format: OutputFormat::Json { name: "knowledge_graph".into(), schema: schema(), prefix: "{\"entities\": [".into() },
+            stop: vec![],
+            temperature: 0.0,
+            purpose: "extraction",
+        }
     }
+
+    fn parse(&self, reply: &str) -> Result<ChunkExtraction, PromptError> {
+        Ok(validate(reply, self.chunk)?)
+    }
+}
+
+/// The extraction request for `chunk` ([`KgExtractionPrompt`]).
+pub fn request(chunk: &Chunk) -> ChatRequest {
+    KgExtractionPrompt { chunk }.request()
 }
 
 /// `uses`, `part of`, `Connects-To` → `USES`, `PART_OF`, `CONNECTS_TO`; `None` when nothing valid
@@ -105,17 +141,49 @@ pub fn normalize_rel_type(raw: &str) -> Option<String> {
     (valid && !RESERVED_TYPES.contains(&out.as_str())).then_some(out)
 }
 
+/// Why a reply is not an extraction at all (as opposed to items dropped from it).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InvalidExtraction {
+    /// The reply does not parse as JSON (the parser's message).
+    #[error("not valid JSON: {0}")]
+    NotJson(String),
+    /// The reply is JSON but not an object.
+    #[error("the answer is not a JSON object")]
+    NotAnObject,
+    /// The object has a key besides `entities` and `relations`.
+    #[error("unexpected key \"{0}\"")]
+    UnexpectedKey(String),
+    /// `entities` is missing or not a list.
+    #[error("\"entities\" must be a list")]
+    EntitiesNotAList,
+    /// `relations` is not a list.
+    #[error("\"relations\" must be a list")]
+    RelationsNotAList,
+    /// An entity lacks a string `name` or `type`.
+    #[error("each entity needs string \"name\" and \"type\"")]
+    BadEntity,
+    /// A relation lacks a string `source`, `target` or `type`.
+    #[error("each relation needs string \"source\", \"target\" and \"type\"")]
+    BadRelation,
+}
+
+impl From<InvalidExtraction> for PromptError {
+    fn from(e: InvalidExtraction) -> Self {
+        PromptError(e.to_string())
+    }
+}
+
 /// Check the model's JSON against the schema and the chunk. Structural errors fail the whole
 /// answer (and trigger the repair request); individual items that are not grounded are dropped.
-pub fn validate(text: &str, chunk: &Chunk) -> Result<ChunkExtraction, String> {
-    let v: serde_json::Value = serde_json::from_str(text.trim()).map_err(|e| format!("not valid JSON: {e}"))?;
-    let obj = v.as_object().ok_or("the answer is not a JSON object")?;
+pub fn validate(text: &str, chunk: &Chunk) -> Result<ChunkExtraction, InvalidExtraction> {
+    let v: serde_json::Value = serde_json::from_str(text.trim()).map_err(|e| InvalidExtraction::NotJson(e.to_string()))?;
+    let obj = v.as_object().ok_or(InvalidExtraction::NotAnObject)?;
     if let Some(extra) = obj.keys().find(|k| *k != "entities" && *k != "relations") {
-        return Err(format!("unexpected key \"{extra}\""));
+        return Err(InvalidExtraction::UnexpectedKey(extra.clone()));
     }
-    let entities = obj.get("entities").and_then(|e| e.as_array()).ok_or("\"entities\" must be a list")?;
+    let entities = obj.get("entities").and_then(|e| e.as_array()).ok_or(InvalidExtraction::EntitiesNotAList)?;
     let relations = match obj.get("relations") {
-        Some(r) => r.as_array().ok_or("\"relations\" must be a list")?.clone(),
+        Some(r) => r.as_array().ok_or(InvalidExtraction::RelationsNotAList)?.clone(),
         None => Vec::new(),
     };
     let chunk_words = normalize_words(&chunk.content);
@@ -124,7 +192,7 @@ pub fn validate(text: &str, chunk: &Chunk) -> Result<ChunkExtraction, String> {
     for e in entities.iter().take(MAX_ENTITIES) {
         let field = |k: &str| e.get(k).and_then(|x| x.as_str()).map(str::trim);
         let (Some(name), Some(ty)) = (field("name"), field("type")) else {
-            return Err("each entity needs string \"name\" and \"type\"".into());
+            return Err(InvalidExtraction::BadEntity);
         };
         let description = field("description").unwrap_or("");
         let id = normalize_concept(name);
@@ -143,7 +211,7 @@ pub fn validate(text: &str, chunk: &Chunk) -> Result<ChunkExtraction, String> {
     for r in relations.iter().take(MAX_RELATIONS) {
         let field = |k: &str| r.get(k).and_then(|x| x.as_str()).map(str::trim);
         let (Some(source), Some(target), Some(ty)) = (field("source"), field("target"), field("type")) else {
-            return Err("each relation needs string \"source\", \"target\" and \"type\"".into());
+            return Err(InvalidExtraction::BadRelation);
         };
         let (s, t) = (normalize_concept(source), normalize_concept(target));
         match normalize_rel_type(ty) {
@@ -172,19 +240,29 @@ fn entity_type(raw: &str) -> String {
 /// What `--extract llm` did, for the index summary.
 #[derive(Debug, Default, Clone, Serialize)]
 pub struct ExtractionReport {
+    /// The LLM's model id.
     pub model: String,
+    /// Chunks in the corpus.
     pub chunks: usize,
     /// Answers reused from the previous index (same chunk text, same model).
     pub cached: usize,
+    /// Chunks whose first answer was valid.
     pub ok_first_try: usize,
+    /// Chunks whose answer was valid after the repair request.
     pub repaired: usize,
     /// Chunks that kept only the deterministic extraction.
     pub failed: usize,
+    /// Entities added to the graph (counted per chunk).
     pub entities: usize,
+    /// Typed relationships added (one per source, type and target).
     pub relations: usize,
+    /// Items validation dropped, over all chunks.
     pub dropped_items: usize,
+    /// Prompt tokens of this run's calls.
     pub prompt_tokens: u64,
+    /// Completion tokens of this run's calls.
     pub completion_tokens: u64,
+    /// Time spent in LLM calls (milliseconds).
     pub llm_ms: f64,
     /// The first few failure reasons.
     pub failures: Vec<String>,
@@ -192,9 +270,10 @@ pub struct ExtractionReport {
 
 /// Extract one chunk: ask, validate, one repair request on failure.
 fn extract_chunk(run: &mut LlmRun, chunk: &Chunk, report: &mut ExtractionReport) -> Option<ChunkExtraction> {
-    let req = request(chunk);
+    let prompt = KgExtractionPrompt { chunk };
+    let req = prompt.request();
     let first = run.call(&req);
-    let reason = match first.as_ref().map(|r| validate(&r.text, chunk)) {
+    let reason = match first.as_ref().map(|r| prompt.parse(&r.text)) {
         Ok(Ok(x)) => {
             run.set_outcome("used");
             report.ok_first_try += 1;
@@ -202,7 +281,7 @@ fn extract_chunk(run: &mut LlmRun, chunk: &Chunk, report: &mut ExtractionReport)
         }
         Ok(Err(why)) => why,
         Err(call_error) => {
-            note_failure(report, &chunk.id, call_error);
+            note_failure(report, &chunk.id, &call_error.to_string());
             return None;
         }
     };
@@ -212,7 +291,7 @@ fn extract_chunk(run: &mut LlmRun, chunk: &Chunk, report: &mut ExtractionReport)
         repair.messages.push(ChatMessage { role: qa_llm::Role::Assistant, content: bad.text.clone() });
     }
     repair.messages.push(ChatMessage::user(format!("That answer was not usable: {reason}. Reply again with only the JSON object, following the format exactly.")));
-    match run.call(&repair).map(|r| validate(&r.text, chunk)) {
+    match run.call(&repair).map(|r| prompt.parse(&r.text)) {
         Ok(Ok(x)) => {
             run.set_outcome("used after repair");
             report.repaired += 1;
@@ -224,7 +303,7 @@ fn extract_chunk(run: &mut LlmRun, chunk: &Chunk, report: &mut ExtractionReport)
             None
         }
         Err(e) => {
-            note_failure(report, &chunk.id, &e);
+            note_failure(report, &chunk.id, &e.to_string());
             None
         }
     }
@@ -240,8 +319,40 @@ fn note_failure(report: &mut ExtractionReport, chunk_id: &str, reason: &str) {
 /// Cached extractions: content sha256 → extraction, for one model.
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub struct ExtractionCache {
+    /// The model the extractions came from; another model's cache is not reused.
     pub model: String,
+    /// Extraction by chunk content sha256.
     pub by_hash: HashMap<String, ChunkExtraction>,
+}
+
+/// What the LLM pass of an extraction did, and the cache to keep for the next run.
+#[derive(Debug)]
+pub struct LlmExtraction {
+    /// For the index summary.
+    pub report: ExtractionReport,
+    /// This run's extractions (cached or new), by chunk content hash.
+    pub cache: ExtractionCache,
+}
+
+/// The deterministic graph plus, for every chunk, the LLM's entities and typed relations
+/// ([`extract_into`]); progress is reported as the stage "llm graph", one unit per chunk.
+pub struct LlmExtractor<'r, 'l> {
+    /// The rules that make the graph the LLM adds to.
+    pub base: DeterministicExtractor,
+    /// The LLM calls, recorded for the trace.
+    pub run: &'r mut LlmRun<'l>,
+    /// Extractions of the previous index, reused where a chunk's text and the model are unchanged.
+    pub previous: ExtractionCache,
+}
+
+impl KgExtractor for LlmExtractor<'_, '_> {
+    fn extract(&mut self, corpus: &KgCorpus, progress: &dyn Progress) -> Extraction {
+        let mut graph = self.base.graph(corpus);
+        progress.start("llm graph", corpus.chunks.len() as u64);
+        let (report, cache) = extract_into(&mut graph, corpus.chunks, corpus.chunk_file, self.run, &self.previous, &|| progress.advance(1));
+        progress.finish();
+        Extraction { graph, llm: Some(LlmExtraction { report, cache }) }
+    }
 }
 
 /// Run the LLM over every chunk (reusing `cache` where the text is unchanged) and add its
@@ -395,6 +506,99 @@ mod tests {
         assert_eq!(x.entities[1].entity_type, "MicroController");
         assert_eq!(x.relations, vec![Relation { source: "bme280".into(), target: "esp32".into(), rel_type: "CONNECTS_TO".into() }]);
         assert_eq!(x.dropped, 3);
+    }
+
+    #[test]
+    fn kg_extraction_prompt_snapshot() {
+        let c = chunk("  The BME280 sensor talks to the ESP32 over the I2C bus.\n");
+        let prompt = KgExtractionPrompt { chunk: &c };
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/snapshots/kg_extraction_prompt.txt");
+        qa_llm::prompt::assert_snapshot(std::path::Path::new(path), &qa_llm::prompt::render(&prompt.request()));
+        assert_eq!(prompt.reply_schema(), Some(schema()));
+        assert_eq!(qa_llm::prompt::render(&request(&c)), qa_llm::prompt::render(&prompt.request()));
+        let x = prompt.parse(r#"{"entities": [{"name": "ESP32", "type": "board", "description": "the MCU"}], "relations": []}"#).unwrap();
+        assert_eq!(x.entities[0].entity_type, "Board");
+        assert_eq!(prompt.parse("[]").unwrap_err().to_string(), "the answer is not a JSON object");
+    }
+
+    /// Answers every extraction request with the same entities and relation.
+    struct Scripted {
+        calls: usize,
+    }
+
+    impl qa_llm::Llm for Scripted {
+        fn provider(&self) -> &'static str {
+            "openai"
+        }
+        fn model_id(&self) -> String {
+            "scripted".into()
+        }
+        fn context_length(&self) -> Option<usize> {
+            None
+        }
+        fn count_tokens(&self, text: &str) -> usize {
+            text.len() / 4
+        }
+        fn chat(&mut self, _request: &ChatRequest) -> Result<qa_llm::ChatResponse, qa_llm::LlmError> {
+            self.calls += 1;
+            Ok(qa_llm::ChatResponse {
+                text: r#"{"entities": [{"name": "BME280", "type": "sensor", "description": "a sensor"}, {"name": "ESP32", "type": "board", "description": "the MCU"}],
+                          "relations": [{"source": "BME280", "target": "ESP32", "type": "connects to"}]}"#
+                    .into(),
+                usage: qa_llm::TokenUsage::new(10, 5),
+                finish_reason: qa_llm::FinishReason::Stop,
+                latency_ms: 1.0,
+                prompt_tokens_per_s: None,
+                completion_tokens_per_s: None,
+                attempts: 1,
+            })
+        }
+    }
+
+    /// Counts the units of work reported.
+    #[derive(Default)]
+    struct Count(std::sync::atomic::AtomicU64);
+
+    impl Progress for Count {
+        fn start(&self, _stage: &str, _total: u64) {}
+        fn advance(&self, n: u64) {
+            self.0.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+        }
+        fn finish(&self) {}
+    }
+
+    #[test]
+    fn both_extractors_work_through_the_seam() {
+        let chunks = vec![chunk("The BME280 sensor talks to the ESP32 over the I2C bus.")];
+        let (images, doc_types, titles) = (BTreeMap::new(), HashMap::new(), HashMap::new());
+        let corpus = KgCorpus { chunks: &chunks, images: &images, chunk_file: "c_chunks.jsonl", doc_types: &doc_types, titles: &titles };
+        let base = DeterministicExtractor { params: crate::kg::ExtractParams { min_df: 1, min_related_weight: 1, max_per_chunk: 20 } };
+        let mut rules: Box<dyn KgExtractor> = Box::new(base);
+        let plain = rules.extract(&corpus, &qa_core::progress::Silent);
+        assert!(plain.llm.is_none());
+        assert_eq!(plain.graph.documents, base.graph(&corpus).documents);
+
+        let mut llm = Scripted { calls: 0 };
+        let mut run = LlmRun::new(&mut llm);
+        let progress = Count::default();
+        let mut with_llm: Box<dyn KgExtractor> = Box::new(LlmExtractor { base, run: &mut run, previous: ExtractionCache::default() });
+        let extraction = with_llm.extract(&corpus, &progress);
+        drop(with_llm);
+        let llm_part = extraction.llm.expect("the LLM pass reports");
+        assert_eq!((llm_part.report.ok_first_try, llm_part.report.entities, llm_part.report.relations), (1, 2, 1));
+        assert_eq!(progress.0.load(std::sync::atomic::Ordering::Relaxed), 1);
+        let rels = &extraction.graph.documents[0].relationships;
+        assert!(rels.iter().any(|r| r.rel_type == "CONNECTS_TO" && r.source == "bme280" && r.target == "esp32"));
+        assert!(extraction.graph.documents[0].nodes.iter().any(|n| n.id == "bme280" && n.metadata.iter().any(|m| m.key == "entity_type")));
+        assert_eq!(llm_part.cache.by_hash.len(), 1);
+
+        // The next run reuses the cache and asks nothing.
+        let mut again = LlmExtractor { base, run: &mut run, previous: llm_part.cache };
+        let second = again.extract(&corpus, &qa_core::progress::Silent);
+        assert_eq!(second.llm.unwrap().report.cached, 1);
+        assert_eq!(second.graph.documents, extraction.graph.documents);
+        drop(run);
+        assert_eq!(llm.calls, 1);
     }
 
     #[test]

@@ -14,9 +14,11 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use qa_core::chunk::Chunk;
+use qa_core::progress::Progress;
 use qa_index::corpus::ImageRef;
 
-pub use terms::{extract_terms, normalize_concept, singular, TermKind};
+pub use terms::TermKind;
+pub(crate) use terms::{extract_terms, normalize_concept, singular};
 
 /// Version of the deterministic extraction and linking rules (recorded in the manifest).
 pub const EXTRACTOR_VERSION: u32 = 4;
@@ -24,7 +26,9 @@ pub const EXTRACTOR_VERSION: u32 = 4;
 /// A `{key, value}` metadata item (the KG JSONL contract); becomes a node/edge property.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Meta {
+    /// The property name.
     pub key: String,
+    /// The property value.
     pub value: serde_json::Value,
 }
 
@@ -32,21 +36,32 @@ pub(crate) fn meta(key: &str, value: impl Into<serde_json::Value>) -> Meta {
     Meta { key: key.to_string(), value: value.into() }
 }
 
+/// A node of the KG JSONL contract; stores merge nodes by `id`.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct KgNode {
+    /// Unique across the graph: a concept id, a document id (`<chunk_file>::<chunk_id>`) or an
+    /// image id.
     pub id: String,
+    /// The node's label (`Document`, `Concept`, `Image`).
     #[serde(rename = "type")]
     pub node_type: String,
+    /// The node's properties besides `id`.
     #[serde(default)]
     pub metadata: Vec<Meta>,
 }
 
+/// A relationship of the KG JSONL contract; stores merge relationships by (source, type, target).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct KgRel {
+    /// Id of the start node.
     pub source: String,
+    /// Id of the end node.
     pub target: String,
+    /// The relationship type (`MENTIONS`, `RELATED_TO`, `HAS_IMAGE`, `DEPICTS`, or an LLM's typed
+    /// relation).
     #[serde(rename = "type")]
     pub rel_type: String,
+    /// The relationship's properties.
     #[serde(default)]
     pub metadata: Vec<Meta>,
 }
@@ -54,16 +69,24 @@ pub struct KgRel {
 /// One line of the KG JSONL: a document (chunk) with the nodes and relationships found in it.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct GraphDocument {
+    /// The chunk's `Document` node.
     pub source: KgNode,
+    /// The concepts and images of the chunk.
     pub nodes: Vec<KgNode>,
+    /// Relationships written with this chunk (each edge of the graph is written once).
     pub relationships: Vec<KgRel>,
 }
 
+/// A concept of the graph, as kept in the index generation for grounding and the graph lane.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ConceptInfo {
+    /// The normalised name (lower case, no leading article, last word singular).
     pub id: String,
+    /// The most frequent surface form.
     pub name: String,
+    /// Other surface forms (at most eight).
     pub aliases: Vec<String>,
+    /// How it was found.
     pub kind: TermKind,
     /// Chunks mentioning it.
     pub df: usize,
@@ -81,9 +104,13 @@ impl ConceptInfo {
     }
 }
 
+/// Thresholds of the deterministic extraction.
 #[derive(Debug, Clone, Copy)]
 pub struct ExtractParams {
+    /// A noun phrase becomes a concept when at least this many chunks have it (other kinds always
+    /// do, short of boilerplate).
     pub min_df: usize,
+    /// A `RELATED_TO` edge needs the two concepts together in at least this many chunks.
     pub min_related_weight: u32,
     /// Co-occurrence pairs are formed among at most this many concepts per chunk (highest
     /// tf·idf first); MENTIONS edges cover every concept of the chunk.
@@ -93,16 +120,75 @@ pub struct ExtractParams {
 /// Everything extracted from a corpus.
 #[derive(Debug, Default)]
 pub struct KnowledgeGraph {
+    /// One graph document per chunk, in chunk order.
     pub documents: Vec<GraphDocument>,
+    /// The concepts by id.
     pub concepts: BTreeMap<String, ConceptInfo>,
+    /// `RELATED_TO` edges written.
     pub related_edges: usize,
 }
 
 /// `<chunk_file>::<chunk_id>`: how a Document node points back at its chunk.
-pub fn document_id(chunk_file: &str, chunk_id: &str) -> String {
+pub(crate) fn document_id(chunk_file: &str, chunk_id: &str) -> String {
     format!("{chunk_file}::{chunk_id}")
 }
 
+/// The corpus a [`KgExtractor`] reads.
+#[derive(Debug, Clone, Copy)]
+pub struct KgCorpus<'a> {
+    /// The chunks, in order; each becomes one graph document.
+    pub chunks: &'a [Chunk],
+    /// Images by id; chunks point at them through `image_ids`.
+    pub images: &'a BTreeMap<String, ImageRef>,
+    /// Name of the chunk file that Document ids (`<chunk_file>::<chunk_id>`) point into.
+    pub chunk_file: &'a str,
+    /// Source type by source file (`Document.source_type`; "text" when missing).
+    pub doc_types: &'a HashMap<String, &'static str>,
+    /// Document title by source file.
+    pub titles: &'a HashMap<String, String>,
+}
+
+/// What a [`KgExtractor`] produced.
+#[derive(Debug)]
+pub struct Extraction {
+    /// The graph to load and embed.
+    pub graph: KnowledgeGraph,
+    /// What the LLM pass did and the cache to keep for the next run, when an LLM took part.
+    pub llm: Option<llm_extract::LlmExtraction>,
+}
+
+/// The seam between indexing and knowledge-graph extraction: [`DeterministicExtractor`] (rules
+/// only) or [`llm_extract::LlmExtractor`] (the same graph plus an LLM's typed entities and
+/// relations).
+pub trait KgExtractor {
+    /// Extract the knowledge graph of `corpus`, reporting long stages to `progress`.
+    fn extract(&mut self, corpus: &KgCorpus, progress: &dyn Progress) -> Extraction;
+}
+
+/// Extraction by rules alone ([`extract`]).
+#[derive(Debug, Clone, Copy)]
+pub struct DeterministicExtractor {
+    /// Thresholds of the rules.
+    pub params: ExtractParams,
+}
+
+impl DeterministicExtractor {
+    /// The graph of `corpus` by rules alone.
+    pub fn graph(&self, corpus: &KgCorpus) -> KnowledgeGraph {
+        extract(corpus.chunks, corpus.images, corpus.chunk_file, corpus.doc_types, corpus.titles, self.params)
+    }
+}
+
+impl KgExtractor for DeterministicExtractor {
+    fn extract(&mut self, corpus: &KgCorpus, _progress: &dyn Progress) -> Extraction {
+        Extraction { graph: self.graph(corpus), llm: None }
+    }
+}
+
+/// Extract the knowledge graph of a corpus without a model: concepts, `MENTIONS`, weighted
+/// `RELATED_TO` co-occurrence edges, images with `HAS_IMAGE` and `DEPICTS`. `chunk_file` names
+/// the chunk file the documents point back at; `doc_types` gives a source file's type and `titles`
+/// its document title (a title is its document's strongest concept).
 pub fn extract(
     chunks: &[Chunk],
     images: &BTreeMap<String, ImageRef>,
@@ -112,50 +198,83 @@ pub fn extract(
     params: ExtractParams,
 ) -> KnowledgeGraph {
     // 1. Candidate terms per chunk, plus the title of the chunk's document.
-    let per_chunk: Vec<Vec<terms::Term>> = {
-        use rayon::prelude::*;
-        chunks
-            .par_iter()
-            .map(|c| {
-                let mut t = extract_terms(&c.content, &c.metadata.heading_path);
-                if let Some(title) = titles.get(&c.source_file) {
-                    let id = link::title_id(title);
-                    if !id.is_empty() {
-                        t.push(terms::Term { id, surface: link::strip_disambiguation(title).to_string(), kind: TermKind::Title });
-                    }
-                }
-                t
-            })
-            .collect()
-    };
-    // 2. Document frequency, surface forms and kinds.
-    let mut df: HashMap<String, usize> = HashMap::new();
-    let mut surfaces: HashMap<String, BTreeMap<String, usize>> = HashMap::new();
-    let mut kinds: HashMap<String, TermKind> = HashMap::new();
-    for terms in &per_chunk {
-        let mut seen = BTreeSet::new();
-        for t in terms {
-            *surfaces.entry(t.id.clone()).or_default().entry(t.surface.clone()).or_default() += 1;
-            let k = kinds.entry(t.id.clone()).or_insert(t.kind);
-            if t.kind.priority() > k.priority() {
-                *k = t.kind;
-            }
-            if seen.insert(t.id.clone()) {
-                *df.entry(t.id.clone()).or_default() += 1;
-            }
-        }
-    }
-    // Full titles ("Kiss and Tell (1945 film)") are aliases of their title concept.
-    for title in titles.values() {
-        let id = link::title_id(title);
-        if title.trim() != link::strip_disambiguation(title) && surfaces.contains_key(&id) {
-            *surfaces.entry(id).or_default().entry(title.trim().to_string()).or_default() += 0;
-        }
-    }
+    let per_chunk = candidate_terms(chunks, titles);
+    // 2. Document frequency, surface forms and kinds; the concepts worth keeping.
+    let stats = TermStats::count(&per_chunk, titles);
     let n = chunks.len().max(1);
-    let keep = |id: &str| -> bool {
-        let d = df.get(id).copied().unwrap_or(0);
-        let kind = kinds.get(id).copied().unwrap_or(TermKind::Phrase);
+    let mut concepts = stats.concepts(n, params);
+    // 3. Every mention of a kept concept in every chunk.
+    let mentions = chunk_mentions(chunks, &per_chunk, &mut concepts, &stats.df, n);
+    // 4. Co-occurrence weights over chunks.
+    let pairs = cooccurrence(&mentions, params);
+    // 5. Images depict the concepts named in their alt text and caption.
+    let depicts = depicted_concepts(images, &concepts);
+    // 6. The JSONL lines.
+    let documents = Documents { chunks, images, chunk_file, doc_types, concepts: &concepts, mentions: &mentions, pairs: &pairs, depicts: &depicts }.write();
+    let related_edges = pairs.len();
+    KnowledgeGraph { documents, concepts, related_edges }
+}
+
+/// The candidate terms of every chunk, plus the title of the chunk's document.
+fn candidate_terms(chunks: &[Chunk], titles: &HashMap<String, String>) -> Vec<Vec<terms::Term>> {
+    use rayon::prelude::*;
+    chunks
+        .par_iter()
+        .map(|c| {
+            let mut t = extract_terms(&c.content, &c.metadata.heading_path);
+            if let Some(title) = titles.get(&c.source_file) {
+                let id = link::title_id(title);
+                if !id.is_empty() {
+                    t.push(terms::Term { id, surface: link::strip_disambiguation(title).to_string(), kind: TermKind::Title });
+                }
+            }
+            t
+        })
+        .collect()
+}
+
+/// What the candidate terms of a corpus say about each term id.
+struct TermStats {
+    /// Chunks with the term.
+    df: HashMap<String, usize>,
+    /// Surface forms with their counts.
+    surfaces: HashMap<String, BTreeMap<String, usize>>,
+    /// The most specific kind the term was found as.
+    kinds: HashMap<String, TermKind>,
+}
+
+impl TermStats {
+    fn count(per_chunk: &[Vec<terms::Term>], titles: &HashMap<String, String>) -> TermStats {
+        let mut df: HashMap<String, usize> = HashMap::new();
+        let mut surfaces: HashMap<String, BTreeMap<String, usize>> = HashMap::new();
+        let mut kinds: HashMap<String, TermKind> = HashMap::new();
+        for terms in per_chunk {
+            let mut seen = BTreeSet::new();
+            for t in terms {
+                *surfaces.entry(t.id.clone()).or_default().entry(t.surface.clone()).or_default() += 1;
+                let k = kinds.entry(t.id.clone()).or_insert(t.kind);
+                if t.kind.priority() > k.priority() {
+                    *k = t.kind;
+                }
+                if seen.insert(t.id.clone()) {
+                    *df.entry(t.id.clone()).or_default() += 1;
+                }
+            }
+        }
+        // Full titles ("Kiss and Tell (1945 film)") are aliases of their title concept.
+        for title in titles.values() {
+            let id = link::title_id(title);
+            if title.trim() != link::strip_disambiguation(title) && surfaces.contains_key(&id) {
+                *surfaces.entry(id).or_default().entry(title.trim().to_string()).or_default() += 0;
+            }
+        }
+        TermStats { df, surfaces, kinds }
+    }
+
+    /// Whether a term of a corpus of `n` chunks is a concept.
+    fn keep(&self, id: &str, n: usize, params: ExtractParams) -> bool {
+        let d = self.df.get(id).copied().unwrap_or(0);
+        let kind = self.kinds.get(id).copied().unwrap_or(TermKind::Phrase);
         if kind == TermKind::Title {
             return true;
         }
@@ -172,25 +291,48 @@ pub fn extract(
             TermKind::Phrase => d >= params.min_df,
             _ => true,
         }
-    };
-    let mut concepts: BTreeMap<String, ConceptInfo> = BTreeMap::new();
-    for id in df.keys().filter(|id| keep(id)) {
-        let mut by_count: Vec<(&String, &usize)> = surfaces[id].iter().collect();
-        by_count.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
-        concepts.insert(
-            id.clone(),
-            ConceptInfo {
-                id: id.clone(),
-                name: by_count[0].0.clone(),
-                aliases: by_count.iter().skip(1).take(8).map(|(s, _)| (*s).clone()).collect(),
-                kind: kinds[id],
-                df: 0,
-                embedded: false,
-            },
-        );
     }
-    // 3. Every mention of a kept concept in every chunk (dictionary linking), merged with what the
-    //    extractor saw there; a chunk's own title is its strongest concept.
+
+    /// The kept terms as concepts, named by their most frequent surface form (the next eight are
+    /// aliases); `df` is left at 0 for linking to count.
+    fn concepts(&self, n: usize, params: ExtractParams) -> BTreeMap<String, ConceptInfo> {
+        let mut concepts: BTreeMap<String, ConceptInfo> = BTreeMap::new();
+        for id in self.df.keys().filter(|id| self.keep(id, n, params)) {
+            let mut by_count: Vec<(&String, &usize)> = self.surfaces[id].iter().collect();
+            by_count.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+            concepts.insert(
+                id.clone(),
+                ConceptInfo {
+                    id: id.clone(),
+                    name: by_count[0].0.clone(),
+                    aliases: by_count.iter().skip(1).take(8).map(|(s, _)| (*s).clone()).collect(),
+                    kind: self.kinds[id],
+                    df: 0,
+                    embedded: false,
+                },
+            );
+        }
+        concepts
+    }
+}
+
+/// The kept concepts of one chunk.
+struct ChunkMentions {
+    /// Concept id and mention count, highest tf·idf first.
+    ranked: Vec<(String, usize)>,
+    /// The concept the chunk's document is titled by, when kept.
+    title: Option<String>,
+}
+
+/// Every mention of a kept concept in every chunk (dictionary linking), merged with what the
+/// extractor saw there. Sets each concept's `df` and drops concepts no chunk mentions.
+fn chunk_mentions(
+    chunks: &[Chunk],
+    per_chunk: &[Vec<terms::Term>],
+    concepts: &mut BTreeMap<String, ConceptInfo>,
+    df: &HashMap<String, usize>,
+    n: usize,
+) -> Vec<ChunkMentions> {
     let aliases = link::AliasIndex::build(concepts.values().map(|c| link::AliasSource {
         id: &c.id,
         kind: c.kind,
@@ -200,8 +342,8 @@ pub fn extract(
         use rayon::prelude::*;
         chunks.par_iter().map(|c| aliases.scan(&c.content)).collect()
     };
-    let mut chunk_concepts: Vec<Vec<(String, usize)>> = Vec::with_capacity(chunks.len());
-    let mut chunk_titles: Vec<Option<String>> = Vec::with_capacity(chunks.len());
+    let idf = |id: &str| ((n as f64 + 1.0) / (df.get(id).copied().unwrap_or(1).max(1) as f64)).ln();
+    let mut mentions: Vec<ChunkMentions> = Vec::with_capacity(chunks.len());
     for (ci, terms) in per_chunk.iter().enumerate() {
         let mut tf: BTreeMap<String, usize> = BTreeMap::new();
         let mut title = None;
@@ -216,26 +358,29 @@ pub fn extract(
             *e = (*e).max(*count as usize);
         }
         let mut ranked: Vec<(String, usize)> = tf.into_iter().collect();
-        let idf = |id: &str| ((n as f64 + 1.0) / (df.get(id).copied().unwrap_or(1).max(1) as f64)).ln();
         ranked.sort_by(|a, b| {
             let score = |(id, c): &(String, usize)| *c as f64 * idf(id);
             score(b).total_cmp(&score(a)).then(a.0.cmp(&b.0))
         });
-        chunk_concepts.push(ranked);
-        chunk_titles.push(title);
+        mentions.push(ChunkMentions { ranked, title });
     }
-    for ids in &chunk_concepts {
-        for (id, _) in ids {
+    for m in &mentions {
+        for (id, _) in &m.ranked {
             if let Some(c) = concepts.get_mut(id) {
                 c.df += 1;
             }
         }
     }
     concepts.retain(|_, c| c.df > 0);
-    // 4. Co-occurrence weights over chunks.
+    mentions
+}
+
+/// Concept pairs (ordered ids) with the chunks where both are among the top `max_per_chunk`;
+/// only pairs in at least `min_related_weight` chunks.
+fn cooccurrence(mentions: &[ChunkMentions], params: ExtractParams) -> BTreeMap<(String, String), Vec<usize>> {
     let mut pairs: BTreeMap<(String, String), Vec<usize>> = BTreeMap::new();
-    for (ci, ids) in chunk_concepts.iter().enumerate() {
-        let ids = &ids[..ids.len().min(params.max_per_chunk)];
+    for (ci, m) in mentions.iter().enumerate() {
+        let ids = &m.ranked[..m.ranked.len().min(params.max_per_chunk)];
         for a in 0..ids.len() {
             for b in a + 1..ids.len() {
                 let (x, y) = if ids[a].0 < ids[b].0 { (&ids[a].0, &ids[b].0) } else { (&ids[b].0, &ids[a].0) };
@@ -244,12 +389,11 @@ pub fn extract(
         }
     }
     pairs.retain(|_, v| v.len() as u32 >= params.min_related_weight);
-    let mut related_by_chunk: HashMap<usize, Vec<&(String, String)>> = HashMap::new();
-    for (pair, cis) in &pairs {
-        // Attach the edge to the first chunk where it occurs, so each edge is written once.
-        related_by_chunk.entry(cis[0]).or_default().push(pair);
-    }
-    // 5. Images depict the concepts named in their alt text and caption.
+    pairs
+}
+
+/// For each image, the concepts named in its alt text and caption.
+fn depicted_concepts<'i>(images: &'i BTreeMap<String, ImageRef>, concepts: &BTreeMap<String, ConceptInfo>) -> BTreeMap<&'i str, Vec<String>> {
     let mut depicts: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     for (img_id, img) in images {
         let text = format!("{} {}", img.alt, img.caption);
@@ -262,64 +406,104 @@ pub fn extract(
         }
         depicts.insert(img_id.as_str(), found.into_iter().collect());
     }
-    let mut images_written = BTreeSet::new();
-    // 6. The JSONL lines.
-    let mut documents = Vec::with_capacity(chunks.len());
-    for (ci, chunk) in chunks.iter().enumerate() {
-        let doc_id = document_id(chunk_file, &chunk.id);
-        let source = KgNode {
-            id: doc_id.clone(),
+    depicts
+}
+
+/// What the JSONL lines are written from.
+struct Documents<'a> {
+    chunks: &'a [Chunk],
+    images: &'a BTreeMap<String, ImageRef>,
+    chunk_file: &'a str,
+    doc_types: &'a HashMap<String, &'static str>,
+    concepts: &'a BTreeMap<String, ConceptInfo>,
+    mentions: &'a [ChunkMentions],
+    pairs: &'a BTreeMap<(String, String), Vec<usize>>,
+    depicts: &'a BTreeMap<&'a str, Vec<String>>,
+}
+
+impl Documents<'_> {
+    /// One graph document per chunk. Each `RELATED_TO` edge is written on the first chunk where
+    /// it occurs and each image's `DEPICTS` edges on the first chunk showing it, so every edge is
+    /// written once.
+    fn write(&self) -> Vec<GraphDocument> {
+        let mut related_by_chunk: HashMap<usize, Vec<&(String, String)>> = HashMap::new();
+        for (pair, cis) in self.pairs {
+            related_by_chunk.entry(cis[0]).or_default().push(pair);
+        }
+        let mut images_written = BTreeSet::new();
+        let mut documents = Vec::with_capacity(self.chunks.len());
+        for (ci, chunk) in self.chunks.iter().enumerate() {
+            let doc_id = document_id(self.chunk_file, &chunk.id);
+            let source = self.document_node(chunk, &doc_id);
+            let mut nodes = Vec::new();
+            let mut rels = Vec::new();
+            self.mentions_of(ci, &doc_id, &mut nodes, &mut rels);
+            for (a, b) in related_by_chunk.get(&ci).into_iter().flatten() {
+                let cis = &self.pairs[&(a.clone(), b.clone())];
+                let evidence: Vec<String> = cis.iter().take(5).map(|&i| self.chunks[i].id.clone()).collect();
+                rels.push(KgRel {
+                    source: a.clone(),
+                    target: b.clone(),
+                    rel_type: "RELATED_TO".into(),
+                    metadata: vec![meta("weight", cis.len()), meta("evidence", evidence)],
+                });
+            }
+            self.images_of(chunk, &doc_id, &mut images_written, &mut nodes, &mut rels);
+            documents.push(GraphDocument { source, nodes, relationships: rels });
+        }
+        documents
+    }
+
+    fn document_node(&self, chunk: &Chunk, doc_id: &str) -> KgNode {
+        KgNode {
+            id: doc_id.to_string(),
             node_type: "Document".into(),
             metadata: vec![
-                meta("source_id", doc_id.clone()),
+                meta("source_id", doc_id),
                 meta("chunk_id", chunk.id.clone()),
                 meta("source_file", chunk.source_file.clone()),
-                meta("source_type", doc_types.get(&chunk.source_file).copied().unwrap_or("text")),
-                meta("derived_from_chunk_file", chunk_file),
+                meta("source_type", self.doc_types.get(&chunk.source_file).copied().unwrap_or("text")),
+                meta("derived_from_chunk_file", self.chunk_file),
                 meta("heading_path", chunk.metadata.heading_path.join(" > ")),
             ],
-        };
-        let mut nodes = Vec::new();
-        let mut rels = Vec::new();
-        for (id, count) in &chunk_concepts[ci] {
-            nodes.push(concept_node(&concepts[id]));
+        }
+    }
+
+    /// The concepts of chunk `ci` and its `MENTIONS` edges.
+    fn mentions_of(&self, ci: usize, doc_id: &str, nodes: &mut Vec<KgNode>, rels: &mut Vec<KgRel>) {
+        let m = &self.mentions[ci];
+        for (id, count) in &m.ranked {
+            nodes.push(concept_node(&self.concepts[id]));
             let mut metadata = vec![meta("count", *count)];
             // The document is about this concept (its title), not merely mentioning it.
-            if chunk_titles[ci].as_deref() == Some(id.as_str()) {
+            if m.title.as_deref() == Some(id.as_str()) {
                 metadata.push(meta("role", "title"));
             }
-            rels.push(KgRel { source: doc_id.clone(), target: id.clone(), rel_type: "MENTIONS".into(), metadata });
+            rels.push(KgRel { source: doc_id.to_string(), target: id.clone(), rel_type: "MENTIONS".into(), metadata });
         }
-        for (a, b) in related_by_chunk.get(&ci).into_iter().flatten() {
-            let cis = &pairs[&(a.clone(), b.clone())];
-            let evidence: Vec<String> = cis.iter().take(5).map(|&i| chunks[i].id.clone()).collect();
-            rels.push(KgRel {
-                source: a.clone(),
-                target: b.clone(),
-                rel_type: "RELATED_TO".into(),
-                metadata: vec![meta("weight", cis.len()), meta("evidence", evidence)],
-            });
-        }
+    }
+
+    /// The chunk's images with `HAS_IMAGE`, and the first time an image is seen its `DEPICTS`
+    /// edges (with the depicted concepts' nodes).
+    fn images_of(&self, chunk: &Chunk, doc_id: &str, images_written: &mut BTreeSet<String>, nodes: &mut Vec<KgNode>, rels: &mut Vec<KgRel>) {
         for img_id in &chunk.metadata.image_ids {
-            let Some(img) = images.get(img_id) else { continue };
+            let Some(img) = self.images.get(img_id) else { continue };
             nodes.push(KgNode {
                 id: img_id.clone(),
                 node_type: "Image".into(),
                 metadata: vec![meta("source_path", img.source_path.clone()), meta("caption", img.caption.clone()), meta("alt", img.alt.clone())],
             });
-            rels.push(KgRel { source: doc_id.clone(), target: img_id.clone(), rel_type: "HAS_IMAGE".into(), metadata: vec![] });
+            rels.push(KgRel { source: doc_id.to_string(), target: img_id.clone(), rel_type: "HAS_IMAGE".into(), metadata: vec![] });
             if images_written.insert(img_id.clone()) {
-                for concept in depicts.get(img_id.as_str()).into_iter().flatten() {
+                for concept in self.depicts.get(img_id.as_str()).into_iter().flatten() {
                     rels.push(KgRel { source: img_id.clone(), target: concept.clone(), rel_type: "DEPICTS".into(), metadata: vec![] });
                     if !nodes.iter().any(|n| &n.id == concept) {
-                        nodes.push(concept_node(&concepts[concept]));
+                        nodes.push(concept_node(&self.concepts[concept]));
                     }
                 }
             }
         }
-        documents.push(GraphDocument { source, nodes, relationships: rels });
     }
-    KnowledgeGraph { documents, concepts, related_edges: pairs.len() }
 }
 
 fn concept_node(c: &ConceptInfo) -> KgNode {

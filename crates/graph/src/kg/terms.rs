@@ -6,12 +6,17 @@
 
 use serde::{Deserialize, Serialize};
 
+/// How a concept term was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum TermKind {
+    /// A noun phrase: a run of lower-case content words.
     Phrase,
+    /// A short heading text.
     Heading,
+    /// A mostly-capitals word (`MQTT`, `I2C`, `QoS`).
     Acronym,
+    /// A code identifier (`esp_deep_sleep_start`, `read()`).
     Code,
     /// Named by the LLM extractor.
     Entity,
@@ -22,6 +27,7 @@ pub enum TermKind {
 }
 
 impl TermKind {
+    /// The lower-case name, as serialized (`phrase`, `code`, …).
     pub fn as_str(self) -> &'static str {
         match self {
             TermKind::Phrase => "phrase",

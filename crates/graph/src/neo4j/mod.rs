@@ -64,7 +64,9 @@ const SEARCH_STATEMENT: &str = "CALL db.index.fulltext.queryNodes(\"entityIndex\
 pub struct Neo4jOptions {
     /// `bolt://host:7687`, `neo4j://host`, `bolt+s://…`, `neo4j+s://…`.
     pub uri: String,
+    /// User to authenticate as.
     pub username: String,
+    /// The user's password; `None` connects without one.
     pub password: Option<Secret>,
     /// Database name; `None` is the server's default database.
     pub database: Option<String>,
