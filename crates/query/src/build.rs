@@ -17,8 +17,8 @@ use qa_core::progress::Progress;
 use qa_graph::walk::{self, EntityGraph};
 use qa_graph::{EmbeddedGraph, GraphStore};
 use qa_index::lexical;
-use qa_graph::kg::llm_extract::{self, ExtractionCache, ExtractionReport};
-use qa_graph::kg::{self, ExtractParams};
+use qa_graph::kg::llm_extract::{ExtractionCache, ExtractionReport, LlmExtractor};
+use qa_graph::kg::{self, DeterministicExtractor, ExtractParams, Extraction, KgCorpus, KgExtractor};
 use qa_llm::LlmRun;
 use qa_index::index_store::{self, CorpusDir, Manifest};
 use qa_index::vector::{self, HnswIndex, HnswParams};
@@ -449,26 +449,24 @@ impl Run<'_> {
         let doc_types: HashMap<String, &'static str> = docs.iter().map(|d| (d.rel_path.clone(), d.kind.as_str())).collect();
         let titles: HashMap<String, String> = docs.iter().filter_map(|d| d.title.clone().map(|t| (d.rel_path.clone(), t))).collect();
         let s = self.settings;
-        let mut graph = kg::extract(
-            chunks,
-            images,
-            &self.chunk_file,
-            &doc_types,
-            &titles,
-            ExtractParams { min_df: s.min_concept_df, min_related_weight: s.min_related_weight, max_per_chunk: 20 },
-        );
-        if let Some(run) = llm {
-            let previous: ExtractionCache = self
-                .cd
-                .current()
-                .and_then(|g| std::fs::read_to_string(g.join(EXTRACTIONS_FILE)).ok())
-                .and_then(|t| serde_json::from_str(&t).ok())
-                .unwrap_or_default();
-            self.progress.start("llm graph", chunks.len() as u64);
-            let (report, extractions) = llm_extract::extract_into(&mut graph, chunks, &self.chunk_file, run, &previous, &|| self.progress.advance(1));
-            self.progress.finish();
-            write_json(&gen_dir.join(EXTRACTIONS_FILE), &extractions)?;
-            summary.llm_extraction = Some(report);
+        let base = DeterministicExtractor { params: ExtractParams { min_df: s.min_concept_df, min_related_weight: s.min_related_weight, max_per_chunk: 20 } };
+        let mut extractor: Box<dyn KgExtractor + '_> = match llm {
+            Some(run) => {
+                let previous: ExtractionCache = self
+                    .cd
+                    .current()
+                    .and_then(|g| std::fs::read_to_string(g.join(EXTRACTIONS_FILE)).ok())
+                    .and_then(|t| serde_json::from_str(&t).ok())
+                    .unwrap_or_default();
+                Box::new(LlmExtractor { base, run, previous })
+            }
+            None => Box::new(base),
+        };
+        let corpus = KgCorpus { chunks, images, chunk_file: &self.chunk_file, doc_types: &doc_types, titles: &titles };
+        let Extraction { graph, llm } = extractor.extract(&corpus, self.progress);
+        if let Some(done) = llm {
+            write_json(&gen_dir.join(EXTRACTIONS_FILE), &done.cache)?;
+            summary.llm_extraction = Some(done.report);
         }
         let mut concepts: Vec<kg::ConceptInfo> = graph.concepts.values().cloned().collect();
         for c in &mut concepts {
