@@ -63,9 +63,9 @@ fn graph_check(settings: &Settings) -> Check {
                 Err(e) => return check(false, e.to_string(), Some("set QA_NEO4J_URI, or use --graph-store embedded".into())),
             };
             let password = if opts.password.is_some() { "password set" } else { "no password (QA_NEO4J_PASSWORD)" };
-            match qa_graph::Neo4jGraph::connect(&opts) {
+            match qa_graph::store::connect_neo4j(&opts) {
                 Ok(mut g) => {
-                    let counts = qa_graph::GraphStore::counts(&mut g).map(|c| format!("{} nodes, {} relationships", c.nodes, c.relationships)).unwrap_or_else(|e| format!("counts unavailable: {e}"));
+                    let counts = g.counts().map(|c| format!("{} nodes, {} relationships", c.nodes, c.relationships)).unwrap_or_else(|e| format!("counts unavailable: {e}"));
                     check(true, format!("neo4j at {} as {} ({password}): {counts}", opts.uri, opts.username), None)
                 }
                 Err(e) => check(

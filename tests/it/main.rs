@@ -14,7 +14,9 @@ mod index_cli;
 mod llm_cli;
 mod llm_local;
 mod llm_openai;
+#[cfg(feature = "neo4j")]
 mod neo4j_bolt;
+#[cfg(feature = "neo4j")]
 mod neo4j_live;
 mod retrieval_cli;
 mod sql_cli;

@@ -7,6 +7,7 @@ mod embedded;
 pub mod evidence;
 pub mod kg;
 pub mod load;
+#[cfg(feature = "neo4j")]
 mod neo4j;
 pub mod generate;
 pub mod store;
@@ -20,7 +21,9 @@ use qa_core::error::Result;
 use crate::kg::GraphDocument;
 
 pub use embedded::EmbeddedGraph;
-pub use neo4j::{Neo4jGraph, Neo4jOptions};
+#[cfg(feature = "neo4j")]
+pub use neo4j::Neo4jGraph;
+pub use store::Neo4jOptions;
 pub use qa_core::evidence::{Subgraph, SubgraphEdge, SubgraphNode};
 
 /// One result row: column name → JSON value. Nodes become `{"id", "labels", "properties"}`,

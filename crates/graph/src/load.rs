@@ -7,7 +7,8 @@ use qa_core::error::{IoContext, QaError, Result};
 
 use crate::kg::GraphDocument;
 use crate::store::{GraphBackend, StoreConfig};
-use crate::{EmbeddedGraph, GraphStore, IngestStats, Neo4jGraph};
+use crate::store::connect_neo4j;
+use crate::{EmbeddedGraph, GraphStore, IngestStats};
 
 /// Where documents were loaded and what the store did with them.
 #[derive(Debug, Clone)]
@@ -24,7 +25,7 @@ pub fn load_documents(config: &StoreConfig, gen_dir: Option<&Path>, docs: &[Grap
     match config.backend {
         GraphBackend::Neo4j => {
             let opts = config.neo4j_options()?;
-            let mut g = Neo4jGraph::connect(&opts)?;
+            let mut g = connect_neo4j(&opts)?;
             Ok(Loaded { target: opts.uri.clone(), stats: g.ingest(docs)? })
         }
         GraphBackend::Embedded => {

@@ -37,6 +37,8 @@ use serde_json::{Value, json};
 
 use super::{EntityHit, GraphCounts, GraphSchema, GraphStore, IngestStats, ReadRows, Row};
 use qa_core::secret::Secret;
+pub(crate) use crate::store::redact_uri;
+pub use crate::store::Neo4jOptions;
 use qa_core::error::{QaError, Result};
 use crate::kg::GraphDocument;
 
@@ -58,36 +60,6 @@ const ENTITY_INDEX_STATEMENT: &str =
 
 const SEARCH_STATEMENT: &str = "CALL db.index.fulltext.queryNodes(\"entityIndex\", $query) YIELD node, score \
      RETURN coalesce(node.id, node.text, node.name) AS name, labels(node) AS labels, score LIMIT $limit";
-
-/// How to reach a Neo4j server.
-#[derive(Clone)]
-pub struct Neo4jOptions {
-    /// `bolt://host:7687`, `neo4j://host`, `bolt+s://…`, `neo4j+s://…`.
-    pub uri: String,
-    /// User to authenticate as.
-    pub username: String,
-    /// The user's password; `None` connects without one.
-    pub password: Option<Secret>,
-    /// Database name; `None` is the server's default database.
-    pub database: Option<String>,
-    /// Limit for connecting and for each query (also the server-side transaction timeout).
-    pub timeout: Duration,
-    /// Most rows `read` returns; the driver stops pulling there.
-    pub row_cap: usize,
-}
-
-impl fmt::Debug for Neo4jOptions {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Neo4jOptions")
-            .field("uri", &redact_uri(&self.uri))
-            .field("username", &self.username)
-            .field("password", &self.password.as_ref().map(|_| qa_core::secret::REDACTED))
-            .field("database", &self.database)
-            .field("timeout", &self.timeout)
-            .field("row_cap", &self.row_cap)
-            .finish()
-    }
-}
 
 /// A connected Neo4j store. Field order matters: the driver (and its pooled connections) is
 /// dropped before the runtime it was created on.
@@ -148,16 +120,6 @@ fn driver_detail(e: &neo4rs::Error) -> String {
         neo4rs::Error::Neo4j(n) => format!("{}: {}", n.code(), n.message()),
         other => other.to_string(),
     }
-}
-
-/// The URI without the password of any `user:password@` part.
-fn redact_uri(uri: &str) -> String {
-    let Some(scheme_end) = uri.find("://") else { return uri.to_string() };
-    let rest = &uri[scheme_end + 3..];
-    let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    let Some(at) = rest[..authority_end].rfind('@') else { return uri.to_string() };
-    let user = rest[..at].split(':').next().unwrap_or("");
-    format!("{}{}:{}{}", &uri[..scheme_end + 3], user, qa_core::secret::REDACTED, &rest[at..])
 }
 
 impl Neo4jGraph {
