@@ -307,7 +307,8 @@ fn graph_extraction_follows_the_schema() {
 fn subqueries_follow_the_schema() {
     let mut llm = model();
     let question = "How do I calibrate the BME280 sensor and send its readings over MQTT?";
-    let req = qa_query::retrieve::subquery_request(question);
+    let prompt = qa_query::retrieve::SubqueryPrompt { question };
+    let req = qa_llm::Prompt::request(&prompt);
     let response = llm.chat(&req).expect("schema-guided subqueries complete within max_tokens");
     eprintln!("subqueries ({:?}, {} tokens): {}", response.finish_reason, response.usage.completion, response.text);
     let value: serde_json::Value = serde_json::from_str(&response.text).expect("the output is complete JSON");
@@ -316,13 +317,13 @@ fn subqueries_follow_the_schema() {
     assert!(list.iter().all(|s| s.is_string()));
     let distinct: std::collections::BTreeSet<&str> = list.iter().filter_map(|s| s.as_str()).collect();
     assert_eq!(distinct.len(), list.len(), "repeated items: {list:?}");
-    match qa_query::retrieve::parse_llm_subqueries(&response.text, question) {
-        Ok(subqueries) => eprintln!("parse_llm_subqueries: usable {subqueries:?}"),
+    match qa_llm::Prompt::parse(&prompt, &response.text) {
+        Ok(subqueries) => eprintln!("SubqueryPrompt::parse: usable {subqueries:?}"),
         Err(reason) => {
             // The structure is guaranteed; only the content (too short, no words, the question
             // itself) may be refused.
-            assert_eq!(reason, "no usable subquery in the list", "a structural failure");
-            eprintln!("parse_llm_subqueries: refused for content: {reason}");
+            assert_eq!(reason.to_string(), "no usable subquery in the list", "a structural failure");
+            eprintln!("SubqueryPrompt::parse: refused for content: {reason}");
         }
     }
 }

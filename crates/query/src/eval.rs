@@ -22,13 +22,20 @@ use crate::retrieve::{Lane, Retrieval};
 /// One evaluation question.
 #[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct EvalQuestion {
+    /// The question's id in reports.
     pub id: String,
+    /// The question asked.
     pub question: String,
+    /// The source files that hold its answer (paths relative to the corpus root, or their last
+    /// components).
     pub gold: Vec<String>,
+    /// The gold answer string, when known.
     #[serde(default)]
     pub answer: Option<String>,
+    /// Terms a good answer contains.
     #[serde(default)]
     pub key_terms: Vec<String>,
+    /// A label of the question's type (e.g. `single` or `two` gold files), kept but not scored.
     #[serde(default)]
     pub kind: Option<String>,
 }
@@ -70,25 +77,36 @@ pub struct Scores {
 /// Per-question result.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct QuestionResult {
+    /// The question's id.
     pub id: String,
+    /// The question asked.
     pub question: String,
+    /// Its gold files.
     pub gold: Vec<String>,
     /// Distinct files in ranked order (the first 10).
     pub ranked_files: Vec<String>,
     /// 1-based rank of each gold file (None: not in the ranking).
     pub gold_ranks: Vec<Option<usize>>,
+    /// Whether the answer text contains the gold answer (None: the question has none).
     pub answer_contains_gold: Option<bool>,
+    /// Share of the key terms found in the answer text (None: the question has none).
     pub key_term_coverage: Option<f64>,
+    /// Time to answer, in milliseconds.
     pub latency_ms: f64,
+    /// Passages the retrieval selected.
     pub k_selected: usize,
+    /// Who wrote the answer (`extractive` or `llm`).
     pub synthesizer: String,
 }
 
 /// The report of a run.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct EvalReport {
+    /// Questions asked.
     pub questions: usize,
+    /// The corpus evaluated.
     pub corpus: String,
+    /// The cutoffs scored.
     pub ks: Vec<usize>,
     /// The fused ranking (what `qa ask` uses).
     pub fused: Scores,
@@ -98,7 +116,9 @@ pub struct EvalReport {
     pub answer_contains_gold: Option<f64>,
     /// Mean share of `key_terms` found in the answer text.
     pub key_term_coverage: Option<f64>,
+    /// Median time to answer a question, in milliseconds.
     pub latency_p50_ms: f64,
+    /// 95th-percentile time to answer a question, in milliseconds.
     pub latency_p95_ms: f64,
     /// Whether a second run gave identical rankings (None when not checked).
     pub deterministic: Option<bool>,
@@ -106,6 +126,7 @@ pub struct EvalReport {
     pub nondeterministic: Vec<String>,
     /// Who wrote the answers (extractive, llm) and how often.
     pub synthesizers: BTreeMap<String, usize>,
+    /// Each question's result, in file order.
     pub per_question: Vec<QuestionResult>,
 }
 
@@ -169,6 +190,7 @@ fn contains_ci(hay: &str, needle: &str) -> bool {
 
 /// Options of a run.
 pub struct EvalOptions<'a> {
+    /// The cutoffs to score recall and all@k at.
     pub ks: Vec<usize>,
     /// Ask every question a second time and compare the rankings.
     pub check_determinism: bool,

@@ -8,3 +8,6 @@ pub mod ask;
 pub mod build;
 pub mod eval;
 pub mod retrieve;
+
+#[cfg(test)]
+mod test_llm;

@@ -15,7 +15,7 @@ use qa_core::text::singular;
 
 /// One sentence of the model's answer with the citations it carried.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct DraftSentence {
+pub(crate) struct DraftSentence {
     /// The sentence without citation brackets.
     pub text: String,
     /// Cited ids that are in the evidence.
@@ -26,14 +26,17 @@ pub struct DraftSentence {
 const SIMILARITY_WEIGHT: f32 = 0.6;
 
 /// A piece of evidence the answer may rest on.
-pub struct EvidenceText<'a> {
+pub(crate) struct EvidenceText<'a> {
     /// Chunk id, or `graph` for a graph fact.
     pub source: &'a str,
+    /// The passage's or the fact's text.
     pub text: &'a str,
 }
 
+/// How well the evidence supports one sentence of the answer.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct SentenceSupport {
+    /// The sentence, without citations.
     pub text: String,
     /// Combined support score.
     pub score: f32,
@@ -48,20 +51,28 @@ pub struct SentenceSupport {
     /// Says the evidence lacks something ("the documents do not say …"): neither supported nor
     /// unsupported, kept, not counted.
     pub abstention: bool,
+    /// Not an abstention, scored at least the threshold, and every number supported.
     pub supported: bool,
 }
 
+/// The grounding guard's report on an LLM answer (the trace's `answer_grounding`).
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Grounding {
+    /// Support score from which a sentence counts as supported.
     pub threshold: f32,
+    /// Share of claims that must be supported for the answer to be used.
     pub min_supported: f32,
+    /// Each sentence of the answer, assessed.
     pub sentences: Vec<SentenceSupport>,
     /// Supported sentences / (sentences − abstentions).
     pub supported_fraction: f32,
     /// `kept_all`, `removed_unsupported`, `fell_back_to_extractive`.
     pub action: String,
+    /// Why the action was taken, unless everything was kept.
     pub reason: Option<String>,
+    /// Distinct ids the answer cited that were in the prompt, sorted.
     pub cited_chunk_ids: Vec<String>,
+    /// Ids the answer cited that were not in the prompt (removed from it).
     pub invented_chunk_ids: Vec<String>,
     /// The answer cites no chunk although evidence was given.
     pub uncited: bool,
@@ -69,7 +80,7 @@ pub struct Grounding {
 
 impl Grounding {
     /// A report before any sentence was assessed.
-    pub fn empty(threshold: f32, min_supported: f32) -> Grounding {
+    pub(crate) fn empty(threshold: f32, min_supported: f32) -> Grounding {
         Grounding {
             threshold,
             min_supported,
@@ -121,13 +132,14 @@ const ABSTENTION_MARKERS: &[&str] = &[
     "evidence does not",
 ];
 
-pub fn is_abstention(sentence: &str) -> bool {
+/// The sentence says the evidence lacks something ("the documents do not say …").
+fn is_abstention(sentence: &str) -> bool {
     let l = sentence.to_lowercase();
     ABSTENTION_MARKERS.iter().any(|m| l.contains(m))
 }
 
 /// Score each draft sentence against the evidence.
-pub fn assess(draft: &[DraftSentence], evidence: &[EvidenceText], threshold: f32, embed: EmbedFn) -> Vec<SentenceSupport> {
+pub(crate) fn assess(draft: &[DraftSentence], evidence: &[EvidenceText], threshold: f32, embed: EmbedFn) -> Vec<SentenceSupport> {
     let mut ev_sentences: Vec<(&str, String)> = Vec::new();
     let mut ev_words: BTreeSet<String> = BTreeSet::new();
     let mut ev_numbers: BTreeSet<String> = BTreeSet::new();
@@ -191,7 +203,7 @@ pub fn assess(draft: &[DraftSentence], evidence: &[EvidenceText], threshold: f32
 }
 
 /// Supported sentences over all sentences that make a claim (0 when none does).
-pub fn supported_fraction(scores: &[SentenceSupport]) -> f32 {
+pub(crate) fn supported_fraction(scores: &[SentenceSupport]) -> f32 {
     let claims = scores.iter().filter(|s| !s.abstention).count();
     if claims == 0 {
         return 0.0;

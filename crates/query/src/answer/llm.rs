@@ -1,19 +1,19 @@
-//! LLM synthesis: the prompt (question, retrieved passages, graph facts, fitted to a token budget
-//! by evidence priority) and the deterministic clean-up of the model's answer (citations of chunks
-//! that are not in the evidence are removed; evidence blocks the model wrote itself are dropped,
-//! because [`super::render`] rebuilds them from the actual evidence).
+//! LLM synthesis: the prompt ([`SynthesisPrompt`]: question, retrieved passages, graph facts,
+//! fitted to a token budget by evidence priority) and the deterministic clean-up of the model's
+//! answer (citations of chunks that are not in the evidence are removed; evidence blocks the model
+//! wrote itself are dropped, because the answer's blocks are rebuilt from the actual evidence);
+//! then the grounding guard decides what of it the user sees ([`synthesize_with_llm`]).
 
 use std::collections::BTreeSet;
 
 use serde::Serialize;
 
-pub use super::grounding::DraftSentence;
-use super::grounding::{self, EmbedFn, EvidenceText, Grounding};
+use super::grounding::{self, DraftSentence, EmbedFn, EvidenceText, Grounding};
 use super::{render, select_images, Answer, Candidate, ChunkRef, CitedSentence};
 use qa_core::text::split_sentences;
 use qa_core::chunk::Chunk;
 use qa_graph::evidence::{GraphEvidence, GraphFact};
-use qa_llm::{ChatMessage, ChatRequest, Llm, LlmRun, OutputFormat};
+use qa_llm::{ChatMessage, ChatRequest, Llm, LlmRun, OutputFormat, Prompt, PromptError};
 
 /// Short and plain on purpose: a 135M local model follows a few direct sentences and loses the
 /// thread in long instructions (measured with `examples/llm_chat.rs`); larger models need no more.
@@ -27,71 +27,117 @@ const MAX_FACTS: usize = 8;
 /// What made it into the prompt.
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
 pub struct PromptInfo {
+    /// Prompt tokens counted while fitting (instructions, question, evidence and a 16-token
+    /// allowance for the chat template).
     pub prompt_tokens: usize,
+    /// The prompt's token budget.
     pub budget_tokens: usize,
+    /// Graph facts in the prompt (the first ones of the evidence).
     pub facts_included: usize,
+    /// Ids of the passages in the prompt, whole or trimmed, in prompt order.
     pub passages_included: Vec<String>,
     /// Passages cut at a sentence boundary to fit.
     pub passages_trimmed: Vec<String>,
+    /// Ids of the passages left out because not even their first sentence fitted.
     pub passages_dropped: Vec<String>,
 }
 
-pub struct PromptParts<'a> {
+/// The evidence offered to the synthesis prompt.
+pub(crate) struct PromptParts<'a> {
+    /// The user's question.
     pub question: &'a str,
     /// Best evidence first.
     pub passages: Vec<&'a Chunk>,
+    /// The graph facts, in the evidence's order.
     pub facts: &'a [GraphFact],
 }
 
-/// Fit the evidence into `budget` prompt tokens: the instructions and the question always, then
-/// graph facts, then passages in priority order (whole, or cut after the last sentence that fits).
-/// Text is never cut inside a sentence, so never inside a token.
-pub fn build_request(llm: &dyn Llm, parts: &PromptParts, budget: usize, max_tokens: usize) -> (ChatRequest, PromptInfo) {
-    let mut info = PromptInfo { budget_tokens: budget, ..Default::default() };
-    let head = "Text:\n".to_string();
-    let tail = format!("\nQuestion: {}\nAnswer:", parts.question);
-    // Chat-template overhead (role markers) is small; 16 tokens covers the templates we know.
-    let mut used = llm.count_tokens(SYSTEM_PROMPT) + llm.count_tokens(&head) + llm.count_tokens(&tail) + 16;
+/// Opens the evidence in the user message.
+const EVIDENCE_HEAD: &str = "Text:\n";
+
+/// Closes the user message: the question last, where small models look.
+fn question_tail(question: &str) -> String {
+    format!("\nQuestion: {question}\nAnswer:")
+}
+
+/// The answer-synthesis prompt: the question and the evidence that fitted its token budget
+/// ([`SynthesisPrompt::fit`]). Its reply parses into a [`Draft`]: the model's sentences with the
+/// citations of passages in the prompt, the other cited ids reported as invented.
+pub(crate) struct SynthesisPrompt<'a> {
+    question: &'a str,
+    /// The passages as written into the prompt (`[id] (file)` header, then the whole or cut text).
+    passages: String,
+    /// The graph-fact lines under their headings.
+    facts: String,
+    /// Ids of the passages in the prompt: the only ones the answer may cite.
+    known: BTreeSet<String>,
+    max_tokens: usize,
+}
+
+impl<'a> SynthesisPrompt<'a> {
+    /// Fit the evidence into `budget` prompt tokens (as `llm` counts them): the instructions and
+    /// the question always, then graph facts, then passages in priority order (whole, or cut after
+    /// the last sentence that fits). Text is never cut inside a sentence, so never inside a token.
+    /// `max_tokens` bounds the answer.
+    pub(crate) fn fit(llm: &dyn Llm, parts: &PromptParts<'a>, budget: usize, max_tokens: usize) -> (Self, PromptInfo) {
+        let mut info = PromptInfo { budget_tokens: budget, ..Default::default() };
+        // Chat-template overhead (role markers) is small; 16 tokens covers the templates we know.
+        let mut used = llm.count_tokens(SYSTEM_PROMPT) + llm.count_tokens(EVIDENCE_HEAD) + llm.count_tokens(&question_tail(parts.question)) + 16;
+        let facts = fit_facts(llm, parts.facts, budget, &mut used, &mut info);
+        let passages = fit_passages(llm, &parts.passages, budget, &mut used, &mut info);
+        info.prompt_tokens = used;
+        let known = info.passages_included.iter().cloned().collect();
+        (SynthesisPrompt { question: parts.question, passages, facts, known, max_tokens }, info)
+    }
+}
+
+/// The first facts (at most [`MAX_FACTS`]) that fit, each under its section heading.
+fn fit_facts(llm: &dyn Llm, facts: &[GraphFact], budget: usize, used: &mut usize, info: &mut PromptInfo) -> String {
     let mut facts_text = String::new();
     let mut section = "";
-    for f in parts.facts.iter().take(MAX_FACTS) {
+    for f in facts.iter().take(MAX_FACTS) {
         // Generated-query rows are labelled as such: the model sees what the graph returned.
         let heading = if f.kind == "raw_row" { "Raw graph rows:\n" } else { "Facts from the knowledge graph:\n" };
         let line = if heading == section { format!("- {}\n", f.text) } else { format!("{heading}- {}\n", f.text) };
         let cost = llm.count_tokens(&line);
-        if used + cost > budget {
+        if *used + cost > budget {
             break;
         }
-        used += cost;
+        *used += cost;
         facts_text.push_str(&line);
         section = heading;
         info.facts_included += 1;
     }
+    facts_text
+}
+
+/// The passages that fit, in order: whole, or cut after the last sentence that fits; a passage
+/// whose first sentence does not fit is dropped.
+fn fit_passages(llm: &dyn Llm, passages: &[&Chunk], budget: usize, used: &mut usize, info: &mut PromptInfo) -> String {
     let mut passages_text = String::new();
-    for chunk in &parts.passages {
+    for chunk in passages {
         let header = format!("[{}] ({})\n", chunk.id, chunk.source_file);
         let whole = format!("{header}{}\n\n", chunk.content.trim());
         let cost = llm.count_tokens(&whole);
-        if used + cost <= budget {
-            used += cost;
+        if *used + cost <= budget {
+            *used += cost;
             passages_text.push_str(&whole);
             info.passages_included.push(chunk.id.clone());
             continue;
         }
-        // Cut at the last sentence that fits; a passage whose first sentence does not fit is dropped.
         let content = chunk.content.trim();
         let mut fitted: Option<(String, usize)> = None;
         for (_, end) in split_sentences(content) {
             let candidate = format!("{header}{} …\n\n", content[..end].trim_end());
             let c = llm.count_tokens(&candidate);
-            if used + c > budget {
+            if *used + c > budget {
                 break;
             }
             fitted = Some((candidate, c));
         }
         match fitted {
             Some((text, c)) => {
-                used += c;
+                *used += c;
                 passages_text.push_str(&text);
                 info.passages_included.push(chunk.id.clone());
                 info.passages_trimmed.push(chunk.id.clone());
@@ -99,38 +145,50 @@ pub fn build_request(llm: &dyn Llm, parts: &PromptParts, budget: usize, max_toke
             None => info.passages_dropped.push(chunk.id.clone()),
         }
     }
-    // Layout: passages, then graph facts, then the question last, where small models look.
-    let mut user = head;
-    if passages_text.is_empty() {
-        user.push_str("(none)\n\n");
-    }
-    user.push_str(&passages_text);
-    if !facts_text.is_empty() {
-        user.push_str(&facts_text);
-    }
-    user.push_str(&tail);
-    info.prompt_tokens = used;
-    let request = ChatRequest {
-        messages: vec![ChatMessage::system(SYSTEM_PROMPT), ChatMessage::user(user)],
-        max_tokens,
-        format: OutputFormat::Text,
-        stop: vec![],
-        temperature: 0.0,
-        purpose: "synthesis",
-    };
-    (request, info)
+    passages_text
 }
 
+impl Prompt for SynthesisPrompt<'_> {
+    /// The cleaned answer ([`clean_answer`]); cleaning never fails.
+    type Reply = Draft;
+
+    fn request(&self) -> ChatRequest {
+        // Layout: passages, then graph facts, then the question last, where small models look.
+        let mut user = EVIDENCE_HEAD.to_string();
+        if self.passages.is_empty() {
+            user.push_str("(none)\n\n");
+        }
+        user.push_str(&self.passages);
+        user.push_str(&self.facts);
+        user.push_str(&question_tail(self.question));
+        ChatRequest {
+            messages: vec![ChatMessage::system(SYSTEM_PROMPT), ChatMessage::user(user)],
+            max_tokens: self.max_tokens,
+            format: OutputFormat::Text,
+            stop: vec![],
+            temperature: 0.0,
+            purpose: "synthesis",
+        }
+    }
+
+    fn parse(&self, reply: &str) -> Result<Draft, PromptError> {
+        Ok(clean_answer(reply, &self.known))
+    }
+}
+
+/// The model's answer, cleaned: its sentences and the cited ids that are not in the prompt.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Draft {
+pub(crate) struct Draft {
+    /// The answer's sentences, citations stripped from the text.
     pub sentences: Vec<DraftSentence>,
+    /// Cited ids of passages that were not in the prompt.
     pub invented_chunk_ids: Vec<String>,
 }
 
 /// Why a draft answer says nothing, if it does not: it repeats itself (a word 4-gram three
 /// times, or fewer than 45% distinct words over 12+ words), or every sentence only restates the
 /// question (no content word the question lacks).
-pub fn degenerate(sentences: &[DraftSentence], question: &str) -> Option<String> {
+fn degenerate(sentences: &[DraftSentence], question: &str) -> Option<String> {
     let words: Vec<String> = sentences.iter().flat_map(|d| qa_core::text::words(&d.text)).collect();
     if words.len() >= 12 {
         let distinct: BTreeSet<&String> = words.iter().collect();
@@ -166,7 +224,7 @@ pub fn degenerate(sentences: &[DraftSentence], question: &str) -> Option<String>
 /// Split the model's answer into sentences and check its citations against `known` chunk ids.
 /// Anything from a line that starts an evidence block of its own ("Chunks used", "Sources", …)
 /// on is dropped: those blocks are rebuilt from the evidence.
-pub fn clean_answer(raw: &str, known: &BTreeSet<String>) -> Draft {
+fn clean_answer(raw: &str, known: &BTreeSet<String>) -> Draft {
     let mut body = String::new();
     for line in raw.lines() {
         let l = line.trim().trim_start_matches(['#', '*', ' ']).to_ascii_lowercase();
@@ -239,23 +297,35 @@ fn strip_citations(sentence: &str, known: &BTreeSet<String>) -> (String, Vec<Str
 
 /// Settings of one LLM synthesis.
 pub struct LlmSynthesis<'a> {
+    /// The user's question.
     pub question: &'a str,
+    /// The chunks the answer may draw from (retrieved, then found through the graph).
     pub candidates: &'a [Candidate<'a>],
+    /// The graph evidence: its facts go into the prompt, its images may be shown.
     pub graph: &'a GraphEvidence,
     /// The extractive answer: the fallback, and its quoted chunks lead the prompt.
     pub extractive: &'a Answer,
+    /// Every image of the corpus by id (to show figures of cited chunks).
     pub images: &'a std::collections::BTreeMap<String, qa_index::corpus::ImageRef>,
+    /// Prompt tokens at most (lowered to fit the model's context with `max_tokens` reserved).
     pub prompt_budget: usize,
+    /// Answer tokens at most.
     pub max_tokens: usize,
+    /// Support score from which an answer sentence counts as supported by the evidence.
     pub grounding_threshold: f32,
+    /// Share of the answer's claims (0–1) that must be supported for the answer to be used.
     pub grounding_min_supported: f32,
+    /// Embeds the answer's and the evidence's sentences for the grounding guard.
     pub embed: EmbedFn<'a>,
 }
 
+/// What an LLM synthesis produced, and what the trace records of it.
 pub struct LlmSynthesisOutcome {
     /// The LLM's answer when it passed the grounding guard, else the extractive one.
     pub answer: Answer,
+    /// What made it into the prompt (`None` when no prompt was built).
     pub prompt: Option<PromptInfo>,
+    /// The grounding guard's report (`None` when the LLM call failed).
     pub grounding: Option<Grounding>,
     /// One line for the user when the LLM's answer was not used.
     pub note: Option<String>,
@@ -284,15 +354,16 @@ pub fn synthesize_with_llm(run: &mut LlmRun, s: LlmSynthesis) -> LlmSynthesisOut
     let parts = PromptParts { question: s.question, passages: ordered.iter().map(|c| c.chunk).collect(), facts: &s.graph.facts };
     let context = run.llm().context_length().unwrap_or(usize::MAX);
     let budget = s.prompt_budget.min(context.saturating_sub(s.max_tokens));
-    let (request, info) = build_request(run.llm(), &parts, budget, s.max_tokens);
-    let response = match run.call(&request) {
+    let (prompt, info) = SynthesisPrompt::fit(run.llm(), &parts, budget, s.max_tokens);
+    let response = match run.call(&prompt.request()) {
         Ok(r) => r,
         Err(e) => {
             return fallback(Some(format!("LLM unavailable: {e}; showing the extractive answer.")), Some(format!("LLM unavailable: {e}")), Some(info), None)
         }
     };
     let known: BTreeSet<String> = info.passages_included.iter().cloned().collect();
-    let draft = clean_answer(&response.text, &known);
+    // Cleaning never fails; an empty draft would be rejected below as no answer text.
+    let draft = prompt.parse(&response.text).unwrap_or_default();
     // Fluent text can still say nothing: a loop, or the question turned into a statement. Every
     // word of it may be in the evidence, so the grounding guard alone would pass it.
     if let Some(reason) = degenerate(&draft.sentences, s.question) {
@@ -423,6 +494,63 @@ mod tests {
         assert_eq!(d.sentences[0].text, "Pull-ups are 4.7 kΩ.");
         assert_eq!(d.sentences[0].cited, vec!["i2c_1"]);
         assert!(d.invented_chunk_ids.is_empty());
+    }
+
+    fn chunk(id: &str, file: &str, content: &str) -> Chunk {
+        let metadata = qa_core::chunk::ChunkMeta { heading_path: vec![], image_ids: vec![], char_start: 0, char_end: 0, token_count: 0, content_sha256: String::new() };
+        Chunk { id: id.into(), source_file: file.into(), content: content.into(), metadata }
+    }
+
+    /// Three passages (whole, cut, dropped) and both kinds of graph fact, fitted to 280 tokens.
+    fn fitted_prompt<'a>(passages: &'a [Chunk], facts: &'a [GraphFact]) -> (SynthesisPrompt<'a>, PromptInfo) {
+        let parts = PromptParts { question: "How long does a battery last when the ESP32 uses deep sleep?", passages: passages.iter().collect(), facts };
+        SynthesisPrompt::fit(&crate::test_llm::ScriptedLlm::new([]), &parts, 280, 200)
+    }
+
+    fn evidence() -> (Vec<Chunk>, Vec<GraphFact>) {
+        let passages = vec![
+            chunk("power_0", "power.md", "In deep sleep the ESP32 draws about 10 µA. A 2000 mAh battery then lasts for months."),
+            chunk("wifi_1", "wifi.md", "Wi-Fi transmissions draw about 200 mA. Each wake-up that connects costs most of the energy budget. Short wake-ups keep the average current low."),
+            chunk("misc_2", "misc.md", "The enclosure is printed in PETG because it tolerates the summer heat on a balcony better than PLA does."),
+        ];
+        let facts = vec![
+            GraphFact { kind: "co_mention".into(), text: "deep sleep and battery life are named together in power.md".into(), chunk_ids: vec!["power_0".into()] },
+            GraphFact { kind: "raw_row".into(), text: "{battery: LiPo, capacity: 2000 mAh}".into(), chunk_ids: vec![] },
+        ];
+        (passages, facts)
+    }
+
+    #[test]
+    fn synthesis_prompt_snapshot() {
+        let (passages, facts) = evidence();
+        let (prompt, info) = fitted_prompt(&passages, &facts);
+        assert_eq!(info.facts_included, 2);
+        assert_eq!(info.passages_included, ["power_0", "wifi_1"]);
+        assert_eq!(info.passages_trimmed, ["wifi_1"]);
+        assert_eq!(info.passages_dropped, ["misc_2"]);
+        assert!(info.prompt_tokens <= info.budget_tokens);
+        assert_eq!(prompt.reply_schema(), None);
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/snapshots/synthesis_prompt.txt");
+        qa_llm::prompt::assert_snapshot(std::path::Path::new(path), &qa_llm::prompt::render(&prompt.request()));
+    }
+
+    #[test]
+    fn synthesis_reply_may_cite_only_passages_in_the_prompt() {
+        let (passages, facts) = evidence();
+        let (prompt, _) = fitted_prompt(&passages, &facts);
+        let d = prompt.parse("It lasts for months [power_0]. The case is PETG [misc_2].").unwrap();
+        assert_eq!(d.sentences[0].cited, vec!["power_0"]);
+        assert!(d.sentences[1].cited.is_empty());
+        assert_eq!(d.invented_chunk_ids, vec!["misc_2"]);
+    }
+
+    #[test]
+    fn no_passage_that_fits_is_said() {
+        let (passages, facts) = evidence();
+        let parts = PromptParts { question: "Why?", passages: passages.iter().collect(), facts: &facts };
+        let (prompt, info) = SynthesisPrompt::fit(&crate::test_llm::ScriptedLlm::new([]), &parts, 0, 50);
+        assert!(info.passages_included.is_empty() && info.facts_included == 0);
+        assert!(prompt.request().messages[1].content.starts_with("Text:\n(none)\n\n\nQuestion: Why?"));
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! LLM fails): the retrieved sentences most relevant to the question, each citing its chunk, plus
 //! the graph facts. [`llm`] builds the LLM's prompt and cleans its answer; [`grounding`] checks
 //! that answer against the evidence. Both end with the `Chunks used` and `Image paths` blocks,
-//! built only from evidence that was actually retrieved ([`render`]).
+//! built only from evidence that was actually retrieved.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -21,20 +21,29 @@ pub mod writer;
 /// Cosine similarity of each of several texts to the question, or `None` when embedding fails.
 pub type SimilarityFn<'a> = &'a dyn Fn(&[&str]) -> Option<Vec<f32>>;
 
+/// A sentence of an answer with the chunk it cites.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct CitedSentence {
+    /// The sentence, without its citation.
     pub text: String,
+    /// The cited chunk (its first citation for an LLM sentence; empty when it cites none).
     pub chunk_id: String,
+    /// The cited chunk's source file (empty when it cites none).
     pub source_file: String,
+    /// Relevance score (extractive) or grounding support score (LLM).
     pub score: f32,
 }
 
+/// A chunk an answer used, as listed in its `Chunks used` block.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct ChunkRef {
+    /// The chunk's id.
     pub chunk_id: String,
+    /// The file the chunk comes from.
     pub source_file: String,
 }
 
+/// An answer: its sentences and the evidence behind them, and the printable text.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Answer {
     /// False when nothing relevant was found (the text then says so).
@@ -42,9 +51,13 @@ pub struct Answer {
     /// `extractive` or `llm`.
     #[serde(default)]
     pub synthesizer: String,
+    /// The answer's sentences, in order.
     pub sentences: Vec<CitedSentence>,
+    /// Graph facts shown with the answer, citing only chunks that were retrieved.
     pub graph_facts: Vec<GraphFact>,
+    /// The chunks cited by the sentences and the facts, in order of first citation.
     pub chunks_used: Vec<ChunkRef>,
+    /// The images shown with the answer.
     pub image_paths: Vec<ImageHit>,
     /// The full printable answer, blocks included.
     pub text: String,
@@ -53,7 +66,10 @@ pub struct Answer {
 /// A chunk the answer may draw from, with how strongly retrieval or the graph supports it.
 #[derive(Clone, Copy)]
 pub struct Candidate<'a> {
+    /// The chunk.
     pub chunk: &'a Chunk,
+    /// Support strength: the dense similarity for a retrieved chunk, a lower share of the best one
+    /// for a graph-found chunk.
     pub score: f32,
     /// Found through graph evidence (co-mention, mentioning document, image document).
     pub from_graph: bool,
@@ -61,13 +77,19 @@ pub struct Candidate<'a> {
     pub rank: usize,
 }
 
+/// What the extractive synthesizer answers from.
 pub struct SynthesisInput<'a> {
+    /// The user's question.
     pub question: &'a str,
+    /// The chunks the answer may draw from: the retrieval's selection, then graph-found chunks.
     pub candidates: Vec<Candidate<'a>>,
+    /// The graph evidence: grounded concepts, facts and images.
     pub graph: &'a GraphEvidence,
     /// Best dense-retrieval similarity.
     pub best_score: f32,
+    /// `best_score` below this (and no concept grounded exactly) means nothing relevant was found.
     pub relevance_threshold: f32,
+    /// Sentences in the answer at most.
     pub max_sentences: usize,
     /// Every image of the corpus by id (to show figures of quoted chunks).
     pub images: &'a std::collections::BTreeMap<String, qa_index::corpus::ImageRef>,
@@ -139,27 +161,81 @@ fn defines_a_concept(sentence: &[String], concepts: &[Vec<String>]) -> bool {
     })
 }
 
+/// What the sentence scoring compares each sentence with, derived from the question once.
+struct QuestionTerms {
+    /// The question's query terms, singular.
+    terms: Vec<String>,
+    /// Every word of the question (a sentence made only of these restates it).
+    all_words: Vec<String>,
+    /// The bridge entities' names, as words.
+    bridge_words: Vec<Vec<String>>,
+    /// The names of the (at most three) confidently grounded concepts, as words.
+    concept_names: Vec<Vec<String>>,
+    /// "What is X?" wants the sentence that says what X is.
+    wants_definition: bool,
+}
+
+impl QuestionTerms {
+    fn of(input: &SynthesisInput) -> QuestionTerms {
+        let concept_names: Vec<Vec<String>> = input
+            .graph
+            .grounded
+            .iter()
+            // Only confidently grounded concepts (as for relational graph evidence): a partial text
+            // match on one common word ("point" → "frost point") is no reason to prefer a sentence.
+            .filter(|g| g.method == "exact" || g.score >= 0.75)
+            .take(3)
+            .map(|g| words(&g.id))
+            .collect();
+        let q_lower = input.question.trim().to_lowercase();
+        QuestionTerms {
+            terms: query_terms(input.question).iter().map(|w| singular(w)).collect(),
+            all_words: words(input.question),
+            bridge_words: input.bridge_terms.iter().map(|t| words(t)).collect(),
+            concept_names,
+            wants_definition: ["what is", "what are", "what's", "define", "explain", "describe"].iter().any(|p| q_lower.starts_with(p)),
+        }
+    }
+}
+
+/// The extractive answer: the candidates' sentences scored against the question (word overlap,
+/// grounded concepts and bridge entities named, retrieval rank), the best few re-ranked by
+/// similarity, the chain of a two-hop answer kept, each sentence citing its chunk; then the graph
+/// facts and the evidence blocks. "Not found" when retrieval was too weak or no sentence matched.
 pub fn synthesize(input: SynthesisInput) -> Answer {
-    let q_words: Vec<String> = query_terms(input.question).iter().map(|w| singular(w)).collect();
-    let q_set: BTreeSet<&str> = q_words.iter().map(String::as_str).collect();
-    let bridge_words: Vec<Vec<String>> = input.bridge_terms.iter().map(|t| words(t)).collect();
-    let q_all_words = words(input.question);
-    let q_all: BTreeSet<&str> = q_all_words.iter().map(String::as_str).collect();
-    let concept_names: Vec<Vec<String>> = input
-        .graph
-        .grounded
-        .iter()
-        // Only confidently grounded concepts (as for relational graph evidence): a partial text
-        // match on one common word ("point" → "frost point") is no reason to prefer a sentence.
-        .filter(|g| g.method == "exact" || g.score >= 0.75)
-        .take(3)
-        .map(|g| words(&g.id))
-        .collect();
-    // "What is X?" wants the sentence that says what X is.
-    let q_lower = input.question.trim().to_lowercase();
-    let wants_definition = ["what is", "what are", "what's", "define", "explain", "describe"].iter().any(|p| q_lower.starts_with(p));
+    let terms = QuestionTerms::of(&input);
+    let scored = score_sentences(&input.candidates, &terms);
+    let chain = bridge_chain(&scored, &terms.bridge_words);
+    let mut pool = distinct_best(scored, RERANK_POOL.max(input.max_sentences));
+    if let Some(sim) = input.similarity {
+        rerank(&mut pool, sim);
+    }
+    // The best sentence, then the chain, then the rest of the pool.
+    let mut picked: Vec<CitedSentence> = pool.iter().take(1).cloned().collect();
+    for c in chain.into_iter().chain(pool.into_iter().skip(1)) {
+        if picked.len() < input.max_sentences && !picked.iter().any(|p| p.text == c.text || near_duplicate(&p.text, &c.text)) {
+            picked.push(c);
+        }
+    }
+    let grounded_lexically = input.graph.grounded.iter().any(|g| g.method == "exact");
+    let relevant = input.best_score >= input.relevance_threshold || grounded_lexically;
+    if !relevant || picked.is_empty() {
+        let text = "I could not find anything relevant to this question in the indexed documents.\n\
+                    (No retrieved passage matched the question well enough; try rephrasing, or index more documents.)"
+            .to_string();
+        return Answer { found: false, synthesizer: "extractive".into(), sentences: vec![], graph_facts: vec![], chunks_used: vec![], image_paths: vec![], text };
+    }
+    extractive_answer(&input, picked)
+}
+
+/// Every sentence of the candidates that names a question term, a grounded concept or a bridge
+/// entity (and does more than restate the question), scored, best first.
+fn score_sentences(candidates: &[Candidate], terms: &QuestionTerms) -> Vec<CitedSentence> {
+    let q_set: BTreeSet<&str> = terms.terms.iter().map(String::as_str).collect();
+    let q_all: BTreeSet<&str> = terms.all_words.iter().map(String::as_str).collect();
+    let concept_names = &terms.concept_names;
     let mut scored: Vec<CitedSentence> = Vec::new();
-    for cand in &input.candidates {
+    for cand in candidates {
         for (pos, sent) in sentences(&cand.chunk.content).into_iter().enumerate() {
             let sw = words(&sent);
             let sset: BTreeSet<&str> = sw.iter().map(String::as_str).collect();
@@ -173,7 +249,7 @@ pub fn synthesize(input: SynthesisInput) -> Answer {
                 .iter()
                 .filter(|c| !matched.iter().any(|o| o.len() > c.len() && o.windows(c.len()).any(|w| w == c.as_slice())))
                 .count();
-            let bridges_in = bridge_words.iter().filter(|b| !b.is_empty() && sw.windows(b.len()).any(|w| w == b.as_slice())).count();
+            let bridges_in = terms.bridge_words.iter().filter(|b| !b.is_empty() && sw.windows(b.len()).any(|w| w == b.as_slice())).count();
             if overlap == 0.0 && concepts_in == 0 && bridges_in == 0 {
                 continue;
             }
@@ -188,7 +264,7 @@ pub fn synthesize(input: SynthesisInput) -> Answer {
             if concepts_in >= 2 {
                 score += 0.3; // states how two grounded concepts relate
             }
-            if wants_definition && defines_a_concept(&sw, &concept_names) {
+            if terms.wants_definition && defines_a_concept(&sw, concept_names) {
                 score += 0.3;
             }
             score -= 0.01 * pos as f32; // earlier sentences of a chunk tend to define things
@@ -202,12 +278,16 @@ pub fn synthesize(input: SynthesisInput) -> Answer {
         }
     }
     scored.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.chunk_id.cmp(&b.chunk_id)));
-    // The chain of a two-hop answer: for each bridge entity, the best sentence naming it in each
-    // of (at most) two passages — the one that names it in passing and its own page.
+    scored
+}
+
+/// The chain of a two-hop answer: for each bridge entity, the best sentence naming it in each of
+/// (at most) two passages — the one that names it in passing and its own page.
+fn bridge_chain(scored: &[CitedSentence], bridge_words: &[Vec<String>]) -> Vec<CitedSentence> {
     let mut chain: Vec<CitedSentence> = Vec::new();
     for b in bridge_words.iter().filter(|b| !b.is_empty()) {
         let mut chunks_seen: Vec<&str> = Vec::new();
-        for sent in &scored {
+        for sent in scored {
             if chunks_seen.len() >= 2 || chunks_seen.contains(&sent.chunk_id.as_str()) {
                 continue;
             }
@@ -219,49 +299,44 @@ pub fn synthesize(input: SynthesisInput) -> Answer {
             }
         }
     }
+    chain
+}
+
+/// The best `size` sentences that are neither copies (overlapping chunks repeat sentences) nor
+/// near-copies of a better one.
+fn distinct_best(scored: Vec<CitedSentence>, size: usize) -> Vec<CitedSentence> {
     let mut pool: Vec<CitedSentence> = Vec::new();
     let mut seen = BTreeSet::new();
     for s in scored {
-        if pool.len() >= RERANK_POOL.max(input.max_sentences) {
+        if pool.len() >= size {
             break;
         }
         let key: String = words(&s.text).join(" ");
-        // Overlapping chunks repeat sentences; near-copies say nothing new either.
         if seen.insert(key) && !pool.iter().any(|p| near_duplicate(&p.text, &s.text)) {
             pool.push(s);
         }
     }
-    // Word overlap finds sentences on the topic; similarity to the question picks the ones that
-    // answer it (a sentence that merely repeats the question's words ranks lower).
-    if let Some(sim) = input.similarity {
-        let clipped: Vec<String> = pool.iter().map(|s| s.text.split_whitespace().take(RERANK_WORDS).collect::<Vec<_>>().join(" ")).collect();
-        let texts: Vec<&str> = clipped.iter().map(String::as_str).collect();
-        if let Some(sims) = sim(&texts).filter(|v| v.len() == pool.len()) {
-            for (s, v) in pool.iter_mut().zip(sims) {
-                s.score += v;
-            }
-            pool.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.chunk_id.cmp(&b.chunk_id)));
-        }
-    }
-    // The best sentence, then the chain, then the rest of the pool.
-    let mut picked: Vec<CitedSentence> = pool.iter().take(1).cloned().collect();
-    for c in chain.into_iter().chain(pool.into_iter().skip(1)) {
-        if picked.len() < input.max_sentences && !picked.iter().any(|p| p.text == c.text || near_duplicate(&p.text, &c.text)) {
-            picked.push(c);
-        }
-    }
-    let grounded_lexically = input.graph.grounded.iter().any(|g| g.method == "exact");
-    let relevant = input.best_score >= input.relevance_threshold || grounded_lexically;
-    let found = relevant && !picked.is_empty();
-    let known_chunks: HashMap<&str, &Chunk> = input.candidates.iter().map(|c| (c.chunk.id.as_str(), c.chunk)).collect();
+    pool
+}
 
-    if !found {
-        let text = "I could not find anything relevant to this question in the indexed documents.\n\
-                    (No retrieved passage matched the question well enough; try rephrasing, or index more documents.)"
-            .to_string();
-        return Answer { found: false, synthesizer: "extractive".into(), sentences: vec![], graph_facts: vec![], chunks_used: vec![], image_paths: vec![], text };
+/// Add each sentence's similarity to the question to its score and re-sort. Word overlap finds
+/// sentences on the topic; similarity picks the ones that answer it (a sentence that merely
+/// repeats the question's words ranks lower). Unchanged when the similarity fails.
+fn rerank(pool: &mut [CitedSentence], sim: SimilarityFn) {
+    let clipped: Vec<String> = pool.iter().map(|s| s.text.split_whitespace().take(RERANK_WORDS).collect::<Vec<_>>().join(" ")).collect();
+    let texts: Vec<&str> = clipped.iter().map(String::as_str).collect();
+    if let Some(sims) = sim(&texts).filter(|v| v.len() == pool.len()) {
+        for (s, v) in pool.iter_mut().zip(sims) {
+            s.score += v;
+        }
+        pool.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.chunk_id.cmp(&b.chunk_id)));
     }
-    // Graph facts, keeping only chunk ids that resolve to retrieved/resolved chunks.
+}
+
+/// The found answer: the picked sentences with their citations, the graph facts (citing only
+/// chunks that were retrieved or resolved), the chunks used and the images to show.
+fn extractive_answer(input: &SynthesisInput, picked: Vec<CitedSentence>) -> Answer {
+    let known_chunks: HashMap<&str, &Chunk> = input.candidates.iter().map(|c| (c.chunk.id.as_str(), c.chunk)).collect();
     let facts: Vec<GraphFact> = input
         .graph
         .facts
@@ -296,7 +371,7 @@ pub fn synthesize(input: SynthesisInput) -> Answer {
 
 /// Images to show: when the question asks for a picture, the graph's images plus figures of the
 /// quoted chunks; otherwise only graph images that appear in a chunk the answer quotes.
-pub fn select_images(
+pub(crate) fn select_images(
     question: &str,
     graph: &GraphEvidence,
     candidates: &[Candidate],
@@ -326,7 +401,7 @@ pub fn select_images(
 }
 
 /// The printable answer: the body, then the graph facts, `Chunks used` and `Image paths` blocks.
-pub fn render(body: &str, facts: &[GraphFact], used: &[ChunkRef], images: &[ImageHit]) -> String {
+pub(crate) fn render(body: &str, facts: &[GraphFact], used: &[ChunkRef], images: &[ImageHit]) -> String {
     let mut text = body.trim_end().to_string();
     text.push('\n');
     // Rows of the generated Cypher query are shown as returned, apart from the derived facts.

@@ -6,9 +6,7 @@
 //! the question stays whole (a fragment such as "How do the borrow checker?" would only pull
 //! unrelated passages). With an LLM configured, its subqueries are added (validated).
 
-use serde::Serialize;
-
-use qa_llm::{ChatMessage, ChatRequest, LlmRun, OutputFormat};
+use qa_llm::{ChatMessage, ChatRequest, OutputFormat, Prompt, PromptError};
 use qa_core::text;
 
 /// Leads that take a noun phrase and can be distributed over "A and B".
@@ -24,7 +22,7 @@ const AUX: &[(&str, &str)] = &[
 ];
 
 /// The question itself, then its complete sub-questions (at most four).
-pub fn subqueries(question: &str) -> Vec<String> {
+pub(crate) fn subqueries(question: &str) -> Vec<String> {
     let q = question.trim();
     let mut out = vec![q.to_string()];
     let mut parts: Vec<String> = Vec::new();
@@ -225,7 +223,7 @@ fn find_word(hay: &str, word: &str) -> Option<usize> {
 }
 
 /// JSON schema of the LLM's subquery answer.
-pub fn subquery_schema() -> serde_json::Value {
+fn subquery_schema() -> serde_json::Value {
     serde_json::json!({
         "type": "object",
         "properties": {"subqueries": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": MAX_LLM_SUBQUERIES}},
@@ -234,39 +232,79 @@ pub fn subquery_schema() -> serde_json::Value {
     })
 }
 
+/// LLM subqueries kept at most (the question and the deterministic split come on top).
 const MAX_LLM_SUBQUERIES: usize = 4;
-/// The question plus at most this many subqueries are searched.
-const MAX_SUBQUERIES: usize = 5;
 
-/// The chat request that asks for subqueries. The local model's answer is forced to open with
-/// `{"subqueries": ["` and constrained to JSON, which a 135M model reliably completes; free
-/// generation by such a model rarely parses.
-pub fn subquery_request(question: &str) -> ChatRequest {
-    ChatRequest {
-        messages: vec![
-            ChatMessage::system("You turn a question into short search queries for a document search engine. Reply with JSON only."),
-            ChatMessage::user(format!(
-                "Question: {question}\n\nWrite 1 to {MAX_LLM_SUBQUERIES} short search queries (a few words each) that together cover what the question asks. \
-                 Reply as {{\"subqueries\": [\"...\"]}}."
-            )),
-        ],
-        // Four short queries fit in 48 tokens; a small model that loops stops here, not later.
-        max_tokens: 48,
-        format: OutputFormat::Json { name: "subqueries".into(), schema: subquery_schema(), prefix: "{\"subqueries\": [\"".into() },
-        stop: vec![],
-        temperature: 0.0,
-        purpose: "subqueries",
+/// The prompt that asks the LLM for short search queries covering `question`. The local model's
+/// answer is forced to open with `{"subqueries": ["` and constrained to JSON, which a 135M model
+/// reliably completes; free generation by such a model rarely parses. The reply parses into the
+/// usable queries (see [`Prompt::parse`]).
+#[derive(Debug, Clone, Copy)]
+pub struct SubqueryPrompt<'a> {
+    /// The user's question.
+    pub question: &'a str,
+}
+
+impl Prompt for SubqueryPrompt<'_> {
+    /// The usable subqueries: 1 to 4 of them, whitespace collapsed, none a repeat of the question
+    /// or of another.
+    type Reply = Vec<String>;
+
+    fn request(&self) -> ChatRequest {
+        let question = self.question;
+        ChatRequest {
+            messages: vec![
+                ChatMessage::system("You turn a question into short search queries for a document search engine. Reply with JSON only."),
+                ChatMessage::user(format!(
+                    "Question: {question}\n\nWrite 1 to {MAX_LLM_SUBQUERIES} short search queries (a few words each) that together cover what the question asks. \
+                     Reply as {{\"subqueries\": [\"...\"]}}."
+                )),
+            ],
+            // Four short queries fit in 48 tokens; a small model that loops stops here, not later.
+            max_tokens: 48,
+            format: OutputFormat::Json { name: "subqueries".into(), schema: subquery_schema(), prefix: "{\"subqueries\": [\"".into() },
+            stop: vec![],
+            temperature: 0.0,
+            purpose: "subqueries",
+        }
+    }
+
+    fn parse(&self, reply: &str) -> Result<Vec<String>, PromptError> {
+        Ok(validate_subqueries(reply, self.question)?)
+    }
+}
+
+/// Why the LLM's subquery reply is unusable.
+#[derive(Debug, thiserror::Error)]
+enum SubqueryReplyError {
+    /// The reply is not a JSON value.
+    #[error("not JSON: {0}")]
+    NotJson(serde_json::Error),
+    /// The JSON has no `subqueries` array.
+    #[error("no \"subqueries\" list")]
+    NoList,
+    /// An item of the list is not a string.
+    #[error("a subquery is not a string")]
+    NotAString,
+    /// Every item was too short, too long, wordless or a repeat.
+    #[error("no usable subquery in the list")]
+    NoneUsable,
+}
+
+impl From<SubqueryReplyError> for PromptError {
+    fn from(e: SubqueryReplyError) -> Self {
+        PromptError(e.to_string())
     }
 }
 
 /// Validate the LLM's answer: a JSON object whose `subqueries` is a list of strings; keeps the
 /// usable ones (3–200 characters, not repeats of the question or of each other).
-pub fn parse_llm_subqueries(text: &str, question: &str) -> Result<Vec<String>, String> {
-    let value: serde_json::Value = serde_json::from_str(text.trim()).map_err(|e| format!("not JSON: {e}"))?;
-    let list = value.get("subqueries").and_then(|v| v.as_array()).ok_or("no \"subqueries\" list")?;
+fn validate_subqueries(text: &str, question: &str) -> Result<Vec<String>, SubqueryReplyError> {
+    let value: serde_json::Value = serde_json::from_str(text.trim()).map_err(SubqueryReplyError::NotJson)?;
+    let list = value.get("subqueries").and_then(|v| v.as_array()).ok_or(SubqueryReplyError::NoList)?;
     let mut out: Vec<String> = Vec::new();
     for item in list {
-        let s = item.as_str().ok_or("a subquery is not a string")?;
+        let s = item.as_str().ok_or(SubqueryReplyError::NotAString)?;
         let s = s.split_whitespace().collect::<Vec<_>>().join(" ");
         let len = s.chars().count();
         let has_word = s.split(|c: char| !c.is_alphanumeric()).any(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 2);
@@ -279,55 +317,9 @@ pub fn parse_llm_subqueries(text: &str, question: &str) -> Result<Vec<String>, S
         }
     }
     if out.is_empty() {
-        return Err("no usable subquery in the list".into());
+        return Err(SubqueryReplyError::NoneUsable);
     }
     Ok(out)
-}
-
-/// Where the searched subqueries came from.
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct SubqueryPlan {
-    pub queries: Vec<String>,
-    /// `llm` (LLM subqueries added to the question and its deterministic split) or `deterministic`.
-    pub source: String,
-    /// Why the LLM's subqueries were not used, when they were asked for.
-    pub fallback_reason: Option<String>,
-    /// LLM subqueries dropped because they drifted from the question.
-    pub dropped: Vec<String>,
-}
-
-/// An LLM subquery must be at least this similar (cosine) to the question to be searched.
-pub const MIN_SUBQUERY_SIMILARITY: f32 = 0.4;
-
-/// The question first (graph grounding uses its vector), then the LLM's subqueries, then the
-/// deterministic split; the deterministic list alone when the LLM fails or answers badly.
-pub fn plan_subqueries(question: &str, llm: Option<&mut LlmRun>) -> SubqueryPlan {
-    let deterministic = subqueries(question);
-    let Some(run) = llm else {
-        return SubqueryPlan { queries: deterministic, source: "deterministic".into(), fallback_reason: None, dropped: vec![] };
-    };
-    let fallback = |reason: String| SubqueryPlan { queries: subqueries(question), source: "deterministic".into(), fallback_reason: Some(reason), dropped: vec![] };
-    let response = match run.call(&subquery_request(question)) {
-        Ok(r) => r,
-        Err(e) => return fallback(format!("LLM call failed: {e}")),
-    };
-    match parse_llm_subqueries(&response.text, question) {
-        Ok(extra) => {
-            run.set_outcome("used");
-            let mut queries = vec![deterministic[0].clone()];
-            for q in extra.into_iter().chain(deterministic.into_iter().skip(1)) {
-                if !queries.iter().any(|o| o.eq_ignore_ascii_case(&q)) {
-                    queries.push(q);
-                }
-            }
-            queries.truncate(MAX_SUBQUERIES);
-            SubqueryPlan { queries, source: "llm".into(), fallback_reason: None, dropped: vec![] }
-        }
-        Err(e) => {
-            run.set_outcome(format!("invalid: {e}"));
-            fallback(format!("invalid LLM subqueries: {e}"))
-        }
-    }
 }
 
 #[cfg(test)]
@@ -403,12 +395,21 @@ mod tests {
     #[test]
     fn llm_subqueries_are_validated() {
         let q = "How do I wire the BME280?";
-        let ok = parse_llm_subqueries(r#"{"subqueries": ["BME280 wiring", "  I2C   pull-up ", "bme280 WIRING", "How do I wire the BME280?", "x", "...", "1 2 3"]}"#, q).unwrap();
+        let prompt = SubqueryPrompt { question: q };
+        let ok = prompt.parse(r#"{"subqueries": ["BME280 wiring", "  I2C   pull-up ", "bme280 WIRING", "How do I wire the BME280?", "x", "...", "1 2 3"]}"#).unwrap();
         assert_eq!(ok, vec!["BME280 wiring", "I2C pull-up"]);
-        assert!(parse_llm_subqueries(r#"{"subqueries": []}"#, q).is_err());
-        assert!(parse_llm_subqueries(r#"{"queries": ["a b c"]}"#, q).is_err());
-        assert!(parse_llm_subqueries(r#"{"subqueries": [1, 2]}"#, q).is_err());
-        assert!(parse_llm_subqueries("BME280 wiring", q).is_err());
+        assert_eq!(prompt.parse(r#"{"subqueries": []}"#).unwrap_err().to_string(), "no usable subquery in the list");
+        assert_eq!(prompt.parse(r#"{"queries": ["a b c"]}"#).unwrap_err().to_string(), "no \"subqueries\" list");
+        assert_eq!(prompt.parse(r#"{"subqueries": [1, 2]}"#).unwrap_err().to_string(), "a subquery is not a string");
+        assert!(prompt.parse("BME280 wiring").unwrap_err().to_string().starts_with("not JSON: "));
+    }
+
+    #[test]
+    fn subquery_prompt_snapshot() {
+        let prompt = SubqueryPrompt { question: "How do I calibrate the BME280 sensor and send its readings over MQTT?" };
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/snapshots/subquery_prompt.txt");
+        qa_llm::prompt::assert_snapshot(std::path::Path::new(path), &qa_llm::prompt::render(&prompt.request()));
+        assert_eq!(prompt.reply_schema().unwrap()["properties"]["subqueries"]["maxItems"], MAX_LLM_SUBQUERIES);
     }
 
     #[test]

@@ -31,8 +31,9 @@ pub const PASSAGE_SEED_SHARE: f32 = 0.5;
 pub const BIAS_TEMPERATURE: f32 = 0.2;
 /// Passages of linked documents placed right after the top passage.
 pub const BRIDGE_PASSAGES: usize = 2;
-/// Passages selected for a simple question, and for a comparison, multi-part or multi-hop one.
+/// Passages selected for a simple question.
 pub const SIMPLE_K: usize = 5;
+/// Passages selected for a comparison, multi-part or multi-hop question.
 pub const COMPLEX_K: usize = 8;
 
 /// Lane weights in the fusion (see BENCHMARKS.md for the measurements behind them).
@@ -309,9 +310,4 @@ impl Lanes<'_> {
         let via = rows.iter().map(|r| r.2).collect();
         (ranking(rows.into_iter().map(|(p, s, _)| (p, s)).collect(), t), via)
     }
-}
-
-/// Cosine of `q` with each row's vector, for callers that hold vectors.
-pub fn cosine(q: &[f32], v: &[f32]) -> f32 {
-    dot(q, v)
 }

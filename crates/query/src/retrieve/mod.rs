@@ -1,28 +1,39 @@
 //! Retrieval: three lanes rank the corpus's passages independently — dense (embedding + HNSW),
 //! lexical (BM25) and graph (personalized PageRank from the question's entities over the
-//! knowledge graph) — and [`fusion`] merges them by reciprocal rank, then chooses the passages an
+//! knowledge graph) — and fusion merges them by reciprocal rank, then chooses the passages an
 //! answer draws on with coverage in mind. Every lane's ranks and scores are kept for the trace.
+//! The queries searched are the question and its sub-questions ([`SubqueryPrompt`] asks an LLM
+//! for more).
 
-pub mod decompose;
-pub mod fusion;
-pub mod lanes;
+mod decompose;
+mod fusion;
+pub(crate) mod lanes;
+pub(crate) mod plan;
 
 use serde::{Deserialize, Serialize};
 
-pub use decompose::{parse_llm_subqueries, plan_subqueries, subqueries, subquery_request, subquery_schema, SubqueryPlan, MIN_SUBQUERY_SIMILARITY};
+pub use decompose::SubqueryPrompt;
+pub(crate) use decompose::subqueries;
+pub(crate) use plan::{plan_subqueries, SubqueryPlan, MIN_SUBQUERY_SIMILARITY};
 
 /// A retrieval lane.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Lane {
+    /// Embedding similarity through the HNSW index.
     Dense,
+    /// BM25 over the lexical index.
     Lexical,
+    /// Personalized PageRank from the question's entities over the entity graph.
     Graph,
 }
 
 impl Lane {
-    pub const ALL: [Lane; 3] = [Lane::Dense, Lane::Lexical, Lane::Graph];
-    pub fn as_str(self) -> &'static str {
+    /// Every lane, in trace order.
+    pub(crate) const ALL: [Lane; 3] = [Lane::Dense, Lane::Lexical, Lane::Graph];
+
+    /// The lane's name in traces and reports.
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Lane::Dense => "dense",
             Lane::Lexical => "lexical",
@@ -45,19 +56,26 @@ pub struct LaneHit {
 /// A lane's ranking of the corpus (its best passages, best first).
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct LaneRanking {
+    /// The ranked passages, best first.
     pub hits: Vec<LaneHit>,
     /// Why the lane produced nothing, when it did not (no entity grounded, no lexical index, …).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub skipped: Option<String>,
+    /// Time the lane took, in milliseconds.
     pub ms: f64,
 }
 
 /// A passage after fusion: its fused score and where each lane ranked it.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct FusedHit {
+    /// Row of the chunk in the index's id map.
     pub row: usize,
+    /// The chunk's id.
     pub chunk_id: String,
+    /// The file the chunk comes from.
     pub source_file: String,
+    /// The fused score: the walk's PageRank mass for passages the fusing walk reached, 0 for the
+    /// rest (ordered after them by reciprocal-rank fusion).
     pub score: f32,
     /// (lane, rank, lane score) for every lane that ranked it.
     pub lanes: Vec<(Lane, usize, f32)>,
@@ -71,8 +89,12 @@ pub struct FusedHit {
 /// An entity the graph lane started from.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Seed {
+    /// The concept id, or the chunk id for a passage seed.
     pub id: String,
+    /// The concept's name, or the passage's source file.
     pub name: String,
+    /// Restart weight in the walk (unnormalised): the entity's specificity (times its similarity
+    /// for a `similar` seed), or the passage's part of the passage share.
     pub weight: f32,
     /// `question` (named in the question), `similar` (its name's embedding is close to the
     /// question's) or `passage` (named in a passage of the first round).
@@ -82,13 +104,17 @@ pub struct Seed {
 /// Everything retrieval decided for one question.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Retrieval {
+    /// The queries searched: the question, then its sub-questions.
     pub subqueries: Vec<String>,
+    /// The dense lane (the sub-questions' rankings merged).
     pub dense: LaneRanking,
+    /// The lexical lane (the sub-questions' rankings merged).
     pub lexical: LaneRanking,
     /// The graph lane: a walk from the question's entities alone.
     pub graph: LaneRanking,
     /// The fusing walk: from the question's entities and the lanes' best passages.
     pub walk: LaneRanking,
+    /// The entities and passages the walks started from.
     pub seeds: Vec<Seed>,
     /// Names of the entities through which bridge passages were reached (the second hop).
     #[serde(default)]
@@ -97,13 +123,15 @@ pub struct Retrieval {
     pub fused: Vec<FusedHit>,
     /// The passages the answer may draw on, in order.
     pub selected: Vec<FusedHit>,
-    /// How many passages were selected and why.
+    /// How many passages were selected.
     pub k: usize,
+    /// Why that many (`simple question`, `2 sub-questions`, `set by --k / top_k`, …).
     pub k_reason: String,
 }
 
 impl Retrieval {
-    pub fn lane(&self, lane: Lane) -> &LaneRanking {
+    /// The ranking of one of the three lanes.
+    pub(crate) fn lane(&self, lane: Lane) -> &LaneRanking {
         match lane {
             Lane::Dense => &self.dense,
             Lane::Lexical => &self.lexical,
