@@ -145,7 +145,7 @@ fn index_checks(settings: &Settings, model_id: Option<&str>) -> Vec<Check> {
     let mut checks = Vec::new();
     for (cd, manifest) in &corpora {
         let gen_dir = cd.current();
-        let verified = gen_dir.as_ref().map(|g| index_store::verify_generation(g, false)).unwrap_or_else(|| Err("no live generation".into()));
+        let verified = gen_dir.as_ref().map(|g| index_store::verify_generation(g, false).map_err(|e| e.to_string())).unwrap_or_else(|| Err("no live generation".into()));
         match (manifest, verified) {
             (Ok(m), Ok(_)) => {
                 let model_ok = model_id.is_none_or(|id| id == m.model_id);
@@ -161,7 +161,7 @@ fn index_checks(settings: &Settings, model_id: Option<&str>) -> Vec<Check> {
             }
             (m, v) => {
                 let root = m.as_ref().map(|m| m.corpus_root.clone()).unwrap_or_else(|_| "<FOLDER>".into());
-                let reason = v.err().or_else(|| m.as_ref().err().cloned()).unwrap_or_default();
+                let reason = v.err().or_else(|| m.as_ref().err().map(|e| e.to_string())).unwrap_or_default();
                 checks.push(Check { name: format!("index '{}'", cd.name), ok: false, detail: reason, fix: Some(format!("run `qa index {root} --rebuild`")) });
             }
         }

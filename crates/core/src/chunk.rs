@@ -8,32 +8,45 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{IoContext, QaError, Result};
 
+/// Where a chunk sits in its document and what it holds, beside its text.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct ChunkMeta {
+    /// Headings enclosing the chunk's first non-heading block, outermost first.
     pub heading_path: Vec<String>,
+    /// Ids of the images referenced by the chunk's blocks (see `corpus::ImageRef` in `qa-index`).
     pub image_ids: Vec<String>,
     /// Character (not byte) offsets of the chunk in the document's extracted text.
     pub char_start: usize,
+    /// End of the chunk (exclusive), in characters like `char_start`.
     pub char_end: usize,
     /// Model tokens including [CLS] and [SEP].
     pub token_count: usize,
+    /// sha256 of `content` in lower-case hex: the key of the embedding cache.
     pub content_sha256: String,
 }
 
 /// One line of `chunking_outputs/<corpus>_chunks.jsonl`.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Chunk {
+    /// `<file stem slug>_<n>` (n counts the document's chunks from 0), unique within a corpus
+    /// (a `~2`, `~3` … suffix settles collisions).
     pub id: String,
+    /// Path of the document relative to the corpus root, with `/` separators.
     pub source_file: String,
+    /// The text that is embedded, indexed and quoted as evidence.
     pub content: String,
+    /// Position and provenance of the text.
     pub metadata: ChunkMeta,
 }
 
 /// Counts model tokens of a text without special tokens.
 pub trait TokenCounter: Sync {
+    /// Tokens the model's tokenizer makes of `text`, [CLS] and [SEP] not included.
     fn count(&self, text: &str) -> usize;
 }
 
+/// Read a chunk file (one JSON [`Chunk`] a line; blank lines skipped). A line that is not a chunk
+/// is an error naming its line number.
 pub fn read_chunks(path: &Path) -> Result<Vec<Chunk>> {
     let f = std::fs::File::open(path).ctx("opening chunk file", path)?;
     let mut out = Vec::new();

@@ -9,6 +9,7 @@ use sha2::{Digest, Sha256};
 
 use crate::error::{IoContext, QaError, Result};
 
+/// sha256 of `data` as 64 lower-case hex digits.
 pub fn sha256_hex(data: &[u8]) -> String {
     let digest = Sha256::digest(data);
     let mut s = String::with_capacity(64);
@@ -32,6 +33,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     std::fs::rename(&tmp, path).ctx("renaming into place", path)
 }
 
+/// Write `rows` to `path` as JSON lines, atomically like [`write_atomic`].
 pub fn write_jsonl<T: Serialize>(path: &Path, rows: &[T]) -> Result<()> {
     let tmp = path.with_extension("jsonl.tmp");
     {

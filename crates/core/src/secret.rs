@@ -9,9 +9,11 @@ pub const REDACTED: &str = "<redacted>";
 pub struct Secret(String);
 
 impl Secret {
+    /// Wrap a value (kept as given, untrimmed).
     pub fn new(value: impl Into<String>) -> Self {
         Secret(value.into())
     }
+    /// The value itself, for the one place that must send it (a connection, a header).
     pub fn expose(&self) -> &str {
         &self.0
     }

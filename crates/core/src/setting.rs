@@ -13,8 +13,10 @@ macro_rules! setting_enum {
         }
 
         impl $name {
+            /// Every value, in declaration order.
             pub const ALL: &'static [$name] = &[$($name::$variant),+];
 
+            /// The value's name as written in settings (lower case).
             pub fn as_str(self) -> &'static str {
                 match self {
                     $($name::$variant => $text),+
@@ -29,12 +31,12 @@ macro_rules! setting_enum {
         }
 
         impl std::str::FromStr for $name {
-            type Err = String;
-            fn from_str(s: &str) -> std::result::Result<Self, String> {
+            type Err = $crate::setting::UnknownValue;
+            fn from_str(s: &str) -> std::result::Result<Self, Self::Err> {
                 let wanted = s.trim().to_ascii_lowercase();
-                Self::ALL.iter().copied().find(|v| v.as_str() == wanted).ok_or_else(|| {
-                    let names: Vec<&str> = Self::ALL.iter().map(|v| v.as_str()).collect();
-                    format!("'{}' is not one of {}", s.trim(), names.join(", "))
+                Self::ALL.iter().copied().find(|v| v.as_str() == wanted).ok_or_else(|| $crate::setting::UnknownValue {
+                    value: s.trim().to_string(),
+                    allowed: Self::ALL.iter().map(|v| v.as_str()).collect(),
                 })
             }
         }
@@ -54,3 +56,37 @@ macro_rules! setting_enum {
     };
 }
 
+/// A value that names none of a setting's values (the error of a [`setting_enum!`] type's
+/// `FromStr`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("'{value}' is not one of {}", allowed.join(", "))]
+pub struct UnknownValue {
+    /// The value as given, trimmed.
+    pub value: String,
+    /// The setting's values.
+    pub allowed: Vec<&'static str>,
+}
+
+/// The message, for code that collects setting errors as text.
+impl From<UnknownValue> for String {
+    fn from(e: UnknownValue) -> String {
+        e.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    crate::setting_enum! {
+        /// A test setting.
+        Mode { Fast => "fast", Exact => "exact" }
+    }
+
+    #[test]
+    fn values_parse_case_insensitively_and_unknown_ones_name_the_choices() {
+        assert_eq!(" FAST ".parse::<Mode>(), Ok(Mode::Fast));
+        let err = "slow ".parse::<Mode>().unwrap_err();
+        assert_eq!(err.to_string(), "'slow' is not one of fast, exact");
+        assert_eq!(String::from(err), "'slow' is not one of fast, exact");
+        assert_eq!(serde_json::to_string(&Mode::Exact).unwrap(), "\"exact\"");
+    }
+}

@@ -10,31 +10,43 @@ use crate::error::{IoContext, Result};
 use crate::evidence::Grounded;
 use crate::evidence::Subgraph;
 
+/// A retrieved passage as the trace keeps it: enough to see what the answer was built from.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(default)]
 pub struct TraceChunk {
+    /// The chunk's id in the index.
     #[serde(deserialize_with = "lenient::value")]
     pub chunk_id: String,
+    /// The document it comes from, relative to the corpus root.
     #[serde(deserialize_with = "lenient::value")]
     pub source_file: String,
+    /// Best cosine similarity to the question or a sub-question (0 when the dense lane did not
+    /// rank it).
     #[serde(deserialize_with = "lenient::value")]
     pub score: f32,
+    /// The chunk's metadata (`ChunkMeta`) as JSON.
     #[serde(deserialize_with = "lenient::value")]
     pub metadata: Value,
+    /// The passage's full text.
     #[serde(deserialize_with = "lenient::value")]
     pub text: String,
 }
 
+/// What the knowledge graph contributed: grounded concepts, the Cypher query and its checks,
+/// and the deterministic strategies that found evidence.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(default)]
 pub struct TraceGraph {
+    /// Concepts of the graph that the question names.
     #[serde(deserialize_with = "lenient::value")]
     pub grounded_entities: Vec<Grounded>,
     /// LLM-generated Cypher (none without an LLM).
     #[serde(deserialize_with = "lenient::value")]
     pub generated_cypher: Option<String>,
+    /// The validator's verdict on the generated Cypher (reasons, warnings, sanitizing changes).
     #[serde(deserialize_with = "lenient::value")]
     pub validation: Option<Value>,
+    /// The generated Cypher after sanitizing, when sanitizing ran.
     #[serde(deserialize_with = "lenient::value")]
     pub sanitized_cypher: Option<String>,
     /// Deterministic strategies that produced evidence (all of them are fallbacks in the
@@ -45,16 +57,20 @@ pub struct TraceGraph {
 
 pub use crate::evidence::TokenUsage;
 
+/// Wall-clock time of each stage, in milliseconds.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(default)]
 pub struct Latency {
+    /// Retrieval: embedding the question and ranking passages.
     #[serde(deserialize_with = "lenient::value")]
     pub rag: f64,
+    /// Graph evidence: grounding, queries and walks.
     #[serde(deserialize_with = "lenient::value")]
     pub graph: f64,
     /// Answer synthesis, LLM call included.
     #[serde(deserialize_with = "lenient::value")]
     pub synthesis: f64,
+    /// The whole question, start to end.
     #[serde(deserialize_with = "lenient::value")]
     pub total: f64,
     /// Time spent in LLM calls (subqueries and synthesis), part of the stages above.
@@ -62,11 +78,14 @@ pub struct Latency {
     pub llm_calls: f64,
 }
 
+/// The models a question used.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(default)]
 pub struct Models {
+    /// The embedding model's id (name and fingerprint).
     #[serde(deserialize_with = "lenient::value")]
     pub embedding: String,
+    /// The LLM's model id, or `None` when no LLM was used.
     #[serde(deserialize_with = "lenient::value")]
     pub llm: Option<String>,
 }
@@ -76,15 +95,21 @@ pub struct Models {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(from = "String", into = "String")]
 pub enum Route {
+    /// Not recorded (an empty route in the trace).
     #[default]
     Unknown,
+    /// Retrieval over the indexed corpus, with graph evidence.
     Documents,
+    /// The SQL agent over a database.
     Sql,
+    /// The search-engine path (to come).
     Es,
+    /// A route this version does not know, kept by name.
     Other(String),
 }
 
 impl Route {
+    /// The route's name as written in traces (empty for [`Route::Unknown`]).
     pub fn as_str(&self) -> &str {
         match self {
             Route::Unknown => "",
@@ -144,6 +169,7 @@ pub enum Status {
 }
 
 impl Status {
+    /// The status as written in traces (snake case).
     pub fn as_str(self) -> &'static str {
         match self {
             Status::Answered => "answered",
@@ -170,12 +196,17 @@ impl Status {
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(default)]
 pub struct RagHit {
+    /// The chunk's id in the index.
     #[serde(deserialize_with = "lenient::value")]
     pub chunk_id: String,
+    /// Fused score: weighted reciprocal rank fusion over the lanes that ranked it.
     #[serde(deserialize_with = "lenient::value")]
     pub score: f32,
+    /// Best cosine similarity to the question or a sub-question (0 when the dense lane did not
+    /// rank it).
     #[serde(deserialize_with = "lenient::value")]
     pub similarity: f32,
+    /// Index of the sub-question it answers best (0 = the question itself).
     #[serde(deserialize_with = "lenient::value")]
     pub subquery: usize,
     /// (lane, rank, lane score) for every lane that ranked it.
@@ -187,21 +218,28 @@ pub struct RagHit {
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(default)]
 pub struct RagInternal {
+    /// The corpus that was searched.
     #[serde(deserialize_with = "lenient::value")]
     pub corpus: String,
+    /// How many passages were selected.
     #[serde(deserialize_with = "lenient::value")]
     pub k: usize,
+    /// Why that many.
     #[serde(deserialize_with = "lenient::value")]
     pub k_reason: String,
+    /// The selected passages, best first.
     #[serde(deserialize_with = "lenient::list_of_objects")]
     pub hits: Vec<RagHit>,
     /// Each lane's top 20, the fusing walk, the graph seeds and the fused top 20.
     #[serde(deserialize_with = "lenient::value")]
     pub lanes: Value,
+    /// Highest similarity among the hits.
     #[serde(deserialize_with = "lenient::value")]
     pub best_score: f32,
+    /// The similarity below which nothing counts as found (a setting).
     #[serde(deserialize_with = "lenient::value")]
     pub relevance_threshold: f32,
+    /// Whether anything relevant was found (else the answer declines).
     #[serde(deserialize_with = "lenient::value")]
     pub found: bool,
     /// Keys this version does not know (kept so `qa traces show` prints them).
@@ -213,8 +251,10 @@ pub struct RagInternal {
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(default)]
 pub struct ChunkRef {
+    /// The chunk's id in the index.
     #[serde(deserialize_with = "lenient::value")]
     pub chunk_id: String,
+    /// The document it comes from, relative to the corpus root.
     #[serde(deserialize_with = "lenient::value")]
     pub source_file: String,
 }
@@ -223,25 +263,34 @@ pub struct ChunkRef {
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(default)]
 pub struct GraphInternal {
+    /// The graph store (`embedded`, `neo4j`), or `None` without one.
     #[serde(deserialize_with = "lenient::value")]
     pub backend: Option<String>,
+    /// Entity-index hits for the question, as the Cypher prompt saw them.
     #[serde(deserialize_with = "lenient::value")]
     pub entities: Value,
     /// Hints, entity lines, the query that ran, its row count, any error, why generation was skipped.
     #[serde(deserialize_with = "lenient::value")]
     pub cypher: Value,
+    /// Rows of the generated Cypher query (capped), as returned.
     #[serde(deserialize_with = "lenient::value")]
     pub raw_rows: Value,
+    /// Every query sent to the store: name, text, parameters, row count, time, truncation.
     #[serde(deserialize_with = "lenient::value")]
     pub queries: Value,
+    /// Facts found by the strategies and the generated query, as the answer cites them.
     #[serde(deserialize_with = "lenient::value")]
     pub facts: Value,
+    /// Images reached through the graph.
     #[serde(deserialize_with = "lenient::value")]
     pub images: Value,
+    /// Chunks that graph evidence pointed to.
     #[serde(deserialize_with = "lenient::list_of_objects")]
     pub resolved_chunks: Vec<ChunkRef>,
+    /// Errors of graph queries (the route goes on without their evidence).
     #[serde(deserialize_with = "lenient::list_of")]
     pub errors: Vec<String>,
+    /// Keys this version does not know (kept so `qa traces show` prints them).
     #[serde(flatten)]
     pub other: serde_json::Map<String, Value>,
 }
@@ -253,6 +302,7 @@ pub struct LlmInternal {
     /// The provider, `"none"` (no LLM configured), `"failed"` (it could not be opened), or null.
     #[serde(deserialize_with = "lenient::value")]
     pub provider: Option<String>,
+    /// The model id.
     #[serde(deserialize_with = "lenient::value", skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// Why there is no LLM (documents route).
@@ -261,14 +311,20 @@ pub struct LlmInternal {
     /// Why SQL generation ran without an LLM (SQL route).
     #[serde(deserialize_with = "lenient::value", skip_serializing_if = "Option::is_none")]
     pub skipped: Option<String>,
+    /// The question's decomposition into sub-questions, when the LLM made one.
     #[serde(deserialize_with = "lenient::value", skip_serializing_if = "Value::is_null")]
     pub subqueries: Value,
+    /// Every LLM call: purpose, usage, latency, outcome.
     #[serde(deserialize_with = "lenient::value", skip_serializing_if = "Value::is_null")]
     pub calls: Value,
+    /// What the synthesis prompt held: its tokens and budget, facts and passages included, trimmed
+    /// or dropped.
     #[serde(deserialize_with = "lenient::value", skip_serializing_if = "Value::is_null")]
     pub prompt: Value,
+    /// Who wrote the answer: `llm` or `extractive`.
     #[serde(deserialize_with = "lenient::value", skip_serializing_if = "Option::is_none")]
     pub synthesizer: Option<String>,
+    /// Keys this version does not know (kept so `qa traces show` prints them).
     #[serde(flatten)]
     pub other: serde_json::Map<String, Value>,
 }
@@ -280,10 +336,13 @@ pub struct SqlMetrics {
     /// Milliseconds per stage.
     #[serde(deserialize_with = "lenient::value")]
     pub latency_ms: std::collections::BTreeMap<String, f64>,
+    /// The whole run, in milliseconds.
     #[serde(deserialize_with = "lenient::value")]
     pub total_ms: f64,
+    /// LLM tokens of the run, when an LLM was used.
     #[serde(deserialize_with = "lenient::value")]
     pub tokens: Option<TokenUsage>,
+    /// The LLM's model id, when an LLM was used.
     #[serde(deserialize_with = "lenient::value")]
     pub model: Option<String>,
 }
@@ -293,21 +352,28 @@ pub struct SqlMetrics {
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(default)]
 pub struct SqlInternal {
+    /// The database, as shown to users (no password).
     #[serde(deserialize_with = "lenient::value")]
     pub database: String,
     /// The agent's outcome: `{"status": "answered" | "needs_clarification" | "failed", …}`.
     #[serde(deserialize_with = "lenient::value")]
     pub outcome: Value,
+    /// The contract of the agent's state: each key, the stage that writes it and how it merges.
     #[serde(deserialize_with = "lenient::value")]
     pub contract: Value,
+    /// Every stage's update of the state, in order.
     #[serde(deserialize_with = "lenient::value")]
     pub steps: Value,
+    /// The final state, with secrets scrubbed.
     #[serde(deserialize_with = "lenient::value")]
     pub state: Value,
+    /// Every statement sent to the database, in order (probes included), after validation.
     #[serde(deserialize_with = "lenient::value")]
     pub executed: Value,
+    /// Per-stage latency, tokens and model.
     #[serde(deserialize_with = "lenient::object")]
     pub metrics: SqlMetrics,
+    /// Keys this version does not know (kept so `qa traces show` prints them).
     #[serde(flatten)]
     pub other: serde_json::Map<String, Value>,
 }
@@ -316,8 +382,10 @@ pub struct SqlInternal {
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(default)]
 pub struct Internal {
+    /// The documents route's retrieval; null on other routes.
     #[serde(deserialize_with = "lenient::object_opt")]
     pub rag: Option<RagInternal>,
+    /// The documents route's graph evidence; null on other routes.
     #[serde(deserialize_with = "lenient::object_opt")]
     pub graph: Option<GraphInternal>,
     /// LLM provider, model, every call (purpose, usage, latency, outcome), the synthesis prompt's
@@ -335,40 +403,54 @@ pub struct Internal {
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(default)]
 pub struct TraceRecord {
+    /// 16 hex digits, unique per question (see [`new_trace_id`]).
     #[serde(deserialize_with = "lenient::value")]
     pub trace_id: String,
+    /// When the question was answered (RFC 3339, UTC).
     #[serde(deserialize_with = "lenient::value")]
     pub timestamp: String,
+    /// The question as asked.
     #[serde(deserialize_with = "lenient::value")]
     pub user_question: String,
+    /// Which path answered.
     #[serde(deserialize_with = "lenient::value")]
     pub route: Route,
     /// How the question ended (absent in records written before it existed: see
     /// [`TraceRecord::status`]).
     #[serde(deserialize_with = "lenient::value", skip_serializing_if = "Option::is_none")]
     pub status: Option<Status>,
+    /// Sub-questions the question was split into (empty when it was not).
     #[serde(deserialize_with = "lenient::list_of")]
     pub rewritten_or_decomposed_queries: Vec<String>,
+    /// The passages the answer was built from, best first.
     #[serde(deserialize_with = "lenient::list_of_objects")]
     pub retrieved_chunks: Vec<TraceChunk>,
+    /// The nodes and edges graph evidence returned.
     #[serde(deserialize_with = "lenient::value")]
     pub retrieved_graph_subgraph: Subgraph,
+    /// Grounding, Cypher and the graph strategies used.
     #[serde(deserialize_with = "lenient::object")]
     pub graph: TraceGraph,
+    /// The answer as shown, notes included.
     #[serde(deserialize_with = "lenient::value")]
     pub final_answer: String,
+    /// LLM tokens over every call (`None` without LLM calls).
     #[serde(deserialize_with = "lenient::value")]
     pub token_usage: Option<TokenUsage>,
+    /// Time per stage.
     #[serde(deserialize_with = "lenient::object")]
     pub latency_ms: Latency,
+    /// The models used.
     #[serde(deserialize_with = "lenient::object")]
     pub models: Models,
+    /// What went wrong, when something did (the answer may still be given, degraded).
     #[serde(deserialize_with = "lenient::value")]
     pub error: Option<String>,
     /// The grounding guard's verdict on an LLM answer: per-sentence support scores and the action
     /// taken (null when no LLM answer was produced).
     #[serde(deserialize_with = "lenient::value")]
     pub answer_grounding: Option<Value>,
+    /// Each route's own details.
     #[serde(deserialize_with = "lenient::object")]
     pub internal: Internal,
 }
@@ -589,10 +671,12 @@ pub fn parse_line<T: serde::de::DeserializeOwned>(line: &[u8]) -> Option<T> {
 /// Stream records from a trace file; malformed lines are counted in `malformed`, not fatal.
 pub struct TraceReader<R: BufRead> {
     lines: std::io::Lines<R>,
+    /// Lines that could not be read or parsed so far.
     pub malformed: usize,
 }
 
 impl TraceReader<std::io::BufReader<std::fs::File>> {
+    /// Open a trace file for reading.
     pub fn open(path: &Path) -> Result<Self> {
         let f = std::fs::File::open(path).ctx("opening trace file", path)?;
         Ok(TraceReader { lines: std::io::BufReader::new(f).lines(), malformed: 0 })

@@ -17,6 +17,8 @@ pub struct BertConfig {
     pub hidden_size: usize,
     pub num_attention_heads: usize,
     pub num_hidden_layers: usize,
+    /// Not used (the weights' shapes carry it), but required: a config without it is not BERT's.
+    #[allow(dead_code, reason = "read only to require the key")]
     pub intermediate_size: usize,
     pub max_position_embeddings: usize,
     #[serde(default = "default_eps")]

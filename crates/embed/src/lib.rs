@@ -3,9 +3,9 @@
 //! through candle, with mean pooling and L2 normalisation.
 
 mod bert;
-pub mod kernels;
+mod kernels;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use candle_core::{DType, Device, Tensor};
 use tokenizers::{PaddingParams, Tokenizer, TruncationParams};
@@ -13,17 +13,19 @@ use tokenizers::{PaddingParams, Tokenizer, TruncationParams};
 use qa_core::chunk::TokenCounter;
 use qa_core::error::{QaError, Result};
 
-pub use bert::BertModel;
+use bert::BertModel;
 
 /// Turns texts into unit-length vectors.
 pub trait Embedder: Send + Sync {
     /// Identifies the model and its files; an index built with another id cannot be queried.
     fn model_id(&self) -> &str;
+    /// Length of the vectors.
     fn dimension(&self) -> usize;
     /// Model window in tokens, special tokens included.
     fn max_tokens(&self) -> usize;
     /// Embed texts; output order matches input order. Texts beyond the window are truncated.
     fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>>;
+    /// Counts tokens the way the model's tokenizer does (for chunking to the window).
     fn token_counter(&self) -> &dyn TokenCounter;
 }
 
@@ -43,19 +45,22 @@ pub enum Pooling {
 }
 
 impl Pooling {
-    fn from_dir(dir: &Path) -> std::result::Result<Pooling, String> {
+    /// The pooling of the model in `dir` (mean when it has no `1_Pooling/config.json`).
+    fn from_dir(dir: &Path) -> Result<Pooling> {
         let path = dir.join("1_Pooling").join("config.json");
         let Ok(text) = std::fs::read_to_string(&path) else { return Ok(Pooling::Mean) };
-        let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let load_err = |reason: String| QaError::ModelLoad { dir: dir.to_path_buf(), reason };
+        let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| load_err(format!("{}: {e}", path.display())))?;
         let on = |k: &str| v.get(k).and_then(|b| b.as_bool()).unwrap_or(false);
         match (on("pooling_mode_cls_token"), on("pooling_mode_mean_tokens")) {
             (true, false) => Ok(Pooling::Cls),
             (false, true) => Ok(Pooling::Mean),
-            _ => Err(format!("{}: only mean or CLS pooling (one of them) is supported", path.display())),
+            _ => Err(load_err(format!("{}: only mean or CLS pooling (one of them) is supported", path.display()))),
         }
     }
 }
 
+/// A BERT-family sentence-transformers model loaded from a folder, run on the CPU.
 pub struct BertEmbedder {
     model: BertModel,
     pooling: Pooling,
@@ -67,7 +72,6 @@ pub struct BertEmbedder {
     batch_size: usize,
     /// Threads that embed whole batches concurrently (when more than one).
     pool: Option<rayon::ThreadPool>,
-    dir: PathBuf,
 }
 
 /// How compute threads are used, decided once per process (see [`configure_threads`]).
@@ -128,7 +132,7 @@ impl BertEmbedder {
             .with_truncation(Some(TruncationParams { max_length: window, ..Default::default() }))
             .map_err(|e| load_err(e.to_string()))?;
 
-        let pooling = Pooling::from_dir(dir).map_err(load_err)?;
+        let pooling = Pooling::from_dir(dir)?;
         let weights = dir.join("model.safetensors");
         let model = BertModel::load(&weights, &config, &Device::Cpu).map_err(|e| load_err(e.to_string()))?;
         let size = std::fs::metadata(&weights).map(|m| m.len()).unwrap_or(0);
@@ -147,14 +151,10 @@ impl BertEmbedder {
                 n if n > 1 => rayon::ThreadPoolBuilder::new().num_threads(n).thread_name(|i| format!("qa-embed-{i}")).build().ok(),
                 _ => None,
             },
-            dir: dir.to_path_buf(),
         })
     }
 
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-
+    /// How the model pools token states (from `1_Pooling/config.json`).
     pub fn pooling(&self) -> Pooling {
         self.pooling
     }

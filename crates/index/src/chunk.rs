@@ -12,10 +12,12 @@ use qa_core::text::split_sentences;
 
 use crate::corpus::{BlockKind, SourceDoc, slug};
 
+/// Chunk size and overlap, in model tokens.
 #[derive(Debug, Clone, Copy)]
 pub struct ChunkParams {
     /// Window in model tokens, special tokens included.
     pub max_tokens: usize,
+    /// Most tokens of whole trailing sentences a chunk repeats from the one before it.
     pub overlap: usize,
 }
 

@@ -13,16 +13,21 @@ use serde::{Deserialize, Serialize};
 
 use qa_core::error::{QaError, Result};
 
+/// A document's format, known from its file extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum DocKind {
+    /// `.md`, `.markdown`.
     Markdown,
+    /// `.html`, `.htm`.
     Html,
+    /// `.txt`, `.text`.
     Text,
 }
 
 impl DocKind {
-    pub fn from_path(path: &Path) -> Option<DocKind> {
+    /// The format of a file with this extension (case-insensitive); `None` for other files.
+    pub(crate) fn from_path(path: &Path) -> Option<DocKind> {
         let ext = path.extension()?.to_str()?.to_ascii_lowercase();
         match ext.as_str() {
             "md" | "markdown" => Some(DocKind::Markdown),
@@ -31,6 +36,7 @@ impl DocKind {
             _ => None,
         }
     }
+    /// The format's name, lower case (as recorded in the graph).
     pub fn as_str(self) -> &'static str {
         match self {
             DocKind::Markdown => "markdown",
@@ -40,18 +46,24 @@ impl DocKind {
     }
 }
 
+/// What a block of a document is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BlockKind {
+pub(crate) enum BlockKind {
+    /// A heading of level 1 to 6.
     Heading(u8),
+    /// A paragraph (also a table row or a block quote).
     Paragraph,
+    /// A list item.
     ListItem,
+    /// A code block (line breaks kept).
     Code,
     /// Text describing an image (alt text and caption); carries the image id.
     Figure,
 }
 
+/// One block of a document's text: the unit chunking starts from.
 #[derive(Debug, Clone)]
-pub struct Block {
+pub(crate) struct Block {
     pub kind: BlockKind,
     pub text: String,
     /// Headings enclosing this block, outermost first.
@@ -59,37 +71,50 @@ pub struct Block {
     pub image_ids: Vec<String>,
 }
 
+/// An image a document references: its id, where to find it and the text that describes it.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct ImageRef {
     /// Stable id derived from the image path: `img_<path-without-extension>`.
     pub id: String,
     /// Path a user can open: the corpus root as given joined with the image's path (or the URL).
     pub source_path: String,
+    /// The alt text, whitespace collapsed.
     pub alt: String,
+    /// The caption (Markdown image title, HTML `figcaption` or `title`), whitespace collapsed.
     pub caption: String,
 }
 
+/// A loaded document: its blocks of text and the images it references.
 #[derive(Debug, Clone)]
 pub struct SourceDoc {
     /// Path relative to the corpus root, with `/` separators.
     pub rel_path: String,
+    /// The document's format.
     pub kind: DocKind,
-    pub blocks: Vec<Block>,
-    pub images: Vec<ImageRef>,
+    /// The text, block by block, in document order.
+    pub(crate) blocks: Vec<Block>,
+    /// Images in order of first reference, each once.
+    pub(crate) images: Vec<ImageRef>,
     /// The document's own title when it states one (Markdown/HTML `h1`, HTML `<title>`, the title
     /// line of a plain-text file); `None` when only the file name would say it.
     pub title: Option<String>,
 }
 
+/// A file or folder left out of the corpus, and why.
 #[derive(Debug, Clone, Serialize)]
 pub struct Skipped {
+    /// The path, relative to the corpus root for files.
     pub path: String,
+    /// Why ("empty file", "binary content", "symlink loop", …).
     pub reason: String,
 }
 
+/// What loading a corpus found.
 #[derive(Debug, Default, Serialize)]
 pub struct LoadReport {
+    /// Documents loaded.
     pub loaded: usize,
+    /// Files and folders left out.
     pub skipped: Vec<Skipped>,
 }
 
@@ -203,7 +228,8 @@ fn redirect_target(html: &str) -> Option<String> {
     (body_text < 400).then(|| url.filter(|u| !u.is_empty()).unwrap_or_else(|| "another page".into()))
 }
 
-pub fn relative_path(root: &Path, path: &Path) -> String {
+/// `path` relative to `root` with `/` separators (the file name when `root` is a file).
+fn relative_path(root: &Path, path: &Path) -> String {
     let rel = if root.is_file() {
         path.file_name().map(PathBuf::from).unwrap_or_else(|| path.to_path_buf())
     } else {
@@ -260,7 +286,7 @@ fn normalize_rel(path: &Path) -> String {
 }
 
 /// Lower-case ASCII slug with `-` separators, used for chunk and image ids.
-pub fn slug(s: &str) -> String {
+pub(crate) fn slug(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for ch in s.chars() {
         if ch.is_ascii_alphanumeric() {
@@ -275,7 +301,8 @@ pub fn slug(s: &str) -> String {
     if out.is_empty() { "x".into() } else { out }
 }
 
-pub fn collapse_ws(s: &str) -> String {
+/// Words of `s` joined by single spaces.
+fn collapse_ws(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 

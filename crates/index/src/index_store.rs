@@ -27,34 +27,54 @@ use qa_core::error::{IoContext, QaError, Result};
 
 /// Version 2 added the lexical index, the entity graph and document titles.
 pub const FORMAT_VERSION: u32 = 2;
+/// File name of a generation's manifest.
 pub const MANIFEST: &str = "manifest.json";
 
+/// Size and checksum of one file of a generation, as the manifest records them.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct FileEntry {
+    /// Size in bytes.
     pub bytes: u64,
+    /// sha256 of the content, lower-case hex.
     pub sha256: String,
 }
 
+/// `manifest.json`: what a generation was built from and with, and the files it consists of.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Manifest {
+    /// [`FORMAT_VERSION`] of the `qa` that wrote it.
     pub format_version: u32,
+    /// The corpus name (the folder under `vector_store_outputs/`).
     pub corpus: String,
     /// The corpus root as given to `qa index` (used in rebuild hints).
     pub corpus_root: String,
+    /// The embedding model's id (name and fingerprint); queries need the same model.
     pub model_id: String,
+    /// Length of the embedding vectors.
     pub dimension: usize,
+    /// Similarity of the vector index (`cosine`).
     pub metric: String,
+    /// Chunks (= vectors = rows of the id map).
     pub chunk_count: usize,
     /// sha256 over the sorted (chunk id, content sha256) pairs.
     pub corpus_fingerprint: String,
+    /// When the generation was built (RFC 3339).
     pub created_at: String,
+    /// Chunk window in model tokens, special tokens included.
     pub chunk_tokens: usize,
+    /// Tokens of whole sentences shared by consecutive chunks, at most.
     pub chunk_overlap: usize,
+    /// HNSW: links per node.
     pub hnsw_m: usize,
+    /// HNSW: candidate list size while building.
     pub hnsw_ef_construction: usize,
+    /// Every file of the generation (sub-folder files as `lexical/<name>`) except the manifest.
     pub files: BTreeMap<String, FileEntry>,
+    /// Concepts of the knowledge graph.
     pub concept_count: usize,
+    /// Documents that were loaded.
     pub document_count: usize,
+    /// Images referenced by the documents.
     pub image_count: usize,
     /// `deterministic`, or `llm:<model>` for `qa index --extract llm`.
     #[serde(default = "deterministic")]
@@ -69,7 +89,8 @@ fn deterministic() -> String {
     "deterministic".into()
 }
 
-pub fn file_entry(path: &Path) -> Result<FileEntry> {
+/// Size and checksum of one file.
+fn file_entry(path: &Path) -> Result<FileEntry> {
     let mut f = File::open(path).ctx("opening", path)?;
     let mut hasher = Sha256::new();
     let mut buf = vec![0u8; 1 << 16];
@@ -110,13 +131,17 @@ pub fn list_files(gen_dir: &Path) -> Result<BTreeMap<String, FileEntry>> {
     Ok(files)
 }
 
+/// The folder of one corpus's index generations (`vector_store_outputs/<corpus>/`).
 #[derive(Debug, Clone)]
 pub struct CorpusDir {
+    /// The corpus name.
     pub name: String,
+    /// The folder.
     pub dir: PathBuf,
 }
 
 impl CorpusDir {
+    /// The folder of corpus `name` under `vector_dir` (it need not exist).
     pub fn new(vector_dir: &Path, name: &str) -> CorpusDir {
         CorpusDir { name: name.to_string(), dir: vector_dir.join(name) }
     }
@@ -183,42 +208,87 @@ impl CorpusDir {
     }
 }
 
+/// Why a generation cannot be used: its manifest or one of its files is missing, unreadable or
+/// does not match.
+#[derive(Debug, thiserror::Error)]
+pub enum GenerationError {
+    /// The manifest could not be read.
+    #[error("cannot read {}: {source}", path.display())]
+    ManifestUnreadable {
+        /// The manifest's path.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The manifest is not valid JSON of the expected shape.
+    #[error("{} is not a valid manifest: {source}", path.display())]
+    ManifestInvalid {
+        /// The manifest's path.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// Another `qa` wrote the generation in a layout this one does not read.
+    #[error("index format version {0} (this qa reads version {FORMAT_VERSION})")]
+    FormatVersion(u32),
+    /// A file the manifest lists does not exist.
+    #[error("{0} is missing")]
+    FileMissing(String),
+    /// A file's size differs from the manifest's.
+    #[error("{name} has {found} bytes, the manifest says {expected} (truncated or modified)")]
+    SizeMismatch {
+        /// The file, relative to the generation folder.
+        name: String,
+        /// Its size on disk.
+        found: u64,
+        /// Its size in the manifest.
+        expected: u64,
+    },
+    /// A file's checksum differs from the manifest's.
+    #[error("{0} does not match its checksum (corrupted or modified)")]
+    ChecksumMismatch(String),
+    /// A file could not be read to compute its checksum.
+    #[error(transparent)]
+    Read(#[from] QaError),
+}
+
+/// Read and parse the manifest of a generation (without checking its files).
+fn read_manifest(gen_dir: &Path) -> std::result::Result<Manifest, GenerationError> {
+    let path = gen_dir.join(MANIFEST);
+    let text = std::fs::read_to_string(&path).map_err(|source| GenerationError::ManifestUnreadable { path: path.clone(), source })?;
+    serde_json::from_str(&text).map_err(|source| GenerationError::ManifestInvalid { path, source })
+}
+
 /// Read and check a generation's manifest and files. Sizes are always checked; checksums for
 /// the files whose loaders trust their input (HNSW dumps, vectors).
-pub fn verify_generation(gen_dir: &Path, deep: bool) -> std::result::Result<Manifest, String> {
-    let path = gen_dir.join(MANIFEST);
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let manifest: Manifest = serde_json::from_str(&text).map_err(|e| format!("{} is not a valid manifest: {e}", path.display()))?;
+pub fn verify_generation(gen_dir: &Path, deep: bool) -> std::result::Result<Manifest, GenerationError> {
+    let manifest = read_manifest(gen_dir)?;
     if manifest.format_version != FORMAT_VERSION {
-        return Err(format!(
-            "index format version {} (this qa reads version {FORMAT_VERSION})",
-            manifest.format_version
-        ));
+        return Err(GenerationError::FormatVersion(manifest.format_version));
     }
     for (name, want) in &manifest.files {
         let p = gen_dir.join(name);
-        let meta = std::fs::metadata(&p).map_err(|_| format!("{name} is missing"))?;
+        let meta = std::fs::metadata(&p).map_err(|_| GenerationError::FileMissing(name.clone()))?;
         if name.ends_with(".db") {
             // SQLite may rewrite header bytes when a reader opens it in WAL mode; its own
             // integrity checks apply.
             continue;
         }
         if meta.len() != want.bytes {
-            return Err(format!("{name} has {} bytes, the manifest says {} (truncated or modified)", meta.len(), want.bytes));
+            return Err(GenerationError::SizeMismatch { name: name.clone(), found: meta.len(), expected: want.bytes });
         }
         let must_hash = deep || name.starts_with("hnsw") || name.ends_with(".f32") || name.ends_with(".bin");
-        if must_hash {
-            let got = file_entry(&p).map_err(|e| e.to_string())?;
-            if got.sha256 != want.sha256 {
-                return Err(format!("{name} does not match its checksum (corrupted or modified)"));
-            }
+        if must_hash && file_entry(&p)?.sha256 != want.sha256 {
+            return Err(GenerationError::ChecksumMismatch(name.clone()));
         }
     }
     Ok(manifest)
 }
 
 /// Corpora with a live generation, with their manifests (unreadable ones are listed with an error).
-pub fn list_corpora(vector_dir: &Path) -> Vec<(CorpusDir, std::result::Result<Manifest, String>)> {
+pub fn list_corpora(vector_dir: &Path) -> Vec<(CorpusDir, std::result::Result<Manifest, GenerationError>)> {
     let mut out = Vec::new();
     let Ok(entries) = std::fs::read_dir(vector_dir) else { return out };
     for e in entries.flatten() {
@@ -227,9 +297,7 @@ pub fn list_corpora(vector_dir: &Path) -> Vec<(CorpusDir, std::result::Result<Ma
         }
         let cd = CorpusDir { name: e.file_name().to_string_lossy().into_owned(), dir: e.path() };
         if let Some(gen_dir) = cd.current() {
-            let m = std::fs::read_to_string(gen_dir.join(MANIFEST))
-                .map_err(|e| e.to_string())
-                .and_then(|t| serde_json::from_str::<Manifest>(&t).map_err(|e| e.to_string()));
+            let m = read_manifest(&gen_dir);
             out.push((cd, m));
         }
     }
@@ -264,6 +332,46 @@ mod tests {
         let p2 = cd.publish(&g2).unwrap();
         assert_eq!(cd.current().unwrap(), p2);
         assert!(!p1.exists());
+    }
+
+    #[test]
+    fn verification_names_what_is_wrong() {
+        let tmp = tempfile::tempdir().unwrap();
+        let g = tmp.path();
+        let err = verify_generation(g, false).unwrap_err();
+        assert!(matches!(err, GenerationError::ManifestUnreadable { .. }) && err.to_string().starts_with("cannot read "), "{err}");
+        std::fs::write(g.join("vectors.f32"), "1234").unwrap();
+        let manifest = Manifest {
+            format_version: FORMAT_VERSION,
+            corpus: "c".into(),
+            corpus_root: "c".into(),
+            model_id: "m".into(),
+            dimension: 1,
+            metric: "cosine".into(),
+            chunk_count: 1,
+            corpus_fingerprint: String::new(),
+            created_at: String::new(),
+            chunk_tokens: 256,
+            chunk_overlap: 0,
+            hnsw_m: 16,
+            hnsw_ef_construction: 100,
+            files: list_files(g).unwrap(),
+            concept_count: 0,
+            document_count: 1,
+            image_count: 0,
+            kg_extraction: deterministic(),
+            kg_version: 0,
+        };
+        std::fs::write(g.join(MANIFEST), serde_json::to_string(&manifest).unwrap()).unwrap();
+        assert!(verify_generation(g, true).is_ok());
+        std::fs::write(g.join("vectors.f32"), "4321").unwrap();
+        assert_eq!(verify_generation(g, false).unwrap_err().to_string(), "vectors.f32 does not match its checksum (corrupted or modified)");
+        std::fs::write(g.join("vectors.f32"), "12").unwrap();
+        assert_eq!(verify_generation(g, false).unwrap_err().to_string(), "vectors.f32 has 2 bytes, the manifest says 4 (truncated or modified)");
+        std::fs::remove_file(g.join("vectors.f32")).unwrap();
+        assert_eq!(verify_generation(g, false).unwrap_err().to_string(), "vectors.f32 is missing");
+        std::fs::write(g.join(MANIFEST), "{").unwrap();
+        assert!(verify_generation(g, false).unwrap_err().to_string().contains("manifest.json is not a valid manifest: "));
     }
 
     #[test]

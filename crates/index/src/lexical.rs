@@ -28,8 +28,11 @@ const HEADING_BOOST: f32 = 1.5;
 pub struct LexicalDoc<'a> {
     /// Row of the chunk in the generation's id map.
     pub row: usize,
+    /// Title of the chunk's document (empty when it has none).
     pub title: &'a str,
+    /// The chunk's heading path, joined.
     pub headings: &'a str,
+    /// The chunk's text.
     pub body: &'a str,
 }
 
@@ -84,6 +87,7 @@ pub struct LexicalIndex {
 }
 
 impl LexicalIndex {
+    /// Open the index built in `dir` by [`build`].
     pub fn open(dir: &Path) -> Result<LexicalIndex> {
         let index = Index::open_in_dir(dir).map_err(|e| err("opening the lexical index", e))?;
         let (_, fields) = schema();
@@ -96,6 +100,7 @@ impl LexicalIndex {
         self.reader.searcher().num_docs() as usize
     }
 
+    /// Whether no chunk is indexed.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

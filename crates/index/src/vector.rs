@@ -14,7 +14,9 @@ use qa_core::error::{IoContext, QaError, Result};
 pub trait VectorIndex: Send + Sync {
     /// Up to `k` (row, cosine similarity) pairs, most similar first.
     fn search(&self, query: &[f32], k: usize) -> Vec<(usize, f32)>;
+    /// Number of indexed vectors.
     fn len(&self) -> usize;
+    /// Whether no vector is indexed.
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -31,15 +33,33 @@ impl Distance<f32> for UnitCosine {
     }
 }
 
-pub const HNSW_BASENAME: &str = "hnsw";
+/// Base name of the HNSW dump files (`hnsw.hnsw.graph`, `hnsw.hnsw.data`).
+const HNSW_BASENAME: &str = "hnsw";
 
+/// HNSW tuning: graph degree and the candidate list sizes that trade speed for recall.
 #[derive(Debug, Clone, Copy)]
 pub struct HnswParams {
+    /// Links per node.
     pub m: usize,
+    /// Candidate list size while building (higher: better graph, slower build).
     pub ef_construction: usize,
+    /// Candidate list size while searching, raised to `k` when smaller (higher: better recall,
+    /// slower search).
     pub ef_search: usize,
 }
 
+/// Why an HNSW dump could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum HnswLoadError {
+    /// hnsw_rs reported an error (missing or unreadable files).
+    #[error("{0}")]
+    Load(String),
+    /// hnsw_rs panicked on malformed input.
+    #[error("the HNSW files are malformed ({0})")]
+    Malformed(qa_core::error::Panic),
+}
+
+/// The approximate index: an HNSW graph searched with a fixed `ef_search`.
 pub struct HnswIndex {
     hnsw: Hnsw<'static, f32, UnitCosine>,
     ef_search: usize,
@@ -67,7 +87,7 @@ impl HnswIndex {
 
     /// Load a dump. The caller has verified file sizes and checksums against the manifest; the
     /// loader asserts on malformed input, so a panic is still turned into an error here.
-    pub fn load(dir: &Path, ef_search: usize) -> std::result::Result<HnswIndex, String> {
+    pub fn load(dir: &Path, ef_search: usize) -> std::result::Result<HnswIndex, HnswLoadError> {
         let dir = dir.to_path_buf();
         let loaded = qa_core::error::catch_panic(move || {
             // hnsw_rs ties the index's lifetime to its loader; the loader is small and an index is
@@ -80,8 +100,8 @@ impl HnswIndex {
                 hnsw.set_searching_mode(true);
                 Ok(HnswIndex { hnsw, ef_search })
             }
-            Ok(Err(e)) => Err(e),
-            Err(p) => Err(format!("the HNSW files are malformed ({p})")),
+            Ok(Err(e)) => Err(HnswLoadError::Load(e)),
+            Err(p) => Err(HnswLoadError::Malformed(p)),
         }
     }
 }
@@ -104,6 +124,7 @@ impl VectorIndex for HnswIndex {
 
 /// Exact search by scanning every vector.
 pub struct ExactIndex<'a> {
+    /// Unit vectors; row i has id i.
     pub vectors: &'a [Vec<f32>],
 }
 
@@ -144,6 +165,8 @@ pub fn write_vectors(path: &Path, vectors: &[Vec<f32>], dim: usize) -> Result<()
     Ok(())
 }
 
+/// Read a file written by [`write_vectors`]: the rows and their dimension. A wrong header or
+/// length is an error.
 pub fn read_vectors(path: &Path) -> Result<(Vec<Vec<f32>>, usize)> {
     let mut bytes = Vec::new();
     std::fs::File::open(path).ctx("opening vectors file", path)?.read_to_end(&mut bytes).ctx("reading vectors file", path)?;

@@ -154,7 +154,7 @@ impl Engine {
             .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
             .and_then(|v| v.get("corpus_root").and_then(|r| r.as_str()).map(String::from))
             .unwrap_or_else(|| "<FOLDER>".into());
-        let manifest = index_store::verify_generation(&gen_dir, false).map_err(|r| corrupt(r, &hint_root))?;
+        let manifest = index_store::verify_generation(&gen_dir, false).map_err(|r| corrupt(r.to_string(), &hint_root))?;
         let root = manifest.corpus_root.clone();
         let embedder = load_embedder()?;
         if embedder.model_id() != manifest.model_id || embedder.dimension() != manifest.dimension {
