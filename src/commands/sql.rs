@@ -516,7 +516,7 @@ fn eval(settings: &Settings, quiet: bool, dialect: Option<&str>, file: &std::pat
         let (grade, detail) = match (&run.outcome, &run.result) {
             (Outcome::Answered, Some(r)) => match eval::compare(&q.expected, r, q.order_matters) {
                 Ok(()) => (eval::Grade::Right, None),
-                Err(why) => (eval::Grade::Wrong, Some(why)),
+                Err(why) => (eval::Grade::Wrong, Some(why.to_string())),
             },
             (Outcome::NeedsClarification { question }, _) => (eval::Grade::Asked, Some(question.clone())),
             (Outcome::Failed { error, .. }, _) => (eval::Grade::Errored, Some(url.scrub(error))),

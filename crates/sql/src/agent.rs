@@ -10,22 +10,22 @@
 //! it: the probes go through it too, so the invariant "no SQL runs unless validated" holds
 //! for every statement, not just the final one.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 use super::db::SqlDatabase;
-use super::generate::{self, Candidate};
-use super::plan::{self, Ambiguity, Clarification, Plan, PlanOutcome, CONFIDENCE_THRESHOLD};
+use super::generate::{self, Candidate, GeneratedSql, SqlPrompt};
+use super::plan::{self, Ambiguity, Clarification, Coverage, Plan, PlanOutcome, CONFIDENCE_THRESHOLD};
 use super::schema::{SchemaContext, SemanticSchema};
 use super::state::{update, AgentState, StateError};
-use super::validate::{self, ReasonKind};
+use super::validate::{self, LiteralFilter, ReasonKind};
 use super::{Dialect, ExecLimits, QueryResult, SqlError};
-use qa_llm::LlmRun;
+use qa_llm::{LlmRun, Prompt};
 
 /// Compared values checked for existence per candidate.
 const MAX_VALUE_CHECKS: usize = 6;
@@ -96,9 +96,53 @@ pub struct Agent<'a, 'l> {
     preloaded_schema: Option<super::DbSchema>,
 }
 
-enum Flow {
-    Continue,
-    Stop(Outcome),
+/// A stage's result: its value for the next stage, or the run's outcome (stop here).
+type Step<T> = Result<ControlFlow<Outcome, T>, RunError>;
+
+/// The value of a stage that continues; a stage that stops returns its outcome from the caller.
+macro_rules! proceed {
+    ($step:expr) => {
+        match $step? {
+            ControlFlow::Continue(value) => value,
+            ControlFlow::Break(outcome) => return Ok(outcome),
+        }
+    };
+}
+
+/// What the plan stage hands on to generation.
+struct Planned {
+    /// The question with the answers that name no option appended (they are more of it).
+    question: String,
+    plan: Option<Plan>,
+    coverage: Coverage,
+    confidence: f64,
+    /// The plan is usable, but its confidence is below [`CONFIDENCE_THRESHOLD`].
+    low: bool,
+    /// Run even below the threshold: `force`, or the user chose to proceed.
+    forced: bool,
+}
+
+/// The validate loop's bookkeeping across candidates.
+#[derive(Default)]
+struct Attempts {
+    /// Candidates still to try, `(source, sql)`, in order.
+    queue: VecDeque<(String, String)>,
+    /// Every statement tried so far: none is tried twice.
+    tried: Vec<String>,
+    /// Hints for the user, from the value checks.
+    suggestions: Vec<String>,
+    /// Why the last rejected candidate failed the validator or EXPLAIN.
+    last_reasons: Vec<String>,
+}
+
+/// What the existence check of a compared text value found.
+enum ValueCheck {
+    /// The value exists (or its count could not be taken).
+    Present,
+    /// Only in another letter case.
+    Casing,
+    /// Not at all.
+    Missing,
 }
 
 /// Why a run stopped without an outcome of its own (reported as `Outcome::Failed`).
@@ -147,35 +191,57 @@ impl<'a, 'l> Agent<'a, 'l> {
     }
 
     fn run_inner(&mut self, question: &str, resume: Option<Resume>, result: &mut Option<QueryResult>, schema_out: &mut Option<SchemaContext>) -> Result<Outcome, RunError> {
+        self.record_input(question, resume)?;
+        // 1. Schema context.
+        let ctx = proceed!(self.schema_stage());
+        *schema_out = Some(ctx.clone());
+        // 2. Interpret & plan.
+        let planned = proceed!(self.plan_stage(&ctx, question));
+        // 3. Generate k-best.
+        let candidates = proceed!(self.generate_stage(&ctx, question, &planned));
+        // 4. Validate & diagnose.
+        proceed!(self.validate_loop(&ctx, planned.plan.as_ref(), candidates));
+        // 5. Safe execute.
+        let res = proceed!(self.execute_stage(&ctx));
+        // 6. Present.
+        let t = Instant::now();
+        let viz = super::present::viz_spec(&res, question);
+        self.apply("present", update([("viz_spec", json!(viz))]), t)?;
+        *result = Some(res);
+        Ok(Outcome::Answered)
+    }
+
+    /// Record the question, the engine and the clarifications: on a resumed run, the earlier
+    /// answers and this one, resolved against the pending ambiguity.
+    fn record_input(&mut self, question: &str, resume: Option<Resume>) -> Result<(), RunError> {
         let t = Instant::now();
         let dialect = self.db.dialect();
-        match resume {
+        let clarifications = match resume {
             Some(r) => {
-                // Keep the earlier answers and add this one, resolved against the pending ambiguity.
                 let amb: Option<Ambiguity> = r.state.typed("ambiguity");
-                let earlier: Vec<Value> = r.state.list("clarifications").to_vec();
+                let mut all: Vec<Value> = r.state.list("clarifications").to_vec();
                 let phrase = amb.as_ref().map(|a| a.phrase.clone()).unwrap_or_default();
                 let choice = amb.as_ref().and_then(|a| plan::resolve_answer(a, &r.answer));
                 let c = Clarification { phrase, answer: r.answer.clone(), choice };
-                let mut all = earlier;
                 all.push(serde_json::to_value(&c)?);
-                self.apply("input", update([("question", json!(question)), ("dialect", json!(dialect)), ("database", json!(self.db.describe())), ("clarifications", Value::Array(all))]), t)
-                    ?;
+                Value::Array(all)
             }
-            None => {
-                self.apply("input", update([("question", json!(question)), ("dialect", json!(dialect)), ("database", json!(self.db.describe())), ("clarifications", json!([]))]), t)
-                    ?;
-            }
-        }
+            None => json!([]),
+        };
+        self.apply("input", update([("question", json!(question)), ("dialect", json!(dialect)), ("database", json!(self.db.describe())), ("clarifications", clarifications)]), t)?;
+        Ok(())
+    }
 
-        // 1. Schema context.
+    /// The schema context: the database's tables (introspected unless preloaded) with the
+    /// semantic schema, if one is configured. Stops when there is no table to query.
+    fn schema_stage(&mut self) -> Step<SchemaContext> {
         let t = Instant::now();
         let db_schema = match self.preloaded_schema.take() {
             Some(s) => s,
             None => self.db.introspect(self.opts.sample_values)?,
         };
         if db_schema.tables.is_empty() {
-            return Ok(Outcome::Failed { error: format!("{} has no tables to query", self.db.describe()), suggestions: vec![] });
+            return Ok(ControlFlow::Break(Outcome::Failed { error: format!("{} has no tables to query", self.db.describe()), suggestions: vec![] }));
         }
         let semantic = match &self.opts.semantic_schema {
             Some(p) => Some(SemanticSchema::load(p)?),
@@ -185,15 +251,14 @@ impl<'a, 'l> Agent<'a, 'l> {
         for w in &ctx.warnings {
             tracing::warn!("{w}");
         }
-        self.apply(
-            "schema",
-            update([("db_schema", json!(ctx.db)), ("semantic_schema", json!(ctx.semantic)), ("schema_context", json!(ctx.render()))]),
-            t,
-        )
-        ?;
-        *schema_out = Some(ctx.clone());
+        self.apply("schema", update([("db_schema", json!(ctx.db)), ("semantic_schema", json!(ctx.semantic)), ("schema_context", json!(ctx.render()))]), t)?;
+        Ok(ControlFlow::Continue(ctx))
+    }
 
-        // 2. Interpret & plan.
+    /// Interpret the question and plan a query. Stops with a clarifying question when the
+    /// question is ambiguous, or when the plan's confidence is low and neither forcing nor an
+    /// LLM may make up for it.
+    fn plan_stage(&mut self, ctx: &SchemaContext, question: &str) -> Step<Planned> {
         let t = Instant::now();
         let clarifications: Vec<Clarification> = self.state.list("clarifications").iter().filter_map(|v| serde_json::from_value(v.clone()).ok()).collect();
         let mut q = question.to_string();
@@ -202,7 +267,7 @@ impl<'a, 'l> Agent<'a, 'l> {
             q.push(' ');
             q.push_str(&c.answer);
         }
-        let PlanOutcome { intent, plan, confidence, coverage, fixes, ambiguity, clarifying_question } = plan::plan(&ctx, &q, &clarifications);
+        let PlanOutcome { intent, plan, confidence, coverage, fixes, ambiguity, clarifying_question } = plan::plan(ctx, &q, &clarifications);
         let plan_ok = plan.is_some() && ambiguity.is_none();
         let forced = self.opts.force || clarifications.iter().any(Clarification::proceeds);
         let low = plan_ok && confidence < CONFIDENCE_THRESHOLD;
@@ -235,60 +300,42 @@ impl<'a, 'l> Agent<'a, 'l> {
                 ("warnings", json!(warnings)),
             ]),
             t,
-        )
-        ?;
+        )?;
         if let (Some(q), Some(_)) = (&clarifying_question, &ambiguity) {
-            return Ok(Outcome::NeedsClarification { question: q.clone() });
+            return Ok(ControlFlow::Break(Outcome::NeedsClarification { question: q.clone() }));
         }
+        Ok(ControlFlow::Continue(Planned { question: q, plan, coverage, confidence, low, forced }))
+    }
 
-        // 3. Generate k-best.
+    /// The candidates to validate, best first: the plan's statement and the LLM's, ranked.
+    /// Candidates that cover too little of the question are dropped (unless forced); when none
+    /// is left, stops with the question the plan would have asked.
+    fn generate_stage(&mut self, ctx: &SchemaContext, question: &str, planned: &Planned) -> Step<Vec<Candidate>> {
         let t = Instant::now();
+        let dialect = self.db.dialect();
+        let Planned { plan, coverage, confidence, low, forced, .. } = planned;
         let mut raw: Vec<(String, String)> = Vec::new();
         let mut attempts = 0u64;
-        if let Some(p) = &plan {
-            raw.push(("plan".into(), generate::render(&ctx, p, dialect, self.opts.limits.row_cap)));
+        if let Some(p) = plan {
+            raw.push(("plan".into(), generate::render(ctx, p, dialect, self.opts.limits.row_cap)));
             attempts += 1;
         }
         let hint = raw.first().map(|(_, s)| s.clone());
-        if self.opts.use_llm
-            && let Some(llm) = self.llm.as_deref_mut()
-        {
-            for n in 0..self.opts.k {
-                let req = generate::request(&ctx, question, hint.as_deref(), dialect, self.opts.limits.row_cap, n);
-                attempts += 1;
-                match llm.call(&req) {
-                    Ok(resp) => match generate::extract_sql(&resp.text) {
-                        Ok(sql) => {
-                            llm.set_outcome("candidate");
-                            if !raw.iter().any(|(_, s)| s == &sql) {
-                                raw.push((format!("llm#{}", n + 1), sql));
-                            }
-                        }
-                        Err(e) => llm.set_outcome(format!("no sql: {e}")),
-                    },
-                    Err(e) => {
-                        tracing::warn!("SQL generation by the LLM failed: {e}");
-                        if llm.down.is_some() {
-                            break;
-                        }
-                    }
-                }
-            }
-        }
-        let candidates = generate::rank(raw, &ctx, plan.as_ref(), &q, dialect, self.opts.limits.row_cap, Some((&coverage, confidence)));
+        attempts += self.llm_candidates(ctx, question, hint.as_deref(), &mut raw);
+        let candidates = generate::rank(raw, ctx, plan.as_ref(), &planned.question, dialect, self.opts.limits.row_cap, Some((coverage, *confidence)));
         if candidates.is_empty() {
-            return Ok(Outcome::Failed {
+            return Ok(ControlFlow::Break(Outcome::Failed {
                 error: "no SQL could be written for this question".into(),
                 suggestions: vec!["name a table or a value from the database (see `qa sql schema`)".into()],
-            });
+            }));
         }
         let few: Vec<String> = generate::few_shots(dialect).into_iter().map(|(q, _)| q).collect();
         let mut upd = update([("few_shots", json!(few)), ("sql_candidates", json!(candidates)), ("sql", json!(candidates[0].sql)), ("gen_attempts", json!(attempts))]);
         // Candidates that cover too little of the question are not run (unless forced); when
         // none is left, ask as the plan would have.
-        let candidates: Vec<Candidate> = if forced { candidates } else { candidates.into_iter().filter(|c| !c.valid || c.confidence >= CONFIDENCE_THRESHOLD).collect() };
-        let ask = match &plan {
-            Some(p) if low && !forced && !candidates.iter().any(|c| c.valid) => Some(plan::coverage_question(p, &coverage, confidence)),
+        let candidates: Vec<Candidate> = if *forced { candidates } else { candidates.into_iter().filter(|c| !c.valid || c.confidence >= CONFIDENCE_THRESHOLD).collect() };
+        let ask = match plan {
+            Some(p) if *low && !*forced && !candidates.iter().any(|c| c.valid) => Some(plan::coverage_question(p, coverage, *confidence)),
             _ => None,
         };
         if let Some((a, text)) = &ask {
@@ -300,28 +347,226 @@ impl<'a, 'l> Agent<'a, 'l> {
         }
         self.apply("generate", upd, t)?;
         if let Some((_, text)) = ask {
-            return Ok(Outcome::NeedsClarification { question: text });
+            return Ok(ControlFlow::Break(Outcome::NeedsClarification { question: text }));
+        }
+        Ok(ControlFlow::Continue(candidates))
+    }
+
+    /// Ask the LLM (when one is attached and allowed) for up to k candidates, adding each new
+    /// statement to `raw` as `llm#N`; stops early once the LLM is down. Returns the number of
+    /// requests made.
+    fn llm_candidates(&mut self, ctx: &SchemaContext, question: &str, hint: Option<&str>, raw: &mut Vec<(String, String)>) -> u64 {
+        let (dialect, row_cap) = (self.db.dialect(), self.opts.limits.row_cap);
+        if !self.opts.use_llm {
+            return 0;
+        }
+        let Some(llm) = self.llm.as_deref_mut() else { return 0 };
+        let mut attempts = 0;
+        for n in 0..self.opts.k {
+            let prompt = SqlPrompt { ctx, question, plan_hint: hint, dialect, row_cap, n };
+            attempts += 1;
+            match llm.call(&prompt.request()) {
+                Ok(resp) => match prompt.parse(&resp.text) {
+                    Ok(GeneratedSql(sql)) => {
+                        llm.set_outcome("candidate");
+                        if !raw.iter().any(|(_, s)| s == &sql) {
+                            raw.push((format!("llm#{}", n + 1), sql));
+                        }
+                    }
+                    Err(e) => llm.set_outcome(format!("no sql: {e}")),
+                },
+                Err(e) => {
+                    tracing::warn!("SQL generation by the LLM failed: {e}");
+                    if llm.down.is_some() {
+                        break;
+                    }
+                }
+            }
+        }
+        attempts
+    }
+
+    /// Try candidates in rank order; repair what can be repaired (casing, join keys); stop at
+    /// the first that validates and passes its probes, or after `max_loops` iterations.
+    fn validate_loop(&mut self, ctx: &SchemaContext, plan: Option<&Plan>, candidates: Vec<Candidate>) -> Step<()> {
+        let mut tries = Attempts { queue: candidates.into_iter().map(|c| (c.source, c.sql)).collect(), ..Attempts::default() };
+        while let Some((source, sql)) = tries.queue.pop_front() {
+            if self.state.count("loop_count") >= self.opts.max_loops {
+                break;
+            }
+            if tries.tried.contains(&sql) {
+                continue;
+            }
+            tries.tried.push(sql.clone());
+            if self.check_candidate(ctx, plan, &source, &sql, &mut tries)? {
+                return Ok(ControlFlow::Continue(()));
+            }
+        }
+        self.give_up(ctx, plan, tries)
+    }
+
+    /// One iteration of the loop: validate `sql`, check its join keys, EXPLAIN it and probe its
+    /// values. True when it passed (recorded as the statement to run); false when it was
+    /// rejected (recorded with the reason, and a repaired statement queued when there is one).
+    fn check_candidate(&mut self, ctx: &SchemaContext, plan: Option<&Plan>, source: &str, sql: &str, tries: &mut Attempts) -> Result<bool, RunError> {
+        let t = Instant::now();
+        let (dialect, cap) = (self.db.dialect(), self.opts.limits.row_cap);
+        let verdict = validate::validate(sql, dialect, Some(&ctx.db), cap);
+        let mut signals = Map::new();
+        signals.insert("candidate".into(), json!(source));
+        if !verdict.ok {
+            tries.last_reasons = verdict.reasons.iter().map(|r| r.message.clone()).collect();
+            for r in &verdict.reasons {
+                if matches!(r.kind, ReasonKind::UnknownColumn | ReasonKind::UnknownTable) {
+                    signals.insert("next_candidate".into(), json!(r.kind));
+                }
+            }
+            let reasons: Vec<Value> = verdict.reasons.iter().map(|r| json!({"candidate": source, "kind": r.kind, "message": r.message})).collect();
+            self.reject(Value::Array(reasons), signals, t)?;
+            return Ok(false);
+        }
+        let checked = verdict.sql.clone().unwrap_or_else(|| sql.to_string());
+
+        // Wrong join key: a join between two tables that have a foreign key, on other columns.
+        let bad_joins = wrong_join_keys(ctx, &checked, dialect);
+        if !bad_joins.is_empty() {
+            signals.insert("wrong_join_key".into(), json!(bad_joins));
+            if let Some(p) = plan.map(|p| generate::render(ctx, p, dialect, cap)).filter(|p| !tries.tried.contains(p)) {
+                signals.insert("patched_plan".into(), json!(true));
+                tries.queue.push_front(("plan(patched)".into(), p));
+            }
+            let message = format!("join not along a foreign key: {}", bad_joins.join("; "));
+            self.reject(json!([{"candidate": source, "kind": "join", "message": message}]), signals, t)?;
+            return Ok(false);
         }
 
-        // 4. Validate & diagnose.
-        match self.validate_loop(&ctx, plan.as_ref(), candidates)? {
-            Flow::Continue => {}
-            Flow::Stop(o) => return Ok(o),
+        // EXPLAIN: the engine's own check (types, functions) before any data is read.
+        if let Err(e) = self.db.explain(&checked) {
+            signals.insert("explain_error".into(), json!(e.to_string()));
+            tries.last_reasons = vec![e.to_string()];
+            self.reject(json!([{"candidate": source, "kind": "explain", "message": e.to_string()}]), signals, t)?;
+            return Ok(false);
         }
 
-        // 5. Safe execute.
+        if let Some(f) = self.probe(ctx, &checked, &mut signals, &mut tries.suggestions).filter(|f| !tries.tried.contains(f)) {
+            tries.queue.push_front((format!("{source}+nocase"), f));
+            let message = "no rows: a compared value differs only in letter case";
+            self.reject(json!([{"candidate": source, "kind": "zero_rows", "message": message}]), signals, t)?;
+            return Ok(false);
+        }
+        self.apply(
+            "validate",
+            update([
+                ("validation_ok", json!(true)),
+                ("sql", json!(checked)),
+                ("val_signals", Value::Object(signals)),
+                ("val_attempts", json!(1)),
+                ("loop_count", json!(1)),
+                ("suggestions", json!(tries.suggestions)),
+            ]),
+            t,
+        )?;
+        Ok(true)
+    }
+
+    /// Record a rejected candidate: why (`reasons`, a JSON list) and the loop's signals.
+    fn reject(&mut self, reasons: Value, signals: Map<String, Value>, started: Instant) -> Result<(), StateError> {
+        self.apply(
+            "validate",
+            update([("validation_ok", json!(false)), ("val_reasons", reasons), ("val_signals", Value::Object(signals)), ("val_attempts", json!(1)), ("loop_count", json!(1))]),
+            started,
+        )
+    }
+
+    /// Cheap probes of a valid statement: how many rows it would give, and whether each
+    /// compared text value exists at all. Value checks run whatever the row count (an aggregate
+    /// returns one row even when its filter matches nothing). Missing values add the column's
+    /// sample values to `suggestions`. Returns the case-insensitive rewrite when a value exists
+    /// only in another letter case.
+    fn probe(&mut self, ctx: &SchemaContext, checked: &str, signals: &mut Map<String, Value>, suggestions: &mut Vec<String>) -> Option<String> {
+        let dialect = self.db.dialect();
+        if let Some(probe) = validate::count_probe(checked, dialect)
+            && let Ok(r) = self.execute_checked(ctx, &probe)
+        {
+            signals.insert("probe_rows".into(), json!(first_int(&r).unwrap_or(-1)));
+        }
+        let filters = validate::literal_filters(checked, dialect);
+        let mut missing = Vec::new();
+        let mut casing = Vec::new();
+        for f in filters.iter().take(MAX_VALUE_CHECKS) {
+            let Some(table) = f.table.clone().or_else(|| ctx.db.tables.iter().find(|t| t.column(&f.column).is_some()).map(|t| t.name.clone())) else { continue };
+            if ctx.db.table(&table).and_then(|t| t.column(&f.column)).is_none_or(|c| c.kind() != super::ColumnKind::Text) {
+                continue;
+            }
+            match self.check_value(ctx, &table, f) {
+                ValueCheck::Present => {}
+                ValueCheck::Casing => casing.push(format!("{table}.{} = '{}'", f.column, f.value)),
+                ValueCheck::Missing => {
+                    let samples = ctx.db.table(&table).and_then(|t| t.column(&f.column)).map(|c| c.samples.clone()).unwrap_or_default();
+                    missing.push(format!("'{}' is not a value of {table}.{}", f.value, f.column));
+                    if !samples.is_empty() {
+                        suggestions.push(format!("{table}.{} has the values {}", f.column, samples.iter().map(|s| format!("'{s}'")).collect::<Vec<_>>().join(", ")));
+                    }
+                }
+            }
+        }
+        if !filters.is_empty() {
+            signals.insert("value_checks".into(), json!({"casing": casing, "missing": missing}));
+        }
+        if casing.is_empty() {
+            return None;
+        }
+        let fixed = validate::case_insensitive(checked, dialect);
+        signals.insert("case_insensitive_fix".into(), json!(fixed.is_some()));
+        fixed
+    }
+
+    /// Does the value compared with `table`.`column` exist, exactly or in another letter case?
+    fn check_value(&mut self, ctx: &SchemaContext, table: &str, f: &LiteralFilter) -> ValueCheck {
+        let (table, column, value) = (generate::ident(table), generate::ident(&f.column), generate::literal(&f.value));
+        let exact = format!("SELECT COUNT(*) FROM {table} WHERE {column} = {value}");
+        let ci = format!("SELECT COUNT(*) FROM {table} WHERE lower({column}) = lower({value})");
+        let mut count = |q: &str| self.execute_checked(ctx, q).ok().as_ref().and_then(first_int).unwrap_or(-1);
+        if count(&exact) != 0 {
+            ValueCheck::Present
+        } else if count(&ci) > 0 {
+            ValueCheck::Casing
+        } else {
+            ValueCheck::Missing
+        }
+    }
+
+    /// No candidate passed: fail with the last reasons and suggestions (the plan's statement,
+    /// and how to rephrase).
+    fn give_up(&mut self, ctx: &SchemaContext, plan: Option<&Plan>, tries: Attempts) -> Step<()> {
+        let loops = self.state.count("loop_count");
+        let mut s = tries.suggestions;
+        if let Some(p) = plan {
+            s.push(format!("the plan was: {}", generate::render(ctx, p, self.db.dialect(), self.opts.limits.row_cap)));
+        }
+        s.push("rephrase with the table and column names from `qa sql schema`, or pass a semantic schema (--semantic) with synonyms".into());
+        let last_reasons = tries.last_reasons;
+        let why = if last_reasons.is_empty() { String::new() } else { format!(": {}", last_reasons.join("; ")) };
+        let stop = if loops >= self.opts.max_loops { format!("no valid query after {loops} attempts (max_loops){why}") } else { format!("no candidate query passed validation{why}") };
+        self.apply("validate", update([("suggestions", json!(s))]), Instant::now())?;
+        Ok(ControlFlow::Break(Outcome::Failed { error: stop, suggestions: s }))
+    }
+
+    /// Run the validated statement (one retry on a transient error) and record a sample of
+    /// its rows. Refuses, as the invariant's last line of defence, when nothing validated.
+    fn execute_stage(&mut self, ctx: &SchemaContext) -> Step<QueryResult> {
         let t = Instant::now();
         if !self.state.bool("validation_ok") {
             // Unreachable by construction; kept as the invariant's last line of defence.
-            return Ok(Outcome::Failed { error: "refusing to execute: the query was not validated".into(), suggestions: vec![] });
+            return Ok(ControlFlow::Break(Outcome::Failed { error: "refusing to execute: the query was not validated".into(), suggestions: vec![] }));
         }
         let sql = self.state.str("sql").unwrap_or_default().to_string();
         let preview = self.db.explain(&sql)?;
-        let res = match self.execute_checked(&ctx, &sql) {
+        let res = match self.execute_checked(ctx, &sql) {
             Ok(r) => r,
             Err(e) if e.is_transient() => {
                 tracing::warn!("transient database error, retrying once: {e}");
-                self.execute_checked(&ctx, &sql)?
+                self.execute_checked(ctx, &sql)?
             }
             Err(e) => return Err(e.into()),
         };
@@ -336,180 +581,8 @@ impl<'a, 'l> Agent<'a, 'l> {
                 ("result_truncated", json!(res.truncated)),
             ]),
             t,
-        )
-        ?;
-
-        // 6. Present.
-        let t = Instant::now();
-        let viz = super::present::viz_spec(&res, question);
-        self.apply("present", update([("viz_spec", json!(viz))]), t)?;
-        *result = Some(res);
-        Ok(Outcome::Answered)
-    }
-
-    /// Try candidates in rank order; repair what can be repaired (casing, join keys); stop at
-    /// the first that validates and passes its probes, or after `max_loops` iterations.
-    fn validate_loop(&mut self, ctx: &SchemaContext, plan: Option<&Plan>, candidates: Vec<Candidate>) -> Result<Flow, RunError> {
-        let dialect = self.db.dialect();
-        let cap = self.opts.limits.row_cap;
-        let mut queue: std::collections::VecDeque<(String, String)> = candidates.iter().map(|c| (c.source.clone(), c.sql.clone())).collect();
-        let mut suggestions: Vec<String> = Vec::new();
-        let mut tried: Vec<String> = Vec::new();
-        let mut last_reasons: Vec<String> = Vec::new();
-        while let Some((source, sql)) = queue.pop_front() {
-            if self.state.count("loop_count") >= self.opts.max_loops {
-                break;
-            }
-            let t = Instant::now();
-            if tried.contains(&sql) {
-                continue;
-            }
-            tried.push(sql.clone());
-            let verdict = validate::validate(&sql, dialect, Some(&ctx.db), cap);
-            let mut signals = serde_json::Map::new();
-            signals.insert("candidate".into(), json!(source));
-            let reasons: Vec<Value> = verdict.reasons.iter().map(|r| json!({"candidate": source, "kind": r.kind, "message": r.message})).collect();
-            if !verdict.ok {
-                last_reasons = verdict.reasons.iter().map(|r| r.message.clone()).collect();
-                for r in &verdict.reasons {
-                    if matches!(r.kind, ReasonKind::UnknownColumn | ReasonKind::UnknownTable) {
-                        signals.insert("next_candidate".into(), json!(r.kind));
-                    }
-                }
-                self.apply(
-                    "validate",
-                    update([("validation_ok", json!(false)), ("val_reasons", Value::Array(reasons)), ("val_signals", Value::Object(signals)), ("val_attempts", json!(1)), ("loop_count", json!(1))]),
-                    t,
-                )
-                ?;
-                continue;
-            }
-            let checked = verdict.sql.clone().unwrap_or(sql.clone());
-
-            // Wrong join key: a join between two tables that have a foreign key, on other columns.
-            let bad_joins = wrong_join_keys(ctx, &checked, dialect);
-            if !bad_joins.is_empty() {
-                signals.insert("wrong_join_key".into(), json!(bad_joins));
-                let patched = plan.map(|p| generate::render(ctx, p, dialect, cap)).filter(|p| !tried.contains(p));
-                if let Some(p) = &patched {
-                    signals.insert("patched_plan".into(), json!(true));
-                    queue.push_front(("plan(patched)".into(), p.clone()));
-                }
-                self.apply(
-                    "validate",
-                    update([
-                        ("validation_ok", json!(false)),
-                        ("val_reasons", json!([{"candidate": source, "kind": "join", "message": format!("join not along a foreign key: {}", bad_joins.join("; "))}])),
-                        ("val_signals", Value::Object(signals)),
-                        ("val_attempts", json!(1)),
-                        ("loop_count", json!(1)),
-                    ]),
-                    t,
-                )
-                ?;
-                continue;
-            }
-
-            // EXPLAIN: the engine's own check (types, functions) before any data is read.
-            if let Err(e) = self.db.explain(&checked) {
-                signals.insert("explain_error".into(), json!(e.to_string()));
-                last_reasons = vec![e.to_string()];
-                self.apply(
-                    "validate",
-                    update([
-                        ("validation_ok", json!(false)),
-                        ("val_reasons", json!([{"candidate": source, "kind": "explain", "message": e.to_string()}])),
-                        ("val_signals", Value::Object(signals)),
-                        ("val_attempts", json!(1)),
-                        ("loop_count", json!(1)),
-                    ]),
-                    t,
-                )
-                ?;
-                continue;
-            }
-
-            // Cheap probes: how many rows the query would give, and whether each compared value
-            // exists at all. Value checks run whatever the row count (an aggregate returns one row
-            // even when its filter matches nothing).
-            let mut fixed: Option<String> = None;
-            if let Some(probe) = validate::count_probe(&checked, dialect)
-                && let Ok(r) = self.execute_checked(ctx, &probe)
-            {
-                let n = r.rows.first().and_then(|row| row.first()).and_then(Value::as_i64).unwrap_or(-1);
-                signals.insert("probe_rows".into(), json!(n));
-            }
-            let filters = validate::literal_filters(&checked, dialect);
-            let mut missing = Vec::new();
-            let mut casing = Vec::new();
-            for f in filters.iter().take(MAX_VALUE_CHECKS) {
-                let Some(table) = f.table.clone().or_else(|| ctx.db.tables.iter().find(|t| t.column(&f.column).is_some()).map(|t| t.name.clone())) else { continue };
-                if ctx.db.table(&table).and_then(|t| t.column(&f.column)).is_none_or(|c| c.kind() != super::ColumnKind::Text) {
-                    continue;
-                }
-                let exact = format!("SELECT COUNT(*) FROM {} WHERE {} = {}", generate::ident(&table), generate::ident(&f.column), generate::literal(&f.value));
-                let ci = format!("SELECT COUNT(*) FROM {} WHERE lower({}) = lower({})", generate::ident(&table), generate::ident(&f.column), generate::literal(&f.value));
-                let count = |me: &mut Self, q: &str| me.execute_checked(ctx, q).ok().and_then(|r| r.rows.first().and_then(|row| row.first()).and_then(Value::as_i64)).unwrap_or(-1);
-                if count(self, &exact) == 0 {
-                    if count(self, &ci) > 0 {
-                        casing.push(format!("{table}.{} = '{}'", f.column, f.value));
-                    } else {
-                        let samples = ctx.db.table(&table).and_then(|t| t.column(&f.column)).map(|c| c.samples.clone()).unwrap_or_default();
-                        missing.push(format!("'{}' is not a value of {table}.{}", f.value, f.column));
-                        if !samples.is_empty() {
-                            suggestions.push(format!("{table}.{} has the values {}", f.column, samples.iter().map(|s| format!("'{s}'")).collect::<Vec<_>>().join(", ")));
-                        }
-                    }
-                }
-            }
-            if !filters.is_empty() {
-                signals.insert("value_checks".into(), json!({"casing": casing, "missing": missing}));
-            }
-            if !casing.is_empty() {
-                fixed = validate::case_insensitive(&checked, dialect);
-                signals.insert("case_insensitive_fix".into(), json!(fixed.is_some()));
-            }
-            if let Some(f) = fixed.filter(|f| !tried.contains(f)) {
-                queue.push_front((format!("{source}+nocase"), f));
-                self.apply(
-                    "validate",
-                    update([
-                        ("validation_ok", json!(false)),
-                        ("val_reasons", json!([{"candidate": source, "kind": "zero_rows", "message": "no rows: a compared value differs only in letter case"}])),
-                        ("val_signals", Value::Object(signals)),
-                        ("val_attempts", json!(1)),
-                        ("loop_count", json!(1)),
-                    ]),
-                    t,
-                )
-                ?;
-                continue;
-            }
-            self.apply(
-                "validate",
-                update([
-                    ("validation_ok", json!(true)),
-                    ("sql", json!(checked)),
-                    ("val_signals", Value::Object(signals)),
-                    ("val_attempts", json!(1)),
-                    ("loop_count", json!(1)),
-                    ("suggestions", json!(suggestions)),
-                ]),
-                t,
-            )
-            ?;
-            return Ok(Flow::Continue);
-        }
-        let loops = self.state.count("loop_count");
-        let mut s = suggestions;
-        if let Some(p) = plan {
-            s.push(format!("the plan was: {}", generate::render(ctx, p, dialect, cap)));
-        }
-        s.push("rephrase with the table and column names from `qa sql schema`, or pass a semantic schema (--semantic) with synonyms".into());
-        let why = if last_reasons.is_empty() { String::new() } else { format!(": {}", last_reasons.join("; ")) };
-        let stop = if loops >= self.opts.max_loops { format!("no valid query after {loops} attempts (max_loops){why}") } else { format!("no candidate query passed validation{why}") };
-        self.apply("validate", update([("suggestions", json!(s))]), Instant::now())?;
-        Ok(Flow::Stop(Outcome::Failed { error: stop, suggestions: s }))
+        )?;
+        Ok(ControlFlow::Continue(res))
     }
 
     /// The only way SQL reaches the database: validate (read-only, one statement, known tables
@@ -522,6 +595,11 @@ impl<'a, 'l> Agent<'a, 'l> {
         self.executed.push(checked.clone());
         self.db.query(&checked, self.opts.limits)
     }
+}
+
+/// The first cell of the first row as an integer (a `COUNT(*)` probe's answer).
+fn first_int(r: &QueryResult) -> Option<i64> {
+    r.rows.first().and_then(|row| row.first()).and_then(Value::as_i64)
 }
 
 /// Joins `a.x = b.y` between two tables that have a foreign key, on columns other than the key.

@@ -131,29 +131,61 @@ fn column(rows: &[Vec<Cell>], j: usize, ordered: bool) -> Vec<Cell> {
     c
 }
 
+/// Why an answer's rows are not the expected ones.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Mismatch {
+    /// Another number of rows.
+    #[error("{got} rows{}, expected {expected}", cut_note(*.truncated))]
+    RowCount {
+        /// Rows in the result.
+        got: usize,
+        /// Rows expected.
+        expected: usize,
+        /// The row cap cut the result short.
+        truncated: bool,
+    },
+    /// Fewer result columns than the widest expected row.
+    #[error("{got} columns, expected at least {expected}")]
+    TooFewColumns {
+        /// Columns in the result.
+        got: usize,
+        /// Values in the widest expected row.
+        expected: usize,
+    },
+    /// No result column holds the values of this expected column.
+    #[error("no result column holds the expected values of '{0}'")]
+    MissingColumn(String),
+    /// Every expected column has a match, but no one-to-one choice gives the expected rows.
+    #[error("the columns hold the expected values, but not in the same rows")]
+    RowsDiffer,
+}
+
+fn cut_note(truncated: bool) -> &'static str {
+    if truncated { " (cut at the row cap)" } else { "" }
+}
+
 /// Do the result's rows equal the expected ones? Err says why not.
-pub fn compare(expected: &Expected, result: &QueryResult, order_matters: bool) -> Result<(), String> {
+pub fn compare(expected: &Expected, result: &QueryResult, order_matters: bool) -> Result<(), Mismatch> {
     let want: Vec<Vec<Cell>> = expected.rows.iter().map(|r| r.iter().map(cell).collect()).collect();
     let got: Vec<Vec<Cell>> = result.rows.iter().map(|r| r.iter().map(cell).collect()).collect();
     if got.len() != want.len() {
-        let cut = if result.truncated { " (cut at the row cap)" } else { "" };
-        return Err(format!("{} rows{cut}, expected {}", got.len(), want.len()));
+        return Err(Mismatch::RowCount { got: got.len(), expected: want.len(), truncated: result.truncated });
     }
     if want.is_empty() {
         return Ok(());
     }
     let k = want.iter().map(Vec::len).max().unwrap_or(0);
     if result.columns.len() < k {
-        return Err(format!("{} columns, expected at least {k}", result.columns.len()));
+        return Err(Mismatch::TooFewColumns { got: result.columns.len(), expected: k });
     }
     // Candidate result columns for each expected column: the same values.
     let cands: Vec<Vec<usize>> = (0..k).map(|j| (0..result.columns.len()).filter(|&c| column(&got, c, order_matters) == column(&want, j, order_matters)).collect()).collect();
     if let Some(j) = cands.iter().position(Vec::is_empty) {
         let name = expected.columns.get(j).map(String::as_str).unwrap_or("?");
-        return Err(format!("no result column holds the expected values of '{name}'"));
+        return Err(Mismatch::MissingColumn(name.to_string()));
     }
     let mut pick = Vec::new();
-    if assign(&cands, &mut pick, &got, &want, order_matters) { Ok(()) } else { Err("the columns hold the expected values, but not in the same rows".into()) }
+    if assign(&cands, &mut pick, &got, &want, order_matters) { Ok(()) } else { Err(Mismatch::RowsDiffer) }
 }
 
 /// Backtracking over one-to-one maps of expected columns onto result columns.
@@ -208,10 +240,13 @@ mod tests {
     #[test]
     fn wrong_rows_columns_or_pairs_are_told_apart() {
         let e = expected(&["a", "b"], json!([["x", 1], ["y", 2]]));
-        assert!(compare(&e, &result(&["a", "b"], json!([["x", 1]])), false).unwrap_err().contains("1 rows"));
-        assert!(compare(&e, &result(&["a", "c"], json!([["x", 5], ["y", 6]])), false).unwrap_err().contains("'b'"));
-        assert!(compare(&e, &result(&["a", "b"], json!([["x", 2], ["y", 1]])), false).unwrap_err().contains("same rows"));
-        assert!(compare(&e, &result(&["a"], json!([["x"], ["y"]])), false).unwrap_err().contains("columns"));
+        assert!(compare(&e, &result(&["a", "b"], json!([["x", 1]])), false).unwrap_err().to_string().contains("1 rows"));
+        let mut cut = result(&["a", "b"], json!([["x", 1]]));
+        cut.truncated = true;
+        assert_eq!(compare(&e, &cut, false).unwrap_err().to_string(), "1 rows (cut at the row cap), expected 2");
+        assert!(compare(&e, &result(&["a", "c"], json!([["x", 5], ["y", 6]])), false).unwrap_err().to_string().contains("'b'"));
+        assert!(compare(&e, &result(&["a", "b"], json!([["x", 2], ["y", 1]])), false).unwrap_err().to_string().contains("same rows"));
+        assert!(compare(&e, &result(&["a"], json!([["x"], ["y"]])), false).unwrap_err().to_string().contains("columns"));
         // A column picked twice is no match: both expected columns need their own.
         let e = expected(&["a", "b"], json!([[1, 1]]));
         assert!(compare(&e, &result(&["a"], json!([[1]])), false).is_err());

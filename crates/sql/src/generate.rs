@@ -9,7 +9,7 @@ use super::plan::{sql_coverage::sql_coverage, Coverage, Filter, Plan};
 use super::schema::SchemaContext;
 use super::validate::{self, Verdict};
 use super::Dialect;
-use qa_llm::{ChatMessage, ChatRequest, OutputFormat};
+use qa_llm::{ChatMessage, ChatRequest, OutputFormat, Prompt, PromptError};
 
 /// Longest SQL accepted from an LLM.
 pub const MAX_SQL_CHARS: usize = 4000;
@@ -61,50 +61,97 @@ fn sql_schema() -> serde_json::Value {
     })
 }
 
-/// The prompt for candidate `n` (0-based): later candidates are sampled with some temperature
-/// so the k answers differ.
-pub fn request(ctx: &SchemaContext, question: &str, plan_hint: Option<&str>, dialect: Dialect, row_cap: usize, n: usize) -> ChatRequest {
-    let engine = match dialect {
-        Dialect::Sqlite => "SQLite",
-        Dialect::Postgres => "PostgreSQL",
-    };
-    let mut user = format!("Database schema ({engine}):\n{}\n", ctx.render());
-    user.push_str("Examples (another database):\n");
-    for (q, s) in few_shots(dialect) {
-        user.push_str(&format!("Q: {q}\n{{\"sql\": \"{}\"}}\n", s.replace('"', "\\\"")));
+/// The prompt asking the LLM for one SQL candidate: the schema context, few-shot examples over
+/// another database, the plan's statement as a draft (when there is one) and the question. The
+/// reply is JSON `{"sql": "..."}`; [`Prompt::parse`] takes the statement out of it.
+pub(crate) struct SqlPrompt<'a> {
+    /// The schema the statement must use, rendered for the model.
+    pub(crate) ctx: &'a SchemaContext,
+    /// The user's question, as asked.
+    pub(crate) question: &'a str,
+    /// The deterministic candidate, offered as a draft to fix.
+    pub(crate) plan_hint: Option<&'a str>,
+    /// The engine to write for (names it, and picks the examples' date functions).
+    pub(crate) dialect: Dialect,
+    /// Largest LIMIT the statement may have.
+    pub(crate) row_cap: usize,
+    /// Candidate number, 0-based: the first is greedy, later ones are sampled with some
+    /// temperature so the k answers differ.
+    pub(crate) n: usize,
+}
+
+/// SQL text taken from a model's reply: trimmed, without a trailing `;`, not empty and at most
+/// [`MAX_SQL_CHARS`] characters. Not validated yet: it goes through ranking and validation like
+/// any candidate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct GeneratedSql(pub(crate) String);
+
+impl SqlPrompt<'_> {
+    fn engine(&self) -> &'static str {
+        match self.dialect {
+            Dialect::Sqlite => "SQLite",
+            Dialect::Postgres => "PostgreSQL",
+        }
     }
-    if let Some(hint) = plan_hint {
-        user.push_str(&format!("\nA draft plan for this question (fix it if it is wrong):\n{hint}\n"));
+}
+
+impl Prompt for SqlPrompt<'_> {
+    type Reply = GeneratedSql;
+
+    fn request(&self) -> ChatRequest {
+        let engine = self.engine();
+        let mut user = format!("Database schema ({engine}):\n{}\n", self.ctx.render());
+        user.push_str("Examples (another database):\n");
+        for (q, s) in few_shots(self.dialect) {
+            user.push_str(&format!("Q: {q}\n{{\"sql\": \"{}\"}}\n", s.replace('"', "\\\"")));
+        }
+        if let Some(hint) = self.plan_hint {
+            user.push_str(&format!("\nA draft plan for this question (fix it if it is wrong):\n{hint}\n"));
+        }
+        user.push_str(&format!(
+            "\nWrite one {engine} SELECT statement that answers the question. Use only the tables and columns above, \
+             join along the REFERENCES keys, compare text with the exact values listed, and end with LIMIT {row_cap} or less. \
+             Reply as {{\"sql\": \"...\"}}.\n\nQuestion: {question}",
+            row_cap = self.row_cap,
+            question = self.question,
+        ));
+        ChatRequest {
+            messages: vec![
+                ChatMessage::system(format!("You translate questions into read-only {engine} SQL. Reply with JSON only.")),
+                ChatMessage::user(user),
+            ],
+            max_tokens: 220,
+            format: OutputFormat::Json { name: "sql_query".into(), schema: sql_schema(), prefix: "{\"sql\": \"".into() },
+            stop: vec![],
+            temperature: if self.n == 0 { 0.0 } else { 0.7 },
+            purpose: "sql",
+        }
     }
-    user.push_str(&format!(
-        "\nWrite one {engine} SELECT statement that answers the question. Use only the tables and columns above, \
-         join along the REFERENCES keys, compare text with the exact values listed, and end with LIMIT {row_cap} or less. \
-         Reply as {{\"sql\": \"...\"}}.\n\nQuestion: {question}"
-    ));
-    ChatRequest {
-        messages: vec![
-            ChatMessage::system(format!("You translate questions into read-only {engine} SQL. Reply with JSON only.")),
-            ChatMessage::user(user),
-        ],
-        max_tokens: 220,
-        format: OutputFormat::Json { name: "sql_query".into(), schema: sql_schema(), prefix: "{\"sql\": \"".into() },
-        stop: vec![],
-        temperature: if n == 0 { 0.0 } else { 0.7 },
-        purpose: "sql",
+
+    fn parse(&self, reply: &str) -> Result<GeneratedSql, PromptError> {
+        Ok(GeneratedSql(extract_sql(reply)?))
     }
 }
 
 /// Why a model's reply yields no SQL.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ExtractError {
+pub(crate) enum ExtractError {
+    /// Nothing but blanks (and semicolons) where the statement should be.
     #[error("the reply holds no SQL")]
     Empty,
+    /// Over [`MAX_SQL_CHARS`] characters.
     #[error("the SQL is longer than {} characters", MAX_SQL_CHARS)]
     TooLong,
 }
 
+impl From<ExtractError> for PromptError {
+    fn from(e: ExtractError) -> Self {
+        PromptError(e.to_string())
+    }
+}
+
 /// The SQL in a model's reply: the `sql` field of a JSON object, else a fenced or bare statement.
-pub fn extract_sql(text: &str) -> Result<String, ExtractError> {
+fn extract_sql(text: &str) -> Result<String, ExtractError> {
     let sql = qa_llm::reply_field_or_code(text, "sql", "sql");
     let sql = sql.trim().trim_end_matches(';').trim().to_string();
     if sql.is_empty() {
@@ -262,7 +309,8 @@ mod tests {
     #[test]
     fn prompt_carries_schema_plan_and_examples() {
         let ctx = audit_context();
-        let r = request(&ctx, "How many urgent issues?", Some("count findings where severity = 'Critical'"), Dialect::Postgres, 200, 1);
+        let prompt = SqlPrompt { ctx: &ctx, question: "How many urgent issues?", plan_hint: Some("count findings where severity = 'Critical'"), dialect: Dialect::Postgres, row_cap: 200, n: 1 };
+        let r = prompt.request();
         let user = &r.messages[1].content;
         assert!(user.contains("TABLE findings"));
         assert!(user.contains("\"urgent\" means findings.severity IN ('Critical')"));
@@ -270,5 +318,28 @@ mod tests {
         assert!(user.contains("A draft plan"));
         assert!(user.contains("LIMIT 200"));
         assert!(r.temperature > 0.0);
+    }
+
+    #[test]
+    fn prompt_parses_the_reply_into_sql() {
+        let ctx = audit_context();
+        let prompt = SqlPrompt { ctx: &ctx, question: "How many findings?", plan_hint: None, dialect: Dialect::Sqlite, row_cap: 50, n: 0 };
+        assert_eq!(prompt.parse("{\"sql\": \"SELECT COUNT(*) FROM findings;\"}"), Ok(GeneratedSql("SELECT COUNT(*) FROM findings".into())));
+        assert_eq!(prompt.parse(" ; ").unwrap_err().to_string(), "the reply holds no SQL");
+        let long = format!("SELECT {} FROM findings", "1 + ".repeat(MAX_SQL_CHARS));
+        assert_eq!(prompt.parse(&long).unwrap_err().to_string(), format!("the SQL is longer than {MAX_SQL_CHARS} characters"));
+        assert_eq!(prompt.request().temperature, 0.0);
+        assert_eq!(prompt.reply_schema(), Some(sql_schema()));
+    }
+
+    #[test]
+    fn sql_prompt_snapshot() {
+        let ctx = audit_context();
+        // A fixed draft, so the snapshot changes only with the prompt and the schema rendering.
+        let hint = "SELECT departments.name AS department, COUNT(*) AS finding_count FROM findings JOIN audits ON findings.audit_id = audits.id \
+                    JOIN departments ON audits.department_id = departments.id WHERE findings.severity = 'Critical' GROUP BY departments.name \
+                    ORDER BY finding_count DESC, 1 LIMIT 200";
+        let prompt = SqlPrompt { ctx: &ctx, question: "How many urgent issues per department?", plan_hint: Some(hint), dialect: Dialect::Postgres, row_cap: 200, n: 0 };
+        qa_llm::prompt::assert_snapshot(std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/snapshots/sql_generate.txt")), &qa_llm::prompt::render(&prompt.request()));
     }
 }
