@@ -30,13 +30,17 @@ use qa_llm::{LlmRun, Prompt};
 /// Compared values checked for existence per candidate.
 const MAX_VALUE_CHECKS: usize = 6;
 
+/// How the agent runs: candidates, loop bound, limits and schema inputs. Saved in a checkpoint,
+/// so a resumed run uses the same options.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AgentOptions {
     /// LLM candidates to ask for (the deterministic candidate comes on top).
     pub k: usize,
     /// Validate/diagnose iterations before giving up.
     pub max_loops: u64,
+    /// Row cap and statement timeout for every statement, probes included.
     pub limits: ExecLimits,
+    /// The semantic schema file (see [`SemanticSchema`]), if any.
     pub semantic_schema: Option<PathBuf>,
     /// Distinct sample values kept per low-cardinality text column.
     pub sample_values: usize,
@@ -53,38 +57,59 @@ impl Default for AgentOptions {
     }
 }
 
+/// How a run ended.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum Outcome {
+    /// A validated statement ran; its rows are in [`RunResult::result`].
     Answered,
     /// Stopped with a question for the user; resume with the answer.
-    NeedsClarification { question: String },
-    Failed { error: String, suggestions: Vec<String> },
+    NeedsClarification {
+        /// The clarifying question, with numbered options when there are some.
+        question: String,
+    },
+    /// No answer.
+    Failed {
+        /// Why, for the user.
+        error: String,
+        /// What the user could try instead.
+        suggestions: Vec<String>,
+    },
 }
 
+/// Timings of a run.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Metrics {
     /// Milliseconds per stage (summed when a stage runs more than once).
     pub latency_ms: BTreeMap<String, f64>,
+    /// Milliseconds for the whole run.
     pub total_ms: f64,
 }
 
+/// What [`Agent::run`] returns.
 pub struct RunResult {
+    /// The final state (every stage's keys; see [`super::state`]).
     pub state: AgentState,
+    /// How the run ended.
     pub outcome: Outcome,
+    /// The rows, when the run answered.
     pub result: Option<QueryResult>,
     /// Every statement sent to the database, in order (probes included), after validation.
-    pub executed: Vec<String>,
+    pub(crate) executed: Vec<String>,
+    /// Run timings.
     pub metrics: Metrics,
-    pub schema: Option<SchemaContext>,
 }
 
 /// Where a resumed run starts from.
 pub struct Resume {
+    /// The state saved in the checkpoint.
     pub state: AgentState,
+    /// The user's answer to the clarifying question.
     pub answer: String,
 }
 
+/// The SQL agent over one database, with an optional LLM for candidates. One agent runs one
+/// question ([`Agent::run`] consumes it).
 pub struct Agent<'a, 'l> {
     db: &'a mut dyn SqlDatabase,
     llm: Option<&'a mut LlmRun<'l>>,
@@ -157,6 +182,7 @@ enum RunError {
 }
 
 impl<'a, 'l> Agent<'a, 'l> {
+    /// An agent over `db`, asking `llm` (when given and `opts.use_llm`) for candidates.
     pub fn new(db: &'a mut dyn SqlDatabase, llm: Option<&'a mut LlmRun<'l>>, opts: AgentOptions) -> Self {
         Agent { db, llm, opts, state: AgentState::default(), executed: Vec::new(), metrics: Metrics::default(), preloaded_schema: None }
     }
@@ -178,8 +204,7 @@ impl<'a, 'l> Agent<'a, 'l> {
     pub fn run(mut self, question: &str, resume: Option<Resume>) -> RunResult {
         let t0 = Instant::now();
         let mut result = None;
-        let mut schema = None;
-        let outcome = match self.run_inner(question, resume, &mut result, &mut schema) {
+        let outcome = match self.run_inner(question, resume, &mut result) {
             Ok(o) => o,
             Err(e) => Outcome::Failed { error: e.to_string(), suggestions: Vec::new() },
         };
@@ -187,14 +212,13 @@ impl<'a, 'l> Agent<'a, 'l> {
             let _ = self.state.apply("any", update([("error", json!(error))]), 0.0);
         }
         self.metrics.total_ms = t0.elapsed().as_secs_f64() * 1000.0;
-        RunResult { state: self.state, outcome, result, executed: self.executed, metrics: self.metrics, schema }
+        RunResult { state: self.state, outcome, result, executed: self.executed, metrics: self.metrics }
     }
 
-    fn run_inner(&mut self, question: &str, resume: Option<Resume>, result: &mut Option<QueryResult>, schema_out: &mut Option<SchemaContext>) -> Result<Outcome, RunError> {
+    fn run_inner(&mut self, question: &str, resume: Option<Resume>, result: &mut Option<QueryResult>) -> Result<Outcome, RunError> {
         self.record_input(question, resume)?;
         // 1. Schema context.
         let ctx = proceed!(self.schema_stage());
-        *schema_out = Some(ctx.clone());
         // 2. Interpret & plan.
         let planned = proceed!(self.plan_stage(&ctx, question));
         // 3. Generate k-best.
@@ -603,7 +627,7 @@ fn first_int(r: &QueryResult) -> Option<i64> {
 }
 
 /// Joins `a.x = b.y` between two tables that have a foreign key, on columns other than the key.
-pub fn wrong_join_keys(ctx: &SchemaContext, sql: &str, dialect: Dialect) -> Vec<String> {
+pub(crate) fn wrong_join_keys(ctx: &SchemaContext, sql: &str, dialect: Dialect) -> Vec<String> {
     use sqlparser::ast::{BinaryOperator, Expr, TableFactor, Visit, Visitor};
     let parsed = match dialect {
         Dialect::Sqlite => sqlparser::parser::Parser::parse_sql(&sqlparser::dialect::SQLiteDialect {}, sql),

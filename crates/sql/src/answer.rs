@@ -18,9 +18,11 @@ use crate::{DbSchema, SqlError, SqlUrl};
 
 /// One question for [`answer`].
 pub struct SqlQuestion<'a> {
+    /// The question, as asked (on a resumed run: the checkpoint's question).
     pub question: &'a str,
     /// The database, for the trace and the checkpoint (its password is scrubbed from both).
     pub url: &'a SqlUrl,
+    /// How the agent runs.
     pub options: AgentOptions,
     /// A checkpoint and the user's answer to its clarifying question.
     pub resume: Option<(Checkpoint, String)>,
@@ -34,10 +36,13 @@ pub struct SqlQuestion<'a> {
 
 /// A finished (or interrupted) run and its trace record.
 pub struct SqlAnswer {
+    /// The agent's result.
     pub run: RunResult,
+    /// The run's trace record, for the caller to append to the trace file.
     pub trace: TraceRecord,
     /// The checkpoint id when the run stopped to ask a clarifying question.
     pub checkpoint: Option<String>,
+    /// The database, as shown (password redacted).
     pub database: String,
     /// The router's decision, when the question came through `qa "…"`.
     pub route: Option<RouteDecision>,

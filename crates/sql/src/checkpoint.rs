@@ -11,22 +11,29 @@ use super::agent::AgentOptions;
 use super::state::AgentState;
 use super::SqlError;
 
+/// A run interrupted by a clarifying question, as saved.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Checkpoint {
-    pub id: String,
-    pub created: String,
+    /// The run's trace id (also the file name).
+    pub(crate) id: String,
+    /// When it was saved (RFC 3339).
+    pub(crate) created: String,
+    /// The question the run was asked.
     pub question: String,
     /// The database (redacted URL).
     pub database: String,
+    /// The run's options, reused on resume.
     pub options: AgentOptions,
-    pub state: AgentState,
+    pub(crate) state: AgentState,
 }
 
-pub fn dir(data_dir: &Path) -> PathBuf {
+/// Where checkpoints are kept under `data_dir`.
+pub(crate) fn dir(data_dir: &Path) -> PathBuf {
     data_dir.join("sql_checkpoints")
 }
 
-pub fn save(data_dir: &Path, cp: &Checkpoint) -> Result<PathBuf, SqlError> {
+/// Write `cp` (temp file, then rename); returns its path.
+pub(crate) fn save(data_dir: &Path, cp: &Checkpoint) -> Result<PathBuf, SqlError> {
     let d = dir(data_dir);
     std::fs::create_dir_all(&d).map_err(|e| SqlError::Other(format!("cannot create {}: {e}", d.display())))?;
     let path = d.join(format!("{}.json", cp.id));
@@ -59,7 +66,7 @@ pub fn load(data_dir: &Path, id: &str) -> Result<Checkpoint, SqlError> {
 }
 
 /// Remove a checkpoint once its run has finished.
-pub fn remove(data_dir: &Path, id: &str) {
+pub(crate) fn remove(data_dir: &Path, id: &str) {
     let _ = std::fs::remove_file(dir(data_dir).join(format!("{id}.json")));
 }
 

@@ -55,11 +55,17 @@ use super::{ColumnInfo, ColumnKind, DbSchema, Dialect, ExecLimits, ForeignKey, Q
 
 /// A live, read-only connection to one database.
 pub trait SqlDatabase {
+    /// The engine behind the connection.
     fn dialect(&self) -> Dialect;
     /// The database as shown to users (redacted URL).
     fn describe(&self) -> String;
+    /// Tables, columns, keys and row counts, with up to `sample_values` distinct values per
+    /// low-cardinality text column.
     fn introspect(&mut self, sample_values: usize) -> Result<DbSchema, SqlError>;
+    /// The engine's plan for `sql` as text (EXPLAIN), without reading data.
     fn explain(&mut self, sql: &str) -> Result<String, SqlError>;
+    /// Run one read-only statement under `limits`: at most `row_cap` rows (more marks the
+    /// result truncated), cancelled after `timeout_ms`.
     fn query(&mut self, sql: &str, limits: ExecLimits) -> Result<QueryResult, SqlError>;
 }
 
@@ -75,7 +81,7 @@ pub fn open(url: &SqlUrl, limits: ExecLimits) -> Result<Box<dyn SqlDatabase>, Sq
 pub const MAX_SAMPLED_DISTINCT: usize = 20;
 
 /// `"name"` with embedded double quotes doubled: an identifier both engines accept.
-pub fn quote_ident(name: &str) -> String {
+fn quote_ident(name: &str) -> String {
     format!("\"{}\"", name.replace('"', "\"\""))
 }
 
@@ -124,7 +130,7 @@ extern "C" fn progress_callback(data: *mut c_void) -> c_int {
 }
 
 /// A SQLite database file opened read-only.
-pub struct SqliteDb {
+struct SqliteDb {
     // Field order matters: the connection (which holds the progress handler) is dropped
     // before the deadline it points at.
     conn: Connection,
@@ -209,7 +215,7 @@ fn shorten(s: &str, n: usize) -> String {
 /// The text of the first statement after the first one in `sql`, if any; `None` when the rest
 /// is only whitespace, comments and semicolons (or the first statement itself does not
 /// prepare, which `prepare` then reports).
-pub fn sqlite_extra_statement(conn: &Connection, sql: &str) -> Option<String> {
+fn sqlite_extra_statement(conn: &Connection, sql: &str) -> Option<String> {
     if let Some(nul) = sql.find('\0') {
         return Some(sql[nul..].replace('\0', "\\0"));
     }
@@ -415,7 +421,7 @@ impl SqlDatabase for SqliteDb {
 const CLIENT_GRACE: Duration = Duration::from_secs(3);
 
 /// A PostgreSQL database: every call in its own `READ ONLY` transaction.
-pub struct PostgresDb {
+struct PostgresDb {
     // The client (and its connection task) go before the runtime.
     client: Option<Client>,
     rt: tokio::runtime::Runtime,
@@ -494,7 +500,7 @@ fn redacted(url: &SqlUrl) -> String {
 
 /// A tokio-postgres error as one line of text: the server's message (with detail, hint and
 /// SQLSTATE) or the client error with its causes.
-pub fn pg_error_text(e: &tokio_postgres::Error) -> String {
+fn pg_error_text(e: &tokio_postgres::Error) -> String {
     if let Some(db) = e.as_db_error() {
         let mut s = db.message().to_string();
         if let Some(d) = db.detail() {
@@ -543,7 +549,7 @@ async fn ro_rows(client: &mut Client, sql: &str, params: &[&(dyn tokio_postgres:
 }
 
 /// Any PostgreSQL value as JSON, decoded from the binary format by type.
-pub struct PgValue(pub Value);
+struct PgValue(Value);
 
 type BoxErr = Box<dyn std::error::Error + Sync + Send>;
 
@@ -614,7 +620,7 @@ fn numeric_value(text: &str) -> Value {
 }
 
 /// NUMERIC's binary format (ndigits, weight, sign, dscale, base-10000 digits) as decimal text.
-pub fn decode_numeric(raw: &[u8]) -> Result<String, BoxErr> {
+fn decode_numeric(raw: &[u8]) -> Result<String, BoxErr> {
     if raw.len() < 8 {
         return Err("numeric: short buffer".into());
     }

@@ -15,19 +15,28 @@ use serde_json::Value;
 
 use super::{QueryResult, SqlError};
 
+/// The known result of a question.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Expected {
+    /// Column names, for messages only: columns are matched by their values.
     pub columns: Vec<String>,
+    /// The rows, as JSON values.
     pub rows: Vec<Vec<Value>>,
 }
 
+/// One line of a question file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EvalQuestion {
+    /// Unique within the file.
     pub id: String,
+    /// The question as the user would ask it.
     pub question: String,
+    /// The rows a right answer holds.
     pub expected: Expected,
+    /// Row order counts (the question asks for an order).
     #[serde(default)]
     pub order_matters: bool,
+    /// A free label (e.g. `easy`, `hard`) the summary counts by.
     #[serde(default)]
     pub difficulty: Option<String>,
 }
@@ -36,24 +45,33 @@ pub struct EvalQuestion {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Grade {
+    /// Answered with exactly the expected rows.
     Right,
     /// Answered with rows that are not the expected ones.
     Wrong,
     /// Stopped with a clarifying question.
     Asked,
+    /// Failed without an answer.
     Errored,
 }
 
+/// Questions per grade.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Counts {
+    /// All questions counted.
     pub total: usize,
+    /// Graded [`Grade::Right`].
     pub right: usize,
+    /// Graded [`Grade::Wrong`].
     pub wrong: usize,
+    /// Graded [`Grade::Asked`].
     pub asked: usize,
+    /// Graded [`Grade::Errored`].
     pub errored: usize,
 }
 
 impl Counts {
+    /// Count one question graded `g`.
     pub fn add(&mut self, g: Grade) {
         self.total += 1;
         match g {
@@ -73,11 +91,14 @@ impl Counts {
 /// Overall and per-difficulty counts (questions without one are "unrated").
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
+    /// Every question.
     pub overall: Counts,
+    /// Per difficulty label.
     pub by_difficulty: BTreeMap<String, Counts>,
 }
 
 impl Summary {
+    /// Count one question graded `g`, overall and under its difficulty.
     pub fn add(&mut self, difficulty: Option<&str>, g: Grade) {
         self.overall.add(g);
         self.by_difficulty.entry(difficulty.unwrap_or("unrated").to_string()).or_default().add(g);

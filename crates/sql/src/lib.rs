@@ -2,7 +2,7 @@
 //!
 //! Pipeline (each stage a module; the agent in [`agent`] runs them as a state machine whose
 //! state contract is in [`state`]):
-//! schema context ([`schema`]) → interpret & plan ([`plan`]) → k-best generation ([`generate`])
+//! schema context ([`schema`]) → interpret & plan ([`plan`]) → k-best generation (`generate`)
 //! → validate & diagnose ([`validate`], probes in [`agent`]) → safe execute ([`db`]) → present
 //! ([`present`]). A clarification interrupt saves a [`checkpoint`] and resumes from it.
 //!
@@ -17,10 +17,10 @@ pub mod answer;
 pub mod checkpoint;
 pub mod db;
 pub mod eval;
-pub mod generate;
+pub(crate) mod generate;
 pub mod plan;
 pub mod present;
-pub mod render;
+pub(crate) mod render;
 pub mod route;
 pub mod schema;
 pub mod state;
@@ -35,11 +35,14 @@ use qa_core::secret::REDACTED;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Dialect {
+    /// SQLite (a database file).
     Sqlite,
+    /// PostgreSQL.
     Postgres,
 }
 
 impl Dialect {
+    /// The lower-case name (`sqlite`, `postgres`), as serialized.
     pub fn as_str(self) -> &'static str {
         match self {
             Dialect::Sqlite => "sqlite",
@@ -47,6 +50,7 @@ impl Dialect {
         }
     }
 
+    /// A dialect by name, case-insensitive: `sqlite`/`sqlite3`, `postgres`/`postgresql`/`pg`.
     pub fn parse(name: &str) -> Option<Dialect> {
         match name.trim().to_ascii_lowercase().as_str() {
             "sqlite" | "sqlite3" => Some(Dialect::Sqlite),
@@ -60,6 +64,7 @@ impl Dialect {
 /// `PGPASSWORD`) is kept apart and never printed: `Display`/`Debug` show the redacted form.
 #[derive(Clone, PartialEq, Eq)]
 pub struct SqlUrl {
+    /// The engine the URL points at.
     pub dialect: Dialect,
     /// SQLite: the database file. Postgres: the URL without its password (for display only).
     pub target: String,
@@ -136,12 +141,13 @@ impl SqlUrl {
         Ok(SqlUrl { dialect: Dialect::Postgres, target, pg: Some(config), password, secrets })
     }
 
+    /// The password to connect with (inline, else from the environment), if any.
     pub fn password(&self) -> Option<&str> {
         self.password.as_deref()
     }
 
     /// Postgres: the settings to connect with (password included). None for SQLite.
-    pub fn pg_config(&self) -> Option<&tokio_postgres::Config> {
+    pub(crate) fn pg_config(&self) -> Option<&tokio_postgres::Config> {
         self.pg.as_ref()
     }
 
@@ -225,29 +231,39 @@ pub fn redact_url(url: &str) -> String {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct DbSchema {
+    /// The engine that reported it (None when built by hand).
     pub dialect: Option<Dialect>,
+    /// Every user table, by name.
     pub tables: Vec<TableInfo>,
 }
 
+/// One table.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct TableInfo {
+    /// The table's name as the database spells it.
     pub name: String,
+    /// In declaration order.
     pub columns: Vec<ColumnInfo>,
+    /// Primary-key column names, in key order (empty when there is none).
     pub primary_key: Vec<String>,
+    /// Foreign keys declared on this table.
     pub foreign_keys: Vec<ForeignKey>,
     /// Exact row count when cheap to get (SQLite: COUNT(*); Postgres: COUNT(*) too, under the
     /// statement timeout), else None.
     pub row_count: Option<u64>,
 }
 
+/// One column.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct ColumnInfo {
+    /// The column's name as the database spells it.
     pub name: String,
     /// The declared type as the engine reports it, lower-case (`integer`, `text`, `date`,
     /// `numeric(10,2)`, `character varying`, ...).
     pub data_type: String,
+    /// NULL is allowed (no NOT NULL constraint).
     pub nullable: bool,
     /// A few distinct values, for low-cardinality text columns only (empty otherwise).
     pub samples: Vec<String>,
@@ -255,18 +271,22 @@ pub struct ColumnInfo {
     pub distinct: Option<u64>,
 }
 
+/// A foreign key: `columns` of the declaring table reference `ref_columns` of `ref_table`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct ForeignKey {
+    /// The referencing columns, in key order.
     pub columns: Vec<String>,
+    /// The referenced table.
     pub ref_table: String,
+    /// The referenced columns, paired with `columns` by position.
     pub ref_columns: Vec<String>,
 }
 
 /// Broad column kinds the planner and presenter reason with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum ColumnKind {
+pub(crate) enum ColumnKind {
     Integer,
     Number,
     Text,
@@ -276,7 +296,8 @@ pub enum ColumnKind {
 }
 
 impl ColumnInfo {
-    pub fn kind(&self) -> ColumnKind {
+    /// The broad kind of the declared type.
+    pub(crate) fn kind(&self) -> ColumnKind {
         let t = self.data_type.to_ascii_lowercase();
         if t.contains("int") || t == "serial" || t == "bigserial" {
             ColumnKind::Integer
@@ -313,17 +334,22 @@ impl TableInfo {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct QueryResult {
+    /// Column names, in result order.
     pub columns: Vec<String>,
+    /// One value per column in each row.
     pub rows: Vec<Vec<serde_json::Value>>,
     /// True when the row cap cut the result short.
     pub truncated: bool,
+    /// Time the statement took, in milliseconds.
     pub elapsed_ms: f64,
 }
 
 /// Limits every statement runs under.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExecLimits {
+    /// Most rows a statement returns (and largest LIMIT it may have).
     pub row_cap: usize,
+    /// Statement timeout, in milliseconds.
     pub timeout_ms: u64,
 }
 
@@ -333,18 +359,39 @@ impl Default for ExecLimits {
     }
 }
 
+/// What went wrong on the SQL path. Messages never hold a password.
 #[derive(Debug, thiserror::Error)]
 pub enum SqlError {
+    /// The database URL does not parse (the reason names the problem).
     #[error("bad database URL: {0}")]
     Url(String),
+    /// The database could not be opened or connected to.
     #[error("cannot open the database {target}: {reason}")]
-    Connect { target: String, reason: String },
+    Connect {
+        /// The database, as shown (redacted).
+        target: String,
+        /// The engine's or driver's reason.
+        reason: String,
+    },
+    /// The engine rejected or failed a statement.
     #[error("query failed: {reason}")]
-    Query { reason: String, transient: bool },
+    Query {
+        /// The engine's message.
+        reason: String,
+        /// Worth one more try (see [`SqlError::is_transient`]).
+        transient: bool,
+    },
+    /// The statement ran past the timeout and was cancelled.
     #[error("query cancelled after {ms} ms (statement timeout)")]
-    Timeout { ms: u64 },
+    Timeout {
+        /// The timeout, in milliseconds.
+        ms: u64,
+    },
+    /// The statement was not run: it failed validation, or the engine found it is not exactly
+    /// one read-only query.
     #[error("query refused: {0}")]
     Refused(String),
+    /// Anything else (files, checkpoints, semantic schema), with its message.
     #[error("{0}")]
     Other(String),
 }

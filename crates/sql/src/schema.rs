@@ -9,17 +9,20 @@ use serde::{Deserialize, Serialize};
 
 use super::{ColumnKind, DbSchema, SqlError, TableInfo};
 
-/// The semantic schema file (TOML), e.g. `samples/sql/audit_semantic.toml`.
+/// The semantic schema file (TOML, or JSON by extension), e.g. `samples/sql/audit_semantic.toml`:
+/// descriptions and synonyms for tables and columns, and value aliases.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SemanticSchema {
-    pub tables: BTreeMap<String, SemanticTable>,
-    pub value_aliases: Vec<ValueAlias>,
+    /// Per table (by its database name).
+    pub(crate) tables: BTreeMap<String, SemanticTable>,
+    /// Phrases that stand for values of a column.
+    pub(crate) value_aliases: Vec<ValueAlias>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-pub struct SemanticTable {
+pub(crate) struct SemanticTable {
     pub description: Option<String>,
     pub synonyms: Vec<String>,
     /// The column that names a row (shown when grouping by this table), e.g. `name`.
@@ -31,7 +34,7 @@ pub struct SemanticTable {
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-pub struct SemanticColumn {
+pub(crate) struct SemanticColumn {
     pub description: Option<String>,
     pub synonyms: Vec<String>,
 }
@@ -39,7 +42,7 @@ pub struct SemanticColumn {
 /// "urgent" → findings.severity IN ('Critical').
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-pub struct ValueAlias {
+pub(crate) struct ValueAlias {
     pub phrase: String,
     pub table: String,
     pub column: String,
@@ -47,6 +50,7 @@ pub struct ValueAlias {
 }
 
 impl SemanticSchema {
+    /// Read and parse the file at `path`: JSON when it ends in `.json`, else TOML.
     pub fn load(path: &Path) -> Result<SemanticSchema, SqlError> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| SqlError::Other(format!("cannot read the semantic schema {}: {e}", path.display())))?;
@@ -59,7 +63,7 @@ impl SemanticSchema {
     }
 
     /// Entries that name tables or columns the database does not have (they are ignored).
-    pub fn check_against(&self, db: &DbSchema) -> Vec<String> {
+    pub(crate) fn check_against(&self, db: &DbSchema) -> Vec<String> {
         let mut out = Vec::new();
         for (t, st) in &self.tables {
             let Some(table) = db.table(t) else {
@@ -84,7 +88,7 @@ impl SemanticSchema {
 /// What a phrase in a question can stand for.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Term {
+pub(crate) enum Term {
     Table { table: String },
     Column { table: String, column: String },
     Value { table: String, column: String, values: Vec<String> },
@@ -94,37 +98,42 @@ pub enum Term {
 /// it stands for, with where the link came from (`name`, `synonym`, `sample`, `alias`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LexEntry {
-    pub phrase: String,
-    pub term: Term,
-    pub source: String,
+    pub(crate) phrase: String,
+    pub(crate) term: Term,
+    pub(crate) source: String,
 }
 
 /// The merged schema context.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct SchemaContext {
+    /// What the database reported (the validator checks statements against it).
     pub db: DbSchema,
+    /// The semantic schema, when one was given.
     pub semantic: Option<SemanticSchema>,
+    /// Every phrase the planner can map, from names, synonyms, sample values and aliases.
     pub lexicon: Vec<LexEntry>,
+    /// Semantic-schema entries that name tables or columns the database lacks (ignored).
     pub warnings: Vec<String>,
 }
 
 /// Lower-case words of `text` (letters, digits, apostrophes dropped), for phrase matching.
-pub fn words(text: &str) -> Vec<String> {
+pub(crate) fn words(text: &str) -> Vec<String> {
     text.split(|c: char| !(c.is_alphanumeric() || c == '\''))
         .map(|w| w.trim_matches('\'').to_lowercase())
         .filter(|w| !w.is_empty())
         .collect()
 }
 
-pub use qa_core::text::singular;
+pub(crate) use qa_core::text::singular;
 
 /// A phrase normalised for matching: words, each singular.
-pub fn normalise(phrase: &str) -> String {
+pub(crate) fn normalise(phrase: &str) -> String {
     words(&phrase.replace('_', " ")).iter().map(|w| singular(w)).collect::<Vec<_>>().join(" ")
 }
 
 impl SchemaContext {
+    /// Merge `db` with `semantic` and build the lexicon.
     pub fn build(db: DbSchema, semantic: Option<SemanticSchema>) -> SchemaContext {
         let warnings = semantic.as_ref().map(|s| s.check_against(&db)).unwrap_or_default();
         let mut lexicon = Vec::new();
@@ -180,7 +189,7 @@ impl SchemaContext {
     /// The column that names a row of `table`: the semantic `label`, else a text column called
     /// name/title/full_name/label, else the first text column with many values (not sampled),
     /// else the first text column that is not a key.
-    pub fn label_column(&self, table: &str) -> Option<String> {
+    pub(crate) fn label_column(&self, table: &str) -> Option<String> {
         let t = self.db.table(table)?;
         if let Some(l) = self.semantic_table(table).and_then(|s| s.label.clone()).filter(|l| t.column(l).is_some()) {
             return Some(l);
@@ -197,7 +206,7 @@ impl SchemaContext {
     }
 
     /// The date column "in 2024" refers to: the semantic `default_date`, else the first date column.
-    pub fn default_date(&self, table: &str) -> Option<String> {
+    pub(crate) fn default_date(&self, table: &str) -> Option<String> {
         let t = self.db.table(table)?;
         if let Some(d) = self.semantic_table(table).and_then(|s| s.default_date.clone()).filter(|d| t.column(d).is_some()) {
             return Some(d);
@@ -255,7 +264,7 @@ impl SchemaContext {
 
     /// Path of foreign-key joins from `from` to `to` (breadth-first over FKs in both
     /// directions): each step is (table, column, other table, other column).
-    pub fn join_path(&self, from: &str, to: &str) -> Option<Vec<JoinStep>> {
+    pub(crate) fn join_path(&self, from: &str, to: &str) -> Option<Vec<JoinStep>> {
         if from.eq_ignore_ascii_case(to) {
             return Some(Vec::new());
         }
@@ -286,7 +295,7 @@ impl SchemaContext {
     }
 
     /// Every foreign key as two join steps (child → parent and parent → child).
-    pub fn fk_steps(&self) -> Vec<JoinStep> {
+    pub(crate) fn fk_steps(&self) -> Vec<JoinStep> {
         self.fk_edges()
     }
 
@@ -304,18 +313,18 @@ impl SchemaContext {
     }
 
     /// The foreign key between two tables (either direction), as a join step from `a` to `b`.
-    pub fn fk_between(&self, a: &str, b: &str) -> Option<JoinStep> {
+    pub(crate) fn fk_between(&self, a: &str, b: &str) -> Option<JoinStep> {
         self.fk_edges().into_iter().find(|e| e.from_table.eq_ignore_ascii_case(a) && e.to_table.eq_ignore_ascii_case(b))
     }
 
-    pub fn table(&self, name: &str) -> Option<&TableInfo> {
+    pub(crate) fn table(&self, name: &str) -> Option<&TableInfo> {
         self.db.table(name)
     }
 }
 
 /// `from_table.from_column = to_table.to_column`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct JoinStep {
+pub(crate) struct JoinStep {
     pub from_table: String,
     pub from_column: String,
     pub to_table: String,

@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Merge {
+pub(crate) enum Merge {
     /// Singletons and dicts: the new value replaces the old one.
     Replace,
     /// Lists: the new items are appended.
@@ -22,7 +22,7 @@ pub enum Merge {
 }
 
 /// Every key the agent's state may hold, the stage that owns it and its merge rule.
-pub const CONTRACT: &[(&str, &str, Merge)] = &[
+pub(crate) const CONTRACT: &[(&str, &str, Merge)] = &[
     ("question", "input", Merge::Replace),
     ("dialect", "input", Merge::Replace),
     ("database", "input", Merge::Replace),
@@ -58,12 +58,12 @@ pub const CONTRACT: &[(&str, &str, Merge)] = &[
     ("warnings", "any", Merge::Append),
 ];
 
-pub fn rule(key: &str) -> Option<Merge> {
+pub(crate) fn rule(key: &str) -> Option<Merge> {
     CONTRACT.iter().find(|(k, _, _)| *k == key).map(|(_, _, m)| *m)
 }
 
 #[derive(Debug, thiserror::Error, PartialEq)]
-pub enum StateError {
+pub(crate) enum StateError {
     #[error("stage '{stage}' wrote '{key}', which is not in the state contract")]
     UnknownKey { stage: String, key: String },
     #[error("stage '{stage}' wrote '{key}' ({rule:?}) with a value of the wrong shape: {found}")]
@@ -73,23 +73,25 @@ pub enum StateError {
 /// One applied update, for the trace.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
-pub struct StepRecord {
-    pub stage: String,
-    pub keys: Vec<String>,
-    pub latency_ms: f64,
+pub(crate) struct StepRecord {
+    pub(crate) stage: String,
+    pub(crate) keys: Vec<String>,
+    pub(crate) latency_ms: f64,
 }
 
+/// The agent's state: the values of the contract's keys, and every update applied, in order.
+/// Saved whole in a checkpoint; a resumed run starts from it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct AgentState {
-    pub values: Map<String, Value>,
-    pub steps: Vec<StepRecord>,
+    pub(crate) values: Map<String, Value>,
+    pub(crate) steps: Vec<StepRecord>,
 }
 
 impl AgentState {
     /// Merge `update` by the contract. All keys are checked before any is applied, so a bad
     /// update leaves the state unchanged.
-    pub fn apply(&mut self, stage: &str, update: Map<String, Value>, latency_ms: f64) -> Result<(), StateError> {
+    pub(crate) fn apply(&mut self, stage: &str, update: Map<String, Value>, latency_ms: f64) -> Result<(), StateError> {
         for (key, value) in &update {
             let rule = rule(key).ok_or_else(|| StateError::UnknownKey { stage: stage.into(), key: key.clone() })?;
             let shape_ok = match rule {
@@ -125,33 +127,38 @@ impl AgentState {
         Ok(())
     }
 
+    /// The value of `key`; None when it is absent or null.
     pub fn get(&self, key: &str) -> Option<&Value> {
         self.values.get(key).filter(|v| !v.is_null())
     }
 
+    /// The value of `key` as text, if it is a string.
     pub fn str(&self, key: &str) -> Option<&str> {
         self.get(key).and_then(Value::as_str)
     }
 
+    /// The value of `key` as a flag: false unless it is `true`.
     pub fn bool(&self, key: &str) -> bool {
         self.get(key).and_then(Value::as_bool).unwrap_or(false)
     }
 
+    /// The value of `key` as a counter: 0 unless it is a non-negative integer.
     pub fn count(&self, key: &str) -> u64 {
         self.get(key).and_then(Value::as_u64).unwrap_or(0)
     }
 
+    /// The items of list `key`: empty unless it is a list.
     pub fn list(&self, key: &str) -> &[Value] {
         self.get(key).and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[])
     }
 
     /// Typed read of a replaced value.
-    pub fn typed<T: serde::de::DeserializeOwned>(&self, key: &str) -> Option<T> {
+    pub(crate) fn typed<T: serde::de::DeserializeOwned>(&self, key: &str) -> Option<T> {
         self.get(key).and_then(|v| serde_json::from_value(v.clone()).ok())
     }
 
     /// The contract as JSON, for the trace.
-    pub fn contract_json() -> Value {
+    pub(crate) fn contract_json() -> Value {
         Value::Array(
             CONTRACT
                 .iter()
@@ -170,7 +177,7 @@ fn short(v: &Value) -> String {
 }
 
 /// Build an update object: `update([("sql", json!(..)), ...])`.
-pub fn update<const N: usize>(pairs: [(&str, Value); N]) -> Map<String, Value> {
+pub(crate) fn update<const N: usize>(pairs: [(&str, Value); N]) -> Map<String, Value> {
     pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
 }
 

@@ -75,14 +75,16 @@ pub fn best_path(ctx: &SchemaContext, from: &str, to: &str, prefer: &[String]) -
     Some(best.1)
 }
 
-/// Deterministic repairs that keep a plan runnable: every table the plan touches is joined to
-/// the subject along foreign keys (a missing join key), and every non-aggregated column shown
-/// next to an aggregate is grouped by (GROUP BY completion). Returns what was changed.
+/// [`fix_plan_with`] without preferred tables.
+#[cfg(test)]
 pub fn fix_plan(ctx: &SchemaContext, plan: &mut Plan) -> Vec<String> {
     fix_plan_with(ctx, plan, &[])
 }
 
-/// [`fix_plan`], with join paths preferring the `prefer` tables.
+/// Deterministic repairs that keep a plan runnable: every table the plan touches is joined to
+/// the subject along foreign keys (a missing join key), with join paths preferring the
+/// `prefer` tables, and every non-aggregated column shown next to an aggregate is grouped by
+/// (GROUP BY completion). Returns what was changed.
 pub fn fix_plan_with(ctx: &SchemaContext, plan: &mut Plan, prefer: &[String]) -> Vec<String> {
     let mut fixes = Vec::new();
     let mut touched: Vec<String> = Vec::new();

@@ -4,49 +4,52 @@
 //! Deterministic and explainable, and schema-driven only: every rule reads table and column
 //! names, types, keys, sampled values and the semantic file — nothing here knows a particular
 //! database. Every token of the question ends up either mapped (to a table, column, value,
-//! operator, aggregate, ordering, limit, date …) or listed as unmapped ([`question`]); the
+//! operator, aggregate, ordering, limit, date …) or listed as unmapped (`question`); the
 //! plan's confidence is derived from that coverage and from ambiguity. When a phrase could
 //! mean several things (a value found in two tables' columns, or no table at all), the plan is
 //! not OK and carries a clarifying question with numbered options; an answer resolves it on
 //! resume.
 //!
-//! Modules: [`question`] (tokens, coverage ledger), [`matching`] (lexicon matching),
+//! Modules: `question` (tokens, coverage ledger), `matching` (lexicon matching),
 //! `signals` (aggregate, ranking and grouping words), `interpret` (subject, values, yes/no and
 //! optional columns), `conditions` (numbers, dates,
 //! related-row counts), `shape` (aggregate, grouping, ranking, projection), `fix` (join paths,
-//! plan fixes), `route` (routing score), [`sql_coverage`] (how much of the question an SQL
+//! plan fixes), `route` (routing score), `sql_coverage` (how much of the question an SQL
 //! text covers, for LLM candidates).
 
 mod conditions;
 mod fix;
 mod interpret;
-pub mod matching;
-pub mod question;
+pub(crate) mod matching;
+pub(crate) mod question;
 mod route;
 mod shape;
 mod signals;
-pub mod sql_coverage;
+pub(crate) mod sql_coverage;
 #[cfg(test)]
 mod tests;
 
 use serde::{Deserialize, Serialize};
 
-pub use fix::{best_path, fix_plan, fix_plan_with, multiplies};
-pub use question::Coverage;
-pub use route::{route_score, RouteDecision, ROUTE_THRESHOLD};
+#[cfg(test)]
+use fix::fix_plan;
+pub(crate) use fix::multiplies;
+pub(crate) use question::Coverage;
+pub(crate) use route::route_score;
+pub use route::{RouteDecision, ROUTE_THRESHOLD};
 
 use super::schema::{normalise, singular, words, JoinStep, SchemaContext, Term};
 #[cfg(test)]
 use matching::term_table;
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct ColRef {
-    pub table: String,
-    pub column: String,
+pub(crate) struct ColRef {
+    pub(crate) table: String,
+    pub(crate) column: String,
 }
 
 impl ColRef {
-    pub fn new(table: &str, column: &str) -> ColRef {
+    pub(crate) fn new(table: &str, column: &str) -> ColRef {
         ColRef { table: table.into(), column: column.into() }
     }
 }
@@ -63,7 +66,7 @@ fn is_false(b: &bool) -> bool {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Filter {
+pub(crate) enum Filter {
     /// `col IN (values)` (one value: `col = value`); `NOT IN` / `<>` when negated.
     In {
         col: ColRef,
@@ -91,7 +94,7 @@ pub enum Filter {
 
 impl Filter {
     /// The column the filter tests (None for related-row counts).
-    pub fn col(&self) -> Option<&ColRef> {
+    pub(crate) fn col(&self) -> Option<&ColRef> {
         match self {
             Filter::In { col, .. }
             | Filter::Year { col, .. }
@@ -107,7 +110,7 @@ impl Filter {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum AggFunc {
+pub(crate) enum AggFunc {
     Count,
     Sum,
     Avg,
@@ -118,7 +121,7 @@ pub enum AggFunc {
 }
 
 impl AggFunc {
-    pub fn sql(self) -> &'static str {
+    pub(crate) fn sql(self) -> &'static str {
         match self {
             AggFunc::Count | AggFunc::CountDistinct => "COUNT",
             AggFunc::Sum => "SUM",
@@ -130,28 +133,28 @@ impl AggFunc {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Aggregate {
-    pub func: AggFunc,
+pub(crate) struct Aggregate {
+    pub(crate) func: AggFunc,
     /// None: `COUNT(*)`.
-    pub column: Option<ColRef>,
+    pub(crate) column: Option<ColRef>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum TimeUnit {
+pub(crate) enum TimeUnit {
     Year,
     Month,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-pub enum GroupKey {
+pub(crate) enum GroupKey {
     Column { col: ColRef },
     Time { col: ColRef, unit: TimeUnit },
 }
 
 impl GroupKey {
-    pub fn col(&self) -> &ColRef {
+    pub(crate) fn col(&self) -> &ColRef {
         match self {
             GroupKey::Column { col } | GroupKey::Time { col, .. } => col,
         }
@@ -159,24 +162,24 @@ impl GroupKey {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Plan {
+pub(crate) struct Plan {
     /// The subject: the table rows are counted or listed from (`FROM`).
-    pub table: String,
-    pub joins: Vec<JoinStep>,
+    pub(crate) table: String,
+    pub(crate) joins: Vec<JoinStep>,
     /// Columns listed when there is no aggregate.
-    pub select: Vec<ColRef>,
-    pub filters: Vec<Filter>,
-    pub aggregate: Option<Aggregate>,
-    pub group_by: Vec<GroupKey>,
+    pub(crate) select: Vec<ColRef>,
+    pub(crate) filters: Vec<Filter>,
+    pub(crate) aggregate: Option<Aggregate>,
+    pub(crate) group_by: Vec<GroupKey>,
     /// Order by the aggregate (when there is one) or this column; `desc`.
-    pub order_by: Option<(Option<ColRef>, bool)>,
+    pub(crate) order_by: Option<(Option<ColRef>, bool)>,
     /// From "top 5" / "which ... most" (1); the row cap applies anyway.
-    pub limit: Option<usize>,
+    pub(crate) limit: Option<usize>,
 }
 
 impl Plan {
     /// Every table the plan reads: the subject, the joined tables and those of related counts.
-    pub fn tables(&self) -> Vec<String> {
+    pub(crate) fn tables(&self) -> Vec<String> {
         let mut out = vec![self.table.clone()];
         let related = self.filters.iter().filter_map(|f| if let Filter::Related { path, .. } = f { Some(path) } else { None }).flatten();
         for t in self.joins.iter().chain(related).map(|j| j.to_table.clone()) {
@@ -190,15 +193,15 @@ impl Plan {
 
 /// One way to read an ambiguous phrase.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Choice {
-    pub label: String,
-    pub term: Term,
+pub(crate) struct Choice {
+    pub(crate) label: String,
+    pub(crate) term: Term,
 }
 
 /// What a clarifying question is about.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum AmbiguityKind {
+pub(crate) enum AmbiguityKind {
     /// A phrase has several readings (or no table is named): pick one.
     #[default]
     Reading,
@@ -207,56 +210,56 @@ pub enum AmbiguityKind {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Ambiguity {
-    pub phrase: String,
-    pub options: Vec<Choice>,
+pub(crate) struct Ambiguity {
+    pub(crate) phrase: String,
+    pub(crate) options: Vec<Choice>,
     /// 0..1: how unsure the plan is without an answer (1 = no basis to choose).
-    pub score: f64,
+    pub(crate) score: f64,
     #[serde(default)]
-    pub kind: AmbiguityKind,
+    pub(crate) kind: AmbiguityKind,
 }
 
 /// A user's answer to a clarifying question: the phrase and the chosen reading.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Clarification {
-    pub phrase: String,
-    pub answer: String,
-    pub choice: Option<Term>,
+pub(crate) struct Clarification {
+    pub(crate) phrase: String,
+    pub(crate) answer: String,
+    pub(crate) choice: Option<Term>,
 }
 
 /// The phrase of a coverage clarification: an answer that picks its option means "run the plan
 /// although part of the question was not used".
-pub const COVERAGE_PHRASE: &str = "<not used>";
+pub(crate) const COVERAGE_PHRASE: &str = "<not used>";
 
 impl Clarification {
     /// The user chose to run a low-coverage plan anyway.
-    pub fn proceeds(&self) -> bool {
+    pub(crate) fn proceeds(&self) -> bool {
         self.phrase == COVERAGE_PHRASE && self.choice.is_some()
     }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct PlanOutcome {
-    pub intent: serde_json::Value,
-    pub plan: Option<Plan>,
+pub(crate) struct PlanOutcome {
+    pub(crate) intent: serde_json::Value,
+    pub(crate) plan: Option<Plan>,
     /// From coverage and ambiguity (see [`question::Coverage::confidence`]).
-    pub confidence: f64,
-    pub coverage: Coverage,
-    pub fixes: Vec<String>,
-    pub ambiguity: Option<Ambiguity>,
-    pub clarifying_question: Option<String>,
+    pub(crate) confidence: f64,
+    pub(crate) coverage: Coverage,
+    pub(crate) fixes: Vec<String>,
+    pub(crate) ambiguity: Option<Ambiguity>,
+    pub(crate) clarifying_question: Option<String>,
 }
 
 /// Ambiguity at or above this stops the run with a clarifying question.
-pub const AMBIGUITY_THRESHOLD: f64 = 0.5;
+pub(crate) const AMBIGUITY_THRESHOLD: f64 = 0.5;
 
 /// A plan whose confidence is below this is not run without `--force` or a "run it anyway"
 /// answer: the agent asks instead. With the unmapped-word weight of 3, one unmapped content
 /// word keeps any question of fewer than 12 mapped words below it.
-pub const CONFIDENCE_THRESHOLD: f64 = 0.8;
+pub(crate) const CONFIDENCE_THRESHOLD: f64 = 0.8;
 
 /// Plan the question. `clarifications` are earlier answers (on resume).
-pub fn plan(ctx: &SchemaContext, question: &str, clarifications: &[Clarification]) -> PlanOutcome {
+pub(crate) fn plan(ctx: &SchemaContext, question: &str, clarifications: &[Clarification]) -> PlanOutcome {
     let mut it = interpret::Interp::new(ctx, question, clarifications);
     it.merge_qualifiers();
     it.signals();
@@ -290,7 +293,7 @@ fn clarifying_text(a: &Ambiguity, head: &str) -> String {
 
 /// The clarifying question for a plan that leaves part of the question unused: run it as
 /// planned (option 1), or rephrase (any other answer is added to the question).
-pub fn coverage_question(plan: &Plan, coverage: &Coverage, confidence: f64) -> (Ambiguity, String) {
+pub(crate) fn coverage_question(plan: &Plan, coverage: &Coverage, confidence: f64) -> (Ambiguity, String) {
     let unused = if coverage.unmapped.is_empty() {
         coverage.penalties.iter().map(|(r, _)| r.clone()).collect::<Vec<_>>().join("; ")
     } else {
@@ -314,7 +317,7 @@ pub fn coverage_question(plan: &Plan, coverage: &Coverage, confidence: f64) -> (
 /// Resolve an answer to a clarifying question: an option number ("2"), an option's words
 /// ("findings", "the audit status"), else None (the answer is then added to the question).
 /// For a coverage question, "yes", "run", "go ahead", "anyway" pick the option too.
-pub fn resolve_answer(amb: &Ambiguity, answer: &str) -> Option<Term> {
+pub(crate) fn resolve_answer(amb: &Ambiguity, answer: &str) -> Option<Term> {
     let a = answer.trim();
     if let Ok(n) = a.trim_end_matches('.').parse::<usize>() {
         return amb.options.get(n.checked_sub(1)?).map(|o| o.term.clone());

@@ -135,14 +135,11 @@ impl Question {
         self.toks.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.toks.is_empty()
-    }
-
     pub fn word(&self, i: usize) -> &str {
         self.toks.get(i).map(|t| t.text.as_str()).unwrap_or("")
     }
 
+    #[cfg(test)]
     pub fn norm(&self, i: usize) -> &str {
         self.toks.get(i).map(|t| t.norm.as_str()).unwrap_or("")
     }

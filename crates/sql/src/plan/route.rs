@@ -12,14 +12,19 @@ use super::question::Question;
 /// [`ROUTE_THRESHOLD`] — a first, explainable heuristic (schema-term overlap).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RouteDecision {
+    /// The summed weights of the matched terms.
     pub score: f64,
+    /// Each match, as `"phrase" → what it names (source)`.
     pub matched: Vec<String>,
+    /// The score reaches [`ROUTE_THRESHOLD`].
     pub to_sql: bool,
 }
 
+/// Lowest score that routes a question to SQL (e.g. a table and a column of it: 2 + 1).
 pub const ROUTE_THRESHOLD: f64 = 3.0;
 
-pub fn route_score(ctx: &SchemaContext, question: &str) -> RouteDecision {
+/// Score `question` against the schema terms of `ctx`.
+pub(crate) fn route_score(ctx: &SchemaContext, question: &str) -> RouteDecision {
     let q = Question::new(question);
     let mut score = 0.0;
     let mut matched = Vec::new();

@@ -110,11 +110,13 @@ use repair::CaseFix;
 use scope::Analyzer;
 use tokens::scan_tokens;
 
+/// Why a statement is refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ReasonKind {
     /// sqlparser could not parse it for the dialect.
     Parse,
+    /// No statement at all (blank, comments or semicolons only).
     Empty,
     /// More than one statement.
     MultipleStatements,
@@ -124,15 +126,20 @@ pub enum ReasonKind {
     /// a forbidden function (pg_sleep, pg_read_file, lo_import, dblink, set_config, nextval,
     /// load_extension, ...).
     Forbidden,
+    /// A base table the schema does not have, or one outside the default schema.
     UnknownTable,
+    /// A column reference that resolves in no scope of the query.
     UnknownColumn,
     /// LIMIT that is not a plain non-negative integer literal, OFFSET too large, etc.
     Limit,
 }
 
+/// One reason a statement is refused.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reason {
+    /// Its class.
     pub kind: ReasonKind,
+    /// For the user (names the offending table, column, keyword, ...).
     pub message: String,
 }
 
@@ -148,14 +155,19 @@ impl Reason {
 pub struct LiteralFilter {
     /// The table the column belongs to, resolved through aliases when possible.
     pub table: Option<String>,
+    /// The column's name, as written.
     pub column: String,
+    /// The string compared with, unquoted.
     pub value: String,
 }
 
+/// The validator's judgement of one statement.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Verdict {
+    /// Accepted: it may run (as [`Verdict::sql`]).
     pub ok: bool,
+    /// Why it is refused (empty when accepted).
     pub reasons: Vec<Reason>,
     /// Non-fatal notes (e.g. `SELECT *`, LIMIT lowered).
     pub warnings: Vec<String>,
