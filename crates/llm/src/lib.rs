@@ -23,14 +23,19 @@ use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+/// Who wrote a chat message.
 pub enum Role {
+    /// Instructions that frame the conversation.
     System,
+    /// The question or task put to the model.
     User,
+    /// The model's own (earlier) reply.
     Assistant,
 }
 
 impl Role {
-    pub fn as_str(self) -> &'static str {
+    /// The role's name in the OpenAI chat format and chat templates (`system`, `user`, `assistant`).
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Role::System => "system",
             Role::User => "user",
@@ -40,15 +45,20 @@ impl Role {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// One turn of a chat.
 pub struct ChatMessage {
+    /// Who wrote it.
     pub role: Role,
+    /// The message text.
     pub content: String,
 }
 
 impl ChatMessage {
+    /// A system message.
     pub fn system(content: impl Into<String>) -> Self {
         ChatMessage { role: Role::System, content: content.into() }
     }
+    /// A user message.
     pub fn user(content: impl Into<String>) -> Self {
         ChatMessage { role: Role::User, content: content.into() }
     }
@@ -57,19 +67,30 @@ impl ChatMessage {
 /// What shape the output must have.
 #[derive(Debug, Clone, PartialEq)]
 pub enum OutputFormat {
+    /// Free text.
     Text,
     /// A JSON object matching `schema`. Remote providers send it as `response_format`
     /// (`json_schema`, falling back to `json_object`, then to none when the server rejects it);
     /// the local model starts its answer with `prefix` (e.g. `{"subqueries": ["`), decodes only
     /// tokens that keep the output a valid JSON prefix, and stops when the JSON value is complete.
-    Json { name: String, schema: serde_json::Value, prefix: String },
+    Json {
+        /// The schema's name (`response_format.json_schema.name`).
+        name: String,
+        /// The JSON Schema the reply must match.
+        schema: serde_json::Value,
+        /// Text the local model's reply is forced to start with (part of the returned text).
+        prefix: String,
+    },
 }
 
+/// One call to a chat model: the conversation and how to answer it.
 #[derive(Debug, Clone)]
 pub struct ChatRequest {
+    /// The conversation so far, oldest first.
     pub messages: Vec<ChatMessage>,
     /// Upper bound on generated tokens.
     pub max_tokens: usize,
+    /// Free text or JSON.
     pub format: OutputFormat,
     /// Extra stop strings (the model's own end-of-turn tokens are always honoured).
     pub stop: Vec<String>,
@@ -79,7 +100,7 @@ pub struct ChatRequest {
     pub purpose: &'static str,
 }
 
-
+/// Why generation stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FinishReason {
@@ -89,17 +110,21 @@ pub enum FinishReason {
     Length,
 }
 
+/// A model's reply to a [`ChatRequest`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ChatResponse {
     /// For `OutputFormat::Json` with the local model: the forced prefix plus the generated
     /// continuation, i.e. the whole JSON text. Stop strings are not included.
     pub text: String,
+    /// Prompt and completion tokens of the call (as the server reports them, remotely).
     pub usage: TokenUsage,
+    /// Why generation stopped.
     pub finish_reason: FinishReason,
     /// Wall-clock time of the call, retries included.
     pub latency_ms: f64,
-    /// Prompt-processing and generation speed (local model only).
+    /// Prompt-processing speed in tokens per second (local model only).
     pub prompt_tokens_per_s: Option<f64>,
+    /// Generation speed in tokens per second (local model only).
     pub completion_tokens_per_s: Option<f64>,
     /// HTTP attempts made (remote only; 1 = no retry).
     pub attempts: u32,
@@ -109,28 +134,83 @@ pub struct ChatResponse {
 #[derive(Debug, thiserror::Error)]
 pub enum LlmError {
     #[error("LLM model file not found: {path}. fetch the default local model with `scripts/setup-models.sh`, or set QA_LLM_MODEL to a GGUF file (or use --llm none)")]
-    ModelMissing { path: String },
+    /// The local GGUF file does not exist.
+    ModelMissing {
+        /// The path looked for.
+        path: String,
+    },
     #[error("cannot load LLM model {path}: {reason}")]
-    Load { path: String, reason: String },
+    /// The local model file exists but could not be read or is not a supported GGUF.
+    Load {
+        /// The model file (or folder).
+        path: String,
+        /// What went wrong.
+        reason: String,
+    },
     #[error("LLM endpoint unreachable ({url}): {reason}")]
-    Unavailable { url: String, reason: String },
+    /// The endpoint could not be reached or dropped the connection (refused, DNS, TLS, reset…).
+    Unavailable {
+        /// The endpoint, without credentials.
+        url: String,
+        /// The transport error.
+        reason: String,
+    },
     #[error("LLM call timed out after {secs} s")]
-    Timeout { secs: f64 },
+    /// The call did not finish within the configured timeout.
+    Timeout {
+        /// The timeout, in seconds.
+        secs: f64,
+    },
     #[error("LLM endpoint rejected the API key (HTTP {status}); check QA_LLM_API_KEY")]
-    Auth { status: u16 },
+    /// The endpoint refused the API key (HTTP 401 or 403).
+    Auth {
+        /// The HTTP status.
+        status: u16,
+    },
     #[error("LLM model '{model}' not found at the endpoint (HTTP 404); check QA_LLM_MODEL{detail}")]
-    ModelNotFound { model: String, detail: String },
+    /// The endpoint answered HTTP 404: it does not serve the named model.
+    ModelNotFound {
+        /// The model name sent.
+        model: String,
+        /// The server's explanation, formatted as a message suffix (may be empty).
+        detail: String,
+    },
     #[error("LLM endpoint still failing after {attempts} attempts: HTTP {status} {message}")]
-    GaveUp { attempts: u32, status: u16, message: String },
+    /// Retryable failures (429, 5xx) persisted through every retry.
+    GaveUp {
+        /// Attempts made, the first included.
+        attempts: u32,
+        /// The last HTTP status.
+        status: u16,
+        /// The last error body, shortened and redacted.
+        message: String,
+    },
     #[error("LLM endpoint returned HTTP {status}: {message}")]
-    Http { status: u16, message: String },
+    /// Any other non-success HTTP status.
+    Http {
+        /// The HTTP status.
+        status: u16,
+        /// The error body, shortened and redacted.
+        message: String,
+    },
     #[error("LLM returned a malformed response: {0}")]
+    /// The reply could not be read (not JSON, no choices, no content…).
     BadResponse(String),
     #[error("prompt of {prompt_tokens} tokens does not fit the model's context of {context} tokens ({max_tokens} reserved for the answer)")]
-    ContextOverflow { prompt_tokens: usize, context: usize, max_tokens: usize },
+    /// The prompt plus the answer budget exceed the local model's context window.
+    ContextOverflow {
+        /// Tokens in the rendered prompt.
+        prompt_tokens: usize,
+        /// The model's context window, in tokens.
+        context: usize,
+        /// Tokens reserved for the answer (`max_tokens`).
+        max_tokens: usize,
+    },
     #[error("LLM generation failed: {0}")]
+    /// The local model could not encode the prompt or failed while generating.
     Generation(String),
     #[error("LLM misconfigured: {0}")]
+    /// The settings cannot work (no endpoint, no model name, ambiguous model folder, bad URL…).
     Config(String),
 }
 
@@ -144,6 +224,7 @@ pub trait Llm: Send {
     fn context_length(&self) -> Option<usize>;
     /// Tokens `text` would take in a prompt (exact for the local model; an estimate remotely).
     fn count_tokens(&self, text: &str) -> usize;
+    /// Run one request to completion.
     fn chat(&mut self, request: &ChatRequest) -> Result<ChatResponse, LlmError>;
 }
 

@@ -26,12 +26,15 @@ const MAX_RETRY_AFTER: Duration = Duration::from_secs(30);
 const MAX_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 use qa_core::secret::REDACTED;
 
+/// How to reach and call an OpenAI-compatible endpoint.
 #[derive(Clone)]
 pub struct OpenAiOptions {
     /// e.g. `https://api.openai.com/v1` or `http://127.0.0.1:8080/v1`; a full
     /// `…/chat/completions` URL is accepted too.
     pub base_url: String,
+    /// The model name sent with every request.
     pub model: String,
+    /// Sent as `Authorization: Bearer <key>`; empty or blank means no key.
     pub api_key: Option<String>,
     /// Whole-request limit (connect + generation + body).
     pub timeout: Duration,
@@ -91,6 +94,7 @@ impl JsonMode {
     }
 }
 
+/// An [`Llm`] served by an OpenAI-compatible endpoint.
 pub struct OpenAiLlm {
     opts: OpenAiOptions,
     client: Client,
@@ -115,6 +119,8 @@ impl fmt::Debug for OpenAiLlm {
 }
 
 impl OpenAiLlm {
+    /// A client for `opts` (nothing is sent yet); fails on an empty model name, a base URL that is
+    /// invalid or not http(s), or a key that cannot be an HTTP header.
     pub fn new(opts: OpenAiOptions) -> Result<OpenAiLlm, LlmError> {
         if opts.model.trim().is_empty() {
             return Err(LlmError::Config("no model name given for the OpenAI-compatible endpoint".into()));

@@ -9,31 +9,44 @@ use super::{ChatRequest, ChatResponse, FinishReason, Llm, LlmError, TokenUsage};
 /// What the trace keeps of one call.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct LlmCallRecord {
+    /// The request's [`ChatRequest::purpose`].
     pub purpose: String,
+    /// The call returned a response.
     pub ok: bool,
+    /// The error message, when the call failed.
     pub error: Option<String>,
+    /// Tokens used (zero for a failed call).
     pub usage: TokenUsage,
+    /// Wall-clock time of the call in milliseconds, retries included.
     pub latency_ms: f64,
+    /// Why generation stopped (`None` for a failed call).
     pub finish_reason: Option<FinishReason>,
+    /// HTTP attempts made (remote only; 0 for a failed call).
     pub attempts: u32,
+    /// Prompt-processing speed in tokens per second (local model only).
     pub prompt_tokens_per_s: Option<f64>,
+    /// Generation speed in tokens per second (local model only).
     pub completion_tokens_per_s: Option<f64>,
     /// What the caller did with the output (`used`, `invalid_json`, `fallback: …`), set afterwards.
     pub outcome: String,
 }
 
+/// An LLM borrowed for one run, with the record of its calls.
 pub struct LlmRun<'a> {
     llm: &'a mut dyn Llm,
+    /// Every call made so far, in order (skipped calls are not recorded).
     pub calls: Vec<LlmCallRecord>,
     /// Set after a failure that makes further calls pointless in this run.
     pub down: Option<String>,
 }
 
 impl<'a> LlmRun<'a> {
+    /// Start a run on `llm` with no calls made.
     pub fn new(llm: &'a mut dyn Llm) -> Self {
         LlmRun { llm, calls: Vec::new(), down: None }
     }
 
+    /// The model, for its name, provider, context length and token counts.
     pub fn llm(&self) -> &dyn Llm {
         &*self.llm
     }
@@ -89,6 +102,7 @@ impl<'a> LlmRun<'a> {
         }
     }
 
+    /// Tokens used by all calls.
     pub fn usage(&self) -> TokenUsage {
         let mut sum = TokenUsage::default();
         for c in &self.calls {
@@ -97,6 +111,7 @@ impl<'a> LlmRun<'a> {
         sum
     }
 
+    /// Total time spent in calls, in milliseconds.
     pub fn latency_ms(&self) -> f64 {
         self.calls.iter().map(|c| c.latency_ms).sum()
     }

@@ -12,17 +12,23 @@ use super::{Llm, LlmError};
 use qa_core::secret::Secret;
 use qa_core::setting_enum;
 
+// `setting_enum!` takes no docs for the variants: they are the setting's values, named in the
+// strings beside them.
 setting_enum! {
-    /// `llm_provider`.
+    /// `llm_provider`: `auto` uses an endpoint if one is configured, else a named local model, else
+    /// none; `local` the local model (the bundled one unless named); `openai` the endpoint.
+    #[allow(missing_docs)]
     LlmProvider { Auto => "auto", Local => "local", OpenAi => "openai", None => "none" }
 }
 setting_enum! {
     /// `llm_weights`: how a local model's weights are held in memory.
+    #[allow(missing_docs)]
     LlmWeights { Auto => "auto", F32 => "f32", Q8 => "q8_0", Keep => "keep" }
 }
 
 setting_enum! {
     /// `cypher_generation`, `sql_generation`: may the LLM write queries?
+    #[allow(missing_docs)]
     Generation { Auto => "auto", On => "on", Off => "off" }
 }
 
@@ -50,21 +56,29 @@ impl Generation {
 /// What [`choose`] and [`open`] need to pick and open an LLM; the CLI fills it from its settings.
 #[derive(Debug, Clone)]
 pub struct LlmSettings {
+    /// Which provider to use.
     pub provider: LlmProvider,
     /// A local GGUF (path, or file or folder under `models_dir`) or a remote model name.
     pub model: Option<String>,
     /// An OpenAI-compatible endpoint.
     pub base_url: Option<String>,
+    /// The endpoint's API key (sent as a bearer token), if it needs one.
     pub api_key: Option<Secret>,
+    /// Where local model names are looked up.
     pub models_dir: PathBuf,
+    /// How a local model's weights are held in memory.
     pub weights: LlmWeights,
     /// Cores to use when `prefill_threads` / `decode_threads` are 0.
     pub cores: usize,
+    /// Threads for prompt processing (local model; 0 = `cores`).
     pub prefill_threads: usize,
+    /// Threads for token generation (local model; 0 = `cores`).
     pub decode_threads: usize,
     /// Context length override (0 = the model's own).
     pub context: usize,
+    /// Whole-request limit for an endpoint call, in seconds.
     pub timeout_secs: f64,
+    /// Retries after the first attempt on 429, 5xx and connection errors (endpoint only).
     pub max_retries: u32,
 }
 
@@ -90,28 +104,32 @@ impl Default for LlmSettings {
 /// The local model `scripts/setup-models.sh` fetches, relative to the models folder.
 pub const DEFAULT_LOCAL_MODEL: &str = "SmolLM2-135M-Instruct/SmolLM2-135M-Instruct.Q4_1.gguf";
 
+/// The LLM a run will use, as resolved by [`choose`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "provider", rename_all = "lowercase")]
 pub enum LlmChoice {
-    Local { path: PathBuf },
-    Openai { base_url: String, model: String },
-    /// No LLM: answers are extractive. `reason` says why (configured, or nothing available).
-    None { reason: String },
-}
-
-impl LlmChoice {
-    pub fn provider(&self) -> &'static str {
-        match self {
-            LlmChoice::Local { .. } => "local",
-            LlmChoice::Openai { .. } => "openai",
-            LlmChoice::None { .. } => "none",
-        }
-    }
+    /// A local GGUF model.
+    Local {
+        /// The GGUF file to load.
+        path: PathBuf,
+    },
+    /// An OpenAI-compatible endpoint.
+    Openai {
+        /// The endpoint, as configured.
+        base_url: String,
+        /// The remote model name.
+        model: String,
+    },
+    /// No LLM: answers are extractive.
+    None {
+        /// Why: so configured, or nothing available.
+        reason: String,
+    },
 }
 
 /// The GGUF file `llm_model` names: a path, or a file or folder name under the models folder
 /// (a folder must hold exactly one `.gguf`).
-pub fn local_model_path(settings: &LlmSettings) -> Result<PathBuf, LlmError> {
+pub(crate) fn local_model_path(settings: &LlmSettings) -> Result<PathBuf, LlmError> {
     let named = settings.model.as_deref().unwrap_or(DEFAULT_LOCAL_MODEL);
     let as_given = PathBuf::from(named);
     let path = if as_given.is_absolute() || as_given.exists() || named.starts_with('.') {

@@ -8,13 +8,15 @@ use crate::ChatMessage;
 
 /// Everything a template may refer to besides the messages.
 #[derive(Debug, Clone, Default)]
-pub struct TemplateTokens {
+pub(crate) struct TemplateTokens {
+    /// The beginning-of-sequence token's text (`bos_token`), empty if the model has none.
     pub bos: String,
+    /// The end-of-sequence token's text (`eos_token`), empty if the model has none.
     pub eos: String,
 }
 
 /// A compiled chat template, or ChatML when the model has none (or it does not compile).
-pub struct ChatTemplate {
+pub(crate) struct ChatTemplate {
     env: Option<Environment<'static>>,
     tokens: TemplateTokens,
 }
@@ -35,6 +37,7 @@ impl ChatTemplate {
     }
 
     /// Whether the model's own template is in use (false = ChatML fallback).
+    #[cfg(test)]
     pub fn has_model_template(&self) -> bool {
         self.env.is_some()
     }
@@ -75,7 +78,7 @@ fn render_with(env: &Environment<'static>, messages: &[ChatMessage], tokens: &Te
 }
 
 /// ChatML, the format of SmolLM2, Qwen2 and many others.
-pub fn render_chatml(messages: &[ChatMessage]) -> String {
+pub(crate) fn render_chatml(messages: &[ChatMessage]) -> String {
     let mut out = String::new();
     for m in messages {
         out.push_str("<|im_start|>");

@@ -66,7 +66,8 @@ impl GgufTokenizer {
         self.tokenizer.encode_fast(text, false).map(|e| e.get_ids().to_vec()).map_err(|e| e.to_string())
     }
 
-    pub fn count(&self, text: &str) -> usize {
+    /// Tokens `text` encodes to (the estimate of [`crate::estimate_tokens`] if it cannot be encoded).
+    pub(crate) fn count(&self, text: &str) -> usize {
         self.encode(text).map(|ids| ids.len()).unwrap_or_else(|_| crate::estimate_tokens(text))
     }
 
@@ -82,31 +83,28 @@ impl GgufTokenizer {
         String::from_utf8_lossy(&bytes).into_owned()
     }
 
+    /// A control token (`<|im_start|>`, …), never part of an answer's text; false for unknown ids.
     pub fn is_control(&self, id: u32) -> bool {
         self.control.get(id as usize).copied().unwrap_or(false)
     }
 
+    /// One of the ids that end the assistant's turn.
     pub fn is_end_of_turn(&self, id: u32) -> bool {
         self.end_ids.contains(&id)
     }
 
-    pub fn end_of_turn_ids(&self) -> &[u32] {
-        &self.end_ids
-    }
-
+    /// Number of token ids.
     pub fn vocab_size(&self) -> usize {
         self.token_bytes.len()
     }
 
-    pub fn token_to_id(&self, token: &str) -> Option<u32> {
-        self.tokenizer.token_to_id(token)
-    }
-
-    pub fn bos_token(&self) -> Option<&str> {
+    /// The beginning-of-sequence token's text, if the model names one.
+    pub(crate) fn bos_token(&self) -> Option<&str> {
         self.bos.as_deref()
     }
 
-    pub fn eos_token(&self) -> Option<&str> {
+    /// The end-of-sequence token's text, if the model names one.
+    pub(crate) fn eos_token(&self) -> Option<&str> {
         self.eos.as_deref()
     }
 
@@ -348,8 +346,8 @@ mod tests {
             let ids = t.encode("<|im_start|>hello world<|im_end|>").expect("encodes");
             assert_eq!(ids.first(), Some(&1), "{pre}");
             assert_eq!(ids.last(), Some(&2), "{pre}");
-            let hello = t.token_to_id("hello");
-            let world = t.token_to_id("Ġworld");
+            let hello = t.inner().token_to_id("hello");
+            let world = t.inner().token_to_id("Ġworld");
             assert_eq!(&ids[1..ids.len() - 1], &[hello.unwrap_or(0), world.unwrap_or(0)], "{pre}");
             assert!(t.is_control(1) && t.is_control(2) && !t.is_control(hello.unwrap_or(0)));
             assert!(t.is_end_of_turn(2) && t.is_end_of_turn(0) && !t.is_end_of_turn(1));

@@ -9,8 +9,10 @@
 
 /// An open container on the stack.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Container {
+pub(crate) enum Container {
+    /// `{`
     Object,
+    /// `[`
     Array,
 }
 
@@ -79,20 +81,27 @@ enum State {
 
 /// The kind of value a byte opened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ValueKind {
+pub(crate) enum ValueKind {
+    /// `{`
     Object,
+    /// `[`
     Array,
+    /// `"`
     String,
+    /// `-` or a digit.
     Number,
+    /// `t`
     True,
+    /// `f`
     False,
+    /// `n`
     Null,
 }
 
 /// What an accepted byte did, for validators layered on top of the syntax (see
 /// [`JsonPrefix::push_event`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Event {
+pub(crate) enum Event {
     /// Whitespace between tokens.
     Space,
     /// The first byte of a value.
@@ -101,9 +110,18 @@ pub enum Event {
     KeyOpen,
     /// A byte inside a string; `starts_char` when it begins a character (a plain byte, a
     /// backslash, a UTF-8 lead byte) rather than continuing an escape or a multi-byte character.
-    StringByte { key: bool, starts_char: bool },
+    StringByte {
+        /// The string is an object key.
+        key: bool,
+        /// The byte begins a character.
+        starts_char: bool,
+    },
     /// The closing `"` of a string.
-    StringClose { key: bool },
+    StringClose {
+        /// The string is an object key.
+        key: bool,
+    },
+    /// The `:` after a key.
     Colon,
     /// A `,` in the innermost container.
     Comma,
@@ -117,7 +135,7 @@ pub enum Event {
 
 /// Where the last byte left a [`JsonPrefix`] (see [`JsonPrefix::position`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Position {
+pub(crate) enum Position {
     /// A value must start (top level, after `:` or after `,` in an array).
     ValueStart,
     /// Just after `[`.
@@ -140,11 +158,11 @@ pub enum Position {
 
 /// Longest run of whitespace accepted between tokens: enough for pretty-printed JSON, short
 /// enough that a model stuck emitting newlines is turned back to content.
-pub const MAX_WHITESPACE_RUN: usize = 32;
+pub(crate) const MAX_WHITESPACE_RUN: usize = 32;
 
 /// A JSON-prefix validator. `Default` starts before the first byte of a value.
 #[derive(Debug, Clone)]
-pub struct JsonPrefix {
+pub(crate) struct JsonPrefix {
     stack: Vec<Container>,
     state: State,
     /// Whitespace bytes in a row outside strings.
@@ -172,6 +190,7 @@ fn utf8_continuations(lead: u8) -> Option<u8> {
 }
 
 impl JsonPrefix {
+    /// A validator before the first byte of a value.
     pub fn new() -> Self {
         Self::default()
     }
@@ -183,6 +202,7 @@ impl JsonPrefix {
     }
 
     /// Whether `bytes` could be appended, without changing `self`.
+    #[cfg(test)]
     pub fn accepts(&self, bytes: &[u8]) -> bool {
         self.clone().push_bytes(bytes)
     }

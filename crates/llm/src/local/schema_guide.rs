@@ -26,7 +26,7 @@ use super::json_constraint::{Container, Event, JsonPrefix, Position, ValueKind};
 
 /// Longest string, in characters, when the schema gives no `maxLength`: long enough for a
 /// description, short enough that a model repeating itself inside a string is cut off.
-pub const DEFAULT_MAX_STRING_CHARS: usize = 160;
+pub(crate) const DEFAULT_MAX_STRING_CHARS: usize = 160;
 
 /// Validation keywords this guide does not implement: a schema using one is not guided.
 const UNSUPPORTED_KEYWORDS: &[&str] = &[
@@ -128,7 +128,7 @@ struct StringValue {
 
 /// A JSON-prefix validator that also follows a schema (see the module documentation).
 #[derive(Debug, Clone)]
-pub struct SchemaGuide {
+pub(crate) struct SchemaGuide {
     syntax: JsonPrefix,
     nodes: Arc<[Node]>,
     /// Per node, the length of its shortest valid JSON text.
@@ -254,6 +254,7 @@ impl SchemaGuide {
     }
 
     /// Whether `bytes` could be appended, without changing `self`.
+    #[cfg(test)]
     pub fn accepts(&self, bytes: &[u8]) -> bool {
         self.clone().push_bytes(bytes)
     }
@@ -570,8 +571,10 @@ impl SchemaGuide {
 /// The constraint for one JSON answer: schema-guided when the schema is supported, else syntax
 /// only.
 #[derive(Debug, Clone)]
-pub enum JsonConstraint {
+pub(crate) enum JsonConstraint {
+    /// Any JSON value is accepted.
     Syntax(JsonPrefix),
+    /// Only values matching the schema are accepted.
     Schema(SchemaGuide),
 }
 
@@ -605,10 +608,12 @@ impl JsonConstraint {
         }
     }
 
+    /// The schema is enforced, not only the syntax.
     pub fn is_schema_guided(&self) -> bool {
         matches!(self, JsonConstraint::Schema(_))
     }
 
+    /// Feed `bytes`; false (and `self` left in an unspecified state) if any is refused.
     pub fn push_bytes(&mut self, bytes: &[u8]) -> bool {
         match self {
             JsonConstraint::Syntax(v) => v.push_bytes(bytes),
@@ -616,13 +621,7 @@ impl JsonConstraint {
         }
     }
 
-    pub fn accepts(&self, bytes: &[u8]) -> bool {
-        match self {
-            JsonConstraint::Syntax(v) => v.accepts(bytes),
-            JsonConstraint::Schema(g) => g.accepts(bytes),
-        }
-    }
-
+    /// The value is finished: only whitespace may follow.
     pub fn is_complete(&self) -> bool {
         match self {
             JsonConstraint::Syntax(v) => v.is_complete(),
@@ -630,6 +629,7 @@ impl JsonConstraint {
         }
     }
 
+    /// The text so far would be a complete value if it ended here.
     pub fn could_end_here(&self) -> bool {
         match self {
             JsonConstraint::Syntax(v) => v.could_end_here(),
