@@ -5,9 +5,6 @@
 //! whether the output must be JSON) and get text plus token usage back, or an [`LlmError`] that
 //! they turn into a degraded, extractive answer.
 
-// Not every public item of this crate is documented yet; the other library crates are.
-#![allow(missing_docs)]
-
 pub mod local;
 pub mod openai;
 pub mod prompt;

@@ -75,6 +75,7 @@ impl fmt::Display for WeightMode {
     }
 }
 
+/// How to load and run a local GGUF model.
 #[derive(Debug, Clone)]
 pub struct LocalOptions {
     /// The GGUF file.
@@ -83,6 +84,7 @@ pub struct LocalOptions {
     pub prefill_threads: usize,
     /// candle threads for each generated token.
     pub decode_threads: usize,
+    /// How the weights are held in memory (converted at load or kept as stored).
     pub weights: WeightMode,
     /// Context window to enforce instead of the model's own (never larger than candle supports).
     pub context_override: Option<usize>,
@@ -105,16 +107,21 @@ impl LocalOptions {
 /// Facts about the loaded model, for logs and the speed example.
 #[derive(Debug, Clone)]
 pub struct LoadStats {
+    /// Seconds loading took.
     pub load_secs: f64,
+    /// `general.architecture` of the GGUF (`llama`, `qwen2`).
     pub architecture: String,
+    /// Parameters in the file.
     pub parameters: usize,
     /// Weight bytes streamed from memory per generated token (matrices as loaded).
     pub bytes_per_token: usize,
     /// Tensor conversions done at load, e.g. `210 Q4_1→F32, 1 Q8_0→F32`.
     pub conversions: String,
+    /// The weight mode it was loaded with.
     pub weight_mode: WeightMode,
 }
 
+/// A GGUF chat model run in-process on the CPU through candle.
 pub struct LocalLlm {
     transformer: Transformer,
     tokenizer: GgufTokenizer,
@@ -132,6 +139,8 @@ const MAX_JSON_CANDIDATES: usize = 64;
 const SAMPLING_SEED: u64 = 0x5EED_1234_ABCD_0001;
 
 impl LocalLlm {
+    /// Load the model `opts.path` names: tokenizer and chat template from its metadata, weights
+    /// converted per `opts.weights`. A missing file is [`LlmError::ModelMissing`].
     pub fn load(opts: &LocalOptions) -> Result<LocalLlm, LlmError> {
         let path_str = opts.path.display().to_string();
         if !opts.path.is_file() {
@@ -178,10 +187,12 @@ impl LocalLlm {
         })
     }
 
+    /// Facts about the loaded model.
     pub fn stats(&self) -> &LoadStats {
         &self.stats
     }
 
+    /// The model's tokenizer (from the GGUF metadata).
     pub fn tokenizer(&self) -> &GgufTokenizer {
         &self.tokenizer
     }
