@@ -16,6 +16,7 @@ pub mod chat_template;
 pub mod gguf_tokenizer;
 pub mod json_constraint;
 pub mod schema_guide;
+mod transformer;
 mod weights;
 
 use std::fmt;
@@ -31,7 +32,7 @@ use self::chat_template::{ChatTemplate, TemplateTokens};
 use self::gguf_tokenizer::GgufTokenizer;
 use self::json_constraint::JsonPrefix;
 use self::schema_guide::JsonConstraint;
-use self::weights::Transformer;
+use self::transformer::Transformer;
 use super::{ChatRequest, ChatResponse, FinishReason, Llm, LlmError, OutputFormat, TokenUsage};
 
 pub use self::weights::SUPPORTED_ARCHITECTURES;
@@ -161,7 +162,7 @@ impl LocalLlm {
         let template = ChatTemplate::new(template_source.as_deref(), tokens);
         let context = context_window(&content, &arch, opts.context_override).map_err(&load_err)?;
 
-        let loaded = weights::load(content, reader, &arch, opts.weights).map_err(&load_err)?;
+        let loaded = weights::load(content, reader, &arch, opts.weights, context).map_err(&load_err)?;
         let stats = LoadStats {
             load_secs: started.elapsed().as_secs_f64(),
             architecture: arch,
@@ -403,8 +404,13 @@ impl Llm for LocalLlm {
     }
 }
 
-/// The context window: the override or `<arch>.context_length`, capped where candle's model
-/// precomputes rotary embeddings for fewer positions (llama: `MAX_SEQ_LEN`).
+/// Context cap of llama-architecture files, whatever their `llama.context_length`: the limit of
+/// the candle-transformers model this crate used before its own transformer, kept so a llama
+/// model's prompt budget (and its attention cost on two cores) stays where it was.
+const LLAMA_CONTEXT_CAP: usize = 4096;
+
+/// The context window: the override or `<arch>.context_length`, capped for llama at
+/// [`LLAMA_CONTEXT_CAP`].
 fn context_window(
     content: &candle_core::quantized::gguf_file::Content,
     arch: &str,
@@ -413,9 +419,7 @@ fn context_window(
     let key = format!("{arch}.context_length");
     let trained = content.metadata.get(&key).and_then(|v| v.to_u32().ok()).map(|v| v as usize);
     let supported = match arch {
-        "llama" => trained
-            .unwrap_or(candle_transformers::models::quantized_llama::MAX_SEQ_LEN)
-            .min(candle_transformers::models::quantized_llama::MAX_SEQ_LEN),
+        "llama" => trained.unwrap_or(LLAMA_CONTEXT_CAP).min(LLAMA_CONTEXT_CAP),
         _ => trained.ok_or_else(|| format!("GGUF metadata lacks {key}"))?,
     };
     match context_override {

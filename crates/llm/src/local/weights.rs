@@ -12,40 +12,18 @@ use std::fs::File;
 use std::io::{BufReader, Read, Seek, SeekFrom};
 
 use candle_core::Device;
+use candle_core::quantized::gguf_file;
 use candle_core::quantized::gguf_file::{Content, TensorInfo};
 use candle_core::quantized::{GgmlDType, QTensor};
-use candle_core::{Tensor, quantized::gguf_file};
-use candle_transformers::models::{quantized_llama, quantized_qwen2};
 
 use super::WeightMode;
+use super::transformer::{Family, Transformer};
 
 /// Models below this many parameters are small enough to keep entirely in F32.
 const F32_PARAMETER_LIMIT: usize = 1_000_000_000;
 
 /// Supported `general.architecture` values.
 pub const SUPPORTED_ARCHITECTURES: &[&str] = &["llama", "qwen2"];
-
-/// A loaded transformer; `forward` returns the logits of the last position.
-pub enum Transformer {
-    Llama(quantized_llama::ModelWeights),
-    Qwen2(quantized_qwen2::ModelWeights),
-}
-
-impl Transformer {
-    pub fn forward(&mut self, input: &Tensor, index_pos: usize) -> candle_core::Result<Tensor> {
-        match self {
-            Transformer::Llama(m) => m.forward(input, index_pos),
-            Transformer::Qwen2(m) => m.forward(input, index_pos),
-        }
-    }
-
-    pub fn clear_kv_cache(&mut self) {
-        match self {
-            Transformer::Llama(m) => m.clear_kv_cache(),
-            Transformer::Qwen2(m) => m.clear_kv_cache(),
-        }
-    }
-}
 
 /// What loading produced, with the figures the speed report needs.
 pub struct LoadedWeights {
@@ -103,33 +81,54 @@ pub fn architecture(content: &Content) -> Result<String, String> {
     }
 }
 
-/// Build the transformer of `content` (read from `file`), converting weights per `mode`.
-pub fn load(content: Content, file: BufReader<File>, arch: &str, mode: WeightMode) -> Result<LoadedWeights, String> {
-    let parameters: usize = content.tensor_infos.values().map(|t| t.shape.elem_count()).sum();
-    let device = Device::Cpu;
-    let mut reader = ConvertingReader::new(file, content.tensor_data_offset, &content.tensor_infos, mode, parameters);
-    let conversions = reader.describe_conversions();
-    let bytes_per_token = reader.bytes_per_token();
-    let virtual_content = Content {
-        magic: content.magic,
-        tensor_infos: reader.virtual_infos(),
-        tensor_data_offset: 0,
-        metadata: content.metadata,
-    };
-    let transformer = match arch {
-        "llama" => {
-            quantized_llama::ModelWeights::from_gguf(virtual_content, &mut reader, &device).map(Transformer::Llama)
-        }
-        "qwen2" => {
-            quantized_qwen2::ModelWeights::from_gguf(virtual_content, &mut reader, &device).map(Transformer::Qwen2)
-        }
-        other => return Err(format!("unsupported architecture `{other}`")),
-    };
+/// Build the transformer of `content` (read from `file`), converting weights per `mode`, with
+/// room for `context` positions.
+pub fn load(
+    content: Content,
+    file: BufReader<File>,
+    arch: &str,
+    mode: WeightMode,
+    context: usize,
+) -> Result<LoadedWeights, String> {
+    let family = Family::from_architecture(arch).ok_or_else(|| format!("unsupported architecture `{arch}`"))?;
+    let source = VirtualSource::new(content, file, mode);
+    let (content, mut reader) = (source.content, source.reader);
+    let transformer = Transformer::from_gguf(&content, &mut reader, family, context);
     let transformer = match (transformer, reader.error.take()) {
         (_, Some(e)) => return Err(e),
         (t, None) => t.map_err(|e| e.to_string())?,
     };
-    Ok(LoadedWeights { transformer, parameters, bytes_per_token, conversions })
+    Ok(LoadedWeights {
+        transformer,
+        parameters: source.parameters,
+        bytes_per_token: source.bytes_per_token,
+        conversions: source.conversions,
+    })
+}
+
+/// A GGUF header describing the converted tensors, and the reader that serves them.
+struct VirtualSource {
+    content: Content,
+    reader: ConvertingReader,
+    parameters: usize,
+    bytes_per_token: usize,
+    conversions: String,
+}
+
+impl VirtualSource {
+    fn new(content: Content, file: BufReader<File>, mode: WeightMode) -> VirtualSource {
+        let parameters: usize = content.tensor_infos.values().map(|t| t.shape.elem_count()).sum();
+        let reader = ConvertingReader::new(file, content.tensor_data_offset, &content.tensor_infos, mode, parameters);
+        let conversions = reader.describe_conversions();
+        let bytes_per_token = reader.bytes_per_token();
+        let content = Content {
+            magic: content.magic,
+            tensor_infos: reader.virtual_infos(),
+            tensor_data_offset: 0,
+            metadata: content.metadata,
+        };
+        VirtualSource { content, reader, parameters, bytes_per_token, conversions }
+    }
 }
 
 /// One tensor of the virtual data section.
@@ -299,3 +298,6 @@ mod tests {
         assert_eq!(target_dtype(WeightMode::Keep, GgmlDType::Q4_0, small), None);
     }
 }
+
+#[cfg(test)]
+mod compare;
