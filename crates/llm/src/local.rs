@@ -236,7 +236,7 @@ impl LocalLlm {
             });
         }
 
-        // A new prompt starts at position 0, which also makes the candle models drop their KV
+        // A new prompt starts at position 0, which also makes the transformer drop its KV
         // cache; clearing it explicitly frees the old one before the prefill allocates anew.
         self.transformer.clear_kv_cache();
         let prefill_started = Instant::now();

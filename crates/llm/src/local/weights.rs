@@ -298,6 +298,3 @@ mod tests {
         assert_eq!(target_dtype(WeightMode::Keep, GgmlDType::Q4_0, small), None);
     }
 }
-
-#[cfg(test)]
-mod compare;
