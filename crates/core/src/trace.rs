@@ -90,7 +90,7 @@ pub struct Models {
     pub llm: Option<String>,
 }
 
-/// Which path answered: `documents` (retrieval over the indexed corpus), `sql`, `es` (to come).
+/// Which path answered: `documents` (retrieval over the indexed corpus), `sql`, `es`.
 /// Any other name read from a trace is kept as it is; an empty route reads as [`Route::Unknown`].
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(from = "String", into = "String")]
@@ -102,7 +102,7 @@ pub enum Route {
     Documents,
     /// The SQL agent over a database.
     Sql,
-    /// The search-engine path (to come).
+    /// The Elasticsearch path (embedded index or a server).
     Es,
     /// A route this version does not know, kept by name.
     Other(String),
@@ -329,7 +329,7 @@ pub struct LlmInternal {
     pub other: serde_json::Map<String, Value>,
 }
 
-/// `internal.sql.metrics`.
+/// `internal.sql.metrics` and `internal.es.metrics`.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(default)]
 pub struct SqlMetrics {
@@ -378,6 +378,32 @@ pub struct SqlInternal {
     pub other: serde_json::Map<String, Value>,
 }
 
+/// `internal.es`: the Elasticsearch route's nodes (reiterate, mapping lookup, generation with
+/// its candidates and ambiguity, the guard's verdicts), the requests that ran, the page and
+/// per-node latency. Clarifications are recorded through [`TraceRecord::status`].
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(default)]
+pub struct EsInternal {
+    /// The index and where it lives (`embedded:<folder>` or the URL without credentials).
+    #[serde(deserialize_with = "lenient::value")]
+    pub target: String,
+    /// `{"status": "answered" | "needs_clarification" | "error", …}`.
+    #[serde(deserialize_with = "lenient::value")]
+    pub outcome: Value,
+    /// Each node's output, keyed by node name (`reiterate`, `mapping_lookup`, `generate`, …).
+    #[serde(deserialize_with = "lenient::value")]
+    pub nodes: Value,
+    /// Every request sent to the engine, in order (after the guard), with its endpoint.
+    #[serde(deserialize_with = "lenient::value")]
+    pub executed: Value,
+    /// Per-node latency, tokens and model.
+    #[serde(deserialize_with = "lenient::object")]
+    pub metrics: SqlMetrics,
+    /// Keys this version does not know (kept so `qa traces show` prints them).
+    #[serde(flatten)]
+    pub other: serde_json::Map<String, Value>,
+}
+
 /// Each route fills its own sections; the others stay null.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(default)]
@@ -395,6 +421,9 @@ pub struct Internal {
     /// The SQL route; null on other routes.
     #[serde(deserialize_with = "lenient::object_opt")]
     pub sql: Option<SqlInternal>,
+    /// The Elasticsearch route; null on other routes.
+    #[serde(deserialize_with = "lenient::object_opt")]
+    pub es: Option<EsInternal>,
 }
 
 /// One line of `logs/query_traces.jsonl`, written by every route and read by `qa traces`. Every

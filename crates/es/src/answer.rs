@@ -1,0 +1,105 @@
+//! The ES answer object (`qa es --json`; the ES route of `qa ask --json` carries the same fields
+//! at its top level), as in the design guide's data contracts.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use qa_core::evidence::TokenUsage;
+
+/// How a run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EsStatus {
+    /// A checked query ran; hits or aggregations are in the answer.
+    Answered,
+    /// Stopped with a question for the user (exit code 3); resume with the answer.
+    NeedsClarification,
+    /// Nothing could be answered; `error` says why.
+    Error,
+}
+
+/// What the question asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Intent {
+    /// Matching documents (hits).
+    Search,
+    /// Buckets or metrics (per X, most, average, …).
+    Aggregation,
+    /// How many documents match.
+    Count,
+}
+
+/// Why the run stopped to ask: the user term, what it could mean, and the choices.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Ambiguity {
+    /// The user's term (or the field family, e.g. "date") that is ambiguous or unmatched.
+    pub field: String,
+    /// The question put to the user.
+    pub message: String,
+    /// The choices (field paths or values), best first; empty when there is nothing to offer.
+    pub alternatives: Vec<String>,
+}
+
+/// The page of hits returned, for "show more".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Page {
+    /// Index of the first hit of this page in the whole result.
+    pub offset: usize,
+    /// Hits per page.
+    pub size: usize,
+    /// Offset of the next page; `None` when this is the last one.
+    pub next_offset: Option<usize>,
+}
+
+/// Latency per node and LLM tokens.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct EsMetrics {
+    /// Milliseconds per node (`reiterate`, `mapping_lookup`, `generate`, `validate`, `execute`).
+    pub latency_ms: BTreeMap<String, f64>,
+    /// The whole run, in milliseconds.
+    pub total_ms: f64,
+    /// LLM tokens, when an LLM was used.
+    pub tokens: Option<TokenUsage>,
+    /// The LLM's model id, when an LLM was used.
+    pub model: Option<String>,
+}
+
+/// The answer of the ES path.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EsAnswer {
+    /// How the run ended.
+    pub status: EsStatus,
+    /// The question restated as an actionable goal.
+    pub main_goal: String,
+    /// The request body that ran (or would run, when clarification is needed).
+    pub es_query: Option<Value>,
+    /// What the question asks for.
+    pub intent: Intent,
+    /// The query in plain language (always present).
+    pub query_summary: String,
+    /// Whether the run stopped to ask.
+    pub needs_clarification: bool,
+    /// What was ambiguous, when it stopped.
+    pub ambiguity: Option<Ambiguity>,
+    /// Matching documents in the whole index (not just this page).
+    pub total: Option<u64>,
+    /// This page's hits (`_source` objects).
+    pub hits: Vec<Value>,
+    /// Aggregations in Elasticsearch's response format.
+    pub aggregations: Option<Value>,
+    /// This page.
+    pub page: Option<Page>,
+    /// Latency per node, tokens.
+    pub metrics: EsMetrics,
+    /// The trace id of the run.
+    pub trace_id: String,
+    /// Notes for the user: the guess made under force-execute, LLM fallbacks, caps applied.
+    #[serde(default)]
+    pub notes: Vec<String>,
+    /// What went wrong (status `error`).
+    #[serde(default)]
+    pub error: Option<String>,
+}

@@ -1,0 +1,1 @@
+//! Checkpoints of runs stopped by a clarifying question (F09).

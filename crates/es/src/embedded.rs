@@ -1,0 +1,1 @@
+//! The embedded engine: an Elasticsearch-style index on tantivy under the data folder.

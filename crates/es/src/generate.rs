@@ -1,0 +1,1 @@
+//! LLM candidates for the ES query (k-best, validated, ranked, bounded repair).

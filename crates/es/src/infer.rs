@@ -1,0 +1,1 @@
+//! Mapping inference from records.

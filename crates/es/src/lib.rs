@@ -1,0 +1,35 @@
+//! The Elasticsearch path: answer a question over a search index, embedded (tantivy, no server)
+//! or remote (Elasticsearch 8/9, OpenSearch 2).
+//!
+//! Nodes, after the design documents: reiterate ([`reiterate`], F01) → mapping lookup
+//! ([`lookup`], F05) → ES query generation ([`plan`] renders a typed intermediate form to the
+//! query DSL; [`generate`] adds LLM candidates, F06) → clarification or the guard ([`guard`]) →
+//! paged execution ([`run`], F07) on a [`SearchEngine`] ([`embedded`] or [`remote`]).
+//! A clarification saves a [`checkpoint`] and resumes from it (F09).
+//!
+//! Safety does not rest on the engine: every generated, pasted or resumed body goes through the
+//! guard, which checks fields against the mapping, allows only read clauses, caps sizes and
+//! buckets and sets a timeout; engines accept nothing but a [`CheckedRequest`], and only the
+//! `_search`, `_count` and `_mapping` endpoints are ever called.
+
+pub mod answer;
+pub mod checkpoint;
+pub mod embedded;
+pub mod engine;
+mod error;
+pub mod generate;
+pub mod guard;
+pub mod infer;
+pub mod lookup;
+pub mod mapping;
+pub mod plan;
+pub mod records;
+pub mod reiterate;
+pub mod remote;
+pub mod run;
+pub mod semantic;
+
+pub use answer::{Ambiguity, EsAnswer, EsStatus, Intent, Page};
+pub use engine::{CheckedRequest, Endpoint, EsLimits, SearchEngine};
+pub use error::EsError;
+pub use mapping::{Field, FieldKind, Mapping};

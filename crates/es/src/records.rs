@@ -1,0 +1,1 @@
+//! Loading records from JSONL, a JSON array or CSV.

@@ -1,0 +1,1 @@
+//! Reiterate (F01, the ES part): main goal, pasted query, force execute.

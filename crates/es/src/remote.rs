@@ -1,0 +1,1 @@
+//! A remote Elasticsearch or OpenSearch server over HTTP(S).

@@ -1,0 +1,1 @@
+//! The optional semantic file of an index: field descriptions, synonyms and value aliases.
