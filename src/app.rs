@@ -88,6 +88,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let _guard = init_logging(&settings, &cli.global, true);
             crate::commands::sql::run(&mut settings, cli.global.quiet, &args)
         }
+        Some(Command::Es(args)) => {
+            let _guard = init_logging(&settings, &cli.global, true);
+            crate::commands::es::run(&mut settings, cli.global.quiet, &args)
+        }
         None if cli.question.is_empty() => {
             use clap::CommandFactory;
             let _ = Cli::command().print_help();

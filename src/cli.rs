@@ -17,6 +17,8 @@ Examples:
   qa graph check \"MATCH (n) DETACH DELETE n\"   see why a Cypher query would be refused
   qa traces stats                             latency percentiles and failure rates from the traces
   qa sql \"How many open findings per department?\" --db samples/sql/audit.db
+  qa es index samples/es/shipments.jsonl --name shipments   an embedded search index
+  qa es \"shipments per carrier in 2025\" --index shipments
 
 Configuration (highest precedence first): flags, QA_* environment variables (also read from ./.env),
 qa.toml (./qa.toml or --config / QA_CONFIG), built-in defaults. `qa doctor` shows the effective values.
@@ -145,6 +147,10 @@ pub enum Command {
     /// Answer a question over a SQL database (SQLite or PostgreSQL): plan, generate, validate,
     /// run read-only, show a table. Also `qa sql check "SQL"` and `qa sql schema`.
     Sql(crate::commands::sql::SqlArgs),
+    /// Answer a question over a search index (embedded, or Elasticsearch/OpenSearch): map the
+    /// question onto the mapping, generate a query, check it, run it read-only and paged, show
+    /// hits or buckets. Also `qa es index`, `qa es check`, `qa es mapping`, `qa es list`.
+    Es(crate::commands::es::EsArgs),
     /// Analyse the query traces offline: stats, list, show, export, an HTML report, diff two runs.
     Traces(crate::commands::traces::TracesArgs),
     /// Evaluate retrieval on questions with known source files: recall@k, all@k, MRR, every lane

@@ -126,6 +126,29 @@ pub struct Settings {
     /// Let the LLM write SQL candidates: `auto` (remote OpenAI-compatible LLMs only, like
     /// `cypher_generation`), `on` or `off` (deterministic generator only).
     pub sql_generation: Generation,
+    /// The Elasticsearch path's index: a URL `http(s)://host:port/INDEX` is a remote
+    /// Elasticsearch 8/9 or OpenSearch 2 server (credentials from `QA_ES_API_KEY` or
+    /// `QA_ES_USERNAME` + `QA_ES_PASSWORD`, never from here); anything else names an embedded
+    /// index under `<data_dir>/es_indexes/` (built by `qa es index`).
+    pub es: Option<String>,
+    /// PEM file with the CA certificate(s) a remote server's TLS certificate is checked against
+    /// (in addition to the system roots).
+    pub es_ca_cert: Option<PathBuf>,
+    /// Milliseconds a search may take (sent as the request `timeout`, enforced by the client).
+    pub es_timeout_ms: u64,
+    /// Hits a request may return at most (`size` and every page are capped to it).
+    pub es_row_cap: usize,
+    /// Hits per page of `qa es` (`--page-size`); at most `es_row_cap`.
+    pub es_page_size: usize,
+    /// Buckets a terms aggregation or a histogram may produce at most.
+    pub es_max_buckets: usize,
+    /// Retries of a remote request on HTTP 429/5xx or a dropped connection.
+    pub es_retries: u32,
+    /// Semantic file (TOML) for the ES path: field descriptions, synonyms and value aliases.
+    pub es_semantic: Option<PathBuf>,
+    /// Let the LLM write ES query candidates: `auto` (remote OpenAI-compatible LLMs only, like
+    /// `sql_generation`), `on` or `off` (deterministic generation only).
+    pub es_generation: Generation,
     /// Neo4j password: only from `QA_NEO4J_PASSWORD` / `NEO4J_PASSWORD` (environment or `.env`).
     #[serde(skip)]
     pub neo4j_password: Option<Secret>,
@@ -133,6 +156,15 @@ pub struct Settings {
     /// `.env`), never from qa.toml or flags, never printed.
     #[serde(skip)]
     pub llm_api_key: Option<Secret>,
+    /// Elasticsearch API key: only from `QA_ES_API_KEY` (environment or `.env`), never printed.
+    #[serde(skip)]
+    pub es_api_key: Option<Secret>,
+    /// Elasticsearch basic-auth user: only from `QA_ES_USERNAME` (environment or `.env`).
+    #[serde(skip)]
+    pub es_username: Option<Secret>,
+    /// Elasticsearch basic-auth password: only from `QA_ES_PASSWORD` (environment or `.env`).
+    #[serde(skip)]
+    pub es_password: Option<Secret>,
     #[serde(skip)]
     pub origins: BTreeMap<&'static str, Origin>,
     #[serde(skip)]
@@ -185,12 +217,47 @@ impl Default for Settings {
             sql_k: 3,
             sql_max_loops: 4,
             sql_generation: Generation::Auto,
+            es: None,
+            es_ca_cert: None,
+            es_timeout_ms: 5000,
+            es_row_cap: 200,
+            es_page_size: 20,
+            es_max_buckets: 1000,
+            es_retries: 3,
+            es_semantic: None,
+            es_generation: Generation::Auto,
             neo4j_password: None,
             llm_api_key: None,
+            es_api_key: None,
+            es_username: None,
+            es_password: None,
             origins: BTreeMap::new(),
             config_file: None,
         }
     }
+}
+
+/// Where the ES path's index lives (the `es` setting).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EsTarget {
+    /// An index built by `qa es index` under `<data_dir>/es_indexes/<name>/`.
+    Embedded(String),
+    /// A server URL `http(s)://host:port/INDEX` (as configured; may carry user info, never shown
+    /// without [`redact_es_url`]).
+    Remote(String),
+}
+
+/// Index names `qa es index --name` accepts: a folder name that is safe on every platform.
+pub fn valid_index_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 128
+        && !name.starts_with(['.', '-'])
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+/// An ES URL with any password in its user info replaced (`https://user:<redacted>@host/idx`).
+pub fn redact_es_url(url: &str) -> String {
+    qa_sql::redact_url(url)
 }
 
 /// Names of the settings, as used in qa.toml and (upper-cased, `QA_` prefix) in the environment.
@@ -238,6 +305,15 @@ pub const KEYS: &[&str] = &[
     "sql_k",
     "sql_max_loops",
     "sql_generation",
+    "es",
+    "es_ca_cert",
+    "es_timeout_ms",
+    "es_row_cap",
+    "es_page_size",
+    "es_max_buckets",
+    "es_retries",
+    "es_semantic",
+    "es_generation",
 ];
 
 /// The seed project's variable names, accepted when the `QA_` ones are not set.
@@ -299,6 +375,11 @@ impl Settings {
             .find_map(|v| std::env::var(v).ok().filter(|p| !p.is_empty()))
             .map(Secret::new);
         s.llm_api_key = std::env::var("QA_LLM_API_KEY").ok().filter(|k| !k.trim().is_empty()).map(|k| Secret::new(k.trim()));
+        let es_secret = |var: &str| std::env::var(var).ok().filter(|v| !v.trim().is_empty()).map(|v| Secret::new(v.trim()));
+        s.es_api_key = es_secret("QA_ES_API_KEY");
+        s.es_username = es_secret("QA_ES_USERNAME");
+        // A password is kept as given (spaces may belong to it); only an empty one is ignored.
+        s.es_password = std::env::var("QA_ES_PASSWORD").ok().filter(|p| !p.is_empty()).map(Secret::new);
         s.validate()?;
         Ok(s)
     }
@@ -359,6 +440,15 @@ impl Settings {
             "sql_k" => self.sql_k = num(value)?,
             "sql_max_loops" => self.sql_max_loops = num(value)?,
             "sql_generation" => self.sql_generation = value.parse::<Generation>().or_else(|e| boolean(value).map(Generation::from).map_err(|_| e))?,
+            "es" => self.es = Some(value.trim().to_string()).filter(|v| !v.is_empty()),
+            "es_ca_cert" => self.es_ca_cert = Some(PathBuf::from(value.trim())).filter(|v| !v.as_os_str().is_empty()),
+            "es_timeout_ms" => self.es_timeout_ms = num(value)?,
+            "es_row_cap" => self.es_row_cap = num(value)?,
+            "es_page_size" => self.es_page_size = num(value)?,
+            "es_max_buckets" => self.es_max_buckets = num(value)?,
+            "es_retries" => self.es_retries = num(value)?,
+            "es_semantic" => self.es_semantic = Some(PathBuf::from(value.trim())).filter(|v| !v.as_os_str().is_empty()),
+            "es_generation" => self.es_generation = value.parse::<Generation>().or_else(|e| boolean(value).map(Generation::from).map_err(|_| e))?,
             _ => return Err(format!("unknown setting '{key}'")),
         }
         Ok(())
@@ -419,6 +509,7 @@ impl Settings {
         if self.sql_max_loops == 0 {
             return bad("sql_max_loops must be at least 1".to_string());
         }
+        self.validate_es()?;
         if self.graph_store == GraphStoreChoice::Neo4j && self.neo4j_uri.is_none() {
             return bad("graph_store is neo4j but no neo4j_uri is set (QA_NEO4J_URI, e.g. bolt://localhost:7687)".into());
         }
@@ -429,6 +520,45 @@ impl Settings {
             return bad(format!("graph_row_cap must be between 1 and 100000 (got {})", self.graph_row_cap));
         }
         Ok(())
+    }
+
+    fn validate_es(&self) -> Result<()> {
+        let bad = |m: String| Err(QaError::Config(m));
+        if self.es_row_cap == 0 || self.es_row_cap > 10_000 {
+            return bad(format!("es_row_cap must be between 1 and 10000 (got {})", self.es_row_cap));
+        }
+        if self.es_page_size == 0 || self.es_page_size > self.es_row_cap {
+            return bad(format!("es_page_size must be between 1 and es_row_cap ({}) (got {})", self.es_row_cap, self.es_page_size));
+        }
+        if self.es_timeout_ms == 0 || self.es_timeout_ms > 3_600_000 {
+            return bad(format!("es_timeout_ms must be between 1 and 3600000 (got {})", self.es_timeout_ms));
+        }
+        if self.es_max_buckets == 0 || self.es_max_buckets > 65_536 {
+            return bad(format!("es_max_buckets must be between 1 and 65536 (got {})", self.es_max_buckets));
+        }
+        if self.es_retries > 10 {
+            return bad(format!("es_retries must be at most 10 (got {})", self.es_retries));
+        }
+        if let Some(EsTarget::Embedded(name)) = self.es_target()
+            && !valid_index_name(&name)
+        {
+            return bad(format!(
+                "es: {name:?} is neither a URL (http(s)://host:port/INDEX) nor an index name (letters, digits, '-', '_', '.'; not starting with '.' or '-')"
+            ));
+        }
+        Ok(())
+    }
+
+    /// Where the ES path's index is, from the `es` setting; `None` when it is not set.
+    pub fn es_target(&self) -> Option<EsTarget> {
+        let raw = self.es.as_deref()?.trim();
+        let lower = raw.to_ascii_lowercase();
+        Some(if lower.starts_with("http://") || lower.starts_with("https://") { EsTarget::Remote(raw.to_string()) } else { EsTarget::Embedded(raw.to_string()) })
+    }
+
+    /// The caps every ES request is checked against.
+    pub fn es_limits(&self) -> qa_es::EsLimits {
+        qa_es::EsLimits { row_cap: self.es_row_cap, max_buckets: self.es_max_buckets, timeout_ms: self.es_timeout_ms, ..qa_es::EsLimits::default() }
     }
 
     /// The graph store `auto` resolves to.

@@ -87,6 +87,7 @@ pub fn run(settings: &Settings, json_out: bool) -> Result<ExitCode> {
     if let Some(raw) = &settings.sql_url {
         checks.push(sql_check(settings, raw));
     }
+    checks.extend(es_check(settings));
     let settings_view = settings_view(settings);
     let all_ok = checks.iter().all(|c| c.ok);
     if json_out {
@@ -198,6 +199,56 @@ fn sql_check(settings: &Settings, raw: &str) -> Check {
     }
 }
 
+/// The ES path's index (`es`): an embedded index opened and counted, or a remote server asked
+/// for its mapping and count (the user's own server, like Neo4j). Credentials are only said to
+/// be set, never shown. Without `es`, a note on the embedded indexes present (if any).
+fn es_check(settings: &Settings) -> Option<Check> {
+    use crate::config::EsTarget;
+    let check = |ok: bool, detail: String, fix: Option<String>| Some(Check { name: "es".into(), ok, detail, fix });
+    let target = match settings.es_target() {
+        None => {
+            let n = qa_es::embedded::EmbeddedIndex::list(&settings.data_dir).map(|l| l.len()).unwrap_or(0);
+            return (n > 0).then(|| Check {
+                name: "es".into(),
+                ok: true,
+                detail: format!("not configured; {n} embedded index(es) in {} (qa es list)", settings.data_dir.join("es_indexes").display()),
+                fix: None,
+            });
+        }
+        Some(t) => t,
+    };
+    let (label, fix) = match &target {
+        EsTarget::Embedded(name) => (format!("embedded index '{name}'"), format!("build it: qa es index FILE --name {name}")),
+        EsTarget::Remote(url) => {
+            let auth = match (&settings.es_api_key, &settings.es_username, &settings.es_password) {
+                (Some(_), _, _) => "API key set from QA_ES_API_KEY",
+                (None, Some(_), Some(_)) => "basic auth set from QA_ES_USERNAME/QA_ES_PASSWORD",
+                (None, Some(_), None) => "QA_ES_USERNAME set without QA_ES_PASSWORD",
+                _ => "no credentials",
+            };
+            (
+                format!("{} ({auth})", crate::config::redact_es_url(url)),
+                "check that the server is up, the URL (QA_ES), the credentials (QA_ES_API_KEY or QA_ES_USERNAME + QA_ES_PASSWORD) and --ca-cert / QA_ES_CA_CERT for a private CA".into(),
+            )
+        }
+    };
+    let opened = crate::commands::es::open_engine(settings).and_then(|engine| {
+        let mapping = engine.mapping()?;
+        let count = crate::commands::es::count_all(engine.as_ref(), &mapping, &settings.es_limits());
+        Ok((mapping, count))
+    });
+    match opened {
+        Ok((mapping, count)) => {
+            let docs = count.map_or_else(|e| format!("count unavailable: {e}"), |n| format!("{n} documents"));
+            check(true, format!("{label}: {docs}, {} fields", mapping.fields.len()), None)
+        }
+        Err(e) => {
+            let scrubbed = [&settings.es_api_key, &settings.es_password].into_iter().flatten().fold(e.to_string(), |t, s| s.scrub(&t));
+            check(false, format!("{label}: {scrubbed}"), Some(fix))
+        }
+    }
+}
+
 /// Every setting as `{key, value, origin}`, a database URL's password redacted.
 fn settings_view(settings: &Settings) -> Vec<serde_json::Value> {
     KEYS.iter()
@@ -206,6 +257,9 @@ fn settings_view(settings: &Settings) -> Vec<serde_json::Value> {
             // A database URL may carry a password.
             if let Some(url) = v.as_str().filter(|_| *k == "sql_url") {
                 v = serde_json::Value::String(qa_sql::redact_url(url));
+            }
+            if let Some(url) = v.as_str().filter(|_| *k == "es") {
+                v = serde_json::Value::String(crate::config::redact_es_url(url));
             }
             json!({"key": k, "value": v, "origin": settings.origin(k)})
         })

@@ -1,0 +1,562 @@
+//! `qa es`: answer a question over a search index (an embedded index built by `qa es index`, or a
+//! remote Elasticsearch/OpenSearch server), check a query body, show a mapping, list the
+//! embedded indexes.
+
+mod present;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use clap::{Args, Subcommand};
+use serde_json::{json, Value};
+
+use crate::config::{redact_es_url, EsTarget, Settings};
+use qa_es::embedded::EmbeddedIndex;
+use qa_es::guard;
+use qa_es::remote::{RemoteConfig, RemoteEngine};
+use qa_es::run::{EsOptions, EsQuestion, EsRun};
+use qa_es::{Endpoint, EsAnswer, EsError, FieldKind, Mapping, SearchEngine};
+use qa_llm::{LlmChoice, LlmRun};
+
+/// Exit code when the run stopped to ask a clarifying question.
+pub const EXIT_NEEDS_CLARIFICATION: u8 = 3;
+
+pub const ES_EXAMPLES: &str = "\
+Examples:
+  qa es index samples/es/shipments.jsonl --name shipments     build an embedded index (JSONL, JSON array or CSV)
+  qa es \"delayed shipments to Port Quenby\" --index shipments
+  qa es \"shipments per carrier in 2025\" --index shipments --json
+  qa es \"delayed shipments\" --index shipments --offset 20      the next page
+  qa es --resume 3f2a9c --answer 1                            answer a clarifying question
+  qa es check '{\"query\":{\"match_all\":{}}}' --index shipments   would this body run?
+  qa es check 'POST /shipments/_delete_by_query {}' --index shipments
+  qa es mapping --index shipments                             fields, kinds and sampled values
+  qa es list                                                  the embedded indexes
+  qa es \"open orders per region\" --es https://search.example:9200/orders
+
+The index: --index NAME (embedded, under <data_dir>/es_indexes/) or --es http(s)://host:port/INDEX
+(Elasticsearch 8/9, OpenSearch 2), else QA_ES / `es` in qa.toml. Remote credentials come from the
+environment or .env only: QA_ES_API_KEY, or QA_ES_USERNAME + QA_ES_PASSWORD; a custom CA with
+--ca-cert / QA_ES_CA_CERT. Every body (generated, pasted or resumed) is checked first: known fields,
+read-only clauses, capped sizes and buckets, a timeout; only _search, _count and _mapping are called.
+Exit codes: 0 answered, 1 error or refused, 2 usage, 3 a clarifying question was asked (resume with --resume).";
+
+#[derive(Debug, Args, Clone)]
+#[command(args_conflicts_with_subcommands = true, after_help = ES_EXAMPLES)]
+pub struct EsArgs {
+    #[command(subcommand)]
+    pub command: Option<EsCommand>,
+    /// The question.
+    #[arg(value_name = "QUESTION")]
+    pub question: Vec<String>,
+    #[command(flatten)]
+    pub target: TargetFlags,
+    /// Hits per page [env: QA_ES_PAGE_SIZE] [default: 20]
+    #[arg(long, value_name = "N")]
+    pub page_size: Option<usize>,
+    /// Index of the first hit to show (the "next: --offset N" of the previous page).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub offset: usize,
+    /// Run the best guess instead of asking a clarifying question (the answer says which guess).
+    #[arg(long)]
+    pub force: bool,
+    /// Resume a run that asked a clarifying question (the id it printed).
+    #[arg(long, value_name = "ID", requires = "answer")]
+    pub resume: Option<String>,
+    /// The answer to the clarifying question (an option number or words).
+    #[arg(long, value_name = "TEXT", requires = "resume")]
+    pub answer: Option<String>,
+    /// Print the answer object as JSON (status, es_query, total, hits, aggregations, page, …).
+    #[arg(long)]
+    pub json: bool,
+    /// Also print the trace record.
+    #[arg(long)]
+    pub trace: bool,
+}
+
+#[derive(Debug, Args, Clone, Default)]
+pub struct TargetFlags {
+    /// Embedded index name (see `qa es list`) [env: QA_ES]
+    #[arg(long, value_name = "NAME", global = true, conflicts_with = "es")]
+    pub index: Option<String>,
+    /// Remote index URL http(s)://host:port/INDEX, or an embedded index name [env: QA_ES]
+    #[arg(long, value_name = "URL", global = true)]
+    pub es: Option<String>,
+    /// PEM CA certificate for a remote server's TLS [env: QA_ES_CA_CERT]
+    #[arg(long, value_name = "FILE", global = true)]
+    pub ca_cert: Option<PathBuf>,
+    /// Most hits a request may return [env: QA_ES_ROW_CAP] [default: 200]
+    #[arg(long, value_name = "N", global = true)]
+    pub row_cap: Option<usize>,
+    /// Request timeout in milliseconds [env: QA_ES_TIMEOUT_MS] [default: 5000]
+    #[arg(long, value_name = "MS", global = true)]
+    pub timeout_ms: Option<u64>,
+    /// Semantic file (TOML: field descriptions, synonyms, value aliases) [env: QA_ES_SEMANTIC]
+    #[arg(long = "semantic", value_name = "FILE", global = true)]
+    pub semantic: Option<PathBuf>,
+}
+
+#[derive(Debug, Subcommand, Clone)]
+pub enum EsCommand {
+    /// Build an embedded index from records: JSON Lines, a JSON array or CSV (with a header).
+    /// The mapping is inferred (keyword for low-cardinality strings, text with a keyword
+    /// sub-field for prose, date for ISO-8601 values, numbers, booleans) unless --mapping gives
+    /// one in Elasticsearch's shape. Rebuilding a name replaces the index atomically.
+    Index {
+        /// The records file.
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// The index name.
+        #[arg(long, value_name = "NAME")]
+        name: String,
+        /// A mapping file: {"mappings": {"properties": …}} or {"properties": …}.
+        #[arg(long, value_name = "FILE")]
+        mapping: Option<PathBuf>,
+        /// Print the summary as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Judge a query body as generated ones are judged: known fields, read-only clauses, capped
+    /// sizes and buckets, a timeout, a read endpoint. Accepts a bare JSON body or console text
+    /// (`GET /idx/_search {…}`). Prints the verdict, the reasons, the changes and the body that
+    /// would run. Exit code 0 when it would run, 1 when refused.
+    Check {
+        /// The body or console request.
+        #[arg(value_name = "BODY")]
+        body: String,
+        /// Print the verdict as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show the index's fields: path, kind, ES type and a few sampled values.
+    Mapping {
+        /// Print the fields as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the embedded indexes under the data folder.
+    List {
+        /// Print the list as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn apply_flags(settings: &mut Settings, f: &TargetFlags) -> Result<()> {
+    if let Some(v) = f.index.as_ref().or(f.es.as_ref()) {
+        settings.set_flag("es", v)?;
+    }
+    if let Some(p) = &f.ca_cert {
+        settings.set_flag("es_ca_cert", p.display())?;
+    }
+    if let Some(n) = f.row_cap {
+        settings.set_flag("es_row_cap", n)?;
+    }
+    if let Some(n) = f.timeout_ms {
+        settings.set_flag("es_timeout_ms", n)?;
+    }
+    if let Some(p) = &f.semantic {
+        settings.set_flag("es_semantic", p.display())?;
+    }
+    Ok(())
+}
+
+pub fn run(settings: &mut Settings, quiet: bool, args: &EsArgs) -> Result<ExitCode> {
+    apply_flags(settings, &args.target)?;
+    if let Some(n) = args.page_size {
+        settings.set_flag("es_page_size", n)?;
+    }
+    match &args.command {
+        Some(EsCommand::Index { file, name, mapping, json }) => return index(settings, quiet, file, name, mapping.as_deref(), *json),
+        Some(EsCommand::Check { body, json }) => return check(settings, body, *json),
+        Some(EsCommand::Mapping { json }) => return mapping(settings, *json),
+        Some(EsCommand::List { json }) => return list(settings, *json),
+        None => {}
+    }
+    question(settings, quiet, args)
+}
+
+/// An error the user can act on: `error: …` and `hint: …` lines on stderr, exit code 1.
+struct Failure {
+    message: String,
+    hints: Vec<String>,
+}
+
+impl Failure {
+    fn new(message: impl Into<String>, hints: impl IntoIterator<Item = String>) -> Failure {
+        Failure { message: message.into(), hints: hints.into_iter().collect() }
+    }
+
+    fn print(&self, json_out: bool) -> Result<ExitCode> {
+        if json_out {
+            println!("{}", serde_json::to_string_pretty(&json!({"status": "error", "route": "es", "error": self.message, "hints": self.hints}))?);
+        } else {
+            eprintln!("error: {}", self.message);
+            for h in &self.hints {
+                eprintln!("  hint: {h}");
+            }
+        }
+        Ok(ExitCode::FAILURE)
+    }
+}
+
+/// Hints for an engine error: how to create a missing index, what to check on a server.
+fn failure_of(settings: &Settings, e: &EsError) -> Failure {
+    let scrub = |s: &str| scrub_secrets(settings, s);
+    let hints = match e {
+        EsError::NoIndex { .. } => match settings.es_target() {
+            Some(EsTarget::Embedded(name)) => vec![
+                format!("build it: qa es index FILE --name {name}"),
+                format!("the embedded indexes in {}: qa es list", settings.data_dir.display()),
+            ],
+            _ => vec!["check the index name at the end of the URL (http(s)://host:port/INDEX)".into()],
+        },
+        EsError::Unreachable { .. } => vec![
+            "check that the server is up and the URL is right (QA_ES / --es)".into(),
+            "for TLS with a private CA pass --ca-cert FILE (QA_ES_CA_CERT)".into(),
+        ],
+        EsError::Http { status: 401 | 403, .. } => vec!["check the credentials: QA_ES_API_KEY, or QA_ES_USERNAME + QA_ES_PASSWORD (environment or .env)".into()],
+        EsError::Refused(_) => vec!["see why with: qa es check 'BODY'".into()],
+        _ => Vec::new(),
+    };
+    Failure::new(scrub(&e.to_string()), hints)
+}
+
+/// `text` without any configured ES credential.
+fn scrub_secrets(settings: &Settings, text: &str) -> String {
+    let mut out = text.to_string();
+    for s in [&settings.es_api_key, &settings.es_password].into_iter().flatten() {
+        out = s.scrub(&out);
+    }
+    if let Some(EsTarget::Remote(url)) = settings.es_target() {
+        out = out.replace(&url, &redact_es_url(&url));
+    }
+    out
+}
+
+/// No `es` setting: what to pass.
+fn no_target() -> Failure {
+    Failure::new(
+        "no index: pass --index NAME (an embedded index) or --es http(s)://host:port/INDEX, or set QA_ES",
+        ["the embedded indexes: qa es list; build one: qa es index FILE --name NAME".to_string()],
+    )
+}
+
+/// The remote engine's configuration from the settings (credentials from the environment).
+pub fn remote_config(settings: &Settings, url: &str) -> Result<RemoteConfig, EsError> {
+    let mut config = RemoteConfig::from_url(url)?;
+    config.api_key = settings.es_api_key.clone();
+    config.username = settings.es_username.as_ref().map(|u| u.expose().to_string());
+    config.password = settings.es_password.clone();
+    config.ca_cert = settings.es_ca_cert.clone();
+    config.timeout_ms = settings.es_timeout_ms;
+    config.retries = settings.es_retries;
+    Ok(config)
+}
+
+/// Open the configured engine: the embedded index by name, or the remote server.
+pub fn open_engine(settings: &Settings) -> Result<Box<dyn SearchEngine>, EsError> {
+    match settings.es_target() {
+        None => Err(EsError::NoIndex { name: String::new(), hint: "no index configured".into() }),
+        Some(EsTarget::Embedded(name)) => Ok(Box::new(EmbeddedIndex::open(&settings.data_dir, &name)?)),
+        Some(EsTarget::Remote(url)) => Ok(Box::new(RemoteEngine::new(remote_config(settings, &url)?)?)),
+    }
+}
+
+/// [`open_engine`] and its mapping, or the failure to print.
+fn open_with_mapping(settings: &Settings) -> Result<(Box<dyn SearchEngine>, Mapping), Failure> {
+    if settings.es_target().is_none() {
+        return Err(no_target());
+    }
+    let engine = open_engine(settings).map_err(|e| failure_of(settings, &e))?;
+    let mapping = engine.mapping().map_err(|e| failure_of(settings, &e))?;
+    Ok((engine, mapping))
+}
+
+fn index(settings: &Settings, quiet: bool, file: &Path, name: &str, mapping_file: Option<&Path>, json_out: bool) -> Result<ExitCode> {
+    if !crate::config::valid_index_name(name) {
+        return Failure::new(format!("--name {name:?}: use letters, digits, '-', '_' or '.' (not first), at most 128"), []).print(json_out);
+    }
+    let t = Instant::now();
+    let records = match qa_es::records::load_records(file) {
+        Ok(r) => r,
+        Err(e) => return Failure::new(e.to_string(), ["records: JSON Lines (one object a line), a JSON array of objects, or CSV with a header".to_string()]).print(json_out),
+    };
+    let (mapping, inferred) = match mapping_file {
+        Some(p) => {
+            let text = std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
+            let v: Value = serde_json::from_str(&text).with_context(|| format!("{}: not JSON", p.display()))?;
+            (Mapping::from_es_json(name, &v)?, false)
+        }
+        None => (qa_es::infer::infer_mapping(name, &records), true),
+    };
+    let bars = crate::progress::Bars::new(!quiet && !json_out);
+    let summary = match EmbeddedIndex::create(&settings.data_dir, name, &records, &mapping, &bars) {
+        Ok(s) => s,
+        Err(e) => return failure_of(settings, &e).print(json_out),
+    };
+    let secs = t.elapsed().as_secs_f64();
+    let rate = records.len() as f64 / secs.max(1e-9);
+    if json_out {
+        let v = json!({
+            "index": name,
+            "file": file.display().to_string(),
+            "docs": records.len(),
+            "fields": mapping.fields.len(),
+            "mapping_inferred": inferred,
+            "mapping": mapping.to_es_json(),
+            "summary": summary,
+            "ms": secs * 1000.0,
+            "docs_per_sec": rate,
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!("Indexed {} documents from {} into the embedded index '{name}'", records.len(), file.display());
+    println!("  fields:   {} ({})", mapping.fields.len(), if inferred { "mapping inferred; see qa es mapping" } else { "mapping from the file" });
+    for f in &mapping.fields {
+        let sub = f.keyword_subfield.as_ref().map(|s| format!(" (+ {}.{s})", f.path)).unwrap_or_default();
+        println!("            {:<28} {}{sub}", f.path, f.es_type);
+    }
+    println!("  time:     {:.0} ms ({:.0} documents/s)", secs * 1000.0, rate);
+    println!("\nAsk: qa es \"QUESTION\" --index {name}");
+    Ok(ExitCode::SUCCESS)
+}
+
+fn check(settings: &Settings, body: &str, json_out: bool) -> Result<ExitCode> {
+    let (_engine, mapping) = match open_with_mapping(settings) {
+        Ok(x) => x,
+        Err(f) => return f.print(json_out),
+    };
+    let v = guard::check_pasted(body, &mapping, &settings.es_limits());
+    if json_out {
+        println!("{}", serde_json::to_string_pretty(&json!({"target": target_label(settings), "verdict": v}))?);
+    } else {
+        println!("{} ({} on {})", if v.accepted { "accepted" } else { "refused" }, v.endpoint.path(), target_label(settings));
+        for r in &v.reasons {
+            println!("  ✗ {r}");
+        }
+        for c in &v.changes {
+            println!("  ~ {c}");
+        }
+        if let Some(b) = &v.body {
+            println!("would run: POST /{}/{} {}", mapping.index, v.endpoint.path(), serde_json::to_string(b)?);
+        }
+    }
+    Ok(if v.accepted { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// The target as shown: the embedded index name or the URL without credentials.
+fn target_label(settings: &Settings) -> String {
+    match settings.es_target() {
+        Some(EsTarget::Embedded(name)) => format!("embedded index '{name}'"),
+        Some(EsTarget::Remote(url)) => redact_es_url(&url),
+        None => "no index".into(),
+    }
+}
+
+/// Values per keyword field sampled by `qa es mapping`.
+const SAMPLED: usize = 5;
+
+/// A few values per field in one guarded `_search`: top terms of exact fields, min/max of
+/// numbers and dates. `None` when the request fails (the mapping is still shown).
+fn sample_values(engine: &dyn SearchEngine, mapping: &Mapping, settings: &Settings) -> Option<Value> {
+    let mut aggs = serde_json::Map::new();
+    for (i, f) in mapping.fields.iter().enumerate() {
+        match (f.kind, f.exact_path()) {
+            (FieldKind::Keyword | FieldKind::Boolean, Some(p)) | (FieldKind::Text, Some(p)) => {
+                aggs.insert(format!("f{i}"), json!({"terms": {"field": p, "size": SAMPLED}}));
+            }
+            (k, Some(p)) if k.is_numeric_or_date() => {
+                aggs.insert(format!("f{i}_min"), json!({"min": {"field": p}}));
+                aggs.insert(format!("f{i}_max"), json!({"max": {"field": p}}));
+            }
+            _ => {}
+        }
+    }
+    if aggs.is_empty() {
+        return None;
+    }
+    let body = json!({"size": 0, "aggs": aggs});
+    let request = guard::checked(&body, Endpoint::Search, mapping, &settings.es_limits()).map_err(|e| tracing::info!("no sampled values: {e}")).ok()?;
+    engine.run(&request).map_err(|e| tracing::info!("no sampled values: {e}")).ok()?.get("aggregations").cloned()
+}
+
+/// The sampled values of field `i` as display strings.
+fn field_samples(aggs: Option<&Value>, i: usize) -> Vec<String> {
+    let Some(aggs) = aggs else { return Vec::new() };
+    let show = |v: &Value| v.get("value_as_string").and_then(Value::as_str).map(str::to_string).or_else(|| v.get("value").filter(|x| !x.is_null()).map(Value::to_string));
+    if let Some(buckets) = aggs.get(format!("f{i}")).and_then(|a| a["buckets"].as_array()) {
+        return buckets.iter().map(|b| b.get("key_as_string").unwrap_or(&b["key"])).map(|k| k.as_str().map_or_else(|| k.to_string(), str::to_string)).collect();
+    }
+    match (aggs.get(format!("f{i}_min")).and_then(show), aggs.get(format!("f{i}_max")).and_then(show)) {
+        (Some(lo), Some(hi)) => vec![format!("{lo} … {hi}")],
+        _ => Vec::new(),
+    }
+}
+
+fn mapping(settings: &Settings, json_out: bool) -> Result<ExitCode> {
+    let (engine, mapping) = match open_with_mapping(settings) {
+        Ok(x) => x,
+        Err(f) => return f.print(json_out),
+    };
+    let aggs = sample_values(engine.as_ref(), &mapping, settings);
+    if json_out {
+        let fields: Vec<Value> = mapping
+            .fields
+            .iter()
+            .enumerate()
+            .map(|(i, f)| json!({"path": f.path, "kind": f.kind, "es_type": f.es_type, "keyword_subfield": f.keyword_subfield, "format": f.format, "samples": field_samples(aggs.as_ref(), i)}))
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&json!({"index": mapping.index, "target": engine.target(), "fields": fields, "mapping": mapping.to_es_json()}))?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{} ({}): {} fields", mapping.index, target_label(settings), mapping.fields.len())?;
+    for (i, f) in mapping.fields.iter().enumerate() {
+        let kind = if f.es_type == f.kind.es_type() { f.es_type.clone() } else { format!("{} ({})", f.kind.es_type(), f.es_type) };
+        let sub = f.keyword_subfield.as_ref().map(|s| format!(" + .{s}")).unwrap_or_default();
+        let samples = field_samples(aggs.as_ref(), i);
+        let samples = if samples.is_empty() { String::new() } else { format!("  e.g. {}", samples.join(", ")) };
+        writeln!(out, "  {:<28} {kind}{sub}{samples}", f.path)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn list(settings: &Settings, json_out: bool) -> Result<ExitCode> {
+    let indexes = EmbeddedIndex::list(&settings.data_dir)?;
+    if json_out {
+        println!("{}", serde_json::to_string_pretty(&json!({"data_dir": settings.data_dir, "indexes": indexes}))?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    if indexes.is_empty() {
+        println!("no embedded index in {} (build one: qa es index FILE --name NAME)", settings.data_dir.join("es_indexes").display());
+        return Ok(ExitCode::SUCCESS);
+    }
+    for i in &indexes {
+        println!("{}", serde_json::to_string(i)?);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The LLM for ES query candidates: per `es_generation` (auto = remote endpoints only).
+fn open_llm(settings: &Settings) -> (Option<Box<dyn qa_llm::Llm>>, Option<String>) {
+    if let Some(why) = settings.es_generation.refusal("es_generation", false) {
+        return (None, Some(why));
+    }
+    let choice = match qa_llm::choose(&settings.llm_settings()) {
+        Ok(c) => c,
+        Err(e) => return (None, Some(e.to_string())),
+    };
+    match &choice {
+        LlmChoice::None { reason } => return (None, Some(reason.clone())),
+        LlmChoice::Local { .. } if let Some(why) = settings.es_generation.refusal("es_generation", true) => return (None, Some(why)),
+        _ => {}
+    }
+    match qa_llm::open(&settings.llm_settings(), &choice) {
+        Ok(l) => (l, None),
+        Err(e) => (None, Some(e.to_string())),
+    }
+}
+
+fn options(settings: &Settings, offset: usize, force: bool) -> EsOptions {
+    EsOptions {
+        limits: settings.es_limits(),
+        page_size: settings.es_page_size,
+        offset,
+        force,
+        semantic: settings.es_semantic.clone(),
+        ..EsOptions::default()
+    }
+}
+
+fn question(settings: &mut Settings, quiet: bool, args: &EsArgs) -> Result<ExitCode> {
+    let q = args.question.join(" ");
+    if args.resume.is_none() && q.trim().is_empty() {
+        eprintln!("error: the question is empty: ask something, e.g. qa es \"delayed shipments\" --index NAME\n\nFor more information, try 'qa es --help'.");
+        return Ok(ExitCode::from(crate::app::EXIT_USAGE));
+    }
+    if let (Some(id), None) = (&args.resume, settings.es_target())
+        && let Ok(cp) = qa_es::checkpoint::load(&settings.data_dir, id)
+    {
+        settings.set_flag("es", &cp.target)?;
+    }
+    let (engine, _mapping) = match open_with_mapping(settings) {
+        Ok(x) => x,
+        Err(f) => return f.print(args.json),
+    };
+    let (mut llm, llm_skip) = open_llm(settings);
+    #[allow(clippy::redundant_closure)]
+    let llm_run = llm.as_deref_mut().map(|l| LlmRun::new(l));
+    let spinner = crate::app::spinner(quiet || args.json, "searching");
+    let opts = options(settings, args.offset, args.force);
+    let ran = match (&args.resume, &args.answer) {
+        (Some(id), Some(reply)) => qa_es::run::resume(engine.as_ref(), llm_run, &settings.data_dir, id, reply, opts),
+        _ => qa_es::run::answer(engine.as_ref(), llm_run, EsQuestion { question: &q, options: opts, data_dir: &settings.data_dir, llm_skip: llm_skip.as_deref() }),
+    };
+    spinner.finish_and_clear();
+    let run = match ran {
+        Ok(r) => r,
+        Err(e) => return failure_of(settings, &e).print(args.json),
+    };
+    if let Err(e) = qa_core::trace::append(&settings.trace_file(), &run.trace) {
+        tracing::warn!("could not append the trace: {e}");
+    }
+    print_run(settings, engine.as_ref(), &run, args, quiet)
+}
+
+fn terminal_width() -> usize {
+    let (_, cols) = console::Term::stdout().size();
+    if cols == 0 { 100 } else { cols as usize }
+}
+
+/// The checkpoint id of a clarification: the checkpoint file's stem.
+fn checkpoint_id(run: &EsRun) -> Option<String> {
+    run.checkpoint.as_ref().and_then(|p| p.file_stem()).map(|s| s.to_string_lossy().into_owned())
+}
+
+fn print_run(settings: &Settings, engine: &dyn SearchEngine, run: &EsRun, args: &EsArgs, quiet: bool) -> Result<ExitCode> {
+    let a: &EsAnswer = &run.answer;
+    let checkpoint = checkpoint_id(run);
+    let clarification = present::is_clarification(a);
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        serde_json::to_writer_pretty(&mut out, &present::answer_json(a, &engine.target(), checkpoint.as_deref()))?;
+        writeln!(out)?;
+    } else if clarification {
+        present::write_clarification(&mut out, a, checkpoint.as_deref())?;
+    } else if a.status == qa_es::EsStatus::Error {
+        eprintln!("error: {}", scrub_secrets(settings, a.error.as_deref().unwrap_or("the search failed")));
+        for n in &a.notes {
+            eprintln!("  hint: {n}");
+        }
+        if let Some(q) = &a.es_query {
+            eprintln!("  query: {}", serde_json::to_string(q)?);
+        }
+    } else {
+        present::write_answer(&mut out, a, terminal_width())?;
+    }
+    if args.trace && !args.json {
+        writeln!(out, "\n=== Query Trace (JSON) ===\n{}", serde_json::to_string_pretty(&run.trace)?)?;
+    }
+    if !quiet && !args.json {
+        eprintln!("\n[es · {} · {:.0} ms · trace {} → {}]", engine.target(), a.metrics.total_ms, a.trace_id, settings.trace_file().display());
+    }
+    Ok(if clarification {
+        ExitCode::from(EXIT_NEEDS_CLARIFICATION)
+    } else if a.status == qa_es::EsStatus::Error {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The number of documents in the index: a guarded `_count` of `match_all`.
+pub fn count_all(engine: &dyn SearchEngine, mapping: &Mapping, limits: &qa_es::EsLimits) -> Result<u64, EsError> {
+    let request = guard::checked(&json!({"query": {"match_all": {}}}), Endpoint::Count, mapping, limits)?;
+    let v = engine.run(&request)?;
+    v.get("count").and_then(Value::as_u64).ok_or_else(|| EsError::Json(format!("no count in the _count response: {v}")))
+}
