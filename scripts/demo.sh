@@ -12,3 +12,11 @@ question="${*:-How does deep sleep relate to battery life?}"
 scripts/sample-db.sh >/dev/null
 echo
 ./target/release/qa sql "How many critical findings per department?" --db samples/sql/audit.db --semantic samples/sql/audit_semantic.toml
+# The Elasticsearch path on the bundled shipments: an embedded index (no server), one search with
+# filters and one aggregation.
+echo
+./target/release/qa es index samples/es/shipments.jsonl --name shipments
+echo
+./target/release/qa es "delayed shipments from Port Alvera" --index shipments --semantic samples/es/shipments_semantic.toml
+echo
+./target/release/qa es "number of shipments per carrier" --index shipments
