@@ -8,6 +8,7 @@ mod ask_cli;
 mod config_cli;
 mod cypher_corpus;
 mod embed_model;
+mod es_cli;
 mod eval_cli;
 mod graph_cli;
 mod index_cli;
