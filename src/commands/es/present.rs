@@ -17,7 +17,7 @@ const MAX_ESTIMATED: usize = 30;
 const PROSE: usize = 40;
 
 /// The table of hits: the top-level `_source` fields that tell the hits apart, as many as fit
-/// `width`, in the order the documents list them.
+/// `width`: identifiers first, then short texts, dates, numbers, and prose last.
 pub fn hits_table(hits: &[Value], width: usize) -> QueryResult {
     let columns = choose_columns(hits, width);
     let rows = hits.iter().map(|h| columns.iter().map(|c| cell(h.get(c))).collect()).collect();
@@ -43,13 +43,21 @@ fn text_len(v: &Value) -> usize {
 
 struct Candidate {
     name: String,
-    order: usize,
+    /// Column group: 0 identifiers, 1 short texts, 2 dates, 3 numbers and booleans, 4 prose and
+    /// nested values.
+    group: u8,
     score: f64,
     width: usize,
 }
 
+fn looks_like_date(v: &Value) -> bool {
+    let b = v.as_str().map(str::as_bytes).unwrap_or_default();
+    b.len() >= 10 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-' && b[5..7].iter().all(u8::is_ascii_digit) && b[7] == b'-'
+}
+
 /// Rank the top-level fields: present in many hits, different from hit to hit, short enough to
-/// read in a cell. Then keep the best that fit the terminal (at least one), in document order.
+/// read in a cell. Then keep the best that fit the terminal (at least one), grouped by kind
+/// (see [`Candidate::group`]) and by name within a group.
 fn choose_columns(hits: &[Value], width: usize) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     let mut seen = HashSet::new();
@@ -65,8 +73,7 @@ fn choose_columns(hits: &[Value], width: usize) -> Vec<String> {
     let n = hits.len().max(1) as f64;
     let mut candidates: Vec<Candidate> = names
         .into_iter()
-        .enumerate()
-        .map(|(order, name)| {
+        .map(|name| {
             let values: Vec<&Value> = hits.iter().filter_map(|h| h.get(&name)).filter(|v| !v.is_null()).collect();
             let present = values.len() as f64 / n;
             let distinct = values.iter().map(|v| v.to_string()).collect::<BTreeSet<_>>().len();
@@ -80,10 +87,21 @@ fn choose_columns(hits: &[Value], width: usize) -> Vec<String> {
                 score *= 0.5;
             }
             let width = name.chars().count().max(avg.min(MAX_ESTIMATED)) + 3;
-            Candidate { name, order, score, width }
+            let group = if avg > PROSE || nested {
+                4
+            } else if values.iter().all(|v| v.is_number() || v.is_boolean()) {
+                3
+            } else if values.iter().all(|v| looks_like_date(v)) {
+                2
+            } else if distinct == values.len() && values.len() > 1 {
+                0
+            } else {
+                1
+            };
+            Candidate { name, group, score, width }
         })
         .collect();
-    candidates.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.order.cmp(&b.order)));
+    candidates.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.group.cmp(&b.group)).then(a.name.cmp(&b.name)));
     let mut used = 1;
     let mut chosen: Vec<&Candidate> = Vec::new();
     for c in &candidates {
@@ -92,7 +110,7 @@ fn choose_columns(hits: &[Value], width: usize) -> Vec<String> {
             chosen.push(c);
         }
     }
-    chosen.sort_by_key(|c| c.order);
+    chosen.sort_by(|a, b| a.group.cmp(&b.group).then(a.name.cmp(&b.name)));
     chosen.into_iter().map(|c| c.name.clone()).collect()
 }
 
@@ -306,11 +324,11 @@ mod tests {
     #[test]
     fn columns_prefer_varied_short_fields_and_fit_the_width() {
         let hits: Vec<Value> = (0..5)
-            .map(|i| json!({"a": format!("k{i}"), "same": "x", "prose": "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod", "n": i}))
+            .map(|i| json!({"a": format!("k{i}"), "same": "x", "prose": "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod", "n": i, "d": format!("2025-01-0{}", i % 2 + 1)}))
             .collect();
         let wide = choose_columns(&hits, 200);
-        assert_eq!(wide, ["a", "same", "prose", "n"], "everything fits, in document order");
-        let narrow = choose_columns(&hits, 12);
+        assert_eq!(wide, ["a", "same", "d", "n", "prose"], "everything fits: identifiers, texts, dates, numbers, prose");
+        let narrow = choose_columns(&hits, 14);
         assert_eq!(narrow, ["a", "n"], "varied short fields first");
         assert_eq!(choose_columns(&hits, 1).len(), 1, "at least one column");
     }
