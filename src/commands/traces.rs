@@ -371,6 +371,11 @@ fn render_show(r: &TraceRecord) -> String {
         let _ = writeln!(o, "\nAnswer:\n{}", r.final_answer);
         return o;
     }
+    if let Some(es) = &r.internal.es {
+        render_es(&mut o, es);
+        let _ = writeln!(o, "\nAnswer:\n{}", r.final_answer);
+        return o;
+    }
     let _ = writeln!(o, "\nRetrieved chunks ({}):", r.retrieved_chunks.len());
     for (i, c) in r.retrieved_chunks.iter().enumerate() {
         let _ = writeln!(o, "  {}. [{:.3}] {}  ({})", i + 1, c.score, or_dash(&c.source_file), c.chunk_id);
@@ -461,6 +466,27 @@ fn render_sql(o: &mut String, sql: &qa_core::trace::SqlInternal) {
     }
     let executed = sql.executed.as_array().map(|a| a.len()).unwrap_or(0);
     let _ = writeln!(o, "Statements sent to the database (probes included): {executed}");
+}
+
+/// The ES route's part of `qa traces show`: target, outcome, each node's output and the
+/// requests sent to the engine.
+fn render_es(o: &mut String, es: &qa_core::trace::EsInternal) {
+    use std::fmt::Write as _;
+    let _ = writeln!(o, "Target: {}  outcome: {}", or_dash(&es.target), es.outcome["status"].as_str().unwrap_or("-"));
+    let latency: Vec<String> = es.metrics.latency_ms.iter().map(|(node, ms)| format!("{node} {ms:.1} ms")).collect();
+    if !latency.is_empty() {
+        let _ = writeln!(o, "Node latency: {}", latency.join(", "));
+    }
+    if let Some(nodes) = es.nodes.as_object() {
+        for (name, v) in nodes {
+            let _ = writeln!(o, "  {name}: {}", truncate(&v.to_string(), 300));
+        }
+    }
+    let executed = es.executed.as_array().map(Vec::as_slice).unwrap_or_default();
+    let _ = writeln!(o, "Requests sent to the engine: {}", executed.len());
+    for e in executed {
+        let _ = writeln!(o, "  {}", truncate(&e.to_string(), 300));
+    }
 }
 
 fn or_dash(s: &str) -> &str {
