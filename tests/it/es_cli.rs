@@ -120,3 +120,91 @@ fn a_missing_index_names_the_command_that_builds_it() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--index NAME"), "no target: says how to give one");
     qa(dir.path()).args(["es", "  "]).assert().code(2);
 }
+
+#[test]
+fn a_filtered_search_counts_exactly_what_the_records_hold() {
+    let dir = indexed();
+    let expected = count_where(&[("status", "delayed"), ("carrier", "Korvane Shipping")]);
+    assert!(expected > 0);
+    let v = ask(dir.path(), "delayed shipments carried by Korvane Shipping", &[], 0);
+    assert_eq!(v["status"], "answered", "{v}");
+    assert_eq!(v["route"], "es");
+    assert_eq!(v["intent"], "search");
+    assert_eq!(v["total"].as_u64(), Some(expected), "{v}");
+    assert_eq!(v["hits"].as_array().unwrap().len() as u64, expected.min(20));
+    for h in v["hits"].as_array().unwrap() {
+        assert_eq!((h["status"].as_str(), h["carrier"].as_str()), (Some("delayed"), Some("Korvane Shipping")), "{h}");
+    }
+    for key in ["main_goal", "es_query", "query_summary", "needs_clarification", "ambiguity", "aggregations", "page", "metrics", "trace_id"] {
+        assert!(v.get(key).is_some(), "--json has {key}: {v}");
+    }
+    let t = traces(dir.path());
+    assert_eq!(t.len(), 1);
+    assert_eq!((t[0]["route"].as_str(), t[0]["status"].as_str(), t[0]["trace_id"].as_str()), (Some("es"), Some("answered"), v["trace_id"].as_str()));
+
+    // The text output: a table, the page line, the summary and the DSL.
+    let out = qa(dir.path()).args(["es", "delayed shipments carried by Korvane Shipping", "--index", "shipments"]).assert().code(0).get_output().stdout.clone();
+    let text = String::from_utf8_lossy(&out);
+    assert!(text.contains(&format!("of {expected}")) && text.contains("Query: ") && text.contains("DSL: {"), "{text}");
+    assert_eq!(traces(dir.path()).len(), 2, "every run appends its trace");
+}
+
+#[test]
+fn an_aggregation_has_buckets_that_add_up_to_the_total() {
+    let dir = indexed();
+    let v = ask(dir.path(), "number of shipments per carrier", &[], 0);
+    assert_eq!((v["status"].as_str(), v["intent"].as_str()), (Some("answered"), Some("aggregation")), "{v}");
+    let aggs = v["aggregations"].as_object().expect("aggregations");
+    let buckets = aggs.values().find_map(|a| a["buckets"].as_array()).expect("a bucket aggregation");
+    let carriers: std::collections::BTreeSet<&str> = records().iter().map(|r| r["carrier"].as_str().unwrap()).collect();
+    assert_eq!(buckets.len(), carriers.len(), "{v}");
+    let sum: u64 = buckets.iter().map(|b| b["doc_count"].as_u64().unwrap()).sum();
+    assert_eq!(sum, records().len() as u64);
+    assert_eq!(v["total"].as_u64(), Some(sum));
+    let out = qa(dir.path()).args(["es", "number of shipments per carrier", "--index", "shipments"]).assert().code(0).get_output().stdout.clone();
+    let text = String::from_utf8_lossy(&out);
+    assert!(text.contains('█') && text.contains("doc_count"), "a table and a bar chart: {text}");
+}
+
+#[test]
+fn offset_pages_are_disjoint_and_say_where_the_next_one_starts() {
+    let dir = indexed();
+    let expected = count_where(&[("status", "delayed")]);
+    assert!(expected > 20);
+    let ids = |v: &Value| -> Vec<String> { v["hits"].as_array().unwrap().iter().map(|h| h["id"].as_str().unwrap().to_string()).collect() };
+    let p1 = ask(dir.path(), "delayed shipments", &["--page-size", "10"], 0);
+    let p2 = ask(dir.path(), "delayed shipments", &["--page-size", "10", "--offset", "10"], 0);
+    assert_eq!((p1["total"].as_u64(), p2["total"].as_u64()), (Some(expected), Some(expected)));
+    assert_eq!(p1["page"], json!({"offset": 0, "size": 10, "next_offset": 10}));
+    assert_eq!(p2["page"]["offset"], 10);
+    let (a, b) = (ids(&p1), ids(&p2));
+    assert_eq!((a.len(), b.len()), (10, 10));
+    assert!(a.iter().all(|id| !b.contains(id)), "pages overlap: {a:?} {b:?}");
+    let out = qa(dir.path()).args(["es", "delayed shipments", "--index", "shipments", "--page-size", "10"]).assert().code(0).get_output().stdout.clone();
+    let text = String::from_utf8_lossy(&out);
+    assert!(text.contains(&format!("showing 1–10 of {expected}; next: --offset 10")), "{text}");
+}
+
+#[test]
+fn a_clarification_exits_3_and_resumes_with_the_answer() {
+    let dir = indexed();
+    let v = ask(dir.path(), "shipments in March 2026", &[], 3);
+    assert_eq!((v["status"].as_str(), v["needs_clarification"].as_bool()), (Some("needs_clarification"), Some(true)), "{v}");
+    let alternatives = v["ambiguity"]["alternatives"].as_array().expect("alternatives");
+    assert!(alternatives.len() >= 2, "{v}");
+    let id = v["checkpoint"].as_str().expect("a checkpoint id").to_string();
+    let t = traces(dir.path());
+    assert_eq!((t[0]["route"].as_str(), t[0]["status"].as_str()), (Some("es"), Some("needs_clarification")));
+
+    let out = qa(dir.path()).args(["es", "shipments in March 2026", "--index", "shipments"]).assert().code(3).get_output().stdout.clone();
+    let text = String::from_utf8_lossy(&out);
+    assert!(text.contains("  1. ") && text.contains("qa es --resume "), "{text}");
+
+    // Resume without naming the index again: the checkpoint knows it.
+    let field = alternatives[0].as_str().unwrap().to_string();
+    let r = run_json(qa(dir.path()).args(["es", "--resume", &id, "--answer", "1", "--json"]), 0);
+    assert_eq!(r["status"], "answered", "{r}");
+    let expected = records().iter().filter(|x| x[field.as_str()].as_str().is_some_and(|d| d.starts_with("2026-03"))).count() as u64;
+    assert_eq!(r["total"].as_u64(), Some(expected), "resumed with {field}: {r}");
+    assert_eq!(traces(dir.path()).len(), 3);
+}
