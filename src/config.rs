@@ -255,9 +255,9 @@ pub fn valid_index_name(name: &str) -> bool {
         && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
 }
 
-/// An ES URL with any password in its user info replaced (`https://user:<redacted>@host/idx`).
+/// An ES URL without its user info (`https://host:9200/idx`), for anything shown.
 pub fn redact_es_url(url: &str) -> String {
-    qa_sql::redact_url(url)
+    qa_es::remote::redact_url(url)
 }
 
 /// Names of the settings, as used in qa.toml and (upper-cased, `QA_` prefix) in the environment.

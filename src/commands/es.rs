@@ -248,9 +248,14 @@ fn no_target() -> Failure {
 /// The remote engine's configuration from the settings (credentials from the environment).
 pub fn remote_config(settings: &Settings, url: &str) -> Result<RemoteConfig, EsError> {
     let mut config = RemoteConfig::from_url(url)?;
+    // The environment's credentials win over a user:password in the URL.
     config.api_key = settings.es_api_key.clone();
-    config.username = settings.es_username.as_ref().map(|u| u.expose().to_string());
-    config.password = settings.es_password.clone();
+    if let Some(user) = &settings.es_username {
+        config.username = Some(user.expose().to_string());
+        config.password = settings.es_password.clone();
+    } else if settings.es_password.is_some() {
+        config.password = settings.es_password.clone();
+    }
     config.ca_cert = settings.es_ca_cert.clone();
     config.timeout_ms = settings.es_timeout_ms;
     config.retries = settings.es_retries;
