@@ -208,3 +208,35 @@ fn a_clarification_exits_3_and_resumes_with_the_answer() {
     assert_eq!(r["total"].as_u64(), Some(expected), "resumed with {field}: {r}");
     assert_eq!(traces(dir.path()).len(), 3);
 }
+
+fn doctor(cmd: &mut assert_cmd::Command) -> (Value, String) {
+    let out = cmd.args(["doctor", "--json"]).output().unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    (serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("doctor JSON ({e}): {text}")), text)
+}
+
+fn es_check(v: &Value) -> Value {
+    v["checks"].as_array().unwrap().iter().find(|c| c["name"] == "es").cloned().unwrap_or(Value::Null)
+}
+
+#[test]
+fn doctor_reports_the_target_with_its_origin_and_never_a_credential() {
+    let dir = indexed();
+    std::fs::write(dir.path().join("qa.toml"), "es = \"shipments\"\nes_page_size = 7\n").unwrap();
+    let (v, _) = doctor(qa(dir.path()).env("QA_ES_PAGE_SIZE", "9"));
+    let c = es_check(&v);
+    assert_eq!(c["ok"], true, "{c}");
+    assert!(c["detail"].as_str().unwrap().contains(&format!("{} documents", records().len())), "{c}");
+    let setting = |k: &str| v["settings"].as_array().unwrap().iter().find(|s| s["key"] == k).cloned().unwrap();
+    assert_eq!((setting("es")["value"].as_str(), setting("es")["origin"].as_str()), (Some("shipments"), Some("file")));
+    assert_eq!((setting("es_page_size")["value"].as_u64(), setting("es_page_size")["origin"].as_str()), (Some(9), Some("env")));
+
+    // An unreachable server: a failed check with a fix, and no secret anywhere.
+    let (v, text) = doctor(qa(dir.path()).env("QA_ES", "http://someone:url-pass-77@127.0.0.1:9/idx").env("QA_ES_API_KEY", "key-sekret-42").env("QA_ES_PASSWORD", "pw-sekret-43"));
+    let c = es_check(&v);
+    assert_eq!(c["ok"], false, "{c}");
+    assert!(c["detail"].as_str().unwrap().contains("http://127.0.0.1:9/idx") && c["fix"].is_string(), "{c}");
+    for secret in ["key-sekret-42", "pw-sekret-43", "url-pass-77"] {
+        assert!(!text.contains(secret), "{secret} leaked: {text}");
+    }
+}
