@@ -6,6 +6,7 @@ mod common;
 
 mod ask_cli;
 mod config_cli;
+mod es_remote;
 mod cypher_corpus;
 mod embed_model;
 mod es_cli;

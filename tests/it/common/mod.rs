@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod es_server;
 pub mod http_server;
 pub mod llm_server;
 pub mod sql_fixture;
