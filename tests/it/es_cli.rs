@@ -240,3 +240,55 @@ fn doctor_reports_the_target_with_its_origin_and_never_a_credential() {
         assert!(!text.contains(secret), "{secret} leaked: {text}");
     }
 }
+
+/// A loopback Elasticsearch server answering from the embedded index `shipments` in `dir`,
+/// demanding `key` as API key.
+fn loopback_server(dir: &Path, key: &str) -> common::es_server::EsServer {
+    use qa_es::SearchEngine;
+    let index = std::sync::Arc::new(qa_es::embedded::EmbeddedIndex::open(dir, "shipments").expect("embedded index"));
+    let mapping = index.mapping().unwrap().to_es_json();
+    let backend: common::es_server::Backend = std::sync::Arc::new(move |endpoint, body| index.execute_json(endpoint, body));
+    common::es_server::EsServer::builder("shipments", mapping, backend).auth(common::es_server::RequiredAuth::ApiKey(key.into())).start()
+}
+
+#[test]
+fn the_remote_path_answers_through_the_rest_api_without_showing_the_key() {
+    const KEY: &str = "c2VjcmV0LWtleS1mb3ItdGVzdHM=";
+    let dir = indexed();
+    let server = loopback_server(dir.path(), KEY);
+    let remote = |args: &[&str]| {
+        let mut cmd = qa(dir.path());
+        cmd.args(["es"]).args(args).args(["--es", &server.index_url()]).env("QA_ES_API_KEY", KEY).env("QA_ES_RETRIES", "0");
+        cmd
+    };
+    let expected = count_where(&[("status", "delayed"), ("carrier", "Korvane Shipping")]);
+    let out = remote(&["delayed shipments carried by Korvane Shipping", "--json"]).assert().code(0).get_output().clone();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((v["status"].as_str(), v["total"].as_u64()), (Some("answered"), Some(expected)), "{v}");
+    assert_eq!(v["target"].as_str(), Some(server.index_url().as_str()));
+    let text = remote(&["number of shipments per carrier"]).assert().code(0).get_output().clone();
+    let check = remote(&["check", "POST /shipments/_delete_by_query {\"query\":{\"match_all\":{}}}"]).assert().code(1).get_output().clone();
+    let mapping = remote(&["mapping", "--json"]).assert().code(0).get_output().clone();
+    for o in [&out, &text, &check, &mapping] {
+        let all = format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+        assert!(!all.contains(KEY), "the API key leaked: {all}");
+    }
+    let trace_text = std::fs::read_to_string(dir.path().join("logs/query_traces.jsonl")).unwrap();
+    assert!(!trace_text.contains(KEY) && trace_text.contains("\"route\":\"es\""));
+    let requests = server.requests();
+    assert!(!requests.is_empty());
+    for r in &requests {
+        assert_eq!(r.authorization.as_deref(), Some(format!("ApiKey {KEY}").as_str()), "{r:?}");
+        assert!(["/shipments/_mapping", "/shipments/_search", "/shipments/_count"].contains(&r.path.as_str()), "only read endpoints: {r:?}");
+    }
+
+    // Wrong key: a clear error with a hint, exit 1, the key not shown.
+    let out = qa(dir.path()).args(["es", "delayed shipments", "--es", &server.index_url()]).env("QA_ES_API_KEY", "wrong-key-123").env("QA_ES_RETRIES", "0").assert().code(1).get_output().clone();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("hint:") && err.contains("QA_ES_API_KEY") && !err.contains("wrong-key-123"), "{err}");
+
+    // Nobody listening: exit 1 with a hint, no panic.
+    let out = qa(dir.path()).args(["es", "delayed shipments", "--es", "http://127.0.0.1:9/shipments", "--timeout-ms", "2000"]).env("QA_ES_RETRIES", "0").assert().code(1).get_output().clone();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("error: ") && err.contains("hint:") && !err.contains("panicked"), "{err}");
+}
