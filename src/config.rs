@@ -249,9 +249,8 @@ pub enum EsTarget {
 
 /// Index names `qa es index --name` accepts: a folder name that is safe on every platform.
 pub fn valid_index_name(name: &str) -> bool {
-    !name.is_empty()
-        && name.len() <= 128
-        && !name.starts_with(['.', '-'])
+    name.len() <= 100
+        && name.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
         && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
 }
 
@@ -543,7 +542,7 @@ impl Settings {
             && !valid_index_name(&name)
         {
             return bad(format!(
-                "es: {name:?} is neither a URL (http(s)://host:port/INDEX) nor an index name (letters, digits, '-', '_', '.'; not starting with '.' or '-')"
+                "es: {name:?} is neither a URL (http(s)://host:port/INDEX) nor an index name (letters, digits, '-', '_', '.', starting with a letter or digit)"
             ));
         }
         Ok(())

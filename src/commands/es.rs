@@ -266,7 +266,11 @@ pub fn remote_config(settings: &Settings, url: &str) -> Result<RemoteConfig, EsE
 pub fn open_engine(settings: &Settings) -> Result<Box<dyn SearchEngine>, EsError> {
     match settings.es_target() {
         None => Err(EsError::NoIndex { name: String::new(), hint: "no index configured".into() }),
-        Some(EsTarget::Embedded(name)) => Ok(Box::new(EmbeddedIndex::open(&settings.data_dir, &name)?)),
+        Some(EsTarget::Embedded(name)) => {
+            let mut index = EmbeddedIndex::open(&settings.data_dir, &name)?;
+            index.set_max_buckets(settings.es_max_buckets);
+            Ok(Box::new(index))
+        }
         Some(EsTarget::Remote(url)) => Ok(Box::new(RemoteEngine::new(remote_config(settings, &url)?)?)),
     }
 }
@@ -283,7 +287,7 @@ fn open_with_mapping(settings: &Settings) -> Result<(Box<dyn SearchEngine>, Mapp
 
 fn index(settings: &Settings, quiet: bool, file: &Path, name: &str, mapping_file: Option<&Path>, json_out: bool) -> Result<ExitCode> {
     if !crate::config::valid_index_name(name) {
-        return Failure::new(format!("--name {name:?}: use letters, digits, '-', '_' or '.' (not first), at most 128"), []).print(json_out);
+        return Failure::new(format!("--name {name:?}: use letters, digits, '-', '_' and '.', starting with a letter or digit (at most 100)"), []).print(json_out);
     }
     let t = Instant::now();
     let records = match qa_es::records::load_records(file) {
@@ -299,7 +303,7 @@ fn index(settings: &Settings, quiet: bool, file: &Path, name: &str, mapping_file
         None => (qa_es::infer::infer_mapping(name, &records), true),
     };
     let bars = crate::progress::Bars::new(!quiet && !json_out);
-    let summary = match EmbeddedIndex::create(&settings.data_dir, name, &records, &mapping, &bars) {
+    let summary = match EmbeddedIndex::create_with_source(&settings.data_dir, name, &records, &mapping, Some(file), &bars) {
         Ok(s) => s,
         Err(e) => return failure_of(settings, &e).print(json_out),
     };
@@ -309,8 +313,8 @@ fn index(settings: &Settings, quiet: bool, file: &Path, name: &str, mapping_file
         let v = json!({
             "index": name,
             "file": file.display().to_string(),
-            "docs": records.len(),
-            "fields": mapping.fields.len(),
+            "docs": summary.docs,
+            "fields": summary.fields,
             "mapping_inferred": inferred,
             "mapping": mapping.to_es_json(),
             "summary": summary,
@@ -320,7 +324,7 @@ fn index(settings: &Settings, quiet: bool, file: &Path, name: &str, mapping_file
         println!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(ExitCode::SUCCESS);
     }
-    println!("Indexed {} documents from {} into the embedded index '{name}'", records.len(), file.display());
+    println!("Indexed {} documents from {} into the embedded index '{name}' ({})", summary.docs, file.display(), summary.dir.display());
     println!("  fields:   {} ({})", mapping.fields.len(), if inferred { "mapping inferred; see qa es mapping" } else { "mapping from the file" });
     for f in &mapping.fields {
         let sub = f.keyword_subfield.as_ref().map(|s| format!(" (+ {}.{s})", f.path)).unwrap_or_default();
@@ -441,9 +445,12 @@ fn list(settings: &Settings, json_out: bool) -> Result<ExitCode> {
         println!("no embedded index in {} (build one: qa es index FILE --name NAME)", settings.data_dir.join("es_indexes").display());
         return Ok(ExitCode::SUCCESS);
     }
-    for i in &indexes {
-        println!("{}", serde_json::to_string(i)?);
-    }
+    let rows = indexes
+        .iter()
+        .map(|i| vec![json!(i.name), json!(i.docs), json!(i.fields), json!(i.created), json!(i.source)])
+        .collect();
+    let table = qa_sql::QueryResult { columns: ["name", "docs", "fields", "created", "source"].map(String::from).to_vec(), rows, truncated: false, elapsed_ms: 0.0 };
+    println!("{}", qa_sql::present::render_table(&table, terminal_width()));
     Ok(ExitCode::SUCCESS)
 }
 
