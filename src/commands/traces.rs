@@ -50,7 +50,7 @@ pub struct TraceFilterArgs {
     /// Only traces up to this time (YYYY-MM-DD includes the whole day, or RFC 3339).
     #[arg(long, value_name = "DATE")]
     pub until: Option<String>,
-    /// Only traces with this route (e.g. documents, graph, hybrid).
+    /// Only traces with this route (e.g. documents, sql, es).
     #[arg(long, value_name = "ROUTE")]
     pub route: Option<String>,
 }
