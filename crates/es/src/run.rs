@@ -1,1 +1,213 @@
-//! The ES path end to end: nodes in order, paged execution, the answer and its trace.
+//! The ES path end to end: reiterate → mapping lookup → plan (or the pasted query) →
+//! clarification or guard → paged execution, with per-node latency, the answer object and the
+//! trace (`route = "es"`, `internal.es`).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use serde_json::{Value, json};
+
+use qa_core::trace::{EsInternal, Route, SqlMetrics, Status, TraceRecord};
+use qa_llm::LlmRun;
+
+use crate::checkpoint;
+use crate::plan::{Choices, EsPlan};
+use crate::reiterate::{Reiteration, reiterate};
+use crate::semantic::Semantic;
+use crate::{CheckedRequest, EsAnswer, EsError, EsLimits, EsStatus, Intent, Page, SearchEngine};
+
+/// How a run behaves.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct EsOptions {
+    /// Caps of every request.
+    pub limits: EsLimits,
+    /// Hits per page.
+    pub page_size: usize,
+    /// First hit of the page.
+    pub offset: usize,
+    /// LLM candidates to ask for (when an LLM is attached).
+    pub k: usize,
+    /// Ask the LLM for candidates.
+    pub use_llm: bool,
+    /// Run the best guess instead of asking.
+    pub force: bool,
+    /// The semantic file.
+    pub semantic: Option<PathBuf>,
+    /// "Now" for relative dates (default: the clock).
+    pub now: Option<chrono::DateTime<chrono::Utc>>,
+    /// Top values sampled per field.
+    pub sample_values: usize,
+}
+
+impl Default for EsOptions {
+    fn default() -> Self {
+        EsOptions { limits: EsLimits::default(), page_size: 20, offset: 0, k: 3, use_llm: true, force: false, semantic: None, now: None, sample_values: 50 }
+    }
+}
+
+/// A question for the ES path.
+pub struct EsQuestion<'a> {
+    /// As asked.
+    pub question: &'a str,
+    /// Options.
+    pub options: EsOptions,
+    /// Where checkpoints go.
+    pub data_dir: &'a Path,
+    /// Why no LLM is attached, for the trace.
+    pub llm_skip: Option<&'a str>,
+}
+
+/// A finished run.
+#[derive(Debug)]
+pub struct EsRun {
+    /// The answer object.
+    pub answer: EsAnswer,
+    /// The trace record (the caller appends it).
+    pub trace: TraceRecord,
+    /// The checkpoint saved when the run asks a question.
+    pub checkpoint: Option<PathBuf>,
+}
+
+/// Per-node record of a run.
+struct Nodes {
+    started: Instant,
+    latency: BTreeMap<String, f64>,
+    state: serde_json::Map<String, Value>,
+    executed: Vec<Value>,
+}
+
+impl Nodes {
+    fn new() -> Self {
+        Nodes { started: Instant::now(), latency: BTreeMap::new(), state: serde_json::Map::new(), executed: Vec::new() }
+    }
+
+    fn time<T>(&mut self, node: &str, f: impl FnOnce() -> T) -> T {
+        let t = Instant::now();
+        let out = f();
+        *self.latency.entry(node.to_string()).or_default() += t.elapsed().as_secs_f64() * 1000.0;
+        out
+    }
+
+    fn record(&mut self, node: &str, v: Value) {
+        self.state.insert(node.to_string(), v);
+    }
+
+    fn run(&mut self, engine: &dyn SearchEngine, req: &CheckedRequest) -> Result<Value, EsError> {
+        self.executed.push(json!({"endpoint": req.endpoint(), "body": req.body()}));
+        self.time("execute", || engine.run(req))
+    }
+}
+
+/// Answer `q` on `engine`.
+pub fn answer(engine: &dyn SearchEngine, llm: Option<&mut LlmRun>, q: EsQuestion) -> Result<EsRun, EsError> {
+    let _ = llm;
+    run(engine, q.question, &q.options, q.data_dir, &Choices::new(), q.llm_skip)
+}
+
+/// Continue the run saved as checkpoint `id` with the user's `reply` to its question.
+pub fn resume(engine: &dyn SearchEngine, llm: Option<&mut LlmRun>, data_dir: &Path, id: &str, reply: &str, options: EsOptions) -> Result<EsRun, EsError> {
+    let _ = llm;
+    let cp = checkpoint::load(data_dir, id)?;
+    let Some(choice) = checkpoint::pick(reply, &cp.ambiguity.alternatives) else {
+        return Err(EsError::Checkpoint(format!("\"{reply}\" matches none of: {} (answer with a number or a name)", cp.ambiguity.alternatives.join(", "))));
+    };
+    let mut choices = cp.choices.clone();
+    choices.insert(cp.ambiguity.field.clone(), choice);
+    let options = EsOptions { offset: cp.offset, ..options };
+    let out = run(engine, &cp.question, &options, data_dir, &choices, None)?;
+    checkpoint::remove(data_dir, &cp.id);
+    Ok(out)
+}
+
+fn run(engine: &dyn SearchEngine, question: &str, o: &EsOptions, data_dir: &Path, choices: &Choices, llm_skip: Option<&str>) -> Result<EsRun, EsError> {
+    let mut nodes = Nodes::new();
+    let trace_id = qa_core::trace::new_trace_id(question);
+    let r: Reiteration = nodes.time("reiterate", || reiterate(question));
+    nodes.record("reiterate", serde_json::to_value(&r)?);
+    let force = o.force || r.force_execute;
+    let mapping = nodes.time("mapping", || engine.mapping())?;
+    if let Some(pasted) = &r.user_query_text {
+        return pasted_run(engine, question, &r, pasted, &mapping, o, nodes, trace_id);
+    }
+    let semantic = match &o.semantic {
+        Some(p) => Semantic::load(p)?,
+        None => Semantic::default(),
+    };
+    let (meta, sample_body) = nodes.time("mapping_lookup", || crate::lookup::sample(engine, &mapping, &o.limits, o.sample_values))?;
+    nodes.executed.push(json!({"endpoint": "_search", "body": sample_body, "purpose": "sampling"}));
+    let today = o.now.unwrap_or_else(chrono::Utc::now).date_naive();
+    let analysis = nodes.time("mapping_lookup", || crate::lookup::analyse(&r.main_goal, &mapping, &meta, &semantic, today));
+    nodes.record("mapping_lookup", json!({"analysis_result": analysis, "metadata_results": {"fields_sampled": meta.values.len(), "ranges": meta.ranges}}));
+    let planned = nodes.time("generate", || crate::plan::build(&analysis, &mapping, &semantic, choices, force));
+    let plan = match planned {
+        Ok(p) => p,
+        Err(amb) => return clarify(engine, question, &r, amb, choices, o, data_dir, nodes, trace_id, analysis.intent_type),
+    };
+    let (endpoint, body) = plan.render(o.offset, o.page_size);
+    nodes.record("generate", json!({"plan": plan, "candidates": [{"source": "deterministic", "body": body}], "chosen": 0, "llm": llm_skip.map(|s| json!({"skipped": s}))}));
+    let verdict = nodes.time("validate", || crate::guard::check_body(&body, endpoint, &mapping, &o.limits));
+    nodes.record("guard", serde_json::to_value(&verdict)?);
+    let Some(req) = verdict.request() else {
+        let reasons = verdict.reasons.clone();
+        return Ok(finish(engine, question, &r, Some(body), plan.intent, plan.summary(), Err(reasons), &plan.notes, o, nodes, trace_id));
+    };
+    let executed = execute(engine, &req, &plan, o, &mut nodes);
+    Ok(finish(engine, question, &r, Some(req.body().clone()), plan.intent, plan.summary(), executed.map_err(|e| vec![e.to_string()]), &plan.notes, o, nodes, trace_id))
+}
+
+mod finish;
+use finish::{clarify, execute, finish, pasted_run};
+
+/// Re-run a stored request body (a session's artifact) at another page: checked by the guard
+/// like any query.
+pub fn run_query(engine: &dyn SearchEngine, question: &str, body: &Value, options: &EsOptions) -> Result<EsRun, EsError> {
+    let mut nodes = Nodes::new();
+    let trace_id = qa_core::trace::new_trace_id(question);
+    let mapping = engine.mapping()?;
+    let mut body = body.clone();
+    body["from"] = json!(options.offset);
+    body["size"] = json!(options.page_size);
+    let req = crate::guard::checked(&body, crate::Endpoint::Search, &mapping, &options.limits)?;
+    let r = Reiteration { main_goal: question.to_string(), reasoning: "the next page of an earlier query".into(), user_query_text: None, force_execute: false };
+    let plan = EsPlan { intent: Intent::Search, filters: vec![], text: None, group: None, metric: None, notes: vec![] };
+    let executed = execute(engine, &req, &plan, options, &mut nodes);
+    Ok(finish(engine, question, &r, Some(req.body().clone()), Intent::Search, "the next page of the earlier query".into(), executed.map_err(|e| vec![e.to_string()]), &[], options, nodes, trace_id))
+}
+
+fn answer_metrics(m: &SqlMetrics) -> crate::answer::EsMetrics {
+    crate::answer::EsMetrics { latency_ms: m.latency_ms.clone(), total_ms: m.total_ms, tokens: m.tokens.clone(), model: m.model.clone() }
+}
+
+fn metrics(nodes: &Nodes) -> SqlMetrics {
+    SqlMetrics { latency_ms: nodes.latency.clone(), total_ms: nodes.started.elapsed().as_secs_f64() * 1000.0, tokens: None, model: None }
+}
+
+fn base_trace(engine: &dyn SearchEngine, question: &str, trace_id: &str, status: Status, nodes: &Nodes, outcome: Value, final_answer: String) -> TraceRecord {
+    let m = metrics(nodes);
+    let mut t = TraceRecord {
+        trace_id: trace_id.to_string(),
+        timestamp: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+        user_question: question.to_string(),
+        route: Route::Es,
+        status: Some(status),
+        final_answer,
+        ..Default::default()
+    };
+    t.latency_ms.total = m.total_ms;
+    t.internal.es = Some(EsInternal {
+        target: engine.target(),
+        outcome,
+        nodes: Value::Object(nodes.state.clone()),
+        executed: Value::Array(nodes.executed.clone()),
+        metrics: m,
+        other: Default::default(),
+    });
+    t
+}
+
+/// An answer's page: where it starts, its size, where the next one starts.
+fn page_of(offset: usize, size: usize, returned: usize, total: u64) -> Page {
+    let next = offset + returned;
+    Page { offset, size, next_offset: ((next as u64) < total && returned > 0).then_some(next) }
+}

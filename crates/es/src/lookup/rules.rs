@@ -1,0 +1,111 @@
+//! The rules of [`analyse`]: intent, groupings, metrics, numeric comparisons and dates, on top
+//! of the field and value matches.
+
+use chrono::NaiveDate;
+
+use qa_core::text;
+
+use super::{Analysis, Comparison, DateMention, Mention, Metadata, field_mentions, value_mentions};
+use crate::semantic::Semantic;
+use crate::{FieldKind, Intent, Mapping};
+
+const GROUP_WORDS: &[&str] = &["per", "by", "each", "every"];
+const COUNT_PHRASES: &[&[&str]] = &[&["how", "many"], &["number", "of"], &["count"], &["how", "much"]];
+const METRICS: &[(&str, &str)] = &[
+    ("average", "avg"), ("avg", "avg"), ("mean", "avg"), ("total", "sum"), ("sum", "sum"), ("minimum", "min"), ("min", "min"),
+    ("lowest", "min"), ("smallest", "min"), ("maximum", "max"), ("max", "max"), ("highest", "max"), ("largest", "max"), ("heaviest", "max"),
+];
+const COMPARATORS: &[(&[&str], &str)] = &[
+    (&["more", "than"], "gt"), (&["greater", "than"], "gt"), (&["over"], "gt"), (&["above"], "gt"), (&["at", "least"], "gte"),
+    (&["less", "than"], "lt"), (&["fewer", "than"], "lt"), (&["under"], "lt"), (&["below"], "lt"), (&["at", "most"], "lte"),
+];
+const CALENDAR: &[&str] = &["day", "week", "month", "quarter", "year"];
+
+fn find(words: &[String], phrase: &[&str]) -> Option<usize> {
+    words.windows(phrase.len()).position(|w| w.iter().zip(phrase).all(|(a, b)| a == b))
+}
+
+/// Map `question` onto the index: fields, values, dates (relative to `today`), comparisons,
+/// grouping, metric and intent.
+pub fn analyse(question: &str, mapping: &Mapping, meta: &Metadata, semantic: &Semantic, today: NaiveDate) -> Analysis {
+    let words: Vec<String> = text::normalized_words(question);
+    let mut mappings = field_mentions(&words, mapping, semantic);
+    mappings.extend(value_mentions(&words, question, meta, semantic));
+    let numeric: Vec<&Mention> = mappings.iter().filter(|m| m.value.is_none() && mapping.field(&m.field).is_some_and(|f| matches!(f.kind, FieldKind::Long | FieldKind::Double))).collect();
+
+    // "per carrier", "by month", "for each port"; "which X has the most" groups by X too.
+    let mut group_term = None;
+    for (i, w) in words.iter().enumerate() {
+        if GROUP_WORDS.contains(&w.as_str()) && i + 1 < words.len() {
+            let rest: Vec<String> = words[i + 1..].iter().take_while(|x| !text::is_stop(x) || *x == "the").filter(|x| *x != "the").take(3).cloned().collect();
+            if !rest.is_empty() {
+                group_term = Some(rest.join(" "));
+                break;
+            }
+        }
+    }
+    if group_term.is_none()
+        && let Some(i) = words.iter().position(|w| w == "which")
+        && words.iter().any(|w| w == "most" || w == "least")
+        && let Some(next) = words.get(i + 1)
+    {
+        group_term = Some(next.clone());
+    }
+    let top = words.iter().position(|w| w == "top").and_then(|i| words.get(i + 1)).and_then(|n| n.parse::<usize>().ok());
+
+    // "average weight": the metric word followed (within 3 words) by a numeric field.
+    let metric = METRICS.iter().find_map(|(word, m)| {
+        let i = words.iter().position(|w| w == word)?;
+        numeric.iter().filter(|n| n.at > i && n.at <= i + 3).min_by_key(|n| n.at).map(|n| (m.to_string(), n.field.clone()))
+    });
+
+    let comparisons = comparisons(&words, &numeric);
+    let date = date_mention(question, &words, &mappings, mapping, today);
+    let counting = COUNT_PHRASES.iter().any(|p| find(&words, p).is_some());
+    let intent_type = if group_term.is_some() || metric.is_some() {
+        Intent::Aggregation
+    } else if counting {
+        Intent::Count
+    } else {
+        Intent::Search
+    };
+    let covered: Vec<usize> = mappings.iter().flat_map(|m| m.at..m.at + m.term.split(' ').count()).collect();
+    let free_text: Vec<String> = words
+        .iter()
+        .enumerate()
+        .filter(|(i, w)| !covered.contains(i) && !text::is_stop(w) && !text::QUESTION_WORDS.contains(&w.as_str()) && w.chars().any(char::is_alphabetic) && w.len() > 2)
+        .map(|(_, w)| w.clone())
+        .collect();
+    Analysis { intent_type, mappings, date, comparisons, group_term, metric, top, free_text }
+}
+
+fn comparisons(words: &[String], numeric: &[&Mention]) -> Vec<Comparison> {
+    let mut out = Vec::new();
+    for (phrase, op) in COMPARATORS {
+        let Some(i) = find(words, phrase) else { continue };
+        let Some(value) = words.get(i + phrase.len()).and_then(|n| n.replace(',', "").parse::<f64>().ok()) else { continue };
+        // The numeric field named nearest to the comparison.
+        let Some(field) = numeric.iter().min_by_key(|n| n.at.abs_diff(i)).map(|n| n.field.clone()) else { continue };
+        out.push(Comparison { field, op: op.to_string(), value, phrase: format!("{} {value}", phrase.join(" ")) });
+    }
+    out
+}
+
+fn date_mention(question: &str, words: &[String], mappings: &[Mention], mapping: &Mapping, today: NaiveDate) -> Option<DateMention> {
+    let f = qa_route::filters::extract(question, None, today);
+    let (from, to, phrase) = match (&f.date_range, f.years.as_slice()) {
+        (Some(r), _) => (r.from, r.to, r.phrase.clone()),
+        (None, [y]) => (NaiveDate::from_ymd_opt(*y, 1, 1), NaiveDate::from_ymd_opt(*y, 12, 31), y.to_string()),
+        (None, [a, .., b]) => (NaiveDate::from_ymd_opt(*a, 1, 1), NaiveDate::from_ymd_opt(*b, 12, 31), format!("{a}–{b}")),
+        (None, []) => return None,
+    };
+    let _ = words;
+    let named_fields = mappings.iter().filter(|m| m.value.is_none() && mapping.field(&m.field).is_some_and(|x| x.kind == FieldKind::Date)).map(|m| m.field.clone()).collect();
+    Some(DateMention { from, to, phrase, named_fields })
+}
+
+/// A calendar interval named by a grouping term ("month" → `month`).
+pub fn calendar_interval(term: &str) -> Option<&'static str> {
+    let t = text::singular(term.split(' ').next().unwrap_or(term));
+    CALENDAR.iter().find(|c| **c == t).copied()
+}

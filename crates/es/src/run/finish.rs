@@ -1,0 +1,149 @@
+//! The ends of a run: execution with paging, the answer and trace of an answered or failed run,
+//! a clarification with its checkpoint, and a pasted query.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use qa_core::trace::Status;
+
+use super::{EsOptions, EsRun, Nodes, base_trace, metrics, page_of};
+use crate::checkpoint::{self, Checkpoint};
+use crate::plan::{Choices, EsPlan};
+use crate::reiterate::Reiteration;
+use crate::{Ambiguity, CheckedRequest, EsAnswer, EsError, EsStatus, Intent, Mapping, SearchEngine};
+
+/// What an execution returned.
+pub(super) struct Executed {
+    total: u64,
+    hits: Vec<Value>,
+    aggregations: Option<Value>,
+    page: Option<crate::Page>,
+}
+
+/// Run `req`; a page beyond the window is reached with `search_after` on a tie-breaker sort.
+pub(super) fn execute(engine: &dyn SearchEngine, req: &CheckedRequest, plan: &EsPlan, o: &EsOptions, nodes: &mut Nodes) -> Result<Executed, EsError> {
+    let body = req.body();
+    let size = body["size"].as_u64().unwrap_or(o.page_size as u64) as usize;
+    let resp = nodes.run(engine, req)?;
+    let total = resp["hits"]["total"]["value"].as_u64().or_else(|| resp["hits"]["total"].as_u64()).or_else(|| resp["count"].as_u64()).unwrap_or(0);
+    let hits: Vec<Value> = resp["hits"]["hits"].as_array().map(|h| h.iter().map(|x| x["_source"].clone()).collect()).unwrap_or_default();
+    let aggregations = resp.get("aggregations").cloned().filter(|a| !a.is_null());
+    let page = (plan.intent == Intent::Search && size > 0).then(|| page_of(body["from"].as_u64().unwrap_or(0) as usize, size, hits.len(), total));
+    nodes.record("execute", json!({"total": total, "hits": hits.len(), "page": page}));
+    Ok(Executed { total, hits, aggregations, page })
+}
+
+/// The answer and trace of a run that executed (or failed with `Err(reasons)`).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn finish(
+    engine: &dyn SearchEngine,
+    question: &str,
+    r: &Reiteration,
+    es_query: Option<Value>,
+    intent: Intent,
+    summary: String,
+    executed: Result<Executed, Vec<String>>,
+    notes: &[String],
+    o: &EsOptions,
+    nodes: Nodes,
+    trace_id: String,
+) -> EsRun {
+    let _ = o;
+    let m = metrics(&nodes);
+    let (status, total, hits, aggregations, page, error) = match executed {
+        Ok(x) => (EsStatus::Answered, Some(x.total), x.hits, x.aggregations, x.page, None),
+        Err(reasons) => (EsStatus::Error, None, vec![], None, None, Some(reasons.join("; "))),
+    };
+    let final_answer = match (&error, total) {
+        (Some(e), _) => format!("no answer: {e}"),
+        (None, Some(t)) => format!("{t} matching document{}: {summary}", if t == 1 { "" } else { "s" }),
+        _ => summary.clone(),
+    };
+    let outcome = json!({"status": if error.is_some() { "error" } else { "answered" }, "error": error, "total": total});
+    let trace = base_trace(engine, question, &trace_id, if error.is_some() { Status::Error } else { Status::Answered }, &nodes, outcome, final_answer);
+    let answer = EsAnswer {
+        status,
+        main_goal: r.main_goal.clone(),
+        es_query,
+        intent,
+        query_summary: summary,
+        needs_clarification: false,
+        ambiguity: None,
+        total,
+        hits,
+        aggregations,
+        page,
+        metrics: super::answer_metrics(&m),
+        trace_id,
+        notes: notes.to_vec(),
+        error,
+    };
+    EsRun { answer, trace, checkpoint: None }
+}
+
+/// Stop with a question: save the checkpoint, answer `needs_clarification`.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn clarify(
+    engine: &dyn SearchEngine,
+    question: &str,
+    r: &Reiteration,
+    amb: Ambiguity,
+    choices: &Choices,
+    o: &EsOptions,
+    data_dir: &Path,
+    mut nodes: Nodes,
+    trace_id: String,
+    intent: Intent,
+) -> Result<EsRun, EsError> {
+    nodes.record("clarify", serde_json::to_value(&amb)?);
+    let cp = Checkpoint {
+        id: trace_id.clone(),
+        created: chrono::Utc::now().to_rfc3339(),
+        question: question.to_string(),
+        target: engine.target(),
+        choices: choices.clone(),
+        ambiguity: amb.clone(),
+        offset: o.offset,
+    };
+    let path = checkpoint::save(data_dir, &cp)?;
+    let m = metrics(&nodes);
+    let outcome = json!({"status": "needs_clarification", "ambiguity": amb, "checkpoint": trace_id});
+    let trace = base_trace(engine, question, &trace_id, Status::NeedsClarification, &nodes, outcome, amb.message.clone());
+    let summary = format!("nothing ran: {}", amb.message);
+    let answer = EsAnswer {
+        status: EsStatus::NeedsClarification,
+        main_goal: r.main_goal.clone(),
+        es_query: None,
+        intent,
+        query_summary: summary,
+        needs_clarification: true,
+        ambiguity: Some(amb),
+        total: None,
+        hits: vec![],
+        aggregations: None,
+        page: None,
+        metrics: super::answer_metrics(&m),
+        trace_id,
+        notes: vec![],
+        error: None,
+    };
+    Ok(EsRun { answer, trace, checkpoint: Some(path) })
+}
+
+/// A pasted query: the guard decides; refused means nothing is sent.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn pasted_run(engine: &dyn SearchEngine, question: &str, r: &Reiteration, pasted: &str, mapping: &Mapping, o: &EsOptions, mut nodes: Nodes, trace_id: String) -> Result<EsRun, EsError> {
+    let verdict = nodes.time("validate", || crate::guard::check_pasted(pasted, mapping, &o.limits));
+    nodes.record("guard", serde_json::to_value(&verdict)?);
+    let summary = "the pasted query, as given".to_string();
+    let Some(req) = verdict.request() else {
+        let mut reasons = verdict.reasons.clone();
+        reasons.insert(0, "the pasted query was refused; nothing was sent".to_string());
+        return Ok(finish(engine, question, r, verdict.body.clone(), Intent::Search, summary, Err(reasons), &[], o, nodes, trace_id));
+    };
+    let plan = EsPlan { intent: if req.body().get("aggs").or(req.body().get("aggregations")).is_some() { Intent::Aggregation } else { Intent::Search }, filters: vec![], text: None, group: None, metric: None, notes: vec![] };
+    let executed = execute(engine, &req, &plan, o, &mut nodes);
+    let notes: Vec<String> = verdict.changes.iter().map(|c| format!("guard: {c}")).collect();
+    Ok(finish(engine, question, r, Some(req.body().clone()), plan.intent, summary, executed.map_err(|e| vec![e.to_string()]), &notes, o, nodes, trace_id))
+}
