@@ -83,6 +83,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             crate::commands::graph::run(&settings, &args)
         }
         Some(Command::Traces(args)) => crate::commands::traces::run(&settings, &args),
+        Some(Command::Session(args)) => crate::commands::session::run(&settings, &args),
         Some(Command::Eval(args)) => eval(&mut settings, &cli.global, &args),
         Some(Command::Sql(args)) => {
             let _guard = init_logging(&settings, &cli.global, true);

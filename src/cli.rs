@@ -147,6 +147,8 @@ pub enum Command {
     Sql(crate::commands::sql::SqlArgs),
     /// Analyse the query traces offline: stats, list, show, export, an HTML report, diff two runs.
     Traces(crate::commands::traces::TracesArgs),
+    /// The conversations of `qa ask --session` and `qa chat`: list, show, clear.
+    Session(crate::commands::session::SessionArgs),
     /// Evaluate retrieval on questions with known source files: recall@k, all@k, MRR, every lane
     /// alone and fused, answers containing the gold answer, latency, determinism.
     Eval(EvalArgs),
