@@ -84,6 +84,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Some(Command::Traces(args)) => crate::commands::traces::run(&settings, &args),
         Some(Command::Session(args)) => crate::commands::session::run(&settings, &args),
+        Some(Command::Route(args)) => crate::commands::route::run(&mut settings, &args),
         Some(Command::Eval(args)) => eval(&mut settings, &cli.global, &args),
         Some(Command::Sql(args)) => {
             let _guard = init_logging(&settings, &cli.global, true);

@@ -147,6 +147,9 @@ pub enum Command {
     Sql(crate::commands::sql::SqlArgs),
     /// Analyse the query traces offline: stats, list, show, export, an HTML report, diff two runs.
     Traces(crate::commands::traces::TracesArgs),
+    /// Show where a question would go (documents, SQL or Elasticsearch) and how (simple, complex,
+    /// hybrid), with confidence, extracted filters and reasons, without running it.
+    Route(crate::commands::route::RouteArgs),
     /// The conversations of `qa ask --session` and `qa chat`: list, show, clear.
     Session(crate::commands::session::SessionArgs),
     /// Evaluate retrieval on questions with known source files: recall@k, all@k, MRR, every lane

@@ -87,9 +87,12 @@ pub fn score_source(question: &str, profile: &SourceProfile, filters: &Extracted
     let mut score = 0.0;
     let mut reasons = Vec::new();
     let label = profile.target.as_str();
+    let mut matched_collections: Vec<Vec<String>> = Vec::new();
     for c in &profile.collections {
         let cw = SourceProfile::name_words(c);
-        if !cw.is_empty() && text::contains_seq(&words, &cw) {
+        // A table and its synonym that read the same count once.
+        if !cw.is_empty() && !matched_collections.contains(&cw) && text::contains_seq(&words, &cw) {
+            matched_collections.push(cw.clone());
             score += 2.0;
             reasons.push(format!("{label}: \"{}\" names {c}", cw.join(" ")));
         }
