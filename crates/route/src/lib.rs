@@ -16,6 +16,7 @@ pub mod intent;
 pub mod metadata;
 pub mod page;
 pub mod profile;
+pub mod prompt;
 pub mod score;
 #[cfg(test)]
 mod properties;
