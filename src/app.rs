@@ -148,18 +148,21 @@ fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, flags: &Ask
         settings.set_flag("corpus", c)?;
     }
     let _guard = init_logging(settings, global, true);
-    // A configured SQL source takes the questions that are about its data.
-    if let Some(r) = crate::commands::sql::try_route(settings, global.quiet, question) {
-        let d = r.decision;
-        if d.to_sql {
-            if !global.quiet && !flags.json {
-                eprintln!("[routed to SQL: {} (score {} ≥ {})]", d.matched.join(", "), d.score, qa_sql::plan::ROUTE_THRESHOLD);
-            }
-            let mut a = crate::commands::sql::answer(settings, global.quiet, &r.url, question, None, Some((r.db, r.schema)))?;
-            a.route = Some(d);
-            return crate::commands::sql::print_outcome(settings, &a, flags.json, flags.trace, None, global.quiet);
+    // The router: documents, SQL or Elasticsearch; simple, complex or hybrid.
+    let started = std::time::Instant::now();
+    let routing = crate::routed::decide(settings, question, flags)?;
+    for w in &routing.sources.warnings {
+        if !global.quiet {
+            eprintln!("warning: {w}");
         }
-        tracing::info!("not routed to SQL: score {} < {}", d.score, qa_sql::plan::ROUTE_THRESHOLD);
+    }
+    if !global.quiet && !flags.json {
+        eprintln!("{}", crate::routed::announce(&routing));
+    }
+    match routing.decision.target {
+        qa_route::Target::Sql => return crate::routed::answer_sql(settings, global.quiet, question, routing, flags),
+        qa_route::Target::Es => anyhow::bail!("the Elasticsearch route is not available in this build yet: use `qa es`"),
+        qa_route::Target::Documents => {}
     }
     let mut engine = Engine::open(&settings.engine_settings(), || load_embedder(settings))?;
     let spinner = spinner(global.quiet, "loading the LLM");
@@ -169,7 +172,8 @@ fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, flags: &Ask
     }
     let result = engine.ask(question);
     spinner.finish_and_clear();
-    let result = result?;
+    let mut result = result?;
+    result.trace.routing = Some(crate::routed::trace_routing(&routing));
     let trace_path = settings.trace_file();
     let trace_json = serde_json::to_string(&result.trace)?;
     tracing::info!(target: "qa::trace", "QUERY_TRACE_JSON {trace_json}");
@@ -178,7 +182,14 @@ fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, flags: &Ask
     }
     let mut out = std::io::stdout().lock();
     if flags.json {
-        serde_json::to_writer_pretty(&mut out, &result)?;
+        let mut v = serde_json::to_value(&result)?;
+        if let serde_json::Value::Object(obj) = &mut v {
+            let records = result.trace.retrieved_chunks.len();
+            let tokens = result.trace.token_usage.as_ref().map(|u| u.total);
+            obj.insert("routing".into(), serde_json::to_value(&routing.decision)?);
+            obj.insert("metadata".into(), serde_json::to_value(crate::routed::metadata(&routing, started, records, tokens, None))?);
+        }
+        serde_json::to_writer_pretty(&mut out, &v)?;
         writeln!(out)?;
     } else {
         writeln!(out, "=== Final Answer ===\n{}", result.answer.text)?;

@@ -114,6 +114,51 @@ pub struct AskFlags {
     /// Corpus to query when several are indexed [env: QA_CORPUS] [default: the latest indexed]
     #[arg(long, value_name = "NAME")]
     pub corpus: Option<String>,
+
+    /// Answer from this source instead of the router's choice.
+    #[arg(long, value_name = "SOURCE")]
+    pub route: Option<RouteArg>,
+
+    /// Answer as this query type instead of the router's choice: simple (a direct query),
+    /// complex (an analysis of the records), hybrid (records, then their analysis).
+    #[arg(long = "type", value_name = "TYPE")]
+    pub query_type: Option<TypeArg>,
+}
+
+/// `--route`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RouteArg {
+    Documents,
+    Sql,
+    Es,
+}
+
+impl From<RouteArg> for qa_route::Target {
+    fn from(r: RouteArg) -> Self {
+        match r {
+            RouteArg::Documents => qa_route::Target::Documents,
+            RouteArg::Sql => qa_route::Target::Sql,
+            RouteArg::Es => qa_route::Target::Es,
+        }
+    }
+}
+
+/// `--type`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum TypeArg {
+    Simple,
+    Complex,
+    Hybrid,
+}
+
+impl From<TypeArg> for qa_route::QueryType {
+    fn from(t: TypeArg) -> Self {
+        match t {
+            TypeArg::Simple => qa_route::QueryType::Simple,
+            TypeArg::Complex => qa_route::QueryType::Complex,
+            TypeArg::Hybrid => qa_route::QueryType::Hybrid,
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]

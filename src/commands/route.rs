@@ -42,6 +42,8 @@ pub struct RouteArgs {
 pub struct Sources {
     pub profiles: Vec<SourceProfile>,
     pub warnings: Vec<String>,
+    /// The SQL database, open, with its schema (reused by the SQL route).
+    pub sql: Option<crate::commands::sql::Routed>,
 }
 
 /// Describe every configured source to the router. A source that cannot be opened is left out
@@ -54,6 +56,7 @@ pub fn gather(settings: &Settings, question: &str) -> Sources {
         Err(qa_core::error::QaError::IndexMissing { .. }) => {}
         Err(e) => warnings.push(format!("documents not used: {e}")),
     }
+    let mut sql = None;
     if settings.sql_url.is_some()
         && let Some(r) = crate::commands::sql::try_route(settings, true, question)
     {
@@ -65,10 +68,11 @@ pub fn gather(settings: &Settings, question: &str) -> Sources {
             }
         });
         profiles.push(qa_sql::route::route_profile(&r.schema, semantic.as_ref(), &r.url.to_string()));
+        sql = Some(r);
     } else if settings.sql_url.is_some() {
         warnings.push("the SQL source could not be opened (see `qa doctor`)".to_string());
     }
-    Sources { profiles, warnings }
+    Sources { profiles, warnings, sql }
 }
 
 /// Route `question` over the configured sources.

@@ -243,7 +243,7 @@ pub fn answer(
 }
 
 /// [`answer`], with `force`: run a low-confidence plan (with a warning) instead of asking.
-fn answer_with(
+pub fn answer_with(
     settings: &Settings,
     quiet: bool,
     url: &SqlUrl,
@@ -284,6 +284,12 @@ fn terminal_width() -> usize {
 }
 
 pub fn print_outcome(settings: &Settings, a: &SqlAnswer, json_out: bool, trace: bool, viz: Option<&std::path::Path>, quiet: bool) -> Result<ExitCode> {
+    print_outcome_with(settings, a, json_out, trace, viz, quiet, None)
+}
+
+/// [`print_outcome`], with `extra` keys (the router's `routing`, `metadata`, `analysis`) added
+/// to the JSON object.
+pub fn print_outcome_with(settings: &Settings, a: &SqlAnswer, json_out: bool, trace: bool, viz: Option<&std::path::Path>, quiet: bool, extra: Option<&Value>) -> Result<ExitCode> {
     let run = &a.run;
     let mut out = std::io::stdout().lock();
     let viz_spec = run.state.get("viz_spec").cloned();
@@ -336,6 +342,10 @@ pub fn print_outcome(settings: &Settings, a: &SqlAnswer, json_out: bool, trace: 
             "trace_id": a.trace.trace_id,
             "metrics": a.trace.internal.sql.as_ref().map(|s| &s.metrics),
         });
+        let mut v = v;
+        if let (Some(Value::Object(extra)), Value::Object(obj)) = (extra, &mut v) {
+            obj.extend(extra.iter().map(|(k, x)| (k.clone(), x.clone())));
+        }
         serde_json::to_writer_pretty(&mut out, &v)?;
         writeln!(out)?;
     } else {

@@ -163,6 +163,12 @@ fn leaves(prefix: &str, v: &Map<String, Value>, out: &mut Vec<(String, Value)>) 
     }
 }
 
+fn is_identifier(path: &str) -> bool {
+    let last = path.rsplit('.').next().unwrap_or(path);
+    let l = last.to_ascii_lowercase();
+    l == "id" || l.ends_with("_id") || l.ends_with("-id") || (last.ends_with("Id") && last.len() > 2)
+}
+
 fn looks_like_date(s: &str) -> bool {
     s.len() >= 10 && chrono::NaiveDate::parse_from_str(&s[..10], "%Y-%m-%d").is_ok()
 }
@@ -182,6 +188,8 @@ pub fn analyse(records: &[Value]) -> Analysis {
         leaves("", obj, &mut flat);
         for (path, v) in flat {
             match v {
+                // Identifiers are numbers without a meaningful mean.
+                Value::Number(_) if is_identifier(&path) => {}
                 Value::Number(n) => numbers.entry(path).or_default().extend(n.as_f64()),
                 Value::String(s) if looks_like_date(&s) => dates.entry(path).or_default().push(s),
                 Value::String(s) if s.chars().count() <= 60 => *strings.entry(path).or_default().entry(s).or_default() += 1,

@@ -128,8 +128,40 @@ pub fn classify(question: &str) -> TypeDecision {
     TypeDecision { query_type, rule_type, confidence, requires_llm: query_type != QueryType::Simple, reasons }
 }
 
+/// The part of a complex or hybrid question a direct query can answer: for "show … and explain
+/// …" the words before the connective that joins the analysis; otherwise the question without
+/// its analytical phrases. The analysis itself is done on the records this part returns.
+pub fn retrieval_part(question: &str) -> String {
+    let tokens: Vec<&str> = question.split_whitespace().collect();
+    let bare = |t: &str| t.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
+    let words: Vec<String> = tokens.iter().map(|t| bare(t)).collect();
+    let analytical = phrase_hits(&words, ANALYTICAL);
+    let Some(first) = analytical.iter().map(|(i, _)| *i).min() else { return question.trim().to_string() };
+    // Records then analysis: cut at the last connective before the first analytical phrase.
+    if let Some(cut) = (0..first).rev().find(|&i| JOINERS.contains(&words[i].as_str())).filter(|&i| i > 0) {
+        return tokens[..cut].join(" ").trim_end_matches([',', ';']).to_string();
+    }
+    let mut drop = vec![false; tokens.len()];
+    for (i, p) in &analytical {
+        for d in drop.iter_mut().skip(*i).take(text::words(p).len()) {
+            *d = true;
+        }
+    }
+    let kept: Vec<&str> = tokens.iter().zip(&drop).filter(|(_, d)| !**d).map(|(t, _)| *t).collect();
+    let out = kept.join(" ").trim_matches(|c: char| c == '?' || c == ',' || c.is_whitespace()).to_string();
+    if out.is_empty() { question.trim().to_string() } else { out }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_retrieval_part_drops_the_analysis() {
+        assert_eq!(retrieval_part("Show the urgent open findings and explain what they have in common"), "Show the urgent open findings");
+        assert_eq!(retrieval_part("List the late orders, then summarize them"), "List the late orders");
+        assert_eq!(retrieval_part("Why are urgent findings still open?"), "are urgent findings still open");
+        assert_eq!(retrieval_part("How many books per genre?"), "How many books per genre?");
+    }
+
     use super::*;
 
     #[test]
