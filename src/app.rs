@@ -148,6 +148,23 @@ fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, flags: &Ask
         settings.set_flag("corpus", c)?;
     }
     let _guard = init_logging(settings, global, true);
+    // A session: read the message against the earlier turns first.
+    let message = question;
+    let conv = match &flags.session {
+        Some(name) => Some(crate::conversation::Conversation::open(settings, name, message)?),
+        None => None,
+    };
+    if let Some(c) = &conv {
+        if let Some(outcome) = crate::conversation::continue_earlier(settings, global.quiet, message, c, flags)? {
+            c.record(message, &outcome)?;
+            return Ok(outcome.exit);
+        }
+        if c.goal != message && !global.quiet && !flags.json {
+            eprintln!("[{}: \"{}\"]", c.reasoning, c.goal);
+        }
+    }
+    let goal = conv.as_ref().map(|c| c.goal.clone()).unwrap_or_else(|| message.to_string());
+    let question = goal.as_str();
     // The router: documents, SQL or Elasticsearch; simple, complex or hybrid.
     let started = std::time::Instant::now();
     let routing = crate::routed::decide(settings, question, flags)?;
@@ -160,7 +177,13 @@ fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, flags: &Ask
         eprintln!("{}", crate::routed::announce(&routing));
     }
     match routing.decision.target {
-        qa_route::Target::Sql => return crate::routed::answer_sql(settings, global.quiet, question, routing, flags),
+        qa_route::Target::Sql => {
+            let outcome = crate::routed::answer_sql(settings, global.quiet, question, routing, flags, conv.as_ref(), None)?;
+            if let Some(c) = &conv {
+                c.record(message, &outcome)?;
+            }
+            return Ok(outcome.exit);
+        }
         qa_route::Target::Es => anyhow::bail!("the Elasticsearch route is not available in this build yet: use `qa es`"),
         qa_route::Target::Documents => {}
     }
@@ -174,6 +197,10 @@ fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, flags: &Ask
     spinner.finish_and_clear();
     let mut result = result?;
     result.trace.routing = Some(crate::routed::trace_routing(&routing));
+    if let Some(c) = &conv {
+        result.trace.user_question = message.to_string();
+        result.trace.conversation = Some(c.trace_block());
+    }
     let trace_path = settings.trace_file();
     let trace_json = serde_json::to_string(&result.trace)?;
     tracing::info!(target: "qa::trace", "QUERY_TRACE_JSON {trace_json}");
@@ -188,6 +215,9 @@ fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, flags: &Ask
             let tokens = result.trace.token_usage.as_ref().map(|u| u.total);
             obj.insert("routing".into(), serde_json::to_value(&routing.decision)?);
             obj.insert("metadata".into(), serde_json::to_value(crate::routed::metadata(&routing, started, records, tokens, None))?);
+            if let Some(c) = &conv {
+                obj.extend(c.json_fields());
+            }
         }
         serde_json::to_writer_pretty(&mut out, &v)?;
         writeln!(out)?;
@@ -196,6 +226,19 @@ fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, flags: &Ask
         if flags.trace {
             writeln!(out, "\n=== Query Trace (JSON) ===\n{}", serde_json::to_string_pretty(&result.trace)?)?;
         }
+    }
+    if let Some(c) = &conv {
+        let summary = qa_core::text::truncate(result.answer.text.lines().find(|l| !l.trim().is_empty()).unwrap_or_default(), 160);
+        let outcome = crate::conversation::TurnOutcome {
+            exit: ExitCode::SUCCESS,
+            route: qa_core::trace::Route::Documents,
+            status: result.trace.status.unwrap_or(qa_core::trace::Status::Answered),
+            artifact: None,
+            summary,
+            trace_id: result.trace.trace_id.clone(),
+            clarification: None,
+        };
+        c.record(message, &outcome)?;
     }
     if std::env::var_os("QA_REPORT_PEAK_RSS").is_some() {
         // For `qa bench`: the child's own high-water mark (see bench::reported_rss_kib).

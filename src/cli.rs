@@ -115,6 +115,12 @@ pub struct AskFlags {
     #[arg(long, value_name = "NAME")]
     pub corpus: Option<String>,
 
+    /// Conversation to continue (created on its first question): follow-ups are read against
+    /// its earlier turns ("show me more", "and what about its battery?", a reply to a clarifying
+    /// question) and the turn is recorded [env: QA_SESSION]
+    #[arg(long, value_name = "NAME", env = "QA_SESSION")]
+    pub session: Option<String>,
+
     /// Answer from this source instead of the router's choice.
     #[arg(long, value_name = "SOURCE")]
     pub route: Option<RouteArg>,

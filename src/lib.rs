@@ -13,3 +13,4 @@ pub mod config;
 pub mod doctor;
 pub mod progress;
 pub mod routed;
+pub mod conversation;

@@ -12,6 +12,9 @@ use serde_json::{Value, json};
 use crate::cli::AskFlags;
 use crate::commands::route::{Sources, gather};
 use crate::config::Settings;
+use crate::conversation::{Conversation, TurnOutcome, numbered_choices, sql_artifact};
+use qa_converse::PendingClarification;
+use qa_core::trace::{Route, Status};
 use qa_core::trace::TraceRouting;
 use qa_llm::prompt::Prompt;
 use qa_route::analysis::{Analysis, Selection, analyse, select_records};
@@ -132,12 +135,24 @@ pub fn analyse_records(settings: &Settings, question: &str, records: &[Value], r
     Analysed { selection, analysis, text, by_llm, tokens, error }
 }
 
-/// Answer on the SQL route per the query type.
-pub fn answer_sql(settings: &Settings, quiet: bool, question: &str, mut r: Routing, flags: &AskFlags) -> Result<ExitCode> {
+/// A clarifying question of an earlier SQL turn being answered: its checkpoint, the reply and
+/// whether to run the best guess.
+pub type SqlResume = (qa_sql::checkpoint::Checkpoint, String, bool);
+
+/// Answer on the SQL route per the query type; `conv` records the session's view in the trace.
+pub fn answer_sql(settings: &Settings, quiet: bool, question: &str, mut r: Routing, flags: &AskFlags, conv: Option<&Conversation>, resume: Option<SqlResume>) -> Result<TurnOutcome> {
     let started = Instant::now();
     let Some(sql) = r.sources.sql.take() else { anyhow::bail!("the SQL source is not open") };
     let url = sql.url.clone();
     let opened = Some((sql.db, sql.schema));
+    if let Some((cp, reply, force)) = resume {
+        let mut a = crate::commands::sql::answer_with(settings, quiet, &url, &cp.question.clone(), Some((cp, reply)), opened, force)?;
+        a.trace.conversation = conv.map(Conversation::trace_block);
+        crate::commands::sql::append_trace(settings, &a.trace);
+        let extra = Value::Object(conv.map(Conversation::json_fields).unwrap_or_default());
+        let exit = crate::commands::sql::print_outcome_with(settings, &a, flags.json, flags.trace, None, quiet, Some(&extra))?;
+        return Ok(sql_outcome(&a, exit, &url.to_string(), settings.sql_row_cap));
+    }
     // Complex and hybrid questions query only their retrieval part ("show the late orders" of
     // "show the late orders and explain why"), and run the best plan rather than ask about the
     // analytical words the database cannot answer.
@@ -146,9 +161,10 @@ pub fn answer_sql(settings: &Settings, quiet: bool, question: &str, mut r: Routi
     if analytic && !quiet && !flags.json && sql_question != question {
         eprintln!("[records for the analysis: \"{sql_question}\"]");
     }
-    let mut a = crate::commands::sql::answer_with(settings, quiet, &url, &sql_question, None, opened, analytic)?;
+    let mut a = crate::commands::sql::answer_with(settings, quiet, &url, &sql_question, None, opened, analytic || conv.is_some_and(|c| c.force))?;
     a.trace.user_question = question.to_string();
     a.trace.routing = Some(trace_routing(&r));
+    a.trace.conversation = conv.map(Conversation::trace_block);
     let rows = a.run.result.as_ref().map(records_of).unwrap_or_default();
     let analysed = (r.decision.query_type != QueryType::Simple && !rows.is_empty()).then(|| analyse_records(settings, question, &rows, &r));
     if let Err(e) = qa_core::trace::append(&settings.trace_file(), &a.trace) {
@@ -159,11 +175,14 @@ pub fn answer_sql(settings: &Settings, quiet: bool, question: &str, mut r: Routi
         None => (rows.len(), None, None),
     };
     let meta = metadata(&r, started, records, tokens, error);
-    let extra = json!({
+    let mut extra = json!({
         "routing": r.decision,
         "metadata": meta,
         "analysis": analysed.as_ref().map(|x| json!({"text": x.text, "by_llm": x.by_llm, "records_cited": x.analysis.cited, "summary": x.analysis})),
     });
+    if let (Some(c), Value::Object(obj)) = (conv, &mut extra) {
+        obj.extend(c.json_fields());
+    }
     if let (QueryType::Complex, Some(x), false) = (r.decision.query_type, &analysed, flags.json) {
         // Complex: the analysis is the answer; the rows it rests on are cited, not listed.
         let mut out = std::io::stdout().lock();
@@ -172,11 +191,34 @@ pub fn answer_sql(settings: &Settings, quiet: bool, question: &str, mut r: Routi
         if !quiet {
             eprintln!("\n[sql · complex · {} of {} rows analysed · trace {}]", x.selection.records.len(), rows.len(), a.trace.trace_id);
         }
-        return Ok(ExitCode::SUCCESS);
+        let mut o = sql_outcome(&a, ExitCode::SUCCESS, &url.to_string(), settings.sql_row_cap);
+        o.summary = qa_core::text::truncate(x.text.lines().next().unwrap_or_default(), 120);
+        return Ok(o);
     }
     let code = crate::commands::sql::print_outcome_with(settings, &a, flags.json, flags.trace, None, quiet, Some(&extra))?;
     if let (Some(x), false) = (&analysed, flags.json) {
         println!("\n=== Analysis ({}) ===\n{}", if x.by_llm { "LLM" } else { "deterministic" }, x.text);
     }
-    Ok(code)
+    Ok(sql_outcome(&a, code, &url.to_string(), settings.sql_row_cap))
+}
+
+/// What a SQL run leaves in the session: its statement and page, or its clarifying question.
+fn sql_outcome(a: &qa_sql::answer::SqlAnswer, exit: ExitCode, target: &str, row_cap: usize) -> TurnOutcome {
+    use qa_sql::agent::Outcome;
+    let run = &a.run;
+    let (status, summary, clarification) = match &run.outcome {
+        Outcome::Answered => (Status::Answered, a.trace.final_answer.clone(), None),
+        Outcome::NeedsClarification { question } => (
+            Status::NeedsClarification,
+            question.lines().next().unwrap_or_default().to_string(),
+            a.checkpoint.clone().map(|id| PendingClarification { checkpoint: id, message: question.clone(), alternatives: numbered_choices(question) }),
+        ),
+        Outcome::Failed { error, .. } => (Status::Error, error.clone(), None),
+    };
+    let artifact = match (&run.outcome, &run.result, run.state.str("sql")) {
+        // A full page (the statement's LIMIT is the row cap) may have rows after it.
+        (Outcome::Answered, Some(r), Some(sql)) => Some(sql_artifact(sql, 0, r.rows.len(), r.truncated || r.rows.len() >= row_cap, target)),
+        _ => None,
+    };
+    TurnOutcome { exit, route: Route::Sql, status, artifact, summary: qa_core::text::truncate(&summary, 160), trace_id: a.trace.trace_id.clone(), clarification }
 }
