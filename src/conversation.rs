@@ -183,7 +183,12 @@ pub fn continue_earlier(settings: &Settings, quiet: bool, message: &str, conv: &
             }
             let mut routing = crate::routed::decide(settings, &cp.question, flags)?;
             routing.decision.target = qa_route::Target::Sql;
-            let reply = if *force { "1".to_string() } else { reply.clone() };
+            // "Just run it": the first (best-ranked) choice, named in the answer.
+            let reply = match (*force, pending.alternatives.first()) {
+                (true, Some(best)) => best.clone(),
+                (true, None) => "1".to_string(),
+                (false, _) => reply.clone(),
+            };
             crate::routed::answer_sql(settings, quiet, &cp.question.clone(), routing, flags, Some(conv), Some((cp, reply, *force))).map(Some)
         }
         _ => Ok(None),

@@ -146,10 +146,17 @@ pub fn answer_sql(settings: &Settings, quiet: bool, question: &str, mut r: Routi
     let url = sql.url.clone();
     let opened = Some((sql.db, sql.schema));
     if let Some((cp, reply, force)) = resume {
-        let mut a = crate::commands::sql::answer_with(settings, quiet, &url, &cp.question.clone(), Some((cp, reply)), opened, force)?;
+        let mut a = crate::commands::sql::answer_with(settings, quiet, &url, &cp.question.clone(), Some((cp, reply.clone())), opened, force)?;
         a.trace.conversation = conv.map(Conversation::trace_block);
         crate::commands::sql::append_trace(settings, &a.trace);
-        let extra = Value::Object(conv.map(Conversation::json_fields).unwrap_or_default());
+        let mut extra = conv.map(Conversation::json_fields).unwrap_or_default();
+        if force {
+            if !quiet && !flags.json {
+                eprintln!("[best guess: {reply}]");
+            }
+            extra.insert("best_guess".into(), Value::String(reply.clone()));
+        }
+        let extra = Value::Object(extra);
         let exit = crate::commands::sql::print_outcome_with(settings, &a, flags.json, flags.trace, None, quiet, Some(&extra))?;
         return Ok(sql_outcome(&a, exit, &url.to_string(), settings.sql_row_cap));
     }
