@@ -38,7 +38,7 @@ fn parse_args() -> Result<Args, String> {
         let number = || value.parse::<usize>().map_err(|e| format!("{flag} {value}: {e}"));
         match flag.as_str() {
             "--model" => args.model = PathBuf::from(&value),
-            "--weights" => args.weights = value.parse()?,
+            "--weights" => args.weights = value.parse().map_err(|e: qa_llm::local::error::UnknownWeightMode| e.to_string())?,
             "--prefill-threads" => args.prefill_threads = number()?,
             "--decode-threads" => args.decode_threads = number()?,
             "--prompt-tokens" => args.prompt_tokens = number()?,

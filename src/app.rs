@@ -83,6 +83,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             crate::commands::graph::run(&settings, &args)
         }
         Some(Command::Traces(args)) => crate::commands::traces::run(&settings, &args),
+        Some(Command::Session(args)) => crate::commands::session::run(&settings, &args),
+        Some(Command::Route(args)) => crate::commands::route::run(&mut settings, &args),
         Some(Command::Eval(args)) => eval(&mut settings, &cli.global, &args),
         Some(Command::Sql(args)) => {
             let _guard = init_logging(&settings, &cli.global, true);
@@ -150,18 +152,44 @@ fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, flags: &Ask
         settings.set_flag("corpus", c)?;
     }
     let _guard = init_logging(settings, global, true);
-    // A configured SQL source takes the questions that are about its data.
-    if let Some(r) = crate::commands::sql::try_route(settings, global.quiet, question) {
-        let d = r.decision;
-        if d.to_sql {
-            if !global.quiet && !flags.json {
-                eprintln!("[routed to SQL: {} (score {} ≥ {})]", d.matched.join(", "), d.score, qa_sql::plan::ROUTE_THRESHOLD);
-            }
-            let mut a = crate::commands::sql::answer(settings, global.quiet, &r.url, question, None, Some((r.db, r.schema)))?;
-            a.route = Some(d);
-            return crate::commands::sql::print_outcome(settings, &a, flags.json, flags.trace, None, global.quiet);
+    // A session: read the message against the earlier turns first.
+    let message = question;
+    let conv = match &flags.session {
+        Some(name) => Some(crate::conversation::Conversation::open(settings, name, message)?),
+        None => None,
+    };
+    if let Some(c) = &conv {
+        if let Some(outcome) = crate::conversation::continue_earlier(settings, global.quiet, message, c, flags)? {
+            c.record(message, &outcome)?;
+            return Ok(outcome.exit);
         }
-        tracing::info!("not routed to SQL: score {} < {}", d.score, qa_sql::plan::ROUTE_THRESHOLD);
+        if c.goal != message && !global.quiet && !flags.json {
+            eprintln!("[{}: \"{}\"]", c.reasoning, c.goal);
+        }
+    }
+    let goal = conv.as_ref().map(|c| c.goal.clone()).unwrap_or_else(|| message.to_string());
+    let question = goal.as_str();
+    // The router: documents, SQL or Elasticsearch; simple, complex or hybrid.
+    let started = std::time::Instant::now();
+    let routing = crate::routed::decide(settings, question, flags)?;
+    for w in &routing.sources.warnings {
+        if !global.quiet {
+            eprintln!("warning: {w}");
+        }
+    }
+    if !global.quiet && !flags.json {
+        eprintln!("{}", crate::routed::announce(&routing));
+    }
+    match routing.decision.target {
+        qa_route::Target::Sql => {
+            let outcome = crate::routed::answer_sql(settings, global.quiet, question, routing, flags, conv.as_ref(), None)?;
+            if let Some(c) = &conv {
+                c.record(message, &outcome)?;
+            }
+            return Ok(outcome.exit);
+        }
+        qa_route::Target::Es => anyhow::bail!("the Elasticsearch route is not available in this build yet: use `qa es`"),
+        qa_route::Target::Documents => {}
     }
     let mut engine = Engine::open(&settings.engine_settings(), || load_embedder(settings))?;
     let spinner = spinner(global.quiet, "loading the LLM");
@@ -171,7 +199,12 @@ fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, flags: &Ask
     }
     let result = engine.ask(question);
     spinner.finish_and_clear();
-    let result = result?;
+    let mut result = result?;
+    result.trace.routing = Some(crate::routed::trace_routing(&routing));
+    if let Some(c) = &conv {
+        result.trace.user_question = message.to_string();
+        result.trace.conversation = Some(c.trace_block());
+    }
     let trace_path = settings.trace_file();
     let trace_json = serde_json::to_string(&result.trace)?;
     tracing::info!(target: "qa::trace", "QUERY_TRACE_JSON {trace_json}");
@@ -180,13 +213,36 @@ fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, flags: &Ask
     }
     let mut out = std::io::stdout().lock();
     if flags.json {
-        serde_json::to_writer_pretty(&mut out, &result)?;
+        let mut v = serde_json::to_value(&result)?;
+        if let serde_json::Value::Object(obj) = &mut v {
+            let records = result.trace.retrieved_chunks.len();
+            let tokens = result.trace.token_usage.as_ref().map(|u| u.total);
+            obj.insert("routing".into(), serde_json::to_value(&routing.decision)?);
+            obj.insert("metadata".into(), serde_json::to_value(crate::routed::metadata(&routing, started, records, tokens, None))?);
+            if let Some(c) = &conv {
+                obj.extend(c.json_fields());
+            }
+        }
+        serde_json::to_writer_pretty(&mut out, &v)?;
         writeln!(out)?;
     } else {
         writeln!(out, "=== Final Answer ===\n{}", result.answer.text)?;
         if flags.trace {
             writeln!(out, "\n=== Query Trace (JSON) ===\n{}", serde_json::to_string_pretty(&result.trace)?)?;
         }
+    }
+    if let Some(c) = &conv {
+        let summary = qa_core::text::truncate(result.answer.text.lines().find(|l| !l.trim().is_empty()).unwrap_or_default(), 160);
+        let outcome = crate::conversation::TurnOutcome {
+            exit: ExitCode::SUCCESS,
+            route: qa_core::trace::Route::Documents,
+            status: result.trace.status.unwrap_or(qa_core::trace::Status::Answered),
+            artifact: None,
+            summary,
+            trace_id: result.trace.trace_id.clone(),
+            clarification: None,
+        };
+        c.record(message, &outcome)?;
     }
     if std::env::var_os("QA_REPORT_PEAK_RSS").is_some() {
         // For `qa bench`: the child's own high-water mark (see bench::reported_rss_kib).

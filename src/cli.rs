@@ -116,6 +116,57 @@ pub struct AskFlags {
     /// Corpus to query when several are indexed [env: QA_CORPUS] [default: the latest indexed]
     #[arg(long, value_name = "NAME")]
     pub corpus: Option<String>,
+
+    /// Conversation to continue (created on its first question): follow-ups are read against
+    /// its earlier turns ("show me more", "and what about its battery?", a reply to a clarifying
+    /// question) and the turn is recorded [env: QA_SESSION]
+    #[arg(long, value_name = "NAME", env = "QA_SESSION")]
+    pub session: Option<String>,
+
+    /// Answer from this source instead of the router's choice.
+    #[arg(long, value_name = "SOURCE")]
+    pub route: Option<RouteArg>,
+
+    /// Answer as this query type instead of the router's choice: simple (a direct query),
+    /// complex (an analysis of the records), hybrid (records, then their analysis).
+    #[arg(long = "type", value_name = "TYPE")]
+    pub query_type: Option<TypeArg>,
+}
+
+/// `--route`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RouteArg {
+    Documents,
+    Sql,
+    Es,
+}
+
+impl From<RouteArg> for qa_route::Target {
+    fn from(r: RouteArg) -> Self {
+        match r {
+            RouteArg::Documents => qa_route::Target::Documents,
+            RouteArg::Sql => qa_route::Target::Sql,
+            RouteArg::Es => qa_route::Target::Es,
+        }
+    }
+}
+
+/// `--type`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum TypeArg {
+    Simple,
+    Complex,
+    Hybrid,
+}
+
+impl From<TypeArg> for qa_route::QueryType {
+    fn from(t: TypeArg) -> Self {
+        match t {
+            TypeArg::Simple => qa_route::QueryType::Simple,
+            TypeArg::Complex => qa_route::QueryType::Complex,
+            TypeArg::Hybrid => qa_route::QueryType::Hybrid,
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -153,6 +204,11 @@ pub enum Command {
     Es(crate::commands::es::EsArgs),
     /// Analyse the query traces offline: stats, list, show, export, an HTML report, diff two runs.
     Traces(crate::commands::traces::TracesArgs),
+    /// Show where a question would go (documents, SQL or Elasticsearch) and how (simple, complex,
+    /// hybrid), with confidence, extracted filters and reasons, without running it.
+    Route(crate::commands::route::RouteArgs),
+    /// The conversations of `qa ask --session` and `qa chat`: list, show, clear.
+    Session(crate::commands::session::SessionArgs),
     /// Evaluate retrieval on questions with known source files: recall@k, all@k, MRR, every lane
     /// alone and fused, answers containing the gold answer, latency, determinism.
     Eval(EvalArgs),

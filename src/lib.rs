@@ -12,3 +12,5 @@ pub mod commands;
 pub mod config;
 pub mod doctor;
 pub mod progress;
+pub mod routed;
+pub mod conversation;

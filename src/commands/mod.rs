@@ -1,6 +1,9 @@
-//! Command handlers that have their own subcommands: `qa graph …`, `qa sql …`, `qa es …`, `qa traces …`.
+//! Command handlers that have their own subcommands: `qa graph …`, `qa sql …`, `qa es …`, `qa traces …`,
+//! `qa session …`, `qa route`.
 
 pub mod es;
 pub mod graph;
+pub mod route;
+pub mod session;
 pub mod sql;
 pub mod traces;

@@ -195,6 +195,7 @@ pub fn run(settings: &mut Settings, quiet: bool, args: &SqlArgs) -> Result<ExitC
     };
     let url = parse_url(settings, args.db.dialect.as_deref())?;
     let out = answer_with(settings, quiet, &url, &question, resume, None, args.force)?;
+    append_trace(settings, &out.trace);
     print_outcome(settings, &out, args.json, args.trace, args.viz.as_deref(), quiet)
 }
 
@@ -230,20 +231,10 @@ fn open_llm(settings: &Settings) -> (Option<Box<dyn qa_llm::Llm>>, Option<String
     }
 }
 
-/// Run the agent. `opened` is a connection and its schema the router already has.
-pub fn answer(
-    settings: &Settings,
-    quiet: bool,
-    url: &SqlUrl,
-    question: &str,
-    resume: Option<(Checkpoint, String)>,
-    opened: Option<(Box<dyn SqlDatabase>, qa_sql::DbSchema)>,
-) -> Result<SqlAnswer> {
-    answer_with(settings, quiet, url, question, resume, opened, false)
-}
-
-/// [`answer`], with `force`: run a low-confidence plan (with a warning) instead of asking.
-fn answer_with(
+/// Run the agent (the caller appends the trace: [`append_trace`]). `opened` is a connection
+/// and its schema the router already has; `force` runs a low-confidence plan (with a warning)
+/// instead of asking.
+pub fn answer_with(
     settings: &Settings,
     quiet: bool,
     url: &SqlUrl,
@@ -271,11 +262,14 @@ fn answer_with(
         SqlQuestion { question, url, options, resume, schema, data_dir: &settings.data_dir, llm_skip: llm_skip.as_deref() },
     );
     spinner.finish_and_clear();
-    let answered = answered?;
-    if let Err(e) = qa_core::trace::append(&settings.trace_file(), &answered.trace) {
+    Ok(answered?)
+}
+
+/// Append `trace` to the trace file (a failure is a warning: the answer stands).
+pub fn append_trace(settings: &Settings, trace: &qa_core::trace::TraceRecord) {
+    if let Err(e) = qa_core::trace::append(&settings.trace_file(), trace) {
         tracing::warn!("could not append the trace: {e}");
     }
-    Ok(answered)
 }
 
 fn terminal_width() -> usize {
@@ -284,6 +278,12 @@ fn terminal_width() -> usize {
 }
 
 pub fn print_outcome(settings: &Settings, a: &SqlAnswer, json_out: bool, trace: bool, viz: Option<&std::path::Path>, quiet: bool) -> Result<ExitCode> {
+    print_outcome_with(settings, a, json_out, trace, viz, quiet, None)
+}
+
+/// [`print_outcome`], with `extra` keys (the router's `routing`, `metadata`, `analysis`) added
+/// to the JSON object.
+pub fn print_outcome_with(settings: &Settings, a: &SqlAnswer, json_out: bool, trace: bool, viz: Option<&std::path::Path>, quiet: bool, extra: Option<&Value>) -> Result<ExitCode> {
     let run = &a.run;
     let mut out = std::io::stdout().lock();
     let viz_spec = run.state.get("viz_spec").cloned();
@@ -336,6 +336,10 @@ pub fn print_outcome(settings: &Settings, a: &SqlAnswer, json_out: bool, trace: 
             "trace_id": a.trace.trace_id,
             "metrics": a.trace.internal.sql.as_ref().map(|s| &s.metrics),
         });
+        let mut v = v;
+        if let (Some(Value::Object(extra)), Value::Object(obj)) = (extra, &mut v) {
+            obj.extend(extra.iter().map(|(k, x)| (k.clone(), x.clone())));
+        }
         serde_json::to_writer_pretty(&mut out, &v)?;
         writeln!(out)?;
     } else {
@@ -577,4 +581,62 @@ fn eval(settings: &Settings, quiet: bool, dialect: Option<&str>, file: &std::pat
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// "Show me more" after a SQL answer: the same statement one page further (`LIMIT size OFFSET
+/// next`), validated like any statement and run read-only.
+pub fn next_page(settings: &Settings, quiet: bool, message: &str, conv: &crate::conversation::Conversation, artifact: &qa_converse::Artifact, json_out: bool) -> Result<crate::conversation::TurnOutcome> {
+    use crate::conversation::{TurnOutcome, page_trace, sql_artifact};
+    use qa_core::trace::{Route, Status};
+    let Some(offset) = artifact.next_offset() else {
+        let note = format!("That was the last page: rows {}–{} of {}.", artifact.offset + 1, artifact.offset + artifact.page_size, artifact.total.unwrap_or(0));
+        if json_out {
+            let v = json!({"status": "answered", "session": conv.name, "turn": conv.next_turn(), "main_goal": conv.goal, "references_prior_results": true,
+                "columns": [], "rows": [], "page": {"offset": artifact.offset, "size": artifact.page_size, "next_offset": null}, "note": note});
+            println!("{}", serde_json::to_string_pretty(&v)?);
+        } else {
+            println!("{note}");
+        }
+        return Ok(TurnOutcome { exit: ExitCode::SUCCESS, route: Route::Sql, status: Status::Answered, artifact: Some(artifact.clone()), summary: "no more rows".into(), trace_id: String::new(), clarification: None });
+    };
+    let url = parse_url(settings, None).context("`show me more` on a SQL result needs the database (--db or QA_SQL_URL)")?;
+    let mut db = open_db(&url, settings)?;
+    let schema = db.introspect(0).map_err(|e| anyhow::anyhow!("{}", url.scrub(&e.to_string())))?;
+    let statement = artifact.query.as_str().unwrap_or_default();
+    let paged = validate::paged(statement, url.dialect, offset as u64, artifact.page_size as u64)
+        .ok_or_else(|| anyhow::anyhow!("the earlier statement cannot be paged: {statement}"))?;
+    let verdict = validate::validate(&paged, url.dialect, Some(&schema), settings.sql_row_cap);
+    let Some(sql) = verdict.sql.clone().filter(|_| verdict.ok) else {
+        let reasons: Vec<String> = verdict.reasons.iter().map(|r| r.message.clone()).collect();
+        anyhow::bail!("the next page was refused by the validator: {}", reasons.join("; "));
+    };
+    let result = db.query(&sql, limits(settings)).map_err(|e| anyhow::anyhow!("{}", url.scrub(&e.to_string())))?;
+    let rows = result.rows.len();
+    let more = rows == artifact.page_size;
+    let summary = format!("rows {}–{} of the earlier result", offset + 1, offset + rows);
+    let mut trace = page_trace(message, Route::Sql, format!("{summary}: {sql}"), conv.trace_block());
+    trace.latency_ms.total = result.elapsed_ms;
+    append_trace(settings, &trace);
+    let next = more.then_some(offset + rows);
+    if json_out {
+        let v = json!({
+            "status": "answered", "session": conv.name, "turn": conv.next_turn(), "main_goal": conv.goal,
+            "references_prior_results": true, "sql": sql, "columns": result.columns, "rows": result.rows,
+            "page": {"offset": offset, "size": artifact.page_size, "next_offset": next}, "trace_id": trace.trace_id,
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        println!("{}", present::render_table(&result, terminal_width()));
+        println!("{summary}{}", if more { " (say \"show me more\" for the next page)" } else { " (the last page)" });
+        println!("\nSQL: {sql}");
+    }
+    if !quiet && !json_out {
+        eprintln!("\n[sql · page · trace {}]", trace.trace_id);
+    }
+    // `total` stays unknown while pages are full; a short page is the end.
+    let mut art = sql_artifact(statement, offset, artifact.page_size, more, &url.to_string());
+    if !more {
+        art.total = Some((offset + rows) as u64);
+    }
+    Ok(TurnOutcome { exit: ExitCode::SUCCESS, route: Route::Sql, status: Status::Answered, artifact: Some(art), summary, trace_id: trace.trace_id, clarification: None })
 }

@@ -279,6 +279,7 @@ fn extract_llm_without_an_llm_is_an_error_that_says_how_to_get_one() {
         .stderr(predicates::str::contains("setup-models.sh"));
 }
 
+#[cfg(feature = "local-llm")]
 #[test]
 fn the_local_model_answers_or_is_overruled_by_the_grounding_guard() {
     // A GGUF dropped anywhere and named by QA_LLM_MODEL is picked up by `--llm auto`.

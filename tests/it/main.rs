@@ -1,6 +1,9 @@
 //! All integration tests in one crate: one binary to compile and link instead of one per file
 //! (each used to compile the shared helpers and link every dependency again).
 //! Run one file's tests with `cargo test --release --test it <file>::`.
+//!
+//! Tests of an optional back end (cargo features `neo4j`, `postgres`, `local-llm`) are compiled
+//! only with that feature, so a build without it reports them as absent, not as passed.
 
 mod common;
 
@@ -14,6 +17,7 @@ mod eval_cli;
 mod graph_cli;
 mod index_cli;
 mod llm_cli;
+#[cfg(feature = "local-llm")]
 mod llm_local;
 mod llm_openai;
 #[cfg(feature = "neo4j")]
@@ -21,6 +25,7 @@ mod neo4j_bolt;
 #[cfg(feature = "neo4j")]
 mod neo4j_live;
 mod retrieval_cli;
+mod session_cli;
 mod sql_cli;
 mod sql_db;
 mod sql_eval;

@@ -19,7 +19,9 @@ struct Engine {
 }
 
 fn engines(dir: &Path) -> Vec<Engine> {
+    #[cfg_attr(not(feature = "postgres"), allow(unused_mut))] // nothing more is pushed without it
     let mut out = vec![Engine { name: "sqlite", url: format!("sqlite://{}", sql_fixture::sqlite_sample(dir).display()), password: None }];
+    #[cfg(feature = "postgres")]
     if let Some((url, password)) = sql_fixture::pg_sample() {
         out.push(Engine { name: "postgres", url, password: Some(password) });
     }

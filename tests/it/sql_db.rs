@@ -1,6 +1,7 @@
 //! `qa_sql::db` against real engines: SQLite files built from samples/sql/audit.sql, and the
 //! throwaway PostgreSQL cluster `scripts/test.sh` starts (`QA_TEST_PG_URL`; the Postgres half of
-//! each test is skipped, with a note, when it is unset).
+//! each test is skipped, with a note, when it is unset). Built without the `postgres` feature, the
+//! Postgres tests are not compiled and one test checks the refusal instead.
 //!
 //! The safety tests call `db.query` directly, bypassing the validator, to prove the
 //! connection-level defences on their own: read-only opening / READ ONLY transactions, the
@@ -10,7 +11,9 @@ use crate::common;
 
 use std::time::{Duration, Instant};
 
-use common::sql_fixture::{SAMPLE_TABLES, percent_encode, pg_checksum, pg_sample, pg_sql_url, sqlite_checksum, sqlite_sample};
+use common::sql_fixture::{SAMPLE_TABLES, sqlite_checksum, sqlite_sample};
+#[cfg(feature = "postgres")]
+use common::sql_fixture::{percent_encode, pg_checksum, pg_sample, pg_sql_url};
 use qa_sql::db::{self, SqlDatabase};
 use qa_sql::{DbSchema, Dialect, ExecLimits, SqlError, SqlUrl};
 use serde_json::{Value, json};
@@ -26,6 +29,7 @@ fn open_sqlite(dir: &std::path::Path) -> (std::path::PathBuf, Box<dyn SqlDatabas
     (path, db)
 }
 
+#[cfg(feature = "postgres")]
 fn open_pg() -> Option<(String, String, Box<dyn SqlDatabase>)> {
     let (url, password) = pg_sample()?;
     let db = db::open(&pg_sql_url(&url, &password), ExecLimits::default()).expect("open the PostgreSQL sample");
@@ -34,7 +38,9 @@ fn open_pg() -> Option<(String, String, Box<dyn SqlDatabase>)> {
 
 /// Both engines: SQLite always, PostgreSQL when the test cluster is there.
 fn engines(dir: &std::path::Path) -> Vec<Box<dyn SqlDatabase>> {
+    #[cfg_attr(not(feature = "postgres"), allow(unused_mut))] // nothing more is pushed without it
     let mut v = vec![open_sqlite(dir).1];
+    #[cfg(feature = "postgres")]
     if let Some((_, _, pg)) = open_pg() {
         v.push(pg);
     }
@@ -149,6 +155,7 @@ fn query_returns_typed_values() {
     }
 }
 
+#[cfg(feature = "postgres")]
 #[test]
 fn postgres_specific_types_decode() {
     let Some((_, _, mut db)) = open_pg() else { return };
@@ -209,6 +216,7 @@ fn sqlite_long_query_times_out() {
     assert_eq!(r.rows[0][0], json!(3000));
 }
 
+#[cfg(feature = "postgres")]
 #[test]
 fn postgres_long_query_times_out() {
     let Some((_, _, mut db)) = open_pg() else { return };
@@ -259,6 +267,7 @@ fn sqlite_refuses_writes_at_the_connection() {
     assert_eq!(sqlite_checksum(&path), before, "the database file is unchanged");
 }
 
+#[cfg(feature = "postgres")]
 #[test]
 fn postgres_refuses_writes_at_the_connection() {
     let Some((url, password, mut db)) = open_pg() else { return };
@@ -327,6 +336,7 @@ fn missing_sqlite_file_is_a_clear_error() {
     assert!(err.to_string().contains("not a readable SQLite database"), "{err}");
 }
 
+#[cfg(feature = "postgres")]
 #[test]
 fn wrong_postgres_password_errors_without_leaking_it() {
     let Some((url, _)) = pg_sample() else { return };
@@ -339,6 +349,7 @@ fn wrong_postgres_password_errors_without_leaking_it() {
     assert!(!msg.contains(secret) && !format!("{err:?}").contains(secret), "{msg}");
 }
 
+#[cfg(feature = "postgres")]
 #[test]
 fn percent_encoded_postgres_password_connects() {
     let Some((url, password)) = pg_sample() else { return };
@@ -357,6 +368,7 @@ fn percent_encoded_postgres_password_connects() {
     assert_eq!(r.rows, vec![vec![json!(1)]]);
 }
 
+#[cfg(feature = "postgres")]
 #[test]
 fn closed_postgres_port_errors_quickly() {
     // A port nobody listens on: bind one, note it, close it.
@@ -370,6 +382,17 @@ fn closed_postgres_port_errors_quickly() {
     assert!(matches!(err, SqlError::Connect { .. }), "{err:?}");
     assert!(msg.contains(&port.to_string()) || msg.contains("127.0.0.1"), "names the target: {msg}");
     assert!(!msg.contains("pw-not-shown"), "{msg}");
+}
+
+#[cfg(not(feature = "postgres"))]
+#[test]
+fn a_postgres_url_needs_the_postgres_feature() {
+    let url = SqlUrl::parse("postgres://qa_admin:pw-not-shown@127.0.0.1:5432/qa_audit").expect("the URL parses without the driver");
+    assert_eq!(url.dialect, Dialect::Postgres);
+    let err = db::open(&url, ExecLimits::default()).err().expect("no PostgreSQL in this build");
+    let msg = err.to_string();
+    assert!(matches!(err, SqlError::PostgresNotBuilt { .. }), "{err:?}");
+    assert!(msg.contains("--features postgres") && msg.contains("127.0.0.1") && !msg.contains("pw-not-shown"), "{msg}");
 }
 
 #[test]
@@ -428,6 +451,7 @@ fn error_messages_are_clear() {
     let e = db.query("SELECT nope FROM findings", limits(10, 1000)).unwrap_err();
     eprintln!("sqlite bad column: {e}");
     assert!(e.to_string().contains("nope"));
+    #[cfg(feature = "postgres")]
     if let Some((_, _, mut pg)) = open_pg() {
         let e = pg.query("SELECT nope FROM findings", limits(10, 1000)).unwrap_err();
         eprintln!("pg bad column: {e}");

@@ -12,7 +12,9 @@ use common::sql_fixture::{self, sql_llm};
 use common::{qa, repo};
 use serde_json::{json, Value};
 
+#[cfg_attr(not(feature = "postgres"), allow(unused_mut))]
 fn with_password(mut cmd: assert_cmd::Command) -> assert_cmd::Command {
+    #[cfg(feature = "postgres")]
     if let Some((_, p)) = sql_fixture::pg_sample() {
         cmd.env("QA_SQL_PASSWORD", p);
     }
@@ -35,11 +37,13 @@ fn grade_of<'a>(v: &'a Value, id: &str) -> &'a str {
 
 /// Both databases on every engine: (engine, audit URL, library URL).
 fn engines(dir: &Path) -> Vec<(&'static str, String, String)> {
+    #[cfg_attr(not(feature = "postgres"), allow(unused_mut))] // nothing more is pushed without it
     let mut out = vec![(
         "sqlite",
         format!("sqlite://{}", sql_fixture::sqlite_sample(dir).display()),
         format!("sqlite://{}", sql_fixture::sqlite_library(dir).display()),
     )];
+    #[cfg(feature = "postgres")]
     if let (Some((audit, _)), Some(library)) = (sql_fixture::pg_sample(), sql_fixture::pg_library()) {
         out.push(("postgres", audit, library));
     }

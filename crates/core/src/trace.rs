@@ -482,6 +482,63 @@ pub struct TraceRecord {
     /// Each route's own details.
     #[serde(deserialize_with = "lenient::object")]
     pub internal: Internal,
+    /// The smart router's decision (`qa ask`); absent for direct commands (`qa sql`, `qa es`).
+    #[serde(deserialize_with = "lenient::object_opt", skip_serializing_if = "Option::is_none")]
+    pub routing: Option<TraceRouting>,
+    /// The conversation turn the question was (`qa ask --session`, `qa chat`); absent otherwise.
+    #[serde(deserialize_with = "lenient::object_opt", skip_serializing_if = "Option::is_none")]
+    pub conversation: Option<TraceConversation>,
+}
+
+/// How the router sent the question: target, query type, confidence and why.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(default)]
+pub struct TraceRouting {
+    /// `documents`, `sql` or `es`.
+    #[serde(deserialize_with = "lenient::value")]
+    pub target: String,
+    /// `simple`, `complex` or `hybrid`.
+    #[serde(deserialize_with = "lenient::value")]
+    pub query_type: String,
+    /// Confidence of the query type, in [0, 1].
+    #[serde(deserialize_with = "lenient::value")]
+    pub confidence: f64,
+    /// Whether `--route` or `--type` overrode the rules.
+    #[serde(deserialize_with = "lenient::value")]
+    pub overridden: bool,
+    /// The router's reasons.
+    #[serde(deserialize_with = "lenient::list_of")]
+    pub reasons: Vec<String>,
+    /// The filters found (the router's `extracted_filters`).
+    #[serde(deserialize_with = "lenient::value")]
+    pub extracted_filters: Value,
+}
+
+/// Which session turn a trace belongs to, and how the message was read (the reiterate node).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(default)]
+pub struct TraceConversation {
+    /// The session name.
+    #[serde(deserialize_with = "lenient::value")]
+    pub session: String,
+    /// The turn's number in the session.
+    #[serde(deserialize_with = "lenient::value")]
+    pub turn: u32,
+    /// The goal the message was turned into (shown to the user when it differs).
+    #[serde(deserialize_with = "lenient::value")]
+    pub main_goal: String,
+    /// Why the goal reads as it does.
+    #[serde(deserialize_with = "lenient::value")]
+    pub reasoning: String,
+    /// The message refers to earlier results ("show me more", "the same but for 2024").
+    #[serde(deserialize_with = "lenient::value")]
+    pub references_prior_results: bool,
+    /// The user asked to run without clarifying questions.
+    #[serde(deserialize_with = "lenient::value")]
+    pub force_execute: bool,
+    /// A pasted query, if the message contained one.
+    #[serde(deserialize_with = "lenient::value")]
+    pub user_query_text: Option<String>,
 }
 
 impl TraceRecord {

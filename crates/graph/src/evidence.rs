@@ -472,9 +472,9 @@ fn generated_query(r: &mut Runner, question: &str, g: CypherGeneration, hints: V
 /// Why the generated query gave no rows to use.
 #[derive(Debug, thiserror::Error)]
 enum GenerationError {
-    /// The LLM call failed (its message).
+    /// The LLM call failed.
     #[error("LLM call failed: {0}")]
-    Call(String),
+    Call(#[from] qa_llm::LlmError),
     /// The reply holds no usable query.
     #[error("{0}")]
     Invalid(PromptError),
@@ -489,7 +489,7 @@ enum GenerationError {
 /// Send the prompt, check the query and run it if accepted, recording each step in `ev.cypher`,
 /// `ev.queries` and the LLM call's outcome.
 fn run_generated(r: &mut Runner, prompt: &CypherPrompt, g: CypherGeneration) -> Result<Vec<Row>, GenerationError> {
-    let response = g.llm.call(&prompt.request()).map_err(|e| GenerationError::Call(e.to_string()))?;
+    let response = g.llm.call(&prompt.request())?;
     let query = prompt.parse(&response.text).inspect_err(|e| g.llm.set_outcome(format!("invalid: {e}"))).map_err(GenerationError::Invalid)?;
     r.ev.cypher.generated = Some(query.clone());
     let report = cypher::check(&query, Some(&generate::to_cypher_schema(g.schema)), &g.policy);

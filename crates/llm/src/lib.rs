@@ -1,10 +1,12 @@
 //! The `Llm` trait and its providers: a local GGUF chat model run in-process through candle
-//! ([`local`]), any OpenAI-compatible `/v1/chat/completions` endpoint ([`openai`]), or none.
+//! (`local`, built with the `local-llm` cargo feature, on by default), any OpenAI-compatible
+//! `/v1/chat/completions` endpoint ([`openai`]), or none.
 //!
 //! Callers never depend on a provider: they build a [`ChatRequest`] (messages, token budget, and
 //! whether the output must be JSON) and get text plus token usage back, or an [`LlmError`] that
 //! they turn into a degraded, extractive answer.
 
+#[cfg(feature = "local-llm")]
 pub mod local;
 pub mod openai;
 pub mod prompt;
@@ -128,7 +130,8 @@ pub struct ChatResponse {
 }
 
 /// Why a call failed. Messages never contain API keys.
-#[derive(Debug, thiserror::Error)]
+// Clone: an `LlmRun` keeps the error that made the LLM unusable and returns it for later calls.
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum LlmError {
     #[error("LLM model file not found: {path}. fetch the default local model with `scripts/setup-models.sh`, or set QA_LLM_MODEL to a GGUF file (or use --llm none)")]
     /// The local GGUF file does not exist.
@@ -209,6 +212,13 @@ pub enum LlmError {
     #[error("LLM misconfigured: {0}")]
     /// The settings cannot work (no endpoint, no model name, ambiguous model folder, bad URL…).
     Config(String),
+    #[error(
+        "the local LLM provider is not in this build: qa was built without the `local-llm` cargo feature \
+         (rebuild with the default features, or `cargo build --release --features local-llm`); \
+         use an OpenAI-compatible endpoint (QA_LLM_BASE_URL) or --llm none"
+    )]
+    /// The local provider was chosen in a build without the `local-llm` feature.
+    LocalNotBuilt,
 }
 
 /// A chat model. Implementations are used from one thread at a time.

@@ -13,6 +13,7 @@
 //! of no use to callers), so a JSON answer that is returned always parses.
 
 pub mod chat_template;
+pub mod error;
 pub mod gguf_tokenizer;
 pub mod json_constraint;
 pub mod schema_guide;
@@ -29,6 +30,7 @@ use std::time::Instant;
 use candle_core::{DType, Device, Tensor};
 
 use self::chat_template::{ChatTemplate, TemplateTokens};
+use self::error::{LoadError, UnknownWeightMode};
 use self::gguf_tokenizer::GgufTokenizer;
 use self::json_constraint::JsonPrefix;
 use self::schema_guide::JsonConstraint;
@@ -53,14 +55,14 @@ pub enum WeightMode {
 }
 
 impl FromStr for WeightMode {
-    type Err = String;
+    type Err = UnknownWeightMode;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.trim().to_ascii_lowercase().as_str() {
             "auto" => Ok(WeightMode::Auto),
             "f32" => Ok(WeightMode::F32),
             "q8_0" | "q8" => Ok(WeightMode::Q8_0),
             "keep" => Ok(WeightMode::Keep),
-            other => Err(format!("unknown weight mode `{other}` (expected auto, f32, q8_0 or keep)")),
+            other => Err(UnknownWeightMode(other.to_string())),
         }
     }
 }
@@ -147,22 +149,22 @@ impl LocalLlm {
         if !opts.path.is_file() {
             return Err(LlmError::ModelMissing { path: path_str });
         }
-        let load_err = |reason: String| LlmError::Load { path: path_str.clone(), reason };
+        let load_err = |reason: &dyn fmt::Display| LlmError::Load { path: path_str.clone(), reason: reason.to_string() };
         let started = Instant::now();
-        let file = File::open(&opts.path).map_err(|e| load_err(e.to_string()))?;
+        let file = File::open(&opts.path).map_err(|e| load_err(&e))?;
         let mut reader = BufReader::new(file);
-        let content = weights::read_content(&mut reader).map_err(load_err)?;
-        let arch = weights::architecture(&content).map_err(load_err)?;
-        let tokenizer = GgufTokenizer::load(&content, &opts.path).map_err(&load_err)?;
+        let content = weights::read_content(&mut reader).map_err(|e| load_err(&e))?;
+        let arch = weights::architecture(&content).map_err(|e| load_err(&e))?;
+        let tokenizer = GgufTokenizer::load(&content, &opts.path).map_err(|e| load_err(&e))?;
         let template_source = content.metadata.get("tokenizer.chat_template").and_then(|v| v.to_string().ok()).cloned();
         let tokens = TemplateTokens {
             bos: tokenizer.bos_token().unwrap_or_default().to_string(),
             eos: tokenizer.eos_token().unwrap_or_default().to_string(),
         };
         let template = ChatTemplate::new(template_source.as_deref(), tokens);
-        let context = context_window(&content, &arch, opts.context_override).map_err(&load_err)?;
+        let context = context_window(&content, &arch, opts.context_override).map_err(|e| load_err(&e))?;
 
-        let loaded = weights::load(content, reader, &arch, opts.weights, context).map_err(&load_err)?;
+        let loaded = weights::load(content, reader, &arch, opts.weights, context).map_err(|e| load_err(&e))?;
         let stats = LoadStats {
             load_secs: started.elapsed().as_secs_f64(),
             architecture: arch,
@@ -224,7 +226,7 @@ impl LocalLlm {
             OutputFormat::Json { prefix, schema, .. } => Some(json_start(prefix, schema)?),
             OutputFormat::Text => None,
         };
-        let prompt_ids = self.tokenizer.encode(&prompt).map_err(LlmError::Generation)?;
+        let prompt_ids = self.tokenizer.encode(&prompt).map_err(|e| LlmError::Generation(e.to_string()))?;
         if prompt_ids.is_empty() {
             return Err(LlmError::Generation("the prompt encodes to no tokens".into()));
         }
@@ -415,12 +417,12 @@ fn context_window(
     content: &candle_core::quantized::gguf_file::Content,
     arch: &str,
     context_override: Option<usize>,
-) -> Result<usize, String> {
+) -> Result<usize, LoadError> {
     let key = format!("{arch}.context_length");
     let trained = content.metadata.get(&key).and_then(|v| v.to_u32().ok()).map(|v| v as usize);
     let supported = match arch {
         "llama" => trained.unwrap_or(LLAMA_CONTEXT_CAP).min(LLAMA_CONTEXT_CAP),
-        _ => trained.ok_or_else(|| format!("GGUF metadata lacks {key}"))?,
+        _ => trained.ok_or(LoadError::MissingMetadata(key))?,
     };
     match context_override {
         Some(n) if n > supported => {
@@ -607,7 +609,7 @@ mod tests {
             assert_eq!(mode.to_string(), text);
         }
         assert_eq!(" F32 ".parse::<WeightMode>(), Ok(WeightMode::F32));
-        assert!("q4".parse::<WeightMode>().is_err_and(|e| e.contains("auto, f32, q8_0 or keep")));
+        assert!("q4".parse::<WeightMode>().is_err_and(|e| e.to_string().contains("auto, f32, q8_0 or keep")));
         assert_eq!(WeightMode::default(), WeightMode::Auto);
     }
 

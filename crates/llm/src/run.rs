@@ -36,8 +36,8 @@ pub struct LlmRun<'a> {
     llm: &'a mut dyn Llm,
     /// Every call made so far, in order (skipped calls are not recorded).
     pub calls: Vec<LlmCallRecord>,
-    /// Set after a failure that makes further calls pointless in this run.
-    pub down: Option<String>,
+    /// Set after a failure that makes further calls pointless in this run (the failure).
+    pub down: Option<LlmError>,
 }
 
 impl<'a> LlmRun<'a> {
@@ -51,10 +51,11 @@ impl<'a> LlmRun<'a> {
         &*self.llm
     }
 
-    /// Make one call, or fail at once if an earlier call showed the LLM is unusable.
-    pub fn call(&mut self, request: &ChatRequest) -> Result<ChatResponse, String> {
-        if let Some(reason) = &self.down {
-            return Err(reason.clone());
+    /// Make one call, or fail at once (with the same error) if an earlier call showed the LLM
+    /// is unusable.
+    pub fn call(&mut self, request: &ChatRequest) -> Result<ChatResponse, LlmError> {
+        if let Some(e) = &self.down {
+            return Err(e.clone());
         }
         let t = std::time::Instant::now();
         let result = self.llm.chat(request);
@@ -86,13 +87,12 @@ impl<'a> LlmRun<'a> {
         };
         tracing::info!(purpose = request.purpose, ok = record.ok, latency_ms = record.latency_ms, prompt = record.usage.prompt, completion = record.usage.completion, "llm call");
         self.calls.push(record);
-        result.map_err(|e| {
-            let message = e.to_string();
-            if is_persistent(&e) {
-                self.down = Some(message.clone());
-            }
-            message
-        })
+        if let Err(e) = &result
+            && is_persistent(e)
+        {
+            self.down = Some(e.clone());
+        }
+        result
     }
 
     /// Record what was done with the last call's output.
@@ -129,5 +129,6 @@ fn is_persistent(e: &LlmError) -> bool {
             | LlmError::ModelNotFound { .. }
             | LlmError::GaveUp { .. }
             | LlmError::Config(_)
+            | LlmError::LocalNotBuilt
     )
 }

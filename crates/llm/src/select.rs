@@ -1,11 +1,15 @@
 //! Which LLM a run uses: `llm_provider` (`auto`, `local`, `openai`, `none`) resolved against the
-//! model files and endpoint settings, then opened.
+//! model files and endpoint settings, then opened. Without the `local-llm` cargo feature, `local`
+//! is an error ([`LlmError::LocalNotBuilt`]) and `auto` never picks a local model.
 
-use std::path::{Path, PathBuf};
+#[cfg(feature = "local-llm")]
+use std::path::Path;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use serde::Serialize;
 
+#[cfg(feature = "local-llm")]
 use super::local::{LocalLlm, LocalOptions, WeightMode};
 use super::openai::{OpenAiLlm, OpenAiOptions};
 use super::{Llm, LlmError};
@@ -129,6 +133,7 @@ pub enum LlmChoice {
 
 /// The GGUF file `llm_model` names: a path, or a file or folder name under the models folder
 /// (a folder must hold exactly one `.gguf`).
+#[cfg(feature = "local-llm")]
 pub(crate) fn local_model_path(settings: &LlmSettings) -> Result<PathBuf, LlmError> {
     let named = settings.model.as_deref().unwrap_or(DEFAULT_LOCAL_MODEL);
     let as_given = PathBuf::from(named);
@@ -143,6 +148,7 @@ pub(crate) fn local_model_path(settings: &LlmSettings) -> Result<PathBuf, LlmErr
     Ok(path)
 }
 
+#[cfg(feature = "local-llm")]
 fn single_gguf_in(dir: &Path) -> Result<PathBuf, LlmError> {
     let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| LlmError::Load { path: dir.display().to_string(), reason: e.to_string() })?
@@ -177,7 +183,7 @@ pub fn choose(settings: &LlmSettings) -> Result<LlmChoice, LlmError> {
     match settings.provider {
         LlmProvider::None => Ok(LlmChoice::None { reason: "llm_provider is none".into() }),
         LlmProvider::OpenAi => openai(),
-        LlmProvider::Local => Ok(LlmChoice::Local { path: local_model_path(settings)? }),
+        LlmProvider::Local => local_choice(settings),
         LlmProvider::Auto => {
             if settings.base_url.is_some() {
                 return openai();
@@ -186,42 +192,85 @@ pub fn choose(settings: &LlmSettings) -> Result<LlmChoice, LlmError> {
             // key terms 0.29 vs 0.48, 36× slower), so `auto` uses a local model only when the user
             // names one; the bundled one is `--llm local`.
             if settings.model.is_none() {
-                return Ok(LlmChoice::None {
-                    reason: "no LLM endpoint configured (QA_LLM_BASE_URL) and no local model named (QA_LLM_MODEL); \
-                             answers are extractive (the bundled SmolLM2-135M is opt-in: --llm local)"
-                        .into(),
-                });
+                return Ok(LlmChoice::None { reason: NOTHING_CONFIGURED.into() });
             }
-            match local_model_path(settings) {
-                Ok(path) if path.is_file() => Ok(LlmChoice::Local { path }),
-                Ok(path) => Ok(LlmChoice::None { reason: format!("no LLM endpoint configured (QA_LLM_BASE_URL) and no local model at {}", path.display()) }),
-                Err(e) => Err(e),
-            }
+            auto_local(settings)
         }
     }
+}
+
+/// Why `auto` chose no LLM when nothing is configured.
+#[cfg(feature = "local-llm")]
+const NOTHING_CONFIGURED: &str = "no LLM endpoint configured (QA_LLM_BASE_URL) and no local model named (QA_LLM_MODEL); \
+                                  answers are extractive (the bundled SmolLM2-135M is opt-in: --llm local)";
+#[cfg(not(feature = "local-llm"))]
+const NOTHING_CONFIGURED: &str = "no LLM endpoint configured (QA_LLM_BASE_URL); answers are extractive \
+                                  (this qa was built without the `local-llm` feature, so it runs no local model)";
+
+/// `llm_provider = local`: the named (or bundled) GGUF file.
+#[cfg(feature = "local-llm")]
+fn local_choice(settings: &LlmSettings) -> Result<LlmChoice, LlmError> {
+    Ok(LlmChoice::Local { path: local_model_path(settings)? })
+}
+
+/// `llm_provider = local` in a build without a local model runtime.
+#[cfg(not(feature = "local-llm"))]
+fn local_choice(_settings: &LlmSettings) -> Result<LlmChoice, LlmError> {
+    Err(LlmError::LocalNotBuilt)
+}
+
+/// `auto` with no endpoint and a model named: that local model if its file exists.
+#[cfg(feature = "local-llm")]
+fn auto_local(settings: &LlmSettings) -> Result<LlmChoice, LlmError> {
+    let path = local_model_path(settings)?;
+    if path.is_file() {
+        return Ok(LlmChoice::Local { path });
+    }
+    Ok(LlmChoice::None { reason: format!("no LLM endpoint configured (QA_LLM_BASE_URL) and no local model at {}", path.display()) })
+}
+
+/// `auto` with no endpoint and a model named, in a build that cannot run it: no LLM, saying why
+/// (an error would stop commands that work fine with extractive answers).
+#[cfg(not(feature = "local-llm"))]
+fn auto_local(_settings: &LlmSettings) -> Result<LlmChoice, LlmError> {
+    Ok(LlmChoice::None {
+        reason: "no LLM endpoint configured (QA_LLM_BASE_URL), and QA_LLM_MODEL names a local model, which this qa \
+                 cannot run: it was built without the `local-llm` cargo feature; answers are extractive"
+            .into(),
+    })
+}
+
+/// Load the local model at `path` with the settings' weights and threads.
+#[cfg(feature = "local-llm")]
+fn open_local(settings: &LlmSettings, path: &Path) -> Result<Box<dyn Llm>, LlmError> {
+    let weights = match settings.weights {
+        LlmWeights::Auto => WeightMode::Auto,
+        LlmWeights::F32 => WeightMode::F32,
+        LlmWeights::Q8 => WeightMode::Q8_0,
+        LlmWeights::Keep => WeightMode::Keep,
+    };
+    let cores = settings.cores;
+    let opts = LocalOptions {
+        path: path.to_path_buf(),
+        prefill_threads: if settings.prefill_threads == 0 { cores } else { settings.prefill_threads },
+        decode_threads: if settings.decode_threads == 0 { cores } else { settings.decode_threads },
+        weights,
+        context_override: (settings.context > 0).then_some(settings.context),
+    };
+    Ok(Box::new(LocalLlm::load(&opts)?))
+}
+
+/// A local model in a build without the `local-llm` feature.
+#[cfg(not(feature = "local-llm"))]
+fn open_local(_settings: &LlmSettings, _path: &std::path::Path) -> Result<Box<dyn Llm>, LlmError> {
+    Err(LlmError::LocalNotBuilt)
 }
 
 /// Open the chosen LLM (`None` when the choice is no LLM).
 pub fn open(settings: &LlmSettings, choice: &LlmChoice) -> Result<Option<Box<dyn Llm>>, LlmError> {
     match choice {
         LlmChoice::None { .. } => Ok(None),
-        LlmChoice::Local { path } => {
-            let weights = match settings.weights {
-                LlmWeights::Auto => WeightMode::Auto,
-                LlmWeights::F32 => WeightMode::F32,
-                LlmWeights::Q8 => WeightMode::Q8_0,
-                LlmWeights::Keep => WeightMode::Keep,
-            };
-            let cores = settings.cores;
-            let opts = LocalOptions {
-                path: path.clone(),
-                prefill_threads: if settings.prefill_threads == 0 { cores } else { settings.prefill_threads },
-                decode_threads: if settings.decode_threads == 0 { cores } else { settings.decode_threads },
-                weights,
-                context_override: (settings.context > 0).then_some(settings.context),
-            };
-            Ok(Some(Box::new(LocalLlm::load(&opts)?)))
-        }
+        LlmChoice::Local { path } => open_local(settings, path).map(Some),
         LlmChoice::Openai { base_url, model } => {
             let opts = OpenAiOptions {
                 base_url: base_url.clone(),
@@ -240,19 +289,38 @@ pub fn open(settings: &LlmSettings, choice: &LlmChoice) -> Result<Option<Box<dyn
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     fn settings_with(models: &Path) -> LlmSettings {
         LlmSettings { models_dir: models.to_path_buf(), ..LlmSettings::default() }
     }
 
     #[test]
-    fn auto_prefers_the_endpoint_then_a_named_local_model_then_none() {
+    fn auto_prefers_the_endpoint_else_none() {
         let dir = tempfile::tempdir().unwrap();
         let mut s = settings_with(dir.path());
         match choose(&s).unwrap() {
-            LlmChoice::None { reason } => assert!(reason.contains("--llm local"), "{reason}"),
+            LlmChoice::None { reason } => {
+                let hint = if cfg!(feature = "local-llm") { "--llm local" } else { "local-llm" };
+                assert!(reason.contains(hint), "{reason}");
+            }
             other => panic!("{other:?}"),
         }
+        s.base_url = Some("http://127.0.0.1:9/v1".into());
+        assert!(matches!(choose(&s), Err(LlmError::Config(m)) if m.contains("QA_LLM_MODEL")));
+        s.model = Some("gpt-4o-mini".into());
+        assert_eq!(choose(&s).unwrap(), LlmChoice::Openai { base_url: "http://127.0.0.1:9/v1".into(), model: "gpt-4o-mini".into() });
+        s.provider = LlmProvider::OpenAi;
+        assert!(matches!(choose(&s).unwrap(), LlmChoice::Openai { .. }));
+        s.provider = LlmProvider::None;
+        assert!(matches!(choose(&s).unwrap(), LlmChoice::None { .. }));
+    }
+
+    #[cfg(feature = "local-llm")]
+    #[test]
+    fn auto_uses_a_local_model_only_when_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = settings_with(dir.path());
         let file = dir.path().join(DEFAULT_LOCAL_MODEL);
         std::fs::create_dir_all(file.parent().unwrap()).unwrap();
         std::fs::write(&file, b"GGUF").unwrap();
@@ -263,15 +331,11 @@ mod tests {
         s.provider = LlmProvider::Auto;
         s.model = Some(DEFAULT_LOCAL_MODEL.into());
         assert_eq!(choose(&s).unwrap(), LlmChoice::Local { path: file });
-        s.model = None;
-        s.base_url = Some("http://127.0.0.1:9/v1".into());
-        assert!(matches!(choose(&s), Err(LlmError::Config(m)) if m.contains("QA_LLM_MODEL")));
-        s.model = Some("gpt-4o-mini".into());
-        assert_eq!(choose(&s).unwrap(), LlmChoice::Openai { base_url: "http://127.0.0.1:9/v1".into(), model: "gpt-4o-mini".into() });
-        s.provider = LlmProvider::None;
-        assert!(matches!(choose(&s).unwrap(), LlmChoice::None { .. }));
+        s.model = Some("missing.gguf".into());
+        assert!(matches!(choose(&s).unwrap(), LlmChoice::None { reason } if reason.contains("missing.gguf")));
     }
 
+    #[cfg(feature = "local-llm")]
     #[test]
     fn a_model_is_named_by_path_file_name_or_folder() {
         let dir = tempfile::tempdir().unwrap();
@@ -289,5 +353,24 @@ mod tests {
         s.model = Some(dir.path().join("missing.gguf").display().to_string());
         let choice = choose(&s).unwrap();
         assert!(matches!(open(&s, &choice), Err(LlmError::ModelMissing { .. })));
+    }
+
+    #[cfg(not(feature = "local-llm"))]
+    #[test]
+    fn without_the_feature_local_is_an_error_and_auto_skips_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = settings_with(dir.path());
+        let file = dir.path().join(DEFAULT_LOCAL_MODEL);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(&file, b"GGUF").unwrap();
+        s.provider = LlmProvider::Local;
+        let err = choose(&s).unwrap_err();
+        assert!(matches!(err, LlmError::LocalNotBuilt), "{err:?}");
+        assert!(err.to_string().contains("--features local-llm"), "{err}");
+        // A local choice made some other way does not open either.
+        assert!(matches!(open(&s, &LlmChoice::Local { path: file }), Err(LlmError::LocalNotBuilt)));
+        s.provider = LlmProvider::Auto;
+        s.model = Some(DEFAULT_LOCAL_MODEL.into());
+        assert!(matches!(choose(&s).unwrap(), LlmChoice::None { reason } if reason.contains("local-llm")));
     }
 }

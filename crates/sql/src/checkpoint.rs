@@ -35,12 +35,12 @@ pub(crate) fn dir(data_dir: &Path) -> PathBuf {
 /// Write `cp` (temp file, then rename); returns its path.
 pub(crate) fn save(data_dir: &Path, cp: &Checkpoint) -> Result<PathBuf, SqlError> {
     let d = dir(data_dir);
-    std::fs::create_dir_all(&d).map_err(|e| SqlError::Other(format!("cannot create {}: {e}", d.display())))?;
+    std::fs::create_dir_all(&d).map_err(|source| SqlError::Io { action: "cannot create", path: d.clone(), source })?;
     let path = d.join(format!("{}.json", cp.id));
     let tmp = d.join(format!(".{}.json.tmp", cp.id));
-    let text = serde_json::to_string_pretty(cp).map_err(|e| SqlError::Other(e.to_string()))?;
-    std::fs::write(&tmp, text).map_err(|e| SqlError::Other(format!("cannot write {}: {e}", tmp.display())))?;
-    std::fs::rename(&tmp, &path).map_err(|e| SqlError::Other(format!("cannot write {}: {e}", path.display())))?;
+    let text = serde_json::to_string_pretty(cp).map_err(SqlError::SaveCheckpoint)?;
+    std::fs::write(&tmp, text).map_err(|source| SqlError::Io { action: "cannot write", path: tmp.clone(), source })?;
+    std::fs::rename(&tmp, &path).map_err(|source| SqlError::Io { action: "cannot write", path: path.clone(), source })?;
     Ok(path)
 }
 
@@ -49,19 +49,20 @@ pub fn load(data_dir: &Path, id: &str) -> Result<Checkpoint, SqlError> {
     let d = dir(data_dir);
     let id = id.trim();
     if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
-        return Err(SqlError::Other(format!("'{id}' is not a checkpoint id (ids are hex, as printed by `qa sql`)")));
+        return Err(SqlError::CheckpointId(id.to_string()));
     }
     let mut found: Vec<PathBuf> = std::fs::read_dir(&d)
         .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(id) && n.ends_with(".json"))).collect())
         .unwrap_or_default();
     found.sort();
     match found.len() {
-        0 => Err(SqlError::Other(format!("no checkpoint '{id}' in {} (they are written when `qa sql` asks a clarifying question)", d.display()))),
+        0 => Err(SqlError::CheckpointMissing { id: id.to_string(), dir: d }),
         1 => {
-            let text = std::fs::read_to_string(&found[0]).map_err(|e| SqlError::Other(format!("cannot read {}: {e}", found[0].display())))?;
-            serde_json::from_str(&text).map_err(|e| SqlError::Other(format!("{} is not a valid checkpoint: {e}", found[0].display())))
+            let path = found.remove(0);
+            let text = std::fs::read_to_string(&path).map_err(|source| SqlError::Io { action: "cannot read", path: path.clone(), source })?;
+            serde_json::from_str(&text).map_err(|source| SqlError::BadCheckpoint { path, source })
         }
-        n => Err(SqlError::Other(format!("checkpoint id '{id}' is ambiguous ({n} match); give more characters"))),
+        n => Err(SqlError::CheckpointAmbiguous { id: id.to_string(), matches: n }),
     }
 }
 

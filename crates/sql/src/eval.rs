@@ -107,17 +107,17 @@ impl Summary {
 
 /// Read a question file; a bad line is an error naming its line number.
 pub fn load(path: &Path) -> Result<Vec<EvalQuestion>, SqlError> {
-    let text = std::fs::read_to_string(path).map_err(|e| SqlError::Other(format!("cannot read {}: {e}", path.display())))?;
+    let text = std::fs::read_to_string(path).map_err(|source| SqlError::Io { action: "cannot read", path: path.to_path_buf(), source })?;
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        let q: EvalQuestion = serde_json::from_str(line).map_err(|e| SqlError::Other(format!("{}:{}: not a question line ({e})", path.display(), n + 1)))?;
+        let q: EvalQuestion = serde_json::from_str(line).map_err(|source| SqlError::EvalLine { path: path.to_path_buf(), line: n + 1, source })?;
         out.push(q);
     }
     if out.is_empty() {
-        return Err(SqlError::Other(format!("{} holds no questions", path.display())));
+        return Err(SqlError::NoEvalQuestions(path.to_path_buf()));
     }
     Ok(out)
 }

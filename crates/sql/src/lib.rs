@@ -26,6 +26,8 @@ pub mod schema;
 pub mod state;
 pub mod validate;
 
+use std::path::PathBuf;
+
 use serde::{Deserialize, Serialize};
 
 use qa_core::secret::scrub_secret;
@@ -70,6 +72,7 @@ pub struct SqlUrl {
     pub target: String,
     /// Postgres: the connection settings as tokio-postgres parsed them from the URL
     /// (percent-decoded), with [`SqlUrl::password`] in place of any inline password.
+    #[cfg(feature = "postgres")]
     pg: Option<tokio_postgres::Config>,
     password: Option<String>,
     /// Every form of the password that could show up in text: as decoded, and as written in
@@ -108,11 +111,20 @@ impl SqlUrl {
     }
 
     fn sqlite(path: &str) -> SqlUrl {
-        SqlUrl { dialect: Dialect::Sqlite, target: path.to_string(), pg: None, password: None, secrets: Vec::new() }
+        SqlUrl {
+            dialect: Dialect::Sqlite,
+            target: path.to_string(),
+            #[cfg(feature = "postgres")]
+            pg: None,
+            password: None,
+            secrets: Vec::new(),
+        }
     }
 
     /// A PostgreSQL URL, parsed (and percent-decoded) by tokio-postgres. An inline password
-    /// wins; without one, `QA_SQL_PASSWORD` or `PGPASSWORD` supplies it.
+    /// wins; without one, `QA_SQL_PASSWORD` or `PGPASSWORD` supplies it. Built without the
+    /// `postgres` feature, the URL is only checked for a host and kept for display (and for
+    /// [`db::open`] to name in its refusal).
     fn postgres(url: &str, scheme: &str) -> Result<SqlUrl, SqlError> {
         let rest = &url[scheme.len()..];
         let host = rest.rfind('@').map_or(rest, |at| &rest[at + 1..]);
@@ -122,14 +134,19 @@ impl SqlUrl {
         let raw_password = userinfo_password(url).filter(|p| !p.is_empty());
         let mut secrets: Vec<String> = raw_password.iter().map(|p| p.to_string()).collect();
         // tokio-postgres wants the scheme in lower case; the rest it parses and percent-decodes.
-        let normalized = format!("postgres://{rest}");
-        let mut config: tokio_postgres::Config = normalized.parse().map_err(|e: tokio_postgres::Error| {
+        #[cfg(feature = "postgres")]
+        let mut config: tokio_postgres::Config = format!("postgres://{rest}").parse().map_err(|e: tokio_postgres::Error| {
             let reason = scrub_all(&secrets, &e.to_string());
             SqlError::Url(format!("{}: {reason}", redact_url(url)))
         })?;
+        #[cfg(feature = "postgres")]
         let inline = config.get_password().map(|p| String::from_utf8_lossy(p).into_owned()).filter(|p| !p.is_empty());
+        // No driver, so nothing connects with it: kept as written, only to be scrubbed from text.
+        #[cfg(not(feature = "postgres"))]
+        let inline = raw_password.map(String::from);
         let password = inline.or_else(|| PASSWORD_VARS.iter().find_map(|v| std::env::var(v).ok().filter(|p| !p.is_empty())));
         if let Some(p) = &password {
+            #[cfg(feature = "postgres")]
             config.password(p.as_str());
             secrets.push(p.clone());
         }
@@ -138,7 +155,14 @@ impl SqlUrl {
         secrets.dedup();
         let shown = redact_url(url);
         let target = format!("postgres://{}", strip_userinfo_password(&shown[scheme.len()..]));
-        Ok(SqlUrl { dialect: Dialect::Postgres, target, pg: Some(config), password, secrets })
+        Ok(SqlUrl {
+            dialect: Dialect::Postgres,
+            target,
+            #[cfg(feature = "postgres")]
+            pg: Some(config),
+            password,
+            secrets,
+        })
     }
 
     /// The password to connect with (inline, else from the environment), if any.
@@ -147,6 +171,7 @@ impl SqlUrl {
     }
 
     /// Postgres: the settings to connect with (password included). None for SQLite.
+    #[cfg(feature = "postgres")]
     pub(crate) fn pg_config(&self) -> Option<&tokio_postgres::Config> {
         self.pg.as_ref()
     }
@@ -391,9 +416,82 @@ pub enum SqlError {
     /// one read-only query.
     #[error("query refused: {0}")]
     Refused(String),
-    /// Anything else (files, checkpoints, semantic schema), with its message.
-    #[error("{0}")]
-    Other(String),
+    /// A PostgreSQL URL in a build without the `postgres` cargo feature.
+    #[error(
+        "cannot open the database {target}: this qa was built without PostgreSQL support \
+         (rebuild with the default cargo features, or `cargo build --release --features postgres`)"
+    )]
+    PostgresNotBuilt {
+        /// The database, as shown (redacted).
+        target: String,
+    },
+    /// The PostgreSQL connection's tokio runtime could not be started.
+    #[error("cannot start the PostgreSQL runtime: {0}")]
+    Runtime(#[source] std::io::Error),
+    /// A file (checkpoint, question file, semantic schema) could not be read or written.
+    #[error("{action} {}: {source}", path.display())]
+    Io {
+        /// What was being done: `cannot read`, `cannot write`, `cannot create`, ….
+        action: &'static str,
+        /// The file or folder.
+        path: PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The semantic schema file does not parse (JSON or TOML).
+    #[error("{}: {reason}", path.display())]
+    SemanticSchema {
+        /// The file.
+        path: PathBuf,
+        /// The parser's message.
+        reason: String,
+    },
+    /// A checkpoint id that cannot be one (ids are hex).
+    #[error("'{0}' is not a checkpoint id (ids are hex, as printed by `qa sql`)")]
+    CheckpointId(String),
+    /// No checkpoint has the given id (or id prefix).
+    #[error("no checkpoint '{id}' in {} (they are written when `qa sql` asks a clarifying question)", dir.display())]
+    CheckpointMissing {
+        /// The id or prefix asked for.
+        id: String,
+        /// The checkpoint folder.
+        dir: PathBuf,
+    },
+    /// More than one checkpoint starts with the given prefix.
+    #[error("checkpoint id '{id}' is ambiguous ({matches} match); give more characters")]
+    CheckpointAmbiguous {
+        /// The prefix asked for.
+        id: String,
+        /// How many checkpoints it matches.
+        matches: usize,
+    },
+    /// A checkpoint file that does not parse.
+    #[error("{} is not a valid checkpoint: {source}", path.display())]
+    BadCheckpoint {
+        /// The file.
+        path: PathBuf,
+        /// The parser's error.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// A checkpoint could not be serialized.
+    #[error("cannot serialize the checkpoint: {0}")]
+    SaveCheckpoint(#[source] serde_json::Error),
+    /// A line of an evaluation question file that is not a question.
+    #[error("{}:{line}: not a question line ({source})", path.display())]
+    EvalLine {
+        /// The question file.
+        path: PathBuf,
+        /// The line number, from 1.
+        line: usize,
+        /// The parser's error.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// An evaluation question file without questions.
+    #[error("{} holds no questions", .0.display())]
+    NoEvalQuestions(PathBuf),
 }
 
 impl SqlError {
@@ -407,6 +505,7 @@ impl SqlError {
 mod tests {
     use super::*;
 
+    #[cfg(feature = "postgres")]
     #[test]
     fn percent_encoded_password_is_decoded_by_tokio_postgres() {
         let url = SqlUrl::parse("postgres://u:p%40ss@host:5432/db").unwrap();
@@ -424,23 +523,33 @@ mod tests {
     fn display_and_debug_hide_the_password() {
         for raw in ["postgres://u:p%40ss@host:5432/db", "postgresql://u:s3cr3t-pw@host/db?sslmode=disable"] {
             let url = SqlUrl::parse(raw).unwrap();
-            for shown in [url.to_string(), format!("{url:?}"), format!("{:?}", url.pg_config())] {
+            #[cfg(feature = "postgres")]
+            let config = format!("{:?}", url.pg_config());
+            #[cfg(not(feature = "postgres"))]
+            let config = String::new();
+            for shown in [url.to_string(), format!("{url:?}"), config] {
                 assert!(!shown.contains("p%40ss") && !shown.contains("p@ss") && !shown.contains("s3cr3t"), "{shown}");
             }
             assert!(url.to_string().starts_with("postgres://u@host"), "{url}");
         }
         let url = SqlUrl::parse("postgres://u@host/db?password=s3cr3t-pw&sslmode=disable").unwrap();
+        // Reading the password out of the parameters is tokio-postgres's parsing.
+        #[cfg(feature = "postgres")]
         assert_eq!(url.password(), Some("s3cr3t-pw"));
         assert_eq!(url.to_string(), "postgres://u@host/db?password=<redacted>&sslmode=disable");
         assert!(!format!("{url:?}").contains("s3cr3t"));
     }
 
+    // The decoded form exists only where tokio-postgres decodes the URL (and could echo it).
+    #[cfg(feature = "postgres")]
     #[test]
     fn scrub_hides_decoded_and_encoded_password() {
         let url = SqlUrl::parse("postgres://u:p%40ssword@host/db").unwrap();
         assert_eq!(url.scrub("auth p@ssword and p%40ssword failed"), "auth <redacted> and <redacted> failed");
     }
 
+    // The port is checked by tokio-postgres's parser, which a build without `postgres` lacks.
+    #[cfg(feature = "postgres")]
     #[test]
     fn bad_postgres_url_error_hides_the_password() {
         let err = SqlUrl::parse("postgres://u:s3cr3t-pw@host:notaport/db").unwrap_err();

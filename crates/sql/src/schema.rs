@@ -53,11 +53,11 @@ impl SemanticSchema {
     /// Read and parse the file at `path`: JSON when it ends in `.json`, else TOML.
     pub fn load(path: &Path) -> Result<SemanticSchema, SqlError> {
         let text = std::fs::read_to_string(path)
-            .map_err(|e| SqlError::Other(format!("cannot read the semantic schema {}: {e}", path.display())))?;
+            .map_err(|source| SqlError::Io { action: "cannot read the semantic schema", path: path.to_path_buf(), source })?;
         let parsed: SemanticSchema = if path.extension().is_some_and(|e| e == "json") {
-            serde_json::from_str(&text).map_err(|e| SqlError::Other(format!("{}: {e}", path.display())))?
+            serde_json::from_str(&text).map_err(|e| SqlError::SemanticSchema { path: path.to_path_buf(), reason: e.to_string() })?
         } else {
-            toml::from_str(&text).map_err(|e| SqlError::Other(format!("{}: {}", path.display(), e.message())))?
+            toml::from_str(&text).map_err(|e| SqlError::SemanticSchema { path: path.to_path_buf(), reason: e.message().to_string() })?
         };
         Ok(parsed)
     }

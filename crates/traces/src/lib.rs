@@ -133,6 +133,16 @@ pub struct TraceLite {
     pub(crate) error: Option<String>,
     #[serde(deserialize_with = "lenient::object")]
     pub(crate) internal: LiteInternal,
+    #[serde(deserialize_with = "lenient::object_opt")]
+    pub(crate) routing: Option<LiteRouting>,
+}
+
+/// `routing`: the smart router's query type (absent in traces of direct commands).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub(crate) struct LiteRouting {
+    #[serde(deserialize_with = "lenient::value")]
+    pub query_type: String,
 }
 
 impl TraceLite {

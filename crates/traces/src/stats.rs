@@ -113,6 +113,24 @@ impl Ord for Slow {
     }
 }
 
+/// Counts and total latency of the traces of one route and query type.
+#[derive(Debug, Clone, Serialize)]
+pub struct KindLatency {
+    /// The route (`documents`, `sql`, `es`).
+    pub route: String,
+    /// The router's query type (`simple`, `complex`, `hybrid`), or `-` for traces of direct
+    /// commands (`qa sql`, `qa es`) and of versions before the router.
+    pub query_type: String,
+    /// Traces.
+    pub count: usize,
+    /// Median total latency.
+    pub p50: Option<f64>,
+    /// 95th percentile of total latency.
+    pub p95: Option<f64>,
+    /// Slowest total latency.
+    pub max: Option<f64>,
+}
+
 /// The report of `qa traces stats --json`.
 #[derive(Debug, Clone, Serialize)]
 pub struct Stats {
@@ -131,6 +149,8 @@ pub struct Stats {
     pub statuses: BTreeMap<String, usize>,
     /// Latency per stage: rag, graph, synthesis, total.
     pub latency_ms: Vec<StageLatency>,
+    /// Counts and total latency per route and query type.
+    pub by_route_and_type: Vec<KindLatency>,
     /// How the percentiles are computed, in words.
     pub percentile_method: &'static str,
     /// Token usage.
@@ -170,6 +190,8 @@ pub struct Collector {
     count: usize,
     routes: BTreeMap<String, usize>,
     statuses: BTreeMap<String, usize>,
+    /// Total latencies per (route, query type).
+    kinds: BTreeMap<(String, String), Vec<f64>>,
     /// Lines with a defaulted field ([`crate::ScanCounts::defaulted`]); set by the caller from the
     /// scan's counts.
     pub defaulted_lines: usize,
@@ -202,6 +224,8 @@ impl Collector {
         }
         *self.statuses.entry(t.status().map_or("(none)", Status::as_str).to_string()).or_default() += 1;
         let l = &t.latency_ms;
+        let query_type = t.routing.as_ref().map(|r| r.query_type.as_str()).filter(|q| !q.is_empty()).unwrap_or("-");
+        self.kinds.entry((route.to_string(), query_type.to_string())).or_default().push(l.total);
         for (v, x) in self.latencies.iter_mut().zip([l.rag, l.graph, l.synthesis, l.total]) {
             v.push(x);
         }
@@ -287,6 +311,13 @@ impl Collector {
         };
         let mut slowest: Vec<Slow> = self.slow.into_iter().map(|Reverse(s)| s).collect();
         slowest.sort_by(|a, b| b.cmp(a));
+        let by_route_and_type = std::mem::take(&mut self.kinds)
+            .into_iter()
+            .map(|((route, query_type), mut v)| {
+                v.sort_unstable_by(f64::total_cmp);
+                KindLatency { route, query_type, count: v.len(), p50: nearest_rank(&v, 50), p95: nearest_rank(&v, 95), max: v.last().copied() }
+            })
+            .collect();
         let stats = Stats {
             file,
             traces: n,
@@ -295,6 +326,7 @@ impl Collector {
             routes: self.routes,
             statuses: self.statuses,
             latency_ms,
+            by_route_and_type,
             percentile_method: "nearest-rank (value at rank ceil(p/100 * n) of the sorted values), exact",
             tokens,
             rates,
@@ -337,6 +369,13 @@ pub fn render_text(s: &Stats) -> String {
     for l in &s.latency_ms {
         let _ = writeln!(o, "  {:<10} {:>10} {:>10} {:>10} {:>10} {:>10}", l.stage, ms(l.p50), ms(l.p95), ms(l.p99), ms(l.max), ms(l.mean));
     }
+    if s.by_route_and_type.len() > 1 || s.by_route_and_type.iter().any(|k| k.query_type != "-") {
+        let _ = writeln!(o, "\nBy route and query type (total ms)");
+        let _ = writeln!(o, "  {:<10} {:<8} {:>7} {:>10} {:>10} {:>10}", "route", "type", "traces", "p50", "p95", "max");
+        for k in &s.by_route_and_type {
+            let _ = writeln!(o, "  {:<10} {:<8} {:>7} {:>10} {:>10} {:>10}", k.route, k.query_type, k.count, ms(k.p50), ms(k.p95), ms(k.max));
+        }
+    }
     let t = &s.tokens;
     let _ = writeln!(
         o,
@@ -365,6 +404,24 @@ pub fn render_text(s: &Stats) -> String {
 mod tests {
     use super::*;
 
+    #[test]
+    fn latency_is_broken_down_by_route_and_query_type() {
+        let mut c = Collector::default();
+        let lines = [
+            r#"{"route":"sql","routing":{"query_type":"simple"},"latency_ms":{"total":10}}"#,
+            r#"{"route":"sql","routing":{"query_type":"simple"},"latency_ms":{"total":30}}"#,
+            r#"{"route":"sql","routing":{"query_type":"complex"},"latency_ms":{"total":90}}"#,
+            r#"{"route":"documents","routing":{"query_type":7},"latency_ms":{"total":5}}"#,
+            r#"{"route":"es","latency_ms":{"total":2}}"#,
+        ];
+        for l in lines {
+            c.add(&serde_json::from_str::<TraceLite>(l).unwrap());
+        }
+        let s = c.finish("f".into(), 0).stats;
+        let got: Vec<(&str, &str, usize, Option<f64>)> = s.by_route_and_type.iter().map(|k| (k.route.as_str(), k.query_type.as_str(), k.count, k.max)).collect();
+        assert_eq!(got, [("documents", "-", 1, Some(5.0)), ("es", "-", 1, Some(2.0)), ("sql", "complex", 1, Some(90.0)), ("sql", "simple", 2, Some(30.0))]);
+        assert!(render_text(&s).contains("By route and query type"));
+    }
 
     #[test]
     fn collector_keeps_the_five_slowest() {

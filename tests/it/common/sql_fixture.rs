@@ -36,7 +36,9 @@ pub fn sqlite_sample(dir: &Path) -> PathBuf {
 }
 
 /// `(url without password, password)` of the test cluster, or None (with a note on stderr) when
-/// `QA_TEST_PG_URL` is not set.
+/// `QA_TEST_PG_URL` is not set. Only in builds with PostgreSQL support: the tests that use it are
+/// compiled out without the `postgres` feature rather than skipped.
+#[cfg(feature = "postgres")]
 pub fn pg_sample() -> Option<(String, String)> {
     match std::env::var("QA_TEST_PG_URL") {
         Ok(url) if !url.trim().is_empty() => Some((url, std::env::var("QA_TEST_PG_PASSWORD").unwrap_or_default())),
@@ -121,6 +123,7 @@ pub fn sqlite_library(dir: &Path) -> PathBuf {
     path
 }
 
+#[cfg(feature = "postgres")]
 /// The library sample on the test cluster: the database `qa_library_test`, dropped and loaded
 /// again once per test process (a read-write admin connection, for the setup only). Returns
 /// the URL without the password, or None when `QA_TEST_PG_URL` is not set.

@@ -19,6 +19,8 @@ use tokenizers::pre_tokenizers::sequence::Sequence;
 use tokenizers::pre_tokenizers::split::{Split, SplitPattern};
 use tokenizers::{AddedToken, SplitDelimiterBehavior, Tokenizer};
 
+use super::error::TokenizerError;
+
 /// GGUF `token_type` values (llama.cpp's `llama_token_type`).
 const TOKEN_TYPE_CONTROL: i32 = 3;
 const TOKEN_TYPE_USER_DEFINED: i32 = 4;
@@ -44,10 +46,11 @@ pub struct GgufTokenizer {
 
 impl GgufTokenizer {
     /// Build from the GGUF metadata, or from `tokenizer.json` beside `model_path` when present.
-    pub fn load(content: &Content, model_path: &Path) -> Result<GgufTokenizer, String> {
+    pub fn load(content: &Content, model_path: &Path) -> Result<GgufTokenizer, TokenizerError> {
         let sidecar = model_path.with_file_name("tokenizer.json");
         let tokenizer = if sidecar.is_file() {
-            Tokenizer::from_file(&sidecar).map_err(|e| format!("{}: {e}", sidecar.display()))?
+            Tokenizer::from_file(&sidecar)
+                .map_err(|e| TokenizerError::Sidecar { path: sidecar.display().to_string(), reason: e.to_string() })?
         } else {
             tokenizer_from_metadata(&content.metadata)?
         };
@@ -62,8 +65,8 @@ impl GgufTokenizer {
     }
 
     /// Token ids of `text`, special-token markers included as single ids, nothing added.
-    pub fn encode(&self, text: &str) -> Result<Vec<u32>, String> {
-        self.tokenizer.encode_fast(text, false).map(|e| e.get_ids().to_vec()).map_err(|e| e.to_string())
+    pub fn encode(&self, text: &str) -> Result<Vec<u32>, TokenizerError> {
+        self.tokenizer.encode_fast(text, false).map(|e| e.get_ids().to_vec()).map_err(|e| TokenizerError::Encode(e.to_string()))
     }
 
     /// Tokens `text` encodes to (the estimate of [`crate::estimate_tokens`] if it cannot be encoded).
@@ -122,10 +125,11 @@ fn meta_str<'a>(md: &'a HashMap<String, Value>, key: &str) -> Option<&'a str> {
     md.get(key).and_then(|v| v.to_string().ok()).map(String::as_str)
 }
 
-fn meta_strings<'a>(md: &'a HashMap<String, Value>, key: &str) -> Result<Vec<&'a str>, String> {
-    let values = md.get(key).ok_or_else(|| format!("GGUF metadata lacks {key}"))?;
-    let values = values.to_vec().map_err(|e| format!("{key}: {e}"))?;
-    values.iter().map(|v| v.to_string().map(String::as_str).map_err(|e| format!("{key}: {e}"))).collect()
+fn meta_strings<'a>(md: &'a HashMap<String, Value>, key: &str) -> Result<Vec<&'a str>, TokenizerError> {
+    let bad = |cause| TokenizerError::BadValue { key: key.to_string(), cause };
+    let values = md.get(key).ok_or_else(|| TokenizerError::MissingKey(key.to_string()))?;
+    let values = values.to_vec().map_err(bad)?;
+    values.iter().map(|v| v.to_string().map(String::as_str).map_err(bad)).collect()
 }
 
 fn token_types(md: &HashMap<String, Value>) -> Vec<i32> {
@@ -135,21 +139,12 @@ fn token_types(md: &HashMap<String, Value>) -> Vec<i32> {
 
 /// Rebuild a byte-level BPE tokenizer (`tokenizer.ggml.model = gpt2`) from the vocabulary,
 /// merges and pre-tokenizer name stored in the GGUF.
-pub fn tokenizer_from_metadata(md: &HashMap<String, Value>) -> Result<Tokenizer, String> {
+pub fn tokenizer_from_metadata(md: &HashMap<String, Value>) -> Result<Tokenizer, TokenizerError> {
     match meta_str(md, "tokenizer.ggml.model") {
         Some("gpt2") => {}
-        Some("llama") => {
-            return Err("the model uses a sentencepiece (`llama`) tokenizer, which cannot be rebuilt from GGUF \
-                        metadata; put the model's tokenizer.json next to the GGUF file"
-                .into());
-        }
-        Some(other) => {
-            return Err(format!(
-                "unsupported tokenizer model `{other}` (supported from GGUF metadata: gpt2 byte-level BPE); \
-                 put the model's tokenizer.json next to the GGUF file"
-            ));
-        }
-        None => return Err("GGUF metadata lacks tokenizer.ggml.model; put tokenizer.json next to the GGUF file".into()),
+        Some("llama") => return Err(TokenizerError::SentencePiece),
+        Some(other) => return Err(TokenizerError::UnsupportedModel(other.to_string())),
+        None => return Err(TokenizerError::NoModel),
     }
     let tokens = meta_strings(md, "tokenizer.ggml.tokens")?;
     let merges = meta_strings(md, "tokenizer.ggml.merges")?;
@@ -159,7 +154,7 @@ pub fn tokenizer_from_metadata(md: &HashMap<String, Value>) -> Result<Tokenizer,
     let merges: Vec<(String, String)> = merges
         .iter()
         .map(|m| {
-            m.split_once(' ').map(|(a, b)| (a.to_string(), b.to_string())).ok_or_else(|| format!("bad merge `{m}`"))
+            m.split_once(' ').map(|(a, b)| (a.to_string(), b.to_string())).ok_or_else(|| TokenizerError::BadMerge(m.to_string()))
         })
         .collect::<Result<_, _>>()?;
     // Llama 3's tokenizer looks whole words up in the vocabulary before applying merges.
@@ -168,7 +163,7 @@ pub fn tokenizer_from_metadata(md: &HashMap<String, Value>) -> Result<Tokenizer,
         .vocab_and_merges(vocab, merges)
         .ignore_merges(ignore_merges)
         .build()
-        .map_err(|e| format!("cannot build BPE model: {e}"))?;
+        .map_err(|e| TokenizerError::Build { step: "cannot build BPE model", reason: e.to_string() })?;
 
     let mut tokenizer = Tokenizer::new(bpe);
     tokenizer.with_pre_tokenizer(Some(pre_tokenizer_for(pre)?));
@@ -180,15 +175,17 @@ pub fn tokenizer_from_metadata(md: &HashMap<String, Value>) -> Result<Tokenizer,
         .filter(|(_, t)| matches!(**t, TOKEN_TYPE_CONTROL | TOKEN_TYPE_USER_DEFINED))
         .map(|(tok, _)| AddedToken::from(tok.to_string(), true))
         .collect();
-    tokenizer.add_special_tokens(specials).map_err(|e| format!("cannot register special tokens: {e}"))?;
+    tokenizer
+        .add_special_tokens(specials)
+        .map_err(|e| TokenizerError::Build { step: "cannot register special tokens", reason: e.to_string() })?;
     Ok(tokenizer)
 }
 
 /// The pre-tokenizer llama.cpp associates with `tokenizer.ggml.pre`.
-fn pre_tokenizer_for(pre: &str) -> Result<PreTokenizerWrapper, String> {
-    let split = |regex: &str| -> Result<PreTokenizerWrapper, String> {
+fn pre_tokenizer_for(pre: &str) -> Result<PreTokenizerWrapper, TokenizerError> {
+    let split = |regex: &str| -> Result<PreTokenizerWrapper, TokenizerError> {
         let split = Split::new(SplitPattern::Regex(regex.to_string()), SplitDelimiterBehavior::Isolated, false)
-            .map_err(|e| format!("pre-tokenizer regex: {e}"))?;
+            .map_err(|e| TokenizerError::Build { step: "pre-tokenizer regex", reason: e.to_string() })?;
         // The regex already split the text; ByteLevel only maps bytes to symbols.
         Ok(PreTokenizerWrapper::Sequence(Sequence::new(vec![split.into(), ByteLevel::new(false, true, false).into()])))
     };
@@ -390,7 +387,7 @@ mod tests {
     fn sentencepiece_without_tokenizer_json_is_a_clear_error() {
         let mut md = toy_metadata("default");
         md.insert("tokenizer.ggml.model".into(), Value::String("llama".into()));
-        let err = tokenizer_from_metadata(&md).err().unwrap_or_default();
+        let err = tokenizer_from_metadata(&md).err().map(|e| e.to_string()).unwrap_or_default();
         assert!(err.contains("tokenizer.json next to the GGUF"), "{err}");
     }
 

@@ -22,6 +22,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use super::error::SchemaError;
 use super::json_constraint::{Container, Event, JsonPrefix, Position, ValueKind};
 
 /// Longest string, in characters, when the schema gives no `maxLength`: long enough for a
@@ -140,58 +141,58 @@ pub(crate) struct SchemaGuide {
     integer: bool,
 }
 
-fn compile(schema: &Value, nodes: &mut Vec<Node>) -> Result<usize, String> {
-    let obj = schema.as_object().ok_or("a schema that is not an object")?;
+fn compile(schema: &Value, nodes: &mut Vec<Node>) -> Result<usize, SchemaError> {
+    let obj = schema.as_object().ok_or(SchemaError::Shape("a schema that is not an object"))?;
     if let Some(k) = UNSUPPORTED_KEYWORDS.iter().find(|k| obj.contains_key(**k)) {
-        return Err(format!("unsupported keyword \"{k}\""));
+        return Err(SchemaError::UnsupportedKeyword(k));
     }
-    let count = |key: &str| -> Result<Option<usize>, String> {
+    let count = |key: &str| -> Result<Option<usize>, SchemaError> {
         match obj.get(key) {
             None => Ok(None),
-            Some(v) => v.as_u64().map(|n| Some(n as usize)).ok_or_else(|| format!("\"{key}\" is not a count")),
+            Some(v) => v.as_u64().map(|n| Some(n as usize)).ok_or_else(|| SchemaError::NotACount(key.to_string())),
         }
     };
-    let ty = obj.get("type").and_then(Value::as_str).ok_or("no single \"type\"")?;
+    let ty = obj.get("type").and_then(Value::as_str).ok_or(SchemaError::Shape("no single \"type\""))?;
     let node = match ty {
         "object" => {
             match obj.get("additionalProperties") {
                 None | Some(Value::Bool(false)) => {}
-                Some(_) => return Err("\"additionalProperties\" other than false".into()),
+                Some(_) => return Err(SchemaError::Shape("\"additionalProperties\" other than false")),
             }
             let mut props = Vec::new();
             if let Some(p) = obj.get("properties") {
-                let p = p.as_object().ok_or("\"properties\" is not an object")?;
+                let p = p.as_object().ok_or(SchemaError::Shape("\"properties\" is not an object"))?;
                 if p.len() > MAX_PROPERTIES {
-                    return Err(format!("more than {MAX_PROPERTIES} properties"));
+                    return Err(SchemaError::TooManyProperties(MAX_PROPERTIES));
                 }
                 for (name, sub) in p {
-                    let quoted = serde_json::to_string(name).map_err(|e| e.to_string())?;
+                    let quoted = serde_json::to_string(name)?;
                     let raw = quoted.as_bytes()[1..quoted.len() - 1].to_vec();
                     props.push((raw, compile(sub, nodes)?));
                 }
             }
             let mut required = 0u64;
             if let Some(r) = obj.get("required") {
-                for name in r.as_array().ok_or("\"required\" is not a list")? {
-                    let name = name.as_str().ok_or("a required name is not a string")?;
-                    let quoted = serde_json::to_string(name).map_err(|e| e.to_string())?;
+                for name in r.as_array().ok_or(SchemaError::Shape("\"required\" is not a list"))? {
+                    let name = name.as_str().ok_or(SchemaError::Shape("a required name is not a string"))?;
+                    let quoted = serde_json::to_string(name)?;
                     let raw = &quoted.as_bytes()[1..quoted.len() - 1];
                     let i = props
                         .iter()
                         .position(|(n, _)| n.as_slice() == raw)
-                        .ok_or_else(|| format!("required \"{name}\" is not a declared property"))?;
+                        .ok_or_else(|| SchemaError::UndeclaredRequired(name.to_string()))?;
                     required |= 1 << i;
                 }
             }
             Node::Object { props, required }
         }
         "array" => {
-            let items = obj.get("items").ok_or("an array without \"items\"")?;
+            let items = obj.get("items").ok_or(SchemaError::Shape("an array without \"items\""))?;
             let items = compile(items, nodes)?;
             let min = count("minItems")?.unwrap_or(0);
             let max = count("maxItems")?.unwrap_or(usize::MAX);
             if min > max {
-                return Err("minItems above maxItems".into());
+                return Err(SchemaError::Shape("minItems above maxItems"));
             }
             Node::Array { items, min, max }
         }
@@ -199,14 +200,14 @@ fn compile(schema: &Value, nodes: &mut Vec<Node>) -> Result<usize, String> {
             let min = count("minLength")?.unwrap_or(0);
             let max = count("maxLength")?.unwrap_or(DEFAULT_MAX_STRING_CHARS.max(min));
             if min > max {
-                return Err("minLength above maxLength".into());
+                return Err(SchemaError::Shape("minLength above maxLength"));
             }
             Node::String { min, max }
         }
         "number" => Node::Number { integer: false },
         "integer" => Node::Number { integer: true },
         "boolean" => Node::Boolean,
-        other => return Err(format!("unsupported type \"{other}\"")),
+        other => return Err(SchemaError::UnsupportedType(other.to_string())),
     };
     nodes.push(node);
     Ok(nodes.len() - 1)
@@ -215,7 +216,7 @@ fn compile(schema: &Value, nodes: &mut Vec<Node>) -> Result<usize, String> {
 impl SchemaGuide {
     /// A guide for `schema`, before the first byte; `Err` (with the reason) when the schema uses
     /// something outside the supported subset.
-    pub fn new(schema: &Value) -> Result<SchemaGuide, String> {
+    pub fn new(schema: &Value) -> Result<SchemaGuide, SchemaError> {
         let mut nodes = Vec::new();
         let root = compile(schema, &mut nodes)?;
         // Children are compiled before their parent, so one pass in order suffices.

@@ -17,6 +17,7 @@ use candle_core::quantized::gguf_file::{Content, TensorInfo};
 use candle_core::quantized::{GgmlDType, QTensor};
 
 use super::WeightMode;
+use super::error::LoadError;
 use super::transformer::{Family, Transformer};
 
 /// Models below this many parameters are small enough to keep entirely in F32.
@@ -67,17 +68,17 @@ fn dtype_size(dtype: GgmlDType, elements: usize) -> usize {
 }
 
 /// The architecture named in the file, if supported.
-pub fn architecture(content: &Content) -> Result<String, String> {
+pub fn architecture(content: &Content) -> Result<String, LoadError> {
     let arch = content
         .metadata
         .get("general.architecture")
         .and_then(|v| v.to_string().ok())
         .cloned()
-        .ok_or("GGUF metadata lacks general.architecture")?;
+        .ok_or_else(|| LoadError::MissingMetadata("general.architecture".into()))?;
     if SUPPORTED_ARCHITECTURES.contains(&arch.as_str()) {
         Ok(arch)
     } else {
-        Err(format!("unsupported architecture `{arch}` (supported: {})", SUPPORTED_ARCHITECTURES.join(", ")))
+        Err(LoadError::UnsupportedArchitecture(arch))
     }
 }
 
@@ -89,14 +90,14 @@ pub fn load(
     arch: &str,
     mode: WeightMode,
     context: usize,
-) -> Result<LoadedWeights, String> {
-    let family = Family::from_architecture(arch).ok_or_else(|| format!("unsupported architecture `{arch}`"))?;
+) -> Result<LoadedWeights, LoadError> {
+    let family = Family::from_architecture(arch).ok_or_else(|| LoadError::UnsupportedArchitecture(arch.to_string()))?;
     let source = VirtualSource::new(content, file, mode);
     let (content, mut reader) = (source.content, source.reader);
     let transformer = Transformer::from_gguf(&content, &mut reader, family, context);
     let transformer = match (transformer, reader.error.take()) {
         (_, Some(e)) => return Err(e),
-        (t, None) => t.map_err(|e| e.to_string())?,
+        (t, None) => t.map_err(LoadError::Model)?,
     };
     Ok(LoadedWeights {
         transformer,
@@ -153,7 +154,7 @@ struct ConvertingReader {
     /// Index into `slots` and bytes of the tensor converted last.
     cached: Option<(usize, Vec<u8>)>,
     /// The first conversion failure, reported instead of the constructor's generic I/O error.
-    error: Option<String>,
+    error: Option<LoadError>,
 }
 
 impl ConvertingReader {
@@ -217,22 +218,23 @@ impl ConvertingReader {
     }
 
     /// The bytes of slot `i` in its target dtype.
-    fn converted_bytes(&mut self, i: usize) -> Result<Vec<u8>, String> {
+    fn converted_bytes(&mut self, i: usize) -> Result<Vec<u8>, LoadError> {
         let slot = &self.slots[i];
         let device = Device::Cpu;
+        let failed = |step: String| move |cause: candle_core::Error| LoadError::Tensor { step, cause };
         let original = slot
             .source
             .read(&mut self.file, self.file_data_offset, &device)
-            .map_err(|e| format!("reading tensor {}: {e}", slot.name))?;
+            .map_err(failed(format!("reading tensor {}", slot.name)))?;
         let converted = match slot.target {
             None => original,
             Some(dtype) => {
-                let dense = original.dequantize(&device).map_err(|e| format!("dequantizing {}: {e}", slot.name))?;
+                let dense = original.dequantize(&device).map_err(failed(format!("dequantizing {}", slot.name)))?;
                 drop(original);
-                QTensor::quantize(&dense, dtype).map_err(|e| format!("converting {} to {dtype:?}: {e}", slot.name))?
+                QTensor::quantize(&dense, dtype).map_err(failed(format!("converting {} to {dtype:?}", slot.name)))?
             }
         };
-        let data = converted.data().map_err(|e| format!("tensor {}: {e}", slot.name))?;
+        let data = converted.data().map_err(failed(format!("tensor {}", slot.name)))?;
         Ok(data.into_owned())
     }
 
@@ -240,10 +242,14 @@ impl ConvertingReader {
         let Some(i) = self.slot_at(self.pos) else { return Ok(0) };
         if self.cached.as_ref().map(|(c, _)| *c) != Some(i) {
             self.cached = None; // free the previous tensor before converting the next
-            let bytes = self.converted_bytes(i).map_err(|e| {
-                self.error.get_or_insert(e.clone());
-                std::io::Error::other(e)
-            })?;
+            let bytes = match self.converted_bytes(i) {
+                Ok(bytes) => bytes,
+                Err(e) => {
+                    let io = std::io::Error::other(e.to_string());
+                    self.error.get_or_insert(e);
+                    return Err(io);
+                }
+            };
             self.cached = Some((i, bytes));
         }
         let Some((_, bytes)) = &self.cached else { return Ok(0) };
@@ -274,8 +280,8 @@ impl Seek for ConvertingReader {
 }
 
 /// Read a GGUF header (metadata and tensor table).
-pub fn read_content(file: &mut BufReader<File>) -> Result<Content, String> {
-    gguf_file::Content::read(file).map_err(|e| format!("not a readable GGUF file: {e}"))
+pub fn read_content(file: &mut BufReader<File>) -> Result<Content, LoadError> {
+    gguf_file::Content::read(file).map_err(LoadError::NotGguf)
 }
 
 #[cfg(test)]

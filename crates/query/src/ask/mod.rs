@@ -97,7 +97,7 @@ pub struct Engine {
     graph: Option<Box<dyn GraphStore>>,
     graph_error: Option<String>,
     /// The store's schema, read once per engine (run) on first use.
-    graph_schema: Option<std::result::Result<GraphSchema, String>>,
+    graph_schema: Option<Result<GraphSchema>>,
     concepts: ConceptIndex,
     /// Names and aliases of the concepts, to find the question's entities.
     aliases: AliasIndex,
@@ -173,10 +173,10 @@ impl Engine {
         if index.len() != chunks.len() {
             return Err(corrupt(format!("HNSW index has {} points for {} chunks", index.len(), chunks.len()), &root));
         }
-        let concepts: Vec<ConceptInfo> = read_json(&gen_dir.join("concepts.json")).map_err(|e| corrupt(e, &root))?;
+        let concepts: Vec<ConceptInfo> = read_json(&gen_dir.join("concepts.json")).map_err(|e| corrupt(e.to_string(), &root))?;
         let (concept_vectors, _) = vector::read_vectors(&gen_dir.join("concept_vectors.f32")).map_err(|e| corrupt(e.to_string(), &root))?;
-        let images: BTreeMap<String, ImageRef> = read_json(&gen_dir.join("images.json")).map_err(|e| corrupt(e, &root))?;
-        let titles: BTreeMap<String, String> = read_json(&gen_dir.join(crate::build::DOCUMENTS_FILE)).map_err(|e| corrupt(e, &root))?;
+        let images: BTreeMap<String, ImageRef> = read_json(&gen_dir.join("images.json")).map_err(|e| corrupt(e.to_string(), &root))?;
+        let titles: BTreeMap<String, String> = read_json(&gen_dir.join(crate::build::DOCUMENTS_FILE)).map_err(|e| corrupt(e.to_string(), &root))?;
         let lexical = LexicalIndex::open(&gen_dir.join(lexical::DIR)).map_err(|e| corrupt(e.to_string(), &root))?;
         if lexical.len() != chunks.len() {
             return Err(corrupt(format!("the lexical index has {} chunks for {}", lexical.len(), chunks.len()), &root));
@@ -375,7 +375,16 @@ fn validation_json(r: &qa_graph::cypher::CheckReport) -> serde_json::Value {
     })
 }
 
-fn read_json<T: serde::de::DeserializeOwned>(path: &std::path::Path) -> std::result::Result<T, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+/// A JSON file of the generation that cannot be read, for [`QaError::IndexCorrupt`]'s reason.
+#[derive(Debug, thiserror::Error)]
+enum ReadJsonError {
+    #[error("{}: {cause}", path.display())]
+    Io { path: PathBuf, cause: std::io::Error },
+    #[error("{}: {cause}", path.display())]
+    Parse { path: PathBuf, cause: serde_json::Error },
+}
+
+fn read_json<T: serde::de::DeserializeOwned>(path: &std::path::Path) -> std::result::Result<T, ReadJsonError> {
+    let text = std::fs::read_to_string(path).map_err(|cause| ReadJsonError::Io { path: path.to_path_buf(), cause })?;
+    serde_json::from_str(&text).map_err(|cause| ReadJsonError::Parse { path: path.to_path_buf(), cause })
 }

@@ -133,7 +133,7 @@ impl Engine {
             && self.graph_schema.is_none()
             && let Some(g) = self.graph.as_mut()
         {
-            self.graph_schema = Some(g.schema().map_err(|e| e.to_string()));
+            self.graph_schema = Some(g.schema());
         }
         let skip_reason = match (&skip_reason, &self.graph_schema) {
             (None, Some(Err(e))) => Some(format!("the graph schema could not be read: {e}")),

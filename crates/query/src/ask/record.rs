@@ -152,5 +152,7 @@ pub(super) fn trace_record(engine: &Engine, p: TraceParts) -> TraceRecord {
         error,
         answer_grounding: p.written.grounding.as_ref().map(|g| serde_json::to_value(g).unwrap_or_default()),
         internal: Internal { rag: Some(rag_internal(engine, &p)), graph: Some(graph_internal(engine, &p)), llm: llm_internal(&p), sql: None, es: None },
+        routing: None,
+        conversation: None,
     }
 }

@@ -294,6 +294,23 @@ pub fn case_insensitive(sql: &str, dialect: Dialect) -> Option<String> {
     .flatten()
 }
 
+/// The query with its outermost `LIMIT size OFFSET offset` (a page of its result, for "show me
+/// more"), or None when it does not parse or is not a query. The caller validates the page like
+/// any statement.
+pub fn paged(sql: &str, dialect: Dialect, offset: u64, size: u64) -> Option<String> {
+    if sql.len() > MAX_SQL_BYTES {
+        return None;
+    }
+    on_big_stack(|| {
+        let Some(Statement::Query(mut q)) = parse_one(sql, dialect) else { return None };
+        q.fetch = None;
+        let offset = (offset > 0).then(|| sqlparser::ast::Offset { value: limit::number(offset), rows: sqlparser::ast::OffsetRows::None });
+        q.limit_clause = Some(sqlparser::ast::LimitClause::LimitOffset { limit: Some(limit::number(size)), offset, limit_by: Vec::new() });
+        Some(Statement::Query(q).to_string())
+    })
+    .flatten()
+}
+
 /// `SELECT COUNT(*) FROM (<query without its outer LIMIT/FETCH/ORDER BY>) AS qa_probe LIMIT 1`,
 /// a cheap probe of how many rows the query would return (the `LIMIT 1` makes it pass
 /// [`validate`] unchanged). None when it does not parse or is not a query.

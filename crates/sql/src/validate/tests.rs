@@ -475,3 +475,13 @@ fn suggestions_and_distance() {
     assert_eq!(suggestion("finding", &["audits", "findings"]), " (did you mean findings?)");
     assert_eq!(suggestion("zzzzzzzz", &["audits", "findings"]), " (known: audits, findings)");
 }
+
+#[test]
+fn paged_sets_the_outer_limit_and_offset() {
+    let sql = "SELECT a.id FROM audits a WHERE a.id IN (SELECT audit_id FROM findings LIMIT 5) ORDER BY a.id LIMIT 200";
+    let p = paged(sql, Dialect::Sqlite, 40, 20).unwrap();
+    assert!(p.ends_with("ORDER BY a.id LIMIT 20 OFFSET 40"), "{p}");
+    assert!(p.contains("LIMIT 5)"), "inner LIMIT kept: {p}");
+    assert_eq!(paged(sql, Dialect::Sqlite, 0, 20).unwrap().matches("OFFSET").count(), 0);
+    assert!(paged("DELETE FROM audits", Dialect::Sqlite, 0, 20).is_none());
+}

@@ -1,0 +1,80 @@
+//! What a source offers the router, independent of its kind: collection names (tables, the
+//! index), fields with their role, sampled values and value aliases, and — for documents —
+//! entity names from the corpus's entity index.
+
+use serde::{Deserialize, Serialize};
+
+use crate::score::Target;
+
+/// How a field can be used in a filter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FieldRole {
+    /// A closed set of values (keyword fields, low-cardinality text columns): enum filters.
+    Category,
+    /// Dates and timestamps: year and range filters.
+    Date,
+    /// Numbers.
+    Number,
+    /// Free text.
+    Text,
+    /// Anything else.
+    Other,
+}
+
+/// One field (column, or index field) of a source.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FieldProfile {
+    /// As the source names it (`status`, `orders.status`, `customer.name`).
+    pub name: String,
+    /// How it can be filtered.
+    pub role: FieldRole,
+    /// Known values (sampled; for categories, ideally all of them).
+    pub values: Vec<String>,
+    /// User words for values: `(alias, value)` ("urgent" → "Critical").
+    pub aliases: Vec<(String, String)>,
+    /// Other names users give the field.
+    pub synonyms: Vec<String>,
+}
+
+/// A source the router may send a question to.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SourceProfile {
+    /// Which kind of source.
+    pub target: Target,
+    /// How it is shown (corpus name, redacted database URL, index).
+    pub name: String,
+    /// Table names, the index name (what a question names when it means "these records").
+    pub collections: Vec<String>,
+    /// The fields.
+    pub fields: Vec<FieldProfile>,
+    /// Names of entities the documents mention (documents only).
+    pub entities: Vec<String>,
+}
+
+impl SourceProfile {
+    /// An empty profile of `target` named `name`.
+    pub fn new(target: Target, name: impl Into<String>) -> Self {
+        SourceProfile { target, name: name.into(), collections: Vec::new(), fields: Vec::new(), entities: Vec::new() }
+    }
+
+    /// The field of that name.
+    pub fn field(&self, name: &str) -> Option<&FieldProfile> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+
+    /// The words a field name is made of (`departure_date` → departure, date; `customerName` →
+    /// customer, name; `a.b` → a, b), singular, lower-case.
+    pub fn name_words(name: &str) -> Vec<String> {
+        let mut spaced = String::with_capacity(name.len() + 4);
+        let mut prev_lower = false;
+        for c in name.chars() {
+            if c.is_uppercase() && prev_lower {
+                spaced.push(' ');
+            }
+            prev_lower = c.is_lowercase() || c.is_ascii_digit();
+            spaced.push(if c == '_' || c == '.' || c == '-' { ' ' } else { c });
+        }
+        qa_core::text::normalized_words(&spaced)
+    }
+}

@@ -1,0 +1,190 @@
+//! Which source answers: each configured source is scored by how well the question maps onto
+//! it — collection names, field names and synonyms, category values (directly or by alias),
+//! entity names of the documents, and the question's form — and the best one is chosen.
+
+use serde::{Deserialize, Serialize};
+
+use qa_core::text;
+
+use crate::classify::{QueryType, classify};
+use crate::filters::{ExtractedFilters, extract};
+use crate::profile::SourceProfile;
+
+/// A source kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Target {
+    /// The indexed documents (retrieval + graph evidence).
+    Documents,
+    /// A SQL database.
+    Sql,
+    /// An Elasticsearch index (embedded or remote).
+    Es,
+}
+
+impl Target {
+    /// The name as serialized.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Target::Documents => "documents",
+            Target::Sql => "sql",
+            Target::Es => "es",
+        }
+    }
+}
+
+/// Each configured source's score (`None`: not configured).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct Scores {
+    /// The documents' score.
+    pub documents: Option<f64>,
+    /// The SQL database's score.
+    pub sql: Option<f64>,
+    /// The ES index's score.
+    pub es: Option<f64>,
+}
+
+impl Scores {
+    fn set(&mut self, t: Target, s: f64) {
+        match t {
+            Target::Documents => self.documents = Some(s),
+            Target::Sql => self.sql = Some(s),
+            Target::Es => self.es = Some(s),
+        }
+    }
+}
+
+/// The router's decision (`qa route --json`; the `routing` block of every answer).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RouteDecision {
+    /// The source to answer from.
+    pub target: Target,
+    /// How to answer.
+    pub query_type: QueryType,
+    /// Confidence of the query type, in [0, 1].
+    pub confidence: f64,
+    /// Filters found in the question, validated against the target.
+    pub extracted_filters: ExtractedFilters,
+    /// Whether the best answer needs an LLM (complex, hybrid).
+    pub requires_llm: bool,
+    /// Why: the matches per source, the type cues, the choice.
+    pub reasons: Vec<String>,
+    /// Every configured source's score.
+    pub scores: Scores,
+}
+
+/// A structured source (SQL, ES) takes a question from the documents only at this score: a
+/// collection or value (2) plus a field (1), as the SQL route has always required.
+pub const STRUCTURED_THRESHOLD: f64 = 3.0;
+
+/// Cues of a question about records (counts, lists, aggregates): they favour structured sources
+/// that the question already matches.
+const RECORD_CUES: &[&str] = &["how many", "number of", "count", "list", "per", "average", "total", "sum", "top", "most", "show me"];
+
+/// Score one source: returns the score and the matches as reasons.
+pub fn score_source(question: &str, profile: &SourceProfile, filters: &ExtractedFilters) -> (f64, Vec<String>) {
+    let words: Vec<String> = text::normalized_words(question);
+    let mut score = 0.0;
+    let mut reasons = Vec::new();
+    let label = profile.target.as_str();
+    let mut matched_collections: Vec<Vec<String>> = Vec::new();
+    for c in &profile.collections {
+        let cw = SourceProfile::name_words(c);
+        // A table and its synonym that read the same count once.
+        if !cw.is_empty() && !matched_collections.contains(&cw) && text::contains_seq(&words, &cw) {
+            matched_collections.push(cw.clone());
+            score += 2.0;
+            reasons.push(format!("{label}: \"{}\" names {c}", cw.join(" ")));
+        }
+    }
+    for f in &profile.fields {
+        let names = std::iter::once(SourceProfile::name_words(&f.name)).chain(f.synonyms.iter().map(|s| text::normalized_words(s)));
+        if let Some(hit) = names.into_iter().find(|n| !n.is_empty() && n.iter().any(|w| !text::is_stop(w)) && text::contains_seq(&words, n)) {
+            score += 1.0;
+            reasons.push(format!("{label}: \"{}\" names field {}", hit.join(" "), f.name));
+        }
+    }
+    let mut valued: Vec<&str> = filters.values.iter().map(|v| v.field.as_str()).collect();
+    valued.dedup();
+    for v in &filters.values {
+        reasons.push(format!("{label}: \"{}\" is {} = {:?}{}", v.phrase, v.field, v.value, if v.via_alias { " (alias)" } else { "" }));
+    }
+    score += 2.0 * valued.len() as f64;
+    let mut entities = 0usize;
+    for e in &profile.entities {
+        let ew = text::normalized_words(e);
+        if ew.iter().any(|w| !text::is_stop(w)) && text::contains_seq(&words, &ew) {
+            entities += 1;
+            if entities <= 5 {
+                reasons.push(format!("{label}: \"{e}\" is an entity of the documents"));
+            }
+        }
+    }
+    score += 1.5 * entities.min(4) as f64;
+    if profile.target != Target::Documents && score > 0.0 {
+        let plain = text::words(question);
+        if RECORD_CUES.iter().any(|c| text::contains_seq(&plain, &text::words(c))) {
+            score += 0.5;
+            reasons.push(format!("{label}: the question asks for records or aggregates"));
+        }
+    }
+    (score, reasons)
+}
+
+/// Decide target and type for `question` over the configured sources. `today` anchors
+/// relative dates. With no source at all the target is `documents` (whose absence the caller
+/// reports).
+pub fn decide(question: &str, profiles: &[SourceProfile], today: chrono::NaiveDate) -> RouteDecision {
+    let type_decision = classify(question);
+    let mut scores = Scores::default();
+    let mut reasons = Vec::new();
+    let mut scored: Vec<(Target, f64, ExtractedFilters)> = Vec::new();
+    for p in profiles {
+        let filters = extract(question, Some(p), today);
+        let (s, r) = score_source(question, p, &filters);
+        scores.set(p.target, s);
+        reasons.extend(r);
+        scored.push((p.target, s, filters));
+    }
+    let has_documents = scored.iter().any(|(t, ..)| *t == Target::Documents);
+    // Best structured source: highest score, then more value matches; ties keep profile order.
+    let mut best_structured: Option<&(Target, f64, ExtractedFilters)> = None;
+    for s in scored.iter().filter(|(t, ..)| *t != Target::Documents) {
+        let better = best_structured.is_none_or(|b| s.1 > b.1 || (s.1 == b.1 && s.2.values.len() > b.2.values.len()));
+        if better {
+            best_structured = Some(s);
+        }
+    }
+    let chosen = match best_structured {
+        Some((t, s, _)) if !has_documents || *s >= STRUCTURED_THRESHOLD => {
+            reasons.push(if has_documents {
+                format!("→ {}: score {s} ≥ {STRUCTURED_THRESHOLD}", t.as_str())
+            } else {
+                format!("→ {}: the best-scoring configured source (no documents indexed)", t.as_str())
+            });
+            *t
+        }
+        Some((t, s, _)) => {
+            reasons.push(format!("→ documents: {} scores {s} < {STRUCTURED_THRESHOLD}", t.as_str()));
+            Target::Documents
+        }
+        None => {
+            reasons.push("→ documents: the only source".to_string());
+            Target::Documents
+        }
+    };
+    let extracted_filters = scored.into_iter().find(|(t, ..)| *t == chosen).map(|(_, _, f)| f).unwrap_or_else(|| extract(question, None, today));
+    reasons.extend(type_decision.reasons.iter().cloned());
+    RouteDecision {
+        target: chosen,
+        query_type: type_decision.query_type,
+        confidence: type_decision.confidence,
+        extracted_filters,
+        requires_llm: type_decision.requires_llm,
+        reasons,
+        scores,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,52 @@
+use super::*;
+use crate::profile::{FieldProfile, FieldRole, SourceProfile};
+
+fn today() -> chrono::NaiveDate {
+    chrono::NaiveDate::from_ymd_opt(2026, 5, 20).unwrap()
+}
+
+fn field(name: &str, role: FieldRole, values: &[&str]) -> FieldProfile {
+    FieldProfile { name: name.into(), role, values: values.iter().map(|v| v.to_string()).collect(), aliases: vec![], synonyms: vec![] }
+}
+
+fn library_sql() -> SourceProfile {
+    let mut p = SourceProfile::new(Target::Sql, "library.db");
+    p.collections = vec!["loans".into(), "books".into(), "members".into()];
+    p.fields = vec![field("genre", FieldRole::Category, &["Poetry", "Science Fiction", "History"]), field("due_date", FieldRole::Date, &[]), field("branch", FieldRole::Category, &["Harbour", "Old Town"])];
+    p
+}
+
+fn sensors_es() -> SourceProfile {
+    let mut p = SourceProfile::new(Target::Es, "readings");
+    p.collections = vec!["readings".into()];
+    p.fields = vec![field("sensor_type", FieldRole::Category, &["humidity", "pressure"]), field("site", FieldRole::Category, &["Quarry North", "Dock 4"]), field("recorded_at", FieldRole::Date, &[])];
+    p
+}
+
+fn docs() -> SourceProfile {
+    let mut p = SourceProfile::new(Target::Documents, "handbook");
+    p.entities = vec!["deep sleep".into(), "battery".into(), "BME280".into()];
+    p
+}
+
+#[test]
+fn each_question_goes_to_the_source_it_names() {
+    let sources = [docs(), library_sql(), sensors_es()];
+    let d = decide("How many poetry books are on loan at the Harbour branch?", &sources, today());
+    assert_eq!(d.target, Target::Sql, "{d:?}");
+    let d = decide("Average pressure readings per site in 2025", &sources, today());
+    assert_eq!(d.target, Target::Es, "{d:?}");
+    assert_eq!(d.extracted_filters.years, [2025]);
+    let d = decide("How does deep sleep affect the battery?", &sources, today());
+    assert_eq!(d.target, Target::Documents, "{d:?}");
+    assert!(d.scores.sql.is_some() && d.scores.es.is_some() && d.scores.documents.is_some());
+}
+
+#[test]
+fn one_column_word_is_not_enough_for_a_structured_source() {
+    let d = decide("What is the genre of this novel?", &[docs(), library_sql()], today());
+    assert_eq!(d.target, Target::Documents, "{d:?}");
+    // Without documents, the structured source answers anyway.
+    let d = decide("What is the genre of this novel?", &[library_sql()], today());
+    assert_eq!(d.target, Target::Sql);
+}

@@ -1,0 +1,126 @@
+//! `qa route "question"`: the smart router's decision without running anything — target,
+//! query type, confidence, extracted filters, whether an LLM is needed, the reasons and every
+//! configured source's score.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::Args;
+
+use crate::config::Settings;
+use qa_route::{RouteDecision, SourceProfile};
+
+pub const ROUTE_EXAMPLES: &str = "\
+Examples:
+  qa route \"How many open findings per department?\" --db samples/sql/audit.db
+  qa route \"Why are so many findings still open?\" --json
+  qa route \"Show the overdue items and explain what they have in common\"
+
+Sources: the indexed documents (the latest corpus, or --corpus / QA_CORPUS), a SQL database
+(--db / QA_SQL_URL) and an Elasticsearch index (--es / QA_ES), each scored by how well the question
+maps onto it: table, index and field names, sampled values and the semantic files' aliases, and the
+documents' entity names. A structured source needs a score of 3 (a name or value plus a field) to
+take a question from the documents. Query types: simple (a direct query), complex (an analysis),
+hybrid (records, then their analysis); below confidence 0.6 the type is complex.";
+
+#[derive(Debug, Args, Clone)]
+#[command(after_help = ROUTE_EXAMPLES)]
+pub struct RouteArgs {
+    /// The question to route.
+    #[arg(value_name = "QUESTION", required = true)]
+    pub question: Vec<String>,
+    /// SQL database URL or SQLite file [env: QA_SQL_URL]
+    #[arg(long, value_name = "URL")]
+    pub db: Option<String>,
+    /// Print the decision as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The configured sources' profiles, with a warning for each source that could not be read.
+pub struct Sources {
+    pub profiles: Vec<SourceProfile>,
+    pub warnings: Vec<String>,
+    /// The SQL database, open, with its schema (reused by the SQL route).
+    pub sql: Option<crate::commands::sql::Routed>,
+}
+
+/// Describe every configured source to the router. A source that cannot be opened is left out
+/// with a warning (the others still route).
+pub fn gather(settings: &Settings, question: &str) -> Sources {
+    let mut profiles = Vec::new();
+    let mut warnings = Vec::new();
+    match qa_query::profile::documents_profile(&settings.engine_settings()) {
+        Ok(p) => profiles.push(p),
+        Err(qa_core::error::QaError::IndexMissing { .. }) => {}
+        Err(e) => warnings.push(format!("documents not used: {e}")),
+    }
+    let mut sql = None;
+    if settings.sql_url.is_some()
+        && let Some(r) = crate::commands::sql::try_route(settings, true, question)
+    {
+        let semantic = settings.sql_semantic_schema.as_deref().and_then(|p| match qa_sql::schema::SemanticSchema::load(p) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                warnings.push(format!("semantic schema ignored: {e}"));
+                None
+            }
+        });
+        profiles.push(qa_sql::route::route_profile(&r.schema, semantic.as_ref(), &r.url.to_string()));
+        sql = Some(r);
+    } else if settings.sql_url.is_some() {
+        warnings.push("the SQL source could not be opened (see `qa doctor`)".to_string());
+    }
+    Sources { profiles, warnings, sql }
+}
+
+/// Route `question` over the configured sources.
+pub fn decide(settings: &Settings, question: &str) -> (RouteDecision, Vec<String>) {
+    let sources = gather(settings, question);
+    let today = chrono::Utc::now().date_naive();
+    (qa_route::score::decide(question, &sources.profiles, today), sources.warnings)
+}
+
+pub fn run(settings: &mut Settings, args: &RouteArgs) -> Result<ExitCode> {
+    if let Some(db) = &args.db {
+        settings.set_flag("sql_url", db)?;
+    }
+    let question = args.question.join(" ");
+    let (d, warnings) = decide(settings, &question);
+    for w in &warnings {
+        eprintln!("warning: {w}");
+    }
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        serde_json::to_writer_pretty(&mut out, &d)?;
+        writeln!(out)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(out, "target:      {}", d.target.as_str())?;
+    writeln!(out, "query type:  {} (confidence {:.2}{})", d.query_type.as_str(), d.confidence, if d.requires_llm { ", an LLM helps" } else { "" })?;
+    let score = |s: Option<f64>| s.map(|v| format!("{v:.1}")).unwrap_or_else(|| "not configured".into());
+    writeln!(out, "scores:      documents {} · sql {} · es {}", score(d.scores.documents), score(d.scores.sql), score(d.scores.es))?;
+    let f = &d.extracted_filters;
+    if !f.is_empty() {
+        writeln!(out, "filters:")?;
+        if !f.years.is_empty() {
+            writeln!(out, "  years: {}", f.years.iter().map(i32::to_string).collect::<Vec<_>>().join(", "))?;
+        }
+        if let Some(r) = &f.date_range {
+            let end = |d: Option<chrono::NaiveDate>| d.map(|d| d.to_string()).unwrap_or_else(|| "…".into());
+            writeln!(out, "  dates: {} to {} (\"{}\")", end(r.from), end(r.to), r.phrase)?;
+        }
+        for v in &f.values {
+            writeln!(out, "  {} = {:?} (\"{}\"{})", v.field, v.value, v.phrase, if v.via_alias { ", alias" } else { "" })?;
+        }
+    }
+    for w in &f.warnings {
+        writeln!(out, "  dropped: {w}")?;
+    }
+    writeln!(out, "reasons:")?;
+    for r in &d.reasons {
+        writeln!(out, "  {r}")?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
