@@ -247,7 +247,7 @@ fn value_mentions(words: &[String], raw: &str, meta: &Metadata, semantic: &Seman
     out
 }
 
-mod rules;
+pub(crate) mod rules;
 pub use rules::analyse;
 
 #[cfg(test)]

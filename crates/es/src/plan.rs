@@ -118,8 +118,9 @@ impl Builder<'_> {
 pub fn build(a: &Analysis, mapping: &Mapping, semantic: &Semantic, choices: &Choices, force: bool) -> Result<EsPlan, Ambiguity> {
     let mut b = Builder { mapping, choices, force, notes: Vec::new() };
     let mut filters = values_filters(&mut b, &a.mappings)?;
-    if let Some(d) = &a.date {
-        if let Some(field) = b.date_field(a, semantic, &d.phrase)? {
+    if let Some(d) = &a.date
+        && let Some(field) = b.date_field(a, semantic, &d.phrase)?
+    {
             let mut bounds = BTreeMap::new();
             if let Some(f) = d.from {
                 bounds.insert("gte".to_string(), json!(f.format("%Y-%m-%d").to_string()));
@@ -128,7 +129,6 @@ pub fn build(a: &Analysis, mapping: &Mapping, semantic: &Semantic, choices: &Cho
                 bounds.insert("lte".to_string(), json!(t.format("%Y-%m-%d").to_string()));
             }
             filters.push(Filter::Range { field, bounds });
-        }
     }
     for c in &a.comparisons {
         let mut bounds = BTreeMap::new();

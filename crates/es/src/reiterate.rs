@@ -31,18 +31,24 @@ pub fn reiterate(question: &str) -> Reiteration {
     if pasted.is_some() {
         reasons.push("a pasted query".to_string());
     }
-    let lower = rest.to_lowercase();
     let mut force_execute = false;
     let mut goal = rest.to_string();
-    for f in FORCE {
-        if let Some(i) = lower.find(f) {
+    // Every force phrase goes ("just run it, don't ask me anything"), longest first.
+    let mut phrases: Vec<&str> = FORCE.to_vec();
+    phrases.sort_by_key(|p| std::cmp::Reverse(p.len()));
+    for f in phrases {
+        while let Some(i) = goal.to_lowercase().find(f) {
+            if !force_execute {
+                reasons.push(format!("\"{f}\": run the best guess"));
+            }
             force_execute = true;
-            reasons.push(format!("\"{f}\": run the best guess"));
-            goal = format!("{}{}", &rest[..i], &rest[i + f.len()..]);
-            break;
+            goal = format!("{}{}", &goal[..i], &goal[i + f.len()..]);
         }
     }
-    let mut goal = goal.trim().trim_matches(|c: char| c == ',' || c == ';' || c.is_whitespace()).to_string();
+    let mut goal = goal.trim().trim_matches(|c: char| c == ',' || c == ';' || c == '.' || c.is_whitespace()).to_string();
+    goal = goal.replace(" ,", "").replace(", ,", ",");
+    let goal_trimmed = goal.trim_end_matches([',', ' ']).to_string();
+    goal = goal_trimmed;
     for f in FILLER {
         if goal.to_lowercase().starts_with(f) {
             goal = goal[f.len()..].trim_start_matches([',', ':']).trim().to_string();

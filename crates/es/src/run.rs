@@ -15,7 +15,7 @@ use crate::checkpoint;
 use crate::plan::{Choices, EsPlan};
 use crate::reiterate::{Reiteration, reiterate};
 use crate::semantic::Semantic;
-use crate::{CheckedRequest, EsAnswer, EsError, EsLimits, EsStatus, Intent, Page, SearchEngine};
+use crate::{CheckedRequest, EsAnswer, EsError, EsLimits, Intent, Page, SearchEngine};
 
 /// How a run behaves.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -176,7 +176,7 @@ pub fn run_query(engine: &dyn SearchEngine, question: &str, body: &Value, option
 }
 
 fn answer_metrics(m: &SqlMetrics) -> crate::answer::EsMetrics {
-    crate::answer::EsMetrics { latency_ms: m.latency_ms.clone(), total_ms: m.total_ms, tokens: m.tokens.clone(), model: m.model.clone() }
+    crate::answer::EsMetrics { latency_ms: m.latency_ms.clone(), total_ms: m.total_ms, tokens: m.tokens, model: m.model.clone() }
 }
 
 fn metrics(nodes: &Nodes) -> SqlMetrics {
@@ -211,3 +211,6 @@ fn page_of(offset: usize, size: usize, returned: usize, total: u64) -> Page {
     let next = offset + returned;
     Page { offset, size, next_offset: ((next as u64) < total && returned > 0).then_some(next) }
 }
+
+#[cfg(test)]
+mod tests;

@@ -20,6 +20,13 @@ const COMPARATORS: &[(&[&str], &str)] = &[
     (&["less", "than"], "lt"), (&["fewer", "than"], "lt"), (&["under"], "lt"), (&["below"], "lt"), (&["at", "most"], "lte"),
 ];
 const CALENDAR: &[&str] = &["day", "week", "month", "quarter", "year"];
+/// Words that shape the query rather than name what to search for.
+const FORM_WORDS: &[&str] = &[
+    "number", "count", "many", "much", "per", "each", "every", "average", "avg", "mean", "sum", "total", "minimum", "min",
+    "maximum", "max", "lowest", "highest", "smallest", "largest", "top", "most", "least", "fewest", "show", "list", "find",
+    "give", "get", "display", "which", "record", "document", "result", "entry", "item", "than", "over", "under", "above",
+    "below", "least", "between", "since", "after", "before", "last", "this", "year", "month", "week", "day", "quarter",
+];
 
 fn find(words: &[String], phrase: &[&str]) -> Option<usize> {
     words.windows(phrase.len()).position(|w| w.iter().zip(phrase).all(|(a, b)| a == b))
@@ -73,7 +80,9 @@ pub fn analyse(question: &str, mapping: &Mapping, meta: &Metadata, semantic: &Se
     let free_text: Vec<String> = words
         .iter()
         .enumerate()
-        .filter(|(i, w)| !covered.contains(i) && !text::is_stop(w) && !text::QUESTION_WORDS.contains(&w.as_str()) && w.chars().any(char::is_alphabetic) && w.len() > 2)
+        .filter(|(i, w)| {
+            !covered.contains(i) && !text::is_stop(w) && !FORM_WORDS.contains(&w.as_str()) && !text::QUESTION_WORDS.contains(&w.as_str()) && w.chars().any(char::is_alphabetic) && w.len() > 2 && month_name(w).is_none()
+        })
         .map(|(_, w)| w.clone())
         .collect();
     Analysis { intent_type, mappings, date, comparisons, group_term, metric, top, free_text }
@@ -108,4 +117,9 @@ fn date_mention(question: &str, words: &[String], mappings: &[Mention], mapping:
 pub fn calendar_interval(term: &str) -> Option<&'static str> {
     let t = text::singular(term.split(' ').next().unwrap_or(term));
     CALENDAR.iter().find(|c| **c == t).copied()
+}
+
+fn month_name(w: &str) -> Option<usize> {
+    const MONTHS: [&str; 12] = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+    MONTHS.iter().position(|m| *m == w || (w.len() >= 3 && m.starts_with(w)))
 }

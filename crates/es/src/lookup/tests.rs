@@ -1,0 +1,57 @@
+use super::*;
+use crate::semantic::{Semantic, SemanticField, ValueAlias};
+
+fn library() -> (Mapping, Metadata) {
+    let m = Mapping::from_es_json(
+        "loans",
+        &json!({"properties": {
+            "branch": {"type": "keyword"}, "genre": {"type": "keyword"}, "borrower_city": {"type": "keyword"},
+            "loaned_on": {"type": "date"}, "returned_on": {"type": "date"}, "pages": {"type": "integer"},
+            "title": {"type": "text", "fields": {"keyword": {"type": "keyword"}}}
+        }}),
+    )
+    .unwrap();
+    let mut meta = Metadata::default();
+    meta.values.insert("branch".into(), vec![("Harbour".into(), 10), ("Old Town".into(), 5)]);
+    meta.values.insert("genre".into(), vec![("poetry".into(), 3), ("history".into(), 4)]);
+    meta.values.insert("borrower_city".into(), vec![("Harbour".into(), 2), ("Lisbon".into(), 9)]);
+    (m, meta)
+}
+
+fn today() -> NaiveDate {
+    NaiveDate::from_ymd_opt(2026, 5, 20).unwrap()
+}
+
+#[test]
+fn fields_values_and_intent() {
+    let (m, meta) = library();
+    let a = analyse("How many poetry loans at the old town branch?", &m, &meta, &Semantic::default(), today());
+    assert_eq!(a.intent_type, Intent::Count);
+    let vals: Vec<(&str, &str, MatchKind)> = a.mappings.iter().filter_map(|x| Some((x.field.as_str(), x.value.as_deref()?, x.match_kind))).collect();
+    assert!(vals.contains(&("genre", "poetry", MatchKind::Exact)), "{vals:?}");
+    assert!(vals.contains(&("branch", "Old Town", MatchKind::CaseInsensitive)), "{vals:?}");
+    let a = analyse("average pages per genre", &m, &meta, &Semantic::default(), today());
+    assert_eq!(a.intent_type, Intent::Aggregation);
+    assert_eq!(a.metric, Some(("avg".to_string(), "pages".to_string())));
+    assert_eq!(a.group_term.as_deref(), Some("genre"));
+}
+
+#[test]
+fn fuzzy_aliases_synonyms_dates_and_numbers() {
+    let (m, meta) = library();
+    let mut sem = Semantic::default();
+    sem.value_aliases.push(ValueAlias { phrase: "verse".into(), field: "genre".into(), values: vec!["poetry".into()] });
+    sem.fields.insert("borrower_city".into(), SemanticField { description: None, synonyms: vec!["hometown".into()] });
+    let a = analyse("verse books by hometown with more than 300 pages returned in March 2026 from Lisbn", &m, &meta, &sem, today());
+    let find = |k: MatchKind| a.mappings.iter().find(|x| x.match_kind == k).map(|x| (x.field.clone(), x.value.clone()));
+    assert_eq!(find(MatchKind::Alias), Some(("genre".into(), Some("poetry".into()))));
+    assert_eq!(find(MatchKind::Fuzzy), Some(("borrower_city".into(), Some("Lisbon".into()))));
+    assert_eq!(find(MatchKind::Synonym), Some(("borrower_city".into(), None)));
+    assert_eq!(a.comparisons[0].field, "pages");
+    assert_eq!((a.comparisons[0].op.as_str(), a.comparisons[0].value), ("gt", 300.0));
+    let d = a.date.unwrap();
+    assert_eq!((d.from, d.to), (NaiveDate::from_ymd_opt(2026, 3, 1), NaiveDate::from_ymd_opt(2026, 3, 31)));
+    assert_eq!(d.named_fields, ["returned_on"]);
+    let d = analyse("loans in the last 30 days", &m, &meta, &Semantic::default(), today()).date.unwrap();
+    assert_eq!(d.from, NaiveDate::from_ymd_opt(2026, 4, 20));
+}
