@@ -502,12 +502,12 @@ fn question(settings: &mut Settings, quiet: bool, args: &EsArgs) -> Result<ExitC
     };
     let (mut llm, llm_skip) = open_llm(settings);
     #[allow(clippy::redundant_closure)]
-    let llm_run = llm.as_deref_mut().map(|l| LlmRun::new(l));
+    let mut llm_run = llm.as_deref_mut().map(|l| LlmRun::new(l));
     let spinner = crate::app::spinner(quiet || args.json, "searching");
     let opts = options(settings, args.offset, args.force);
     let ran = match (&args.resume, &args.answer) {
-        (Some(id), Some(reply)) => qa_es::run::resume(engine.as_ref(), llm_run, &settings.data_dir, id, reply, opts),
-        _ => qa_es::run::answer(engine.as_ref(), llm_run, EsQuestion { question: &q, options: opts, data_dir: &settings.data_dir, llm_skip: llm_skip.as_deref() }),
+        (Some(id), Some(reply)) => qa_es::run::resume(engine.as_ref(), llm_run.as_mut(), &settings.data_dir, id, reply, opts),
+        _ => qa_es::run::answer(engine.as_ref(), llm_run.as_mut(), EsQuestion { question: &q, options: opts, data_dir: &settings.data_dir, llm_skip: llm_skip.as_deref() }),
     };
     spinner.finish_and_clear();
     let run = match ran {

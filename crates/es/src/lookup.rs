@@ -164,6 +164,9 @@ pub struct Analysis {
     pub top: Option<usize>,
     /// Words matching nothing (searched as free text).
     pub free_text: Vec<String>,
+    /// The question's normalized words.
+    #[serde(skip)]
+    pub words: Vec<String>,
 }
 
 /// The words of a field name: `eta_date` → eta, date; `consigneeName` → consignee, name.

@@ -76,6 +76,8 @@ pub type Choices = BTreeMap<String, String>;
 
 struct Builder<'a> {
     mapping: &'a Mapping,
+    /// The question's normalized words (for the words around a match).
+    words: Vec<String>,
     choices: &'a Choices,
     force: bool,
     notes: Vec<String>,
@@ -116,7 +118,7 @@ impl Builder<'_> {
 
 /// Build the plan; an ambiguity that neither `choices` nor `force` settles is returned.
 pub fn build(a: &Analysis, mapping: &Mapping, semantic: &Semantic, choices: &Choices, force: bool) -> Result<EsPlan, Ambiguity> {
-    let mut b = Builder { mapping, choices, force, notes: Vec::new() };
+    let mut b = Builder { mapping, words: a.words.clone(), choices, force, notes: Vec::new() };
     let mut filters = values_filters(&mut b, &a.mappings)?;
     if let Some(d) = &a.date
         && let Some(field) = b.date_field(a, semantic, &d.phrase)?
@@ -158,7 +160,11 @@ fn values_filters(b: &mut Builder, mentions: &[Mention]) -> Result<Vec<Filter>, 
         let best = ms.iter().map(|m| m.score).fold(f64::MIN, f64::max);
         let mut fields: Vec<&str> = ms.iter().filter(|m| m.score == best).map(|m| m.field.as_str()).collect();
         fields.dedup();
-        let field = if fields.len() > 1 {
+        let direction = ms.first().and_then(|m| b.words.get(m.at.wrapping_sub(1))).map(String::as_str);
+        let directed = direction.and_then(|d| by_direction(d, &fields));
+        let field = if let Some(f) = directed {
+            f
+        } else if fields.len() > 1 {
             let alternatives: Vec<String> = fields.iter().map(|f| f.to_string()).collect();
             b.choose(&term, format!("\"{term}\" is a value of several fields: which one do you mean?"), alternatives)?
         } else {
@@ -174,6 +180,20 @@ fn values_filters(b: &mut Builder, mentions: &[Mention]) -> Result<Vec<Filter>, 
         }
     }
     Ok(per_field.into_iter().map(|(field, values)| Filter::Terms { field, values }).collect())
+}
+
+/// "to X" / "from X" when X is a value of both an origin-like and a destination-like field:
+/// the field whose name says the direction (generic English direction words).
+fn by_direction(preposition: &str, fields: &[&str]) -> Option<String> {
+    const TO: &[&str] = &["destination", "dest", "to", "target", "recipient", "receiver", "arrival", "inbound"];
+    const FROM: &[&str] = &["origin", "from", "source", "sender", "departure", "outbound"];
+    let wanted = match preposition {
+        "to" | "into" | "toward" | "towards" => TO,
+        "from" | "out" => FROM,
+        _ => return None,
+    };
+    let hits: Vec<&&str> = fields.iter().filter(|f| crate::lookup::name_words(f).iter().any(|w| wanted.contains(&w.as_str()))).collect();
+    (hits.len() == 1).then(|| hits[0].to_string())
 }
 
 fn group_of(b: &mut Builder, a: &Analysis, semantic: &Semantic, term: &str) -> Result<Group, Ambiguity> {

@@ -85,7 +85,7 @@ pub fn analyse(question: &str, mapping: &Mapping, meta: &Metadata, semantic: &Se
         })
         .map(|(_, w)| w.clone())
         .collect();
-    Analysis { intent_type, mappings, date, comparisons, group_term, metric, top, free_text }
+    Analysis { intent_type, mappings, date, comparisons, group_term, metric, top, free_text, words }
 }
 
 fn comparisons(words: &[String], numeric: &[&Mention]) -> Vec<Comparison> {

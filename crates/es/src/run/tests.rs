@@ -123,3 +123,22 @@ fn an_unknown_grouping_field_is_a_clarification() {
     assert_eq!(amb.field, "owner");
     assert!(!amb.alternatives.is_empty());
 }
+
+#[test]
+fn to_and_from_pick_the_directed_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let records: Vec<Map<String, Value>> = (0..20)
+        .map(|i| {
+            let (from, to) = (["Oslo", "Lima"][i % 2], ["Lima", "Oslo"][(i / 2) % 2]);
+            json!({"source_city": from, "target_city": to, "seats": i}).as_object().unwrap().clone()
+        })
+        .collect();
+    let mapping = crate::infer::infer_mapping("flights", &records);
+    EmbeddedIndex::create(dir.path(), "flights", &records, &mapping, &qa_core::progress::Silent).unwrap();
+    let engine = EmbeddedIndex::open(dir.path(), "flights").unwrap();
+    let to = ask(&engine, dir.path(), "flights to Lima", opts());
+    assert_eq!(to.answer.total, Some(records.iter().filter(|r| r["target_city"] == "Lima").count() as u64), "{:?}", to.answer);
+    let from = ask(&engine, dir.path(), "flights from Lima", opts());
+    assert_eq!(from.answer.total, Some(records.iter().filter(|r| r["source_city"] == "Lima").count() as u64));
+    assert_eq!(ask(&engine, dir.path(), "flights with Lima", opts()).answer.status, EsStatus::NeedsClarification);
+}
