@@ -501,3 +501,33 @@ fn a_second_domain_from_csv_with_an_inferred_mapping() {
     let recal = idx.execute_json(Endpoint::Count, &json!({"query": {"match": {"remark": "recalibrating"}}})).unwrap();
     assert_eq!(recal["count"], json!(10));
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+    /// Arbitrary strings in value positions (dates, numbers, patterns, formats) give an answer or
+    /// an error, never a panic.
+    #[test]
+    fn hostile_values_never_panic(v in "\\PC{0,24}") {
+        let fx = FIXTURE.with(|f| f.clone());
+        let bodies = [
+            json!({"query": {"range": {"placed": {"gte": v, "lt": v}}}}),
+            json!({"query": {"range": {"qty": {"gt": v}}}}),
+            json!({"query": {"term": {"placed": v}}}),
+            json!({"query": {"prefix": {"customer": {"value": v, "case_insensitive": true}}}}),
+            json!({"query": {"wildcard": {"customer": v}}}),
+            json!({"query": {"match": {"note": {"query": v, "minimum_should_match": v}}}}),
+            json!({"query": {"match_phrase": {"note": v}}}),
+            json!({"aggs": {"d": {"date_histogram": {"field": "placed", "calendar_interval": "month", "format": v, "time_zone": v}}}}),
+            json!({"aggs": {"d": {"date_histogram": {"field": "placed", "fixed_interval": v}}}}),
+            json!({"aggs": {"r": {"date_range": {"field": "placed", "ranges": [{"from": v}]}}}}),
+            json!({"sort": [{"placed": "asc"}, "_doc"], "search_after": [v, 1]}),
+        ];
+        for b in &bodies {
+            let _ = fx.idx.execute_json_at(Endpoint::Search, b, now());
+        }
+    }
+}
+
+thread_local! {
+    static FIXTURE: std::rc::Rc<Fixture> = std::rc::Rc::new(fixture());
+}
