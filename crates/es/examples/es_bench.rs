@@ -36,13 +36,34 @@ impl Rng {
     }
 }
 
-const CATEGORIES: [&str; 12] =
-    ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "lambda", "mu"];
+const CATEGORIES: [&str; 12] = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "lambda", "mu"];
 const REGIONS: [&str; 8] = ["north", "south", "east", "west", "central", "coastal", "highland", "island"];
 const STATUSES: [&str; 4] = ["open", "pending", "closed", "archived"];
 const WORDS: [&str; 24] = [
-    "quick", "review", "network", "storage", "update", "failure", "request", "customer", "report", "monthly", "sensor", "battery", "upgrade",
-    "invoice", "delay", "schedule", "backup", "license", "renewal", "audit", "migration", "outage", "support", "training",
+    "quick",
+    "review",
+    "network",
+    "storage",
+    "update",
+    "failure",
+    "request",
+    "customer",
+    "report",
+    "monthly",
+    "sensor",
+    "battery",
+    "upgrade",
+    "invoice",
+    "delay",
+    "schedule",
+    "backup",
+    "license",
+    "renewal",
+    "audit",
+    "migration",
+    "outage",
+    "support",
+    "training",
 ];
 
 fn record(rng: &mut Rng, i: usize) -> Map<String, Value> {
