@@ -209,3 +209,149 @@ fn a_bad_query_is_an_http_error_with_the_server_s_reason() {
         other => panic!("{other}"),
     }
 }
+
+// ---- Answers from the embedded engine behind the server: the same hits, totals and buckets.
+
+mod live {
+    use std::sync::Arc;
+
+    use qa_core::progress::Silent;
+    use qa_es::embedded::EmbeddedIndex;
+    use qa_es::guard;
+    use qa_es::remote::{RemoteConfig, RemoteEngine};
+    use qa_es::{Endpoint, EsLimits, Mapping, SearchEngine};
+    use serde_json::{Map, Value, json};
+
+    use crate::common::es_server::{Backend, EsServer};
+
+    /// An embedded index, the loopback server answering from it, and the remote engine.
+    struct Live {
+        _dir: tempfile::TempDir,
+        embedded: Arc<EmbeddedIndex>,
+        server: EsServer,
+        remote: RemoteEngine,
+    }
+
+    fn live(name: &str, mapping: Value, records: &[Map<String, Value>]) -> Live {
+        let dir = tempfile::tempdir().unwrap();
+        let mapping = Mapping::from_es_json(name, &mapping).unwrap();
+        EmbeddedIndex::create(dir.path(), name, records, &mapping, &Silent).unwrap();
+        let embedded = Arc::new(EmbeddedIndex::open(dir.path(), name).unwrap());
+        let idx = embedded.clone();
+        let backend: Backend = Arc::new(move |endpoint, body| idx.execute_json(endpoint, body));
+        let server = EsServer::builder(name, mapping.to_es_json(), backend).start();
+        let remote = RemoteEngine::new(RemoteConfig::from_url(&server.index_url()).unwrap()).unwrap();
+        Live { _dir: dir, embedded, server, remote }
+    }
+
+    fn obj(v: Value) -> Map<String, Value> {
+        v.as_object().unwrap().clone()
+    }
+
+    const BRANCHES: [&str; 3] = ["east", "west", "harbour"];
+    const CLINICS: [&str; 2] = ["north", "south"];
+
+    /// Library loans (deterministic).
+    fn loans() -> (Value, Vec<Map<String, Value>>) {
+        let mapping = json!({"properties": {
+            "member": {"type": "keyword"},
+            "title": {"type": "text", "fields": {"keyword": {"type": "keyword"}}},
+            "branch": {"type": "keyword"},
+            "days": {"type": "integer"},
+            "borrowed": {"type": "date"}
+        }});
+        let titles = ["The Salt Road", "Winter Orchard", "A Map of Rivers", "Night Ferry"];
+        let records = (0..60)
+            .map(|i: i64| {
+                obj(json!({
+                    "member": format!("m{:02}", i % 7),
+                    "title": titles[(i % 4) as usize],
+                    "branch": BRANCHES[(i % 3) as usize],
+                    "days": (i * 7) % 30 + 1,
+                    "borrowed": format!("2025-{:02}-{:02}", i % 12 + 1, i % 28 + 1)
+                }))
+            })
+            .collect();
+        (mapping, records)
+    }
+
+    /// Clinic visits (deterministic).
+    fn visits() -> (Value, Vec<Map<String, Value>>) {
+        let mapping = json!({"properties": {
+            "patient": {"type": "keyword"},
+            "clinic": {"type": "keyword"},
+            "cost": {"type": "double"},
+            "insured": {"type": "boolean"},
+            "visited": {"type": "date"}
+        }});
+        let records = (0..45)
+            .map(|i: i64| {
+                obj(json!({
+                    "patient": format!("p{}", i % 11),
+                    "clinic": CLINICS[(i % 2) as usize],
+                    "cost": 20.0 + (i % 9) as f64 * 12.5,
+                    "insured": i % 4 != 0,
+                    "visited": format!("2024-{:02}-15", i % 6 + 1)
+                }))
+            })
+            .collect();
+        (mapping, records)
+    }
+
+    /// Runs `body` (checked against the mapping read over the wire) on both engines.
+    fn both(l: &Live, endpoint: Endpoint, body: Value) -> (Value, Value) {
+        let mapping = l.remote.mapping().unwrap();
+        let req = guard::checked(&body, endpoint, &mapping, &EsLimits::default()).unwrap();
+        (l.remote.run(&req).unwrap(), l.embedded.run(&req).unwrap())
+    }
+
+    #[test]
+    fn the_mapping_read_over_the_wire_is_the_embedded_one() {
+        for (name, (mapping, records)) in [("loans", loans()), ("visits", visits())] {
+            let l = live(name, mapping, &records);
+            assert_eq!(l.remote.mapping().unwrap(), l.embedded.mapping().unwrap());
+        }
+    }
+
+    #[test]
+    fn hits_and_aggregations_equal_the_embedded_engine_s() {
+        let (mapping, records) = loans();
+        let l = live("loans", mapping, &records);
+        let body = json!({
+            "query": {"bool": {"filter": [{"term": {"branch": "east"}}, {"range": {"days": {"gte": 10}}}]}},
+            "sort": [{"days": "desc"}, {"member": "asc"}],
+            "size": 5,
+            "aggs": {"per_member": {"terms": {"field": "member", "size": 3}, "aggs": {"longest": {"max": {"field": "days"}}}}}
+        });
+        let (remote, embedded) = both(&l, Endpoint::Search, body);
+        let expected = records.iter().filter(|r| r["branch"] == "east" && r["days"].as_i64().unwrap() >= 10).count() as u64;
+        assert!(expected > 5 && expected < records.len() as u64, "a filter that selects some: {expected}");
+        assert_eq!(remote["hits"]["total"], json!({"value": expected, "relation": "eq"}));
+        assert_eq!(remote["hits"]["total"], embedded["hits"]["total"]);
+        let sources = |v: &Value| v["hits"]["hits"].as_array().unwrap().iter().map(|h| h["_source"].clone()).collect::<Vec<_>>();
+        assert_eq!(sources(&remote).len(), 5);
+        assert_eq!(sources(&remote), sources(&embedded));
+        let days: Vec<i64> = sources(&remote).iter().map(|s| s["days"].as_i64().unwrap()).collect();
+        assert!(days.windows(2).all(|w| w[0] >= w[1]), "sorted by days, descending: {days:?}");
+        assert_eq!(remote["aggregations"], embedded["aggregations"]);
+        assert_eq!(remote["aggregations"]["per_member"]["buckets"].as_array().map(Vec::len), Some(3));
+    }
+
+    #[test]
+    fn date_histograms_and_counts_equal_the_embedded_engine_s() {
+        let (mapping, records) = visits();
+        let l = live("visits", mapping, &records);
+        let body = json!({"size": 0, "aggs": {"per_month": {"date_histogram": {"field": "visited", "calendar_interval": "month"},
+            "aggs": {"spent": {"sum": {"field": "cost"}}}}}});
+        let (remote, embedded) = both(&l, Endpoint::Search, body);
+        assert_eq!(remote["aggregations"], embedded["aggregations"]);
+        assert_eq!(remote["aggregations"]["per_month"]["buckets"].as_array().map(Vec::len), Some(6));
+        let insured = records.iter().filter(|r| r["insured"] == json!(true)).count();
+        let (remote, embedded) = both(&l, Endpoint::Count, json!({"query": {"term": {"insured": true}}}));
+        assert_eq!(remote, embedded);
+        assert_eq!(remote["count"], json!(insured));
+        let log = l.server.requests();
+        let last = log.last().unwrap();
+        assert_eq!((last.method.as_str(), last.path.as_str()), ("POST", "/visits/_count"));
+    }
+}

@@ -18,6 +18,7 @@
 mod aggs;
 mod columns;
 pub(crate) mod dates;
+mod filter_aggs;
 mod query;
 mod schema;
 mod search;
@@ -277,8 +278,23 @@ impl EmbeddedIndex {
     }
 
     fn search(&self, searcher: &tantivy::Searcher, body: &Map<String, Value>, query: &dyn Query, now_ms: i64) -> Result<Map<String, Value>, EsError> {
-        const KEYS: [&str; 11] =
-            ["query", "size", "from", "sort", "search_after", "_source", "track_total_hits", "timeout", "aggs", "aggregations", "track_scores"];
+        const KEYS: [&str; 15] = [
+            "query",
+            "size",
+            "from",
+            "sort",
+            "search_after",
+            "_source",
+            "track_total_hits",
+            "timeout",
+            "aggs",
+            "aggregations",
+            "track_scores",
+            "min_score",
+            "post_filter",
+            "stored_fields",
+            "docvalue_fields",
+        ];
         if let Some(k) = body.keys().find(|k| !KEYS.contains(&k.as_str())) {
             return Err(EsError::Unsupported(format!("search request key {k:?}")));
         }
@@ -292,8 +308,17 @@ impl EmbeddedIndex {
         let from = count_of("from", 0)?;
         let sort = SortSpec::parse(searcher, &self.layout, body.get("sort"))?;
         let track_scores = body.get("track_scores").and_then(Value::as_bool).unwrap_or(false);
-        let scoring = size > 0 && (sort.needs_scores() || track_scores);
-        let source_filter = SourceFilter::parse(body.get("_source"))?;
+        let min_score = body.get("min_score").and_then(Value::as_f64);
+        let aggs_body = body.get("aggs").or_else(|| body.get("aggregations"));
+        // top_hits ranks bucket documents by score, min_score filters on it.
+        let aggs_need_scores = aggs_body.is_some_and(|a| a.to_string().contains("\"top_hits\""));
+        let scoring = (size > 0 && (sort.needs_scores() || track_scores)) || min_score.is_some() || aggs_need_scores;
+        // `stored_fields` without `_source`: hits without their source, as in Elasticsearch.
+        let source_filter = match (body.get("_source"), body.get("stored_fields")) {
+            (None, Some(_)) => SourceFilter::parse(Some(&Value::Bool(false)))?,
+            (src, _) => SourceFilter::parse(src)?,
+        };
+        let docvalues = search::docvalue_fields(searcher, &self.layout, body.get("docvalue_fields"))?;
         let after = match body.get("search_after") {
             Some(v) if from > 0 => {
                 return Err(EsError::Json(format!("from must be 0 when search_after is used (got {from}, after {v})")));
@@ -301,45 +326,27 @@ impl EmbeddedIndex {
             Some(v) => Some(sort.after_values(v)?),
             None => None,
         };
-        let matches = search::collect(searcher, query, scoring)?;
-        let total = matches.len();
-
-        let mut ranked = Vec::new();
-        if size > 0 {
-            let mut buf = Vec::new();
-            for m in &matches {
-                let (vals, seq) = sort.values_of(m, &mut buf)?;
-                if after.as_ref().is_none_or(|a| sort.is_after(&vals, a)) {
-                    ranked.push((vals, seq, m.score, *m));
-                }
-            }
-            let want = from.saturating_add(size);
-            let cmp = |a: &(Vec<search::SortVal>, i64, f32, search::Match), b: &(Vec<search::SortVal>, i64, f32, search::Match)| {
-                sort.compare((&a.0, a.1, a.2), (&b.0, b.1, b.2))
-            };
-            if ranked.len() > want && want > 0 {
-                ranked.select_nth_unstable_by(want - 1, cmp);
-                ranked.truncate(want);
-            }
-            ranked.sort_by(cmp);
+        let mut matches = search::collect(searcher, query, scoring)?;
+        if let Some(min) = min_score {
+            matches.retain(|m| f64::from(m.score) >= min);
         }
+        // post_filter narrows the hits, not the aggregations.
+        let hit_matches = match body.get("post_filter") {
+            Some(pf) => {
+                let qctx = query::QueryCtx { layout: &self.layout, index: &self.index, now_ms };
+                let keep: std::collections::HashSet<(u32, u32)> =
+                    search::collect(searcher, query::build(&qctx, pf)?.as_ref(), false)?.into_iter().map(|m| (m.seg, m.doc)).collect();
+                matches.iter().filter(|m| keep.contains(&(m.seg, m.doc))).copied().collect()
+            }
+            None => matches.clone(),
+        };
+        let total = hit_matches.len();
+        let page = search::page(&sort, &hit_matches, after.as_deref(), from, size)?;
         let show_scores = scoring && (!sort.explicit || track_scores || sort.needs_scores());
-        let mut hits = Vec::new();
-        for (vals, _, score, m) in ranked.into_iter().skip(from).take(size) {
-            let (id, source) = search::load(searcher, &self.layout, &m)?;
-            let mut hit = Map::new();
-            hit.insert("_index".into(), json!(self.summary.name));
-            hit.insert("_id".into(), json!(id));
-            hit.insert("_score".into(), if show_scores { json!(score) } else { Value::Null });
-            if let Some(src) = source_filter.apply(source) {
-                hit.insert("_source".into(), src);
-            }
-            if sort.explicit {
-                hit.insert("sort".into(), Value::Array(vals.iter().map(search::SortVal::to_json).collect()));
-            }
-            hits.push(Value::Object(hit));
-        }
-        let max_score = if show_scores { matches.iter().map(|m| m.score).reduce(f32::max).map_or(Value::Null, |s| json!(s)) } else { Value::Null };
+        let style =
+            search::HitStyle { index: &self.summary.name, scores: show_scores, sort_values: sort.explicit, source: &source_filter, docvalues: &docvalues };
+        let hits = search::hits_json(searcher, &self.layout, page, &style)?;
+        let max_score = if show_scores { hit_matches.iter().map(|m| m.score).reduce(f32::max).map_or(Value::Null, |s| json!(s)) } else { Value::Null };
         let mut hits_obj = Map::new();
         match body.get("track_total_hits") {
             Some(Value::Bool(false)) => {}
@@ -354,8 +361,16 @@ impl EmbeddedIndex {
         hits_obj.insert("hits".into(), Value::Array(hits));
         let mut out = Map::new();
         out.insert("hits".into(), Value::Object(hits_obj));
-        if let Some(a) = body.get("aggs").or_else(|| body.get("aggregations")) {
-            let ctx = aggs::AggCtx::new(searcher, &self.layout, now_ms, self.max_buckets);
+        if let Some(a) = aggs_body {
+            let ctx = aggs::AggCtx {
+                searcher,
+                layout: &self.layout,
+                index: &self.index,
+                index_name: &self.summary.name,
+                now_ms,
+                max_buckets: self.max_buckets,
+                buckets: std::cell::Cell::new(0),
+            };
             out.insert("aggregations".into(), aggs::run(&ctx, &matches, a)?);
         }
         Ok(out)

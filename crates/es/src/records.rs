@@ -279,4 +279,24 @@ mod tests {
         let open = write(dir.path(), "c.csv", "a,b\n1,\"never closed\n");
         assert!(load_records(&open).unwrap_err().to_string().contains("line 2"));
     }
+
+    proptest::proptest! {
+        /// Any text written as an RFC 4180 quoted field reads back unchanged (a letter prefix
+        /// keeps it a string).
+        #[test]
+        fn quoted_csv_fields_round_trip(cells in proptest::collection::vec("[a-z][ -~\n\r\"',]{0,20}", 1..5)) {
+            let header: Vec<String> = (0..cells.len()).map(|i| format!("c{i}")).collect();
+            let quoted: Vec<String> = cells.iter().map(|c| format!("\"{}\"", c.replace('"', "\"\""))).collect();
+            let text = format!("{}\r\n{}\r\n", header.join(","), quoted.join(","));
+            let recs = parse_csv(&text).unwrap();
+            proptest::prop_assert_eq!(recs.len(), 1);
+            for (i, c) in cells.iter().enumerate() {
+                let got = recs[0].get(&format!("c{i}"));
+                if c.trim().is_empty() || ["true", "false"].contains(&c.trim().to_ascii_lowercase().as_str()) {
+                    continue;
+                }
+                proptest::prop_assert_eq!(got, Some(&Value::String(c.clone())));
+            }
+        }
+    }
 }

@@ -24,18 +24,18 @@ use crate::{EsError, FieldKind};
 pub(crate) struct AggCtx<'a> {
     pub(crate) searcher: &'a Searcher,
     pub(crate) layout: &'a Layout,
+    /// The tantivy index (analysers for the queries of `filter`/`filters`).
+    pub(crate) index: &'a tantivy::Index,
+    /// `_index` of `top_hits` hits.
+    pub(crate) index_name: &'a str,
     pub(crate) now_ms: i64,
     pub(crate) max_buckets: usize,
-    buckets: Cell<usize>,
+    /// Buckets produced so far in the response.
+    pub(crate) buckets: Cell<usize>,
 }
 
-impl<'a> AggCtx<'a> {
-    /// A context with the response's bucket budget.
-    pub(crate) fn new(searcher: &'a Searcher, layout: &'a Layout, now_ms: i64, max_buckets: usize) -> Self {
-        AggCtx { searcher, layout, now_ms, max_buckets, buckets: Cell::new(0) }
-    }
-
-    fn spend(&self, n: usize, name: &str) -> Result<(), EsError> {
+impl AggCtx<'_> {
+    pub(crate) fn spend(&self, n: usize, name: &str) -> Result<(), EsError> {
         let total = self.buckets.get() + n;
         self.buckets.set(total);
         if total > self.max_buckets {
@@ -77,7 +77,7 @@ fn one(ctx: &AggCtx, name: &str, def: &Value, docs: &[Match]) -> Result<Value, E
         return Err(bad(format!("aggregation {name:?} must have exactly one type")));
     };
     let p = params.as_object().ok_or_else(|| bad(format!("aggregation {name:?}: {kind} parameters must be an object")))?;
-    let is_metric = matches!(kind.as_str(), "avg" | "sum" | "min" | "max" | "value_count" | "cardinality" | "stats");
+    let is_metric = matches!(kind.as_str(), "avg" | "sum" | "min" | "max" | "value_count" | "cardinality" | "stats" | "top_hits");
     if is_metric && sub.is_some() {
         return Err(bad(format!("aggregation {name:?}: a {kind} aggregation cannot have sub-aggregations")));
     }
@@ -86,6 +86,9 @@ fn one(ctx: &AggCtx, name: &str, def: &Value, docs: &[Match]) -> Result<Value, E
         "date_histogram" => date_histogram(ctx, name, p, sub, docs),
         "histogram" => histogram(ctx, name, p, sub, docs),
         "range" | "date_range" => range(ctx, name, kind, p, sub, docs),
+        "filter" => super::filter_aggs::filter(ctx, name, params, sub, docs),
+        "filters" => super::filter_aggs::filters(ctx, name, p, sub, docs),
+        "top_hits" => super::filter_aggs::top_hits(ctx, p, docs),
         _ if is_metric => metric(ctx, kind, p, docs),
         other => Err(EsError::Unsupported(format!("aggregation type {other:?}"))),
     }
@@ -151,62 +154,39 @@ fn render(ctx: &AggCtx, buckets: Vec<Bucket>, sub: Option<&Value>, subs_done: Op
 }
 
 fn terms(ctx: &AggCtx, name: &str, p: &Map<String, Value>, sub: Option<&Value>, docs: &[Match]) -> Result<Value, EsError> {
-    check_params("terms", p, &["field", "size", "order", "min_doc_count", "shard_size", "show_term_doc_count_error", "format"])?;
+    check_params(
+        "terms",
+        p,
+        &[
+            "field",
+            "size",
+            "shard_size",
+            "order",
+            "min_doc_count",
+            "shard_min_doc_count",
+            "missing",
+            "include",
+            "exclude",
+            "show_term_doc_count_error",
+            "execution_hint",
+            "collect_mode",
+            "format",
+        ],
+    )?;
     let empty = json!({"doc_count_error_upper_bound": 0, "sum_other_doc_count": 0, "buckets": []});
     let Some(cols) = columns(ctx, "terms", p)? else {
         return Ok(empty);
     };
     let size = p.get("size").and_then(Value::as_u64).unwrap_or(10) as usize;
     let min_doc_count = p.get("min_doc_count").and_then(Value::as_u64).unwrap_or(1) as usize;
-    // Group docs by value: strings through per-segment ordinal tables, others by their bits.
-    let mut groups: Vec<(Val, String, Vec<Match>)> = Vec::new();
-    let mut by_string: HashMap<String, usize> = HashMap::new();
-    let mut by_number: HashMap<(u8, u64), usize> = HashMap::new();
-    let mut ord_tables: Vec<Vec<u32>> = Vec::new();
-    let mut buf = Vec::new();
-    for m in docs {
-        doc_values(&cols, m, &mut buf);
-        for v in &buf {
-            let idx = match *v {
-                Val::Ord(ord) => {
-                    let seg = m.seg as usize;
-                    if ord_tables.len() <= seg {
-                        ord_tables.resize_with(seg + 1, Vec::new);
-                    }
-                    if ord_tables[seg].is_empty() {
-                        ord_tables[seg] = vec![0; cols.num_terms(m.seg)];
-                    }
-                    match ord_tables[seg].get(ord as usize).copied() {
-                        Some(slot) if slot > 0 => slot as usize - 1,
-                        _ => {
-                            let s = cols.term(m.seg, ord)?;
-                            let idx = *by_string.entry(s.clone()).or_insert_with(|| {
-                                groups.push((*v, s, Vec::new()));
-                                groups.len() - 1
-                            });
-                            if let Some(cell) = ord_tables[seg].get_mut(ord as usize) {
-                                *cell = idx as u32 + 1;
-                            }
-                            idx
-                        }
-                    }
-                }
-                other => {
-                    let bits = match other {
-                        Val::I64(i) => (0, i as u64),
-                        Val::Date(i) => (1, i as u64),
-                        Val::F64(f) => (2, f.to_bits()),
-                        Val::Bool(b) => (3, u64::from(b)),
-                        Val::Ord(o) => (4, o),
-                    };
-                    *by_number.entry(bits).or_insert_with(|| {
-                        groups.push((other, String::new(), Vec::new()));
-                        groups.len() - 1
-                    })
-                }
-            };
-            groups[idx].2.push(*m);
-        }
+    let mut groups = group_terms(&cols, docs, p.get("missing"))?;
+    let include = p.get("include").map(|v| TermFilter::parse("include", v)).transpose()?;
+    let exclude = p.get("exclude").map(|v| TermFilter::parse("exclude", v)).transpose()?;
+    if include.is_some() || exclude.is_some() {
+        groups.retain(|g| {
+            let key = term_string(g);
+            include.as_ref().is_none_or(|f| f.accepts(&key)) && !exclude.as_ref().is_some_and(|f| f.accepts(&key))
+        });
     }
     groups.retain(|g| g.2.len() >= min_doc_count);
     let order = parse_order(p.get("order"), ("_count", true))?;
@@ -264,6 +244,141 @@ fn terms(ctx: &AggCtx, name: &str, p: &Map<String, Value>, sub: Option<&Value>, 
     Ok(json!({"doc_count_error_upper_bound": 0, "sum_other_doc_count": other, "buckets": rendered}))
 }
 
+/// Documents grouped by term: (a value, its string for strings, the documents). Strings go
+/// through per-segment ordinal tables, other values by their bits; documents without a value go
+/// to `missing` when given.
+type Group = (Val, String, Vec<Match>);
+
+fn group_terms(cols: &FieldColumns, docs: &[Match], missing: Option<&Value>) -> Result<Vec<Group>, EsError> {
+    let mut groups: Vec<Group> = Vec::new();
+    let mut by_string: HashMap<String, usize> = HashMap::new();
+    let mut by_number: HashMap<(u8, u64), usize> = HashMap::new();
+    let mut ord_tables: Vec<Vec<u32>> = Vec::new();
+    let missing_val = match missing {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(match cols.kind {
+            FieldKind::Long => Val::I64(super::schema::to_i64(v).ok_or_else(|| bad(format!("terms.missing {v} is not an integer")))?),
+            FieldKind::Double => Val::F64(to_f64(v).ok_or_else(|| bad(format!("terms.missing {v} is not a number")))?),
+            FieldKind::Date => Val::Date(super::schema::to_date_ms(v).ok_or_else(|| bad(format!("terms.missing {v} is not a date")))?),
+            FieldKind::Boolean => Val::Bool(super::schema::to_bool(v).ok_or_else(|| bad(format!("terms.missing {v} is not a boolean")))?),
+            _ => Val::Ord(u64::MAX),
+        }),
+    };
+    let missing_string = missing.and_then(super::schema::scalar_string).unwrap_or_default();
+    let mut string_group = |groups: &mut Vec<Group>, s: String, v: Val| -> usize {
+        *by_string.entry(s.clone()).or_insert_with(|| {
+            groups.push((v, s, Vec::new()));
+            groups.len() - 1
+        })
+    };
+    let mut buf = Vec::new();
+    for m in docs {
+        doc_values(cols, m, &mut buf);
+        let absent = buf.is_empty();
+        if let (true, Some(v)) = (absent, missing_val) {
+            buf.push(v);
+        }
+        for v in &buf {
+            let idx = match *v {
+                Val::Ord(u64::MAX) if absent => string_group(&mut groups, missing_string.clone(), *v),
+                Val::Ord(ord) => {
+                    let seg = m.seg as usize;
+                    if ord_tables.len() <= seg {
+                        ord_tables.resize_with(seg + 1, Vec::new);
+                    }
+                    if ord_tables[seg].is_empty() {
+                        ord_tables[seg] = vec![0; cols.num_terms(m.seg)];
+                    }
+                    match ord_tables[seg].get(ord as usize).copied() {
+                        Some(slot) if slot > 0 => slot as usize - 1,
+                        _ => {
+                            let idx = string_group(&mut groups, cols.term(m.seg, ord)?, *v);
+                            if let Some(cell) = ord_tables[seg].get_mut(ord as usize) {
+                                *cell = idx as u32 + 1;
+                            }
+                            idx
+                        }
+                    }
+                }
+                other => {
+                    let bits = match other {
+                        Val::I64(i) => (0, i as u64),
+                        Val::Date(i) => (1, i as u64),
+                        Val::F64(f) => (2, f.to_bits()),
+                        Val::Bool(b) => (3, u64::from(b)),
+                        Val::Ord(o) => (4, o),
+                    };
+                    *by_number.entry(bits).or_insert_with(|| {
+                        groups.push((other, String::new(), Vec::new()));
+                        groups.len() - 1
+                    })
+                }
+            };
+            groups[idx].2.push(*m);
+        }
+    }
+    Ok(groups)
+}
+
+/// The string a term's `include`/`exclude` compare with.
+fn term_string(g: &Group) -> String {
+    match g.0 {
+        Val::Ord(_) => g.1.clone(),
+        Val::I64(i) | Val::Date(i) => i.to_string(),
+        Val::F64(f) => f.to_string(),
+        Val::Bool(b) => b.to_string(),
+    }
+}
+
+/// A terms aggregation's `include`/`exclude`: a list of exact values, or a regular expression
+/// limited to literals, `.`, `.*` and `|` (translated to wildcards; others are unsupported).
+enum TermFilter {
+    Exact(HashSet<String>),
+    Globs(Vec<String>),
+}
+
+impl TermFilter {
+    fn parse(what: &str, v: &Value) -> Result<TermFilter, EsError> {
+        match v {
+            Value::Array(a) => Ok(TermFilter::Exact(a.iter().filter_map(super::schema::scalar_string).collect())),
+            Value::String(re) => re
+                .split('|')
+                .map(|alt| regex_to_glob(alt).ok_or_else(|| EsError::Unsupported(format!("terms.{what} pattern {re:?} (only literals, '.', '.*' and '|')"))))
+                .collect::<Result<_, _>>()
+                .map(TermFilter::Globs),
+            _ => Err(EsError::Unsupported(format!("terms.{what} {v}"))),
+        }
+    }
+
+    fn accepts(&self, key: &str) -> bool {
+        match self {
+            TermFilter::Exact(set) => set.contains(key),
+            TermFilter::Globs(globs) => globs.iter().any(|g| super::query::glob_match(g, key)),
+        }
+    }
+}
+
+fn regex_to_glob(re: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut chars = re.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '.' if chars.peek() == Some(&'*') => {
+                chars.next();
+                out.push('*');
+            }
+            '.' => out.push('?'),
+            '\\' => match chars.next() {
+                Some(e) if e != '*' && e != '?' && !e.is_alphanumeric() => out.push(e),
+                _ => return None,
+            },
+            '*' | '?' | '+' | '(' | ')' | '[' | ']' | '{' | '}' | '^' | '$' | '~' | '&' | '<' | '>' | '#' | '@' | '"' => return None,
+            c => out.push(c),
+        }
+    }
+    Some(out)
+}
+
 /// `order`: `{"_count": "desc"}`, `{"_key": "asc"}`, `{"sub_agg": "desc"}`,
 /// `{"stats_agg.avg": "asc"}`, or a list of them.
 fn parse_order(v: Option<&Value>, default: (&str, bool)) -> Result<Vec<(String, bool)>, EsError> {
@@ -306,7 +421,21 @@ fn date_histogram(ctx: &AggCtx, name: &str, p: &Map<String, Value>, sub: Option<
     check_params(
         "date_histogram",
         p,
-        &["field", "calendar_interval", "fixed_interval", "interval", "format", "time_zone", "min_doc_count", "extended_bounds", "order", "keyed", "offset"],
+        &[
+            "field",
+            "calendar_interval",
+            "fixed_interval",
+            "interval",
+            "format",
+            "time_zone",
+            "min_doc_count",
+            "extended_bounds",
+            "hard_bounds",
+            "offset",
+            "order",
+            "keyed",
+            "missing",
+        ],
     )?;
     let interval = if let Some(c) = p.get("calendar_interval").and_then(Value::as_str) {
         Interval::Calendar(Unit::from_calendar_interval(c).ok_or_else(|| bad(format!("calendar_interval {c:?}")))?)
@@ -320,9 +449,6 @@ fn date_histogram(ctx: &AggCtx, name: &str, p: &Map<String, Value>, sub: Option<
     } else {
         return Err(bad(format!("date_histogram {name:?} needs a calendar_interval or fixed_interval")));
     };
-    if p.get("keyed").and_then(Value::as_bool) == Some(true) {
-        return Err(EsError::Unsupported("date_histogram.keyed".into()));
-    }
     let zone = match p.get("time_zone").and_then(Value::as_str) {
         Some(z) => zone_offset_ms(z).ok_or_else(|| EsError::Unsupported(format!("date_histogram.time_zone {z:?} (only UTC and fixed offsets)")))?,
         None => 0,
@@ -358,11 +484,21 @@ fn date_histogram(ctx: &AggCtx, name: &str, p: &Map<String, Value>, sub: Option<
             Interval::Fixed(step) => key.checked_add(step),
         }
     };
-    let bounds = extended_bounds(ctx, p)?.map(|(lo, hi)| (key_of(lo), key_of(hi)));
+    let bounds = extended_bounds(ctx, p, "extended_bounds")?.map(|(lo, hi)| (key_of(lo), key_of(hi)));
+    let hard = extended_bounds(ctx, p, "hard_bounds")?;
+    let missing = match p.get("missing") {
+        Some(v) => Some(Val::Date(
+            v.as_str().and_then(|s| resolve_bound(s, ctx.now_ms, false)).or_else(|| v.as_i64()).ok_or_else(|| bad(format!("date_histogram.missing {v}")))?,
+        )),
+        None => None,
+    };
     let mut groups: BTreeMap<i64, Vec<Match>> = BTreeMap::new();
     let mut buf = Vec::new();
     for m in docs {
         doc_values(&cols, m, &mut buf);
+        if let (true, Some(v)) = (buf.is_empty(), missing) {
+            buf.push(v);
+        }
         let mut last = None;
         for v in &buf {
             if let Val::Date(ms) = v {
@@ -375,14 +511,17 @@ fn date_histogram(ctx: &AggCtx, name: &str, p: &Map<String, Value>, sub: Option<
         }
     }
     let min_doc_count = p.get("min_doc_count").and_then(Value::as_u64).unwrap_or(0) as usize;
-    let keys = bucket_keys(ctx, name, &groups, min_doc_count, bounds, next)?;
+    let mut keys = bucket_keys(ctx, name, &groups, min_doc_count, bounds, next)?;
+    if let Some((lo, hi)) = hard {
+        keys.retain(|k| *k >= key_of(lo) && *k <= hi);
+    }
     let buckets = keys
         .into_iter()
         .map(|k| Bucket { key: json!(k), key_as_string: Some(format_millis(k + zone, format)), extra: Map::new(), docs: groups.remove(&k).unwrap_or_default() })
         .collect();
     let mut rendered = render(ctx, buckets, sub, None)?;
     order_histogram(p.get("order"), &mut rendered)?;
-    Ok(json!({"buckets": rendered}))
+    Ok(json!({ "buckets": keyed(p, rendered) }))
 }
 
 /// The keys of a histogram: the filled ones, and with `min_doc_count` 0 every key between the
@@ -425,8 +564,9 @@ fn bucket_keys<K: Copy + Ord>(
     Ok(keys)
 }
 
-fn extended_bounds(ctx: &AggCtx, p: &Map<String, Value>) -> Result<Option<(i64, i64)>, EsError> {
-    let Some(b) = p.get("extended_bounds") else {
+/// A date histogram's `extended_bounds` or `hard_bounds` (`which`), as epoch milliseconds.
+fn extended_bounds(ctx: &AggCtx, p: &Map<String, Value>, which: &str) -> Result<Option<(i64, i64)>, EsError> {
+    let Some(b) = p.get(which) else {
         return Ok(None);
     };
     let get = |k: &str, up: bool| -> Result<i64, EsError> {
@@ -438,6 +578,23 @@ fn extended_bounds(ctx: &AggCtx, p: &Map<String, Value>) -> Result<Option<(i64, 
         }
     };
     Ok(Some((get("min", false)?, get("max", false)?)))
+}
+
+/// Buckets as an object keyed by `key_as_string` (or the key) when `keyed` is true.
+fn keyed(p: &Map<String, Value>, buckets: Vec<Value>) -> Value {
+    if p.get("keyed").and_then(Value::as_bool) != Some(true) {
+        return Value::Array(buckets);
+    }
+    let mut out = Map::new();
+    for b in buckets {
+        let key = match (b.get("key_as_string"), b.get("key")) {
+            (Some(Value::String(s)), _) | (None, Some(Value::String(s))) => s.clone(),
+            (_, Some(Value::Number(n))) => n.as_f64().map_or_else(|| n.to_string(), es_number),
+            _ => String::new(),
+        };
+        out.insert(key, b);
+    }
+    Value::Object(out)
 }
 
 /// Histograms come in key order; `order` may ask for `_key` desc or `_count`.
@@ -483,7 +640,8 @@ impl Ord for Key {
 }
 
 fn histogram(ctx: &AggCtx, name: &str, p: &Map<String, Value>, sub: Option<&Value>, docs: &[Match]) -> Result<Value, EsError> {
-    check_params("histogram", p, &["field", "interval", "offset", "min_doc_count", "extended_bounds", "order", "keyed"])?;
+    check_params("histogram", p, &["field", "interval", "min_doc_count", "extended_bounds", "hard_bounds", "offset", "order", "keyed", "missing", "format"])?;
+    let missing = p.get("missing").and_then(to_f64_ref).map(Val::F64);
     let interval = p.get("interval").and_then(to_f64_ref).filter(|i| *i > 0.0).ok_or_else(|| bad(format!("histogram {name:?} needs a positive interval")))?;
     let offset = p.get("offset").and_then(to_f64_ref).unwrap_or(0.0);
     let Some(cols) = columns(ctx, "histogram", p)? else {
@@ -494,6 +652,9 @@ fn histogram(ctx: &AggCtx, name: &str, p: &Map<String, Value>, sub: Option<&Valu
     let mut buf = Vec::new();
     for m in docs {
         doc_values(&cols, m, &mut buf);
+        if let (true, Some(v)) = (buf.is_empty(), missing) {
+            buf.push(v);
+        }
         let mut last = None;
         for v in buf.iter().filter_map(|v| v.number()) {
             let k = key_of(v);
@@ -512,15 +673,19 @@ fn histogram(ctx: &AggCtx, name: &str, p: &Map<String, Value>, sub: Option<&Valu
     };
     let min_doc_count = p.get("min_doc_count").and_then(Value::as_u64).unwrap_or(0) as usize;
     // Keys are recomputed from an index to avoid drift when adding the interval repeatedly.
-    let keys = bucket_keys(ctx, name, &groups, min_doc_count, bounds, |k: Key| {
+    let mut keys = bucket_keys(ctx, name, &groups, min_doc_count, bounds, |k: Key| {
         let i = ((k.0 - offset) / interval).round();
         Some(Key((i + 1.0) * interval + offset))
     })?;
+    if let Some(h) = p.get("hard_bounds") {
+        let (lo, hi) = (h.get("min").and_then(to_f64_ref).unwrap_or(f64::MIN), h.get("max").and_then(to_f64_ref).unwrap_or(f64::MAX));
+        keys.retain(|k| k.0 >= key_of(lo) && k.0 <= hi);
+    }
     let buckets =
         keys.into_iter().map(|k| Bucket { key: json!(k.0), key_as_string: None, extra: Map::new(), docs: groups.remove(&k).unwrap_or_default() }).collect();
     let mut rendered = render(ctx, buckets, sub, None)?;
     order_histogram(p.get("order"), &mut rendered)?;
-    Ok(json!({"buckets": rendered}))
+    Ok(json!({ "buckets": keyed(p, rendered) }))
 }
 
 fn to_f64_ref(v: &Value) -> Option<f64> {
@@ -533,10 +698,7 @@ fn es_number(f: f64) -> String {
 }
 
 fn range(ctx: &AggCtx, name: &str, kind: &str, p: &Map<String, Value>, sub: Option<&Value>, docs: &[Match]) -> Result<Value, EsError> {
-    check_params(kind, p, &["field", "ranges", "format", "keyed", "time_zone"])?;
-    if p.get("keyed").and_then(Value::as_bool) == Some(true) {
-        return Err(EsError::Unsupported(format!("{kind}.keyed")));
-    }
+    check_params(kind, p, &["field", "ranges", "format", "keyed", "missing", "time_zone"])?;
     let ranges = p.get("ranges").and_then(Value::as_array).ok_or_else(|| bad(format!("{kind} {name:?} needs ranges")))?;
     let cols = columns(ctx, kind, p)?;
     let dates = kind == "date_range" || cols.as_ref().is_some_and(|c| c.kind == FieldKind::Date);
@@ -550,6 +712,7 @@ fn range(ctx: &AggCtx, name: &str, kind: &str, p: &Map<String, Value>, sub: Opti
             Some(other) => to_f64(other).map(Some).ok_or_else(|| bad(format!("{kind}: {other} is not a number"))),
         }
     };
+    let missing = bound(p.get("missing"), false)?;
     ctx.spend(ranges.len(), name)?;
     let mut buckets = Vec::with_capacity(ranges.len());
     let mut buf = Vec::new();
@@ -567,6 +730,9 @@ fn range(ctx: &AggCtx, name: &str, kind: &str, p: &Map<String, Value>, sub: Opti
         if let Some(cols) = &cols {
             for m in docs {
                 doc_values(cols, m, &mut buf);
+                if let (true, Some(x)) = (buf.is_empty(), missing) {
+                    buf.push(Val::F64(x));
+                }
                 if buf.iter().filter_map(|v| v.number()).any(|x| from.is_none_or(|f| x >= f) && to.is_none_or(|t| x < t)) {
                     in_range.push(*m);
                 }
@@ -587,7 +753,7 @@ fn range(ctx: &AggCtx, name: &str, kind: &str, p: &Map<String, Value>, sub: Opti
         }
         buckets.push(Bucket { key: json!(key), key_as_string: None, extra, docs: in_range });
     }
-    Ok(json!({"buckets": render(ctx, buckets, sub, None)?}))
+    Ok(json!({ "buckets": keyed(p, render(ctx, buckets, sub, None)?) }))
 }
 
 fn metric(ctx: &AggCtx, kind: &str, p: &Map<String, Value>, docs: &[Match]) -> Result<Value, EsError> {

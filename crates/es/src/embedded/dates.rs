@@ -293,7 +293,12 @@ pub(crate) fn format_millis(ms: i64, pattern: Option<&str>) -> String {
         Some("year" | "strict_year") => "%Y".to_string(),
         Some(java) => java_to_chrono(java),
     };
-    t.format(&chrono_fmt).to_string()
+    // A pattern chrono cannot render (its `to_string` would panic) falls back to milliseconds.
+    let mut out = String::new();
+    match std::fmt::Write::write_fmt(&mut out, format_args!("{}", t.format(&chrono_fmt))) {
+        Ok(()) => out,
+        Err(_) => ms.to_string(),
+    }
 }
 
 /// Translate the common letters of a Java date pattern to chrono's `%` syntax; quoted text is
@@ -386,6 +391,10 @@ mod tests {
         assert_eq!(format_millis(t, Some("yyyy-MM")), "2024-05");
         assert_eq!(format_millis(t, Some("yyyy-MM-dd'T'HH:mm||epoch_millis")), "2024-05-17T13:45");
         assert_eq!(fixed_interval_ms("30d"), Some(30 * 86_400_000));
+        // Odd patterns never panic: unknown letters are literal, `%` is escaped.
+        for odd in ["%Q", "QQQ 'open", "yyyy%%MM", "", "'"] {
+            let _ = format_millis(t, Some(odd));
+        }
         assert_eq!(zone_offset_ms("-05:30"), Some(-(5 * 3_600_000 + 30 * 60_000)));
     }
 }

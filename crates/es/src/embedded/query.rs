@@ -13,8 +13,8 @@ use std::ops::Bound;
 
 use serde_json::{Map, Value};
 use tantivy::query::{
-    AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, DisjunctionMaxQuery, EmptyQuery, FuzzyTermQuery, Occur, PhraseQuery, Query, RangeQuery, RegexQuery,
-    TermQuery, TermSetQuery,
+    AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, DisjunctionMaxQuery, EmptyQuery, FuzzyTermQuery, Occur, PhrasePrefixQuery, PhraseQuery, Query,
+    RangeQuery, RegexQuery, TermQuery, TermSetQuery,
 };
 use tantivy::schema::IndexRecordOption;
 use tantivy::{DateTime, Index, Term};
@@ -90,6 +90,8 @@ pub(crate) fn build(ctx: &QueryCtx, q: &Value) -> Result<Q, EsError> {
         "match_none" => Ok(Box::new(EmptyQuery)),
         "match" => match_query(ctx, &body),
         "match_phrase" => match_phrase(ctx, &body),
+        "match_phrase_prefix" => match_phrase_prefix(ctx, &body),
+        "dis_max" => dis_max(ctx, &body),
         "multi_match" => multi_match(ctx, &body),
         "term" => term_query(ctx, &body),
         "terms" => terms_query(ctx, &body),
@@ -131,21 +133,47 @@ fn query_and_params(clause: &str, body: &Value, allowed: &[&str]) -> Result<(Val
     }
 }
 
+/// Parameters of `match`; analysis and expansion tuning ones are accepted and have no effect.
+const MATCH_PARAMS: &[&str] = &[
+    "query",
+    "operator",
+    "minimum_should_match",
+    "fuzziness",
+    "prefix_length",
+    "max_expansions",
+    "fuzzy_transpositions",
+    "fuzzy_rewrite",
+    "lenient",
+    "zero_terms_query",
+    "analyzer",
+    "auto_generate_synonyms_phrase_query",
+    "boost",
+    "_name",
+];
+/// Parameters of `multi_match` (as [`MATCH_PARAMS`]).
+const MULTI_MATCH_PARAMS: &[&str] = &[
+    "query",
+    "fields",
+    "type",
+    "operator",
+    "minimum_should_match",
+    "fuzziness",
+    "prefix_length",
+    "max_expansions",
+    "fuzzy_transpositions",
+    "tie_breaker",
+    "slop",
+    "lenient",
+    "zero_terms_query",
+    "analyzer",
+    "auto_generate_synonyms_phrase_query",
+    "boost",
+    "_name",
+];
+
 fn match_query(ctx: &QueryCtx, body: &Value) -> Result<Q, EsError> {
     let (path, fbody) = field_clause("match", body)?;
-    let allowed = [
-        "query",
-        "operator",
-        "minimum_should_match",
-        "fuzziness",
-        "boost",
-        "_name",
-        "analyzer",
-        "lenient",
-        "zero_terms_query",
-        "auto_generate_synonyms_phrase_query",
-    ];
-    let (text, params) = query_and_params("match", &fbody, &allowed)?;
+    let (text, params) = query_and_params("match", &fbody, MATCH_PARAMS)?;
     let Some(slot) = ctx.layout.slot(&path) else {
         return Ok(Box::new(EmptyQuery));
     };
@@ -239,14 +267,10 @@ fn phrase_on(ctx: &QueryCtx, slot: &Slot, text: &Value, slop: u32) -> Result<Q, 
 
 fn multi_match(ctx: &QueryCtx, body: &Value) -> Result<Q, EsError> {
     let o = body.as_object().ok_or_else(|| bad("[multi_match] expected an object".into()))?;
-    check_params(
-        "multi_match",
-        o,
-        &["query", "fields", "type", "operator", "minimum_should_match", "tie_breaker", "fuzziness", "boost", "_name", "slop", "lenient"],
-    )?;
+    check_params("multi_match", o, MULTI_MATCH_PARAMS)?;
     let text = o.get("query").ok_or_else(|| bad("[multi_match] requires a query".into()))?;
     let kind = o.get("type").and_then(Value::as_str).unwrap_or("best_fields");
-    if !matches!(kind, "best_fields" | "most_fields" | "phrase") {
+    if !matches!(kind, "best_fields" | "most_fields" | "cross_fields" | "phrase" | "phrase_prefix" | "bool_prefix") {
         return Err(unsupported(format!("multi_match.type {kind:?}")));
     }
     let patterns: Vec<String> = match o.get("fields") {
@@ -270,14 +294,20 @@ fn multi_match(ctx: &QueryCtx, body: &Value) -> Result<Q, EsError> {
             .collect();
         paths.sort_by(|a, b| a.0.cmp(b.0));
         for (_, slot) in paths {
-            let q = if kind == "phrase" { phrase_on(ctx, slot, text, slop)? } else { match_on(ctx, slot, text, and, o.get("minimum_should_match"), fuzzy)? };
+            let q = match kind {
+                "phrase" => phrase_on(ctx, slot, text, slop)?,
+                "phrase_prefix" => phrase_prefix_on(ctx, slot, text, true, false)?,
+                "bool_prefix" => phrase_prefix_on(ctx, slot, text, false, and)?,
+                _ => match_on(ctx, slot, text, and, o.get("minimum_should_match"), fuzzy)?,
+            };
             per_field.push(boosted(q, field_boost));
         }
     }
     let q: Q = match (per_field.len(), kind) {
         (0, _) => Box::new(EmptyQuery),
         (1, _) => per_field.remove(0),
-        (_, "most_fields") => Box::new(BooleanQuery::new(per_field.into_iter().map(|q| (Occur::Should, q)).collect())),
+        // cross_fields is approximated by most_fields: every field's match adds to the score.
+        (_, "most_fields" | "cross_fields") => Box::new(BooleanQuery::new(per_field.into_iter().map(|q| (Occur::Should, q)).collect())),
         _ => Box::new(DisjunctionMaxQuery::with_tie_breaker(per_field, o.get("tie_breaker").and_then(Value::as_f64).unwrap_or(0.0) as f32)),
     };
     Ok(boosted(q, boost_of(body)))
@@ -578,4 +608,55 @@ fn bool_query(ctx: &QueryCtx, body: &Value) -> Result<Q, EsError> {
         return Ok(Box::new(EmptyQuery));
     }
     Ok(boosted(Box::new(BooleanQuery::with_minimum_required_clauses(subs, min_should)), boost_of(body)))
+}
+
+fn match_phrase_prefix(ctx: &QueryCtx, body: &Value) -> Result<Q, EsError> {
+    let (path, fbody) = field_clause("match_phrase_prefix", body)?;
+    let (text, params) =
+        query_and_params("match_phrase_prefix", &fbody, &["query", "slop", "max_expansions", "analyzer", "zero_terms_query", "boost", "_name"])?;
+    let Some(slot) = ctx.layout.slot(&path) else {
+        return Ok(Box::new(EmptyQuery));
+    };
+    Ok(boosted(phrase_prefix_on(ctx, slot, &text, true, false)?, params.get("boost").and_then(Value::as_f64)))
+}
+
+/// The words of `text` with the last one a prefix: as a phrase (`match_phrase_prefix`) or as
+/// independent terms (`bool_prefix`, all required when `and`). The prefix is the part the
+/// analysed last word shares with its raw lower-case form, so a whole word and a word being typed
+/// both match.
+fn phrase_prefix_on(ctx: &QueryCtx, slot: &Slot, text: &Value, phrase: bool, and: bool) -> Result<Q, EsError> {
+    let s = scalar_string(text).ok_or_else(|| bad("[match_phrase_prefix] query must be a scalar".into()))?;
+    if slot.kind != FieldKind::Text {
+        return match slot.kind {
+            FieldKind::Keyword => regex(slot, &format!("{}.*", regex_literal(&s, false))),
+            _ => Ok(exact_query(ctx, slot, text, false).unwrap_or_else(|_| Box::new(EmptyQuery))),
+        };
+    }
+    let mut toks = tokens(ctx, slot, &s)?;
+    let Some((last_pos, last)) = toks.pop() else { return Ok(Box::new(EmptyQuery)) };
+    let raw_last = s.split_whitespace().last().unwrap_or_default().to_lowercase();
+    let prefix: String = last.chars().zip(raw_last.chars()).take_while(|(a, b)| a == b).map(|(a, _)| a).collect();
+    let prefix = if prefix.is_empty() { last } else { prefix };
+    if phrase && !toks.is_empty() {
+        let mut terms: Vec<(usize, Term)> = toks.into_iter().map(|(p, t)| (p, Term::from_field_text(slot.field, &t))).collect();
+        terms.push((last_pos, Term::from_field_text(slot.field, &prefix)));
+        return Ok(Box::new(PhrasePrefixQuery::new_with_offset(terms)));
+    }
+    let occur = if and { Occur::Must } else { Occur::Should };
+    let mut clauses: Vec<(Occur, Q)> =
+        toks.into_iter().map(|(_, t)| (occur, Box::new(TermQuery::new(Term::from_field_text(slot.field, &t), IndexRecordOption::WithFreqs)) as Q)).collect();
+    clauses.push((occur, regex(slot, &format!("{}.*", regex_literal(&prefix, false)))?));
+    Ok(if clauses.len() == 1 { clauses.remove(0).1 } else { Box::new(BooleanQuery::new(clauses)) })
+}
+
+fn dis_max(ctx: &QueryCtx, body: &Value) -> Result<Q, EsError> {
+    let o = body.as_object().ok_or_else(|| bad("[dis_max] expected an object".into()))?;
+    check_params("dis_max", o, &["queries", "tie_breaker", "boost", "_name"])?;
+    let queries = o.get("queries").and_then(Value::as_array).ok_or_else(|| bad("[dis_max] requires queries".into()))?;
+    let subs = queries.iter().map(|q| build(ctx, q)).collect::<Result<Vec<_>, _>>()?;
+    if subs.is_empty() {
+        return Ok(Box::new(EmptyQuery));
+    }
+    let tie = o.get("tie_breaker").and_then(Value::as_f64).unwrap_or(0.0) as f32;
+    Ok(boosted(Box::new(DisjunctionMaxQuery::with_tie_breaker(subs, tie)), boost_of(body)))
 }

@@ -299,6 +299,115 @@ fn field_sort_value(cols: &FieldColumns, seg: u32, vals: &[Val], desc: bool) -> 
     })
 }
 
+/// The page of `matches` in sort order: those after `after`, then `from`..`from + size`, each
+/// with its sort values.
+pub(crate) fn page(sort: &SortSpec, matches: &[Match], after: Option<&[SortVal]>, from: usize, size: usize) -> Result<Vec<(Vec<SortVal>, Match)>, EsError> {
+    if size == 0 {
+        return Ok(Vec::new());
+    }
+    let mut ranked: Vec<(Vec<SortVal>, i64, Match)> = Vec::new();
+    let mut buf = Vec::new();
+    for m in matches {
+        let (vals, seq) = sort.values_of(m, &mut buf)?;
+        if after.is_none_or(|a| sort.is_after(&vals, a)) {
+            ranked.push((vals, seq, *m));
+        }
+    }
+    let want = from.saturating_add(size);
+    let cmp = |a: &(Vec<SortVal>, i64, Match), b: &(Vec<SortVal>, i64, Match)| sort.compare((&a.0, a.1, a.2.score), (&b.0, b.1, b.2.score));
+    // Only the first `from + size` need ordering.
+    if ranked.len() > want {
+        ranked.select_nth_unstable_by(want - 1, cmp);
+        ranked.truncate(want);
+    }
+    ranked.sort_by(cmp);
+    Ok(ranked.into_iter().skip(from).map(|(v, _, m)| (v, m)).collect())
+}
+
+/// How hits are rendered.
+pub(crate) struct HitStyle<'a> {
+    /// `_index` of every hit.
+    pub(crate) index: &'a str,
+    /// Whether `_score` carries the score (else null, as when sorting by field).
+    pub(crate) scores: bool,
+    /// Whether hits carry their `sort` values.
+    pub(crate) sort_values: bool,
+    pub(crate) source: &'a SourceFilter,
+    /// `docvalue_fields`: path, its columns, the date format.
+    pub(crate) docvalues: &'a [(String, FieldColumns, Option<String>)],
+}
+
+/// Hits in Elasticsearch's format.
+pub(crate) fn hits_json(searcher: &Searcher, layout: &Layout, page: Vec<(Vec<SortVal>, Match)>, style: &HitStyle) -> Result<Vec<Value>, EsError> {
+    let mut hits = Vec::with_capacity(page.len());
+    let mut buf = Vec::new();
+    for (vals, m) in page {
+        let (id, source) = load(searcher, layout, &m)?;
+        let mut hit = Map::new();
+        hit.insert("_index".into(), json!(style.index));
+        hit.insert("_id".into(), json!(id));
+        hit.insert("_score".into(), if style.scores { json!(m.score) } else { Value::Null });
+        if let Some(src) = style.source.apply(source) {
+            hit.insert("_source".into(), src);
+        }
+        if !style.docvalues.is_empty() {
+            let mut fields = Map::new();
+            for (path, cols, format) in style.docvalues {
+                buf.clear();
+                cols.values(m.seg, m.doc, &mut buf);
+                // Doc values come sorted, as Elasticsearch's sorted (set) doc values do.
+                buf.sort_by(|a, b| match (a, b) {
+                    (Val::Ord(x), Val::Ord(y)) => x.cmp(y),
+                    _ => a.number().unwrap_or(0.0).total_cmp(&b.number().unwrap_or(0.0)),
+                });
+                let mut values = Vec::with_capacity(buf.len());
+                for v in &buf {
+                    values.push(match *v {
+                        Val::Ord(o) => json!(cols.term(m.seg, o)?),
+                        Val::I64(i) => json!(i),
+                        Val::F64(f) => json!(f),
+                        Val::Date(ms) => json!(super::dates::format_millis(ms, format.as_deref())),
+                        Val::Bool(b) => json!(b),
+                    });
+                }
+                if !values.is_empty() {
+                    fields.insert(path.clone(), Value::Array(values));
+                }
+            }
+            hit.insert("fields".into(), Value::Object(fields));
+        }
+        if style.sort_values {
+            hit.insert("sort".into(), Value::Array(vals.iter().map(SortVal::to_json).collect()));
+        }
+        hits.push(Value::Object(hit));
+    }
+    Ok(hits)
+}
+
+/// `docvalue_fields`: paths (or `{"field", "format"}`) with their columns; wildcards expand.
+pub(crate) fn docvalue_fields(searcher: &Searcher, layout: &Layout, v: Option<&Value>) -> Result<Vec<(String, FieldColumns, Option<String>)>, EsError> {
+    let Some(v) = v else { return Ok(Vec::new()) };
+    let entries = v.as_array().ok_or_else(|| EsError::Json("docvalue_fields must be a list".into()))?;
+    let mut out = Vec::new();
+    for e in entries {
+        let (pattern, format) = match e {
+            Value::String(p) => (p.clone(), None),
+            Value::Object(o) => (
+                o.get("field").and_then(Value::as_str).ok_or_else(|| EsError::Json("docvalue_fields entry needs a field".into()))?.to_string(),
+                o.get("format").and_then(Value::as_str).map(str::to_string),
+            ),
+            other => return Err(EsError::Json(format!("docvalue_fields: cannot read {other}"))),
+        };
+        let mut paths: Vec<(&String, &super::schema::Slot)> =
+            layout.paths().filter(|(p, s)| glob_match(&pattern, p) && !(pattern.contains('*') && s.kind == FieldKind::Text)).collect();
+        paths.sort_by(|a, b| a.0.cmp(b.0));
+        for (path, slot) in paths {
+            out.push((path.clone(), FieldColumns::open(searcher, slot, path)?, format.clone()));
+        }
+    }
+    Ok(out)
+}
+
 /// What `_source` of each hit to return.
 pub(crate) enum SourceFilter {
     All,

@@ -501,3 +501,102 @@ fn a_second_domain_from_csv_with_an_inferred_mapping() {
     let recal = idx.execute_json(Endpoint::Count, &json!({"query": {"match": {"remark": "recalibrating"}}})).unwrap();
     assert_eq!(recal["count"], json!(10));
 }
+
+#[test]
+fn the_rest_of_what_the_guard_allows_runs() {
+    let fx = fixture();
+    let note = |r: &Map<String, Value>| s(r, "note").to_string();
+    assert_eq!(fx.count(json!({"match_phrase_prefix": {"note": "fast deliv"}})), fx.expect(|r| note(r).contains("fast deliv")));
+    assert_eq!(fx.count(json!({"match_phrase_prefix": {"note": "fragi"}})), fx.expect(|r| note(r).starts_with("fragi")));
+    assert_eq!(fx.count(json!({"multi_match": {"query": "back do", "type": "bool_prefix", "operator": "and", "fields": ["note"]}})), 20);
+    assert_eq!(fx.count(json!({"multi_match": {"query": "gift wr", "type": "phrase_prefix", "fields": ["note", "customer"]}})), 20);
+    assert_eq!(
+        fx.count(json!({"dis_max": {"queries": [{"term": {"customer": "acme"}}, {"term": {"paid": false}}], "tie_breaker": 0.3}})),
+        fx.expect(|r| s(r, "customer") == "acme" || r["paid"] == json!(false))
+    );
+    // post_filter narrows hits, not aggregations.
+    let r = fx.search(json!({"query": {"term": {"paid": true}}, "post_filter": {"term": {"customer": "acme"}}, "size": 100,
+        "aggs": {"c": {"terms": {"field": "customer", "size": 10}}}}));
+    let paid = |r: &Map<String, Value>| r["paid"] == json!(true);
+    assert_eq!(r["hits"]["total"]["value"], json!(fx.expect(|r| paid(r) && s(r, "customer") == "acme")));
+    let agg_total: u64 = buckets(&r["aggregations"]["c"]).iter().map(|b| b.1).sum();
+    assert_eq!(agg_total as usize, fx.expect(paid));
+    // min_score keeps the better matches only.
+    let all = fx.search(json!({"query": {"match": {"note": "fast glass"}}, "size": 0}))["hits"]["total"]["value"].as_u64().unwrap();
+    let min = fx.search(json!({"query": {"match": {"note": "fast glass"}}, "min_score": 100.0, "size": 0}))["hits"]["total"]["value"].as_u64().unwrap();
+    assert!(all > 0 && min == 0);
+    // docvalue_fields and stored_fields.
+    let r = fx.search(json!({"query": {"ids": {"values": ["ord-10"]}}, "stored_fields": ["_none_"], "docvalue_fields": ["tags", {"field": "placed", "format": "yyyy-MM-dd"}]}));
+    let hit = &r["hits"]["hits"][0];
+    assert!(hit.get("_source").is_none());
+    assert_eq!(hit["fields"]["placed"], json!(["2024-02-20"]));
+    assert_eq!(hit["fields"]["tags"], json!(["blue", "red"]));
+    // filter, filters, top_hits.
+    let r = fx.search(json!({"size": 0, "aggs": {
+        "acme": {"filter": {"term": {"customer": "acme"}}, "aggs": {"avg": {"avg": {"field": "amount"}}}},
+        "f": {"filters": {"filters": {"oslo": {"term": {"address.city": "Oslo"}}, "cheap": {"range": {"amount": {"lt": 20}}}}, "other_bucket_key": "rest"}},
+        "per_city": {"terms": {"field": "address.city"}, "aggs": {"top": {"top_hits": {"size": 2, "sort": [{"amount": "desc"}], "_source": ["amount"]}}}}
+    }}));
+    let aggs = &r["aggregations"];
+    let acme: Vec<f64> = fx.recs.iter().filter(|r| s(r, "customer") == "acme").map(|r| f(r, "amount")).collect();
+    assert_eq!(aggs["acme"]["doc_count"], json!(acme.len()));
+    assert!((aggs["acme"]["avg"]["value"].as_f64().unwrap() - acme.iter().sum::<f64>() / acme.len() as f64).abs() < 1e-9);
+    let oslo = |r: &Map<String, Value>| r["address"]["city"] == json!("Oslo");
+    assert_eq!(aggs["f"]["buckets"]["oslo"]["doc_count"], json!(fx.expect(oslo)));
+    assert_eq!(aggs["f"]["buckets"]["cheap"]["doc_count"], json!(fx.expect(|r| f(r, "amount") < 20.0)));
+    assert_eq!(aggs["f"]["buckets"]["rest"]["doc_count"], json!(fx.expect(|r| !oslo(r) && f(r, "amount") >= 20.0)));
+    for b in aggs["per_city"]["buckets"].as_array().unwrap() {
+        let city = b["key"].as_str().unwrap();
+        let mut amounts: Vec<f64> = fx.recs.iter().filter(|r| r["address"]["city"] == json!(city)).map(|r| f(r, "amount")).collect();
+        amounts.sort_by(|a, b| b.total_cmp(a));
+        let top: Vec<f64> = b["top"]["hits"]["hits"].as_array().unwrap().iter().map(|h| h["_source"]["amount"].as_f64().unwrap()).collect();
+        assert_eq!(top, amounts[..2]);
+        assert_eq!(b["top"]["hits"]["total"]["value"], b["doc_count"]);
+    }
+    // terms missing/include/exclude; keyed histograms, hard_bounds, range missing.
+    let r = fx.search(json!({"size": 0, "aggs": {
+        "disc": {"terms": {"field": "discount", "missing": -1}},
+        "inc": {"terms": {"field": "customer", "include": "a.*|glo.ex", "exclude": ["acme"]}},
+        "h": {"histogram": {"field": "qty", "interval": 3, "keyed": true, "hard_bounds": {"min": 3, "max": 5}}},
+        "r": {"range": {"field": "discount", "missing": 0, "ranges": [{"to": 1}], "keyed": true}}
+    }}));
+    let aggs = &r["aggregations"];
+    let no_discount = fx.expect(|r| !r.contains_key("discount"));
+    assert!(buckets(&aggs["disc"]).contains(&(json!(-1), no_discount as u64)));
+    assert_eq!(buckets(&aggs["inc"]).into_iter().map(|b| b.0).collect::<Vec<_>>(), vec![json!("globex")]);
+    let h = aggs["h"]["buckets"].as_object().unwrap();
+    assert_eq!(h.keys().collect::<Vec<_>>(), ["3.0"]);
+    assert_eq!(h["3.0"]["doc_count"], json!(fx.expect(|r| (3..6).contains(&r["qty"].as_i64().unwrap()))));
+    let zero = fx.expect(|r| r.get("discount").is_none_or(|d| d.as_i64() == Some(0)));
+    assert_eq!(aggs["r"]["buckets"]["*-1.0"]["doc_count"], json!(zero));
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+    /// Arbitrary strings in value positions (dates, numbers, patterns, formats) give an answer or
+    /// an error, never a panic.
+    #[test]
+    fn hostile_values_never_panic(v in "\\PC{0,24}") {
+        let fx = FIXTURE.with(|f| f.clone());
+        let bodies = [
+            json!({"query": {"range": {"placed": {"gte": v, "lt": v}}}}),
+            json!({"query": {"range": {"qty": {"gt": v}}}}),
+            json!({"query": {"term": {"placed": v}}}),
+            json!({"query": {"prefix": {"customer": {"value": v, "case_insensitive": true}}}}),
+            json!({"query": {"wildcard": {"customer": v}}}),
+            json!({"query": {"match": {"note": {"query": v, "minimum_should_match": v}}}}),
+            json!({"query": {"match_phrase": {"note": v}}}),
+            json!({"aggs": {"d": {"date_histogram": {"field": "placed", "calendar_interval": "month", "format": v, "time_zone": v}}}}),
+            json!({"aggs": {"d": {"date_histogram": {"field": "placed", "fixed_interval": v}}}}),
+            json!({"aggs": {"r": {"date_range": {"field": "placed", "ranges": [{"from": v}]}}}}),
+            json!({"sort": [{"placed": "asc"}, "_doc"], "search_after": [v, 1]}),
+        ];
+        for b in &bodies {
+            let _ = fx.idx.execute_json_at(Endpoint::Search, b, now());
+        }
+    }
+}
+
+thread_local! {
+    static FIXTURE: std::rc::Rc<Fixture> = std::rc::Rc::new(fixture());
+}
