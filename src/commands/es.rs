@@ -376,7 +376,8 @@ fn sample_values(engine: &dyn SearchEngine, mapping: &Mapping, settings: &Settin
     let mut aggs = serde_json::Map::new();
     for (i, f) in mapping.fields.iter().enumerate() {
         match (f.kind, f.exact_path()) {
-            (FieldKind::Keyword | FieldKind::Boolean, Some(p)) | (FieldKind::Text, Some(p)) => {
+            // Text is prose: its values say little in a list.
+            (FieldKind::Keyword | FieldKind::Boolean, Some(p)) => {
                 aggs.insert(format!("f{i}"), json!({"terms": {"field": p, "size": SAMPLED}}));
             }
             (k, Some(p)) if k.is_numeric_or_date() => {
@@ -397,7 +398,13 @@ fn sample_values(engine: &dyn SearchEngine, mapping: &Mapping, settings: &Settin
 /// The sampled values of field `i` as display strings.
 fn field_samples(aggs: Option<&Value>, i: usize) -> Vec<String> {
     let Some(aggs) = aggs else { return Vec::new() };
-    let show = |v: &Value| v.get("value_as_string").and_then(Value::as_str).map(str::to_string).or_else(|| v.get("value").filter(|x| !x.is_null()).map(Value::to_string));
+    let show = |v: &Value| {
+        let date = v.get("value_as_string").and_then(Value::as_str).map(|s| s.strip_suffix("T00:00:00.000Z").unwrap_or(s).to_string());
+        date.or_else(|| {
+            let n = v.get("value")?.as_f64()?;
+            Some(if n.fract() == 0.0 && n.abs() < 1e15 { format!("{}", n as i64) } else { format!("{n}") })
+        })
+    };
     if let Some(buckets) = aggs.get(format!("f{i}")).and_then(|a| a["buckets"].as_array()) {
         return buckets.iter().map(|b| b.get("key_as_string").unwrap_or(&b["key"])).map(|k| k.as_str().map_or_else(|| k.to_string(), str::to_string)).collect();
     }

@@ -156,7 +156,7 @@ fn an_aggregation_has_buckets_that_add_up_to_the_total() {
     assert_eq!((v["status"].as_str(), v["intent"].as_str()), (Some("answered"), Some("aggregation")), "{v}");
     let aggs = v["aggregations"].as_object().expect("aggregations");
     let buckets = aggs.values().find_map(|a| a["buckets"].as_array()).expect("a bucket aggregation");
-    let carriers: std::collections::BTreeSet<&str> = records().iter().map(|r| r["carrier"].as_str().unwrap()).collect();
+    let carriers: std::collections::BTreeSet<String> = records().iter().map(|r| r["carrier"].as_str().unwrap().to_string()).collect();
     assert_eq!(buckets.len(), carriers.len(), "{v}");
     let sum: u64 = buckets.iter().map(|b| b["doc_count"].as_u64().unwrap()).sum();
     assert_eq!(sum, records().len() as u64);
