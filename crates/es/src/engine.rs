@@ -59,7 +59,6 @@ pub struct CheckedRequest {
 
 impl CheckedRequest {
     /// Only the guard may vouch for a body.
-    #[allow(dead_code, reason = "the guard (being written) is its only caller")]
     pub(crate) fn new(endpoint: Endpoint, body: Value) -> Self {
         CheckedRequest { endpoint, body }
     }
