@@ -188,7 +188,13 @@ fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, flags: &Ask
             }
             return Ok(outcome.exit);
         }
-        qa_route::Target::Es => anyhow::bail!("the Elasticsearch route is not available in this build yet: use `qa es`"),
+        qa_route::Target::Es => {
+            let outcome = crate::routed::answer_es(settings, global.quiet, question, routing, flags, conv.as_ref())?;
+            if let Some(c) = &conv {
+                c.record(message, &outcome)?;
+            }
+            return Ok(outcome.exit);
+        }
         qa_route::Target::Documents => {}
     }
     let mut engine = Engine::open(&settings.engine_settings(), || load_embedder(settings))?;

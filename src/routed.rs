@@ -229,3 +229,76 @@ fn sql_outcome(a: &qa_sql::answer::SqlAnswer, exit: ExitCode, target: &str, row_
     };
     TurnOutcome { exit, route: Route::Sql, status, artifact, summary: qa_core::text::truncate(&summary, 160), trace_id: a.trace.trace_id.clone(), clarification }
 }
+
+/// Answer on the ES route; complex and hybrid questions get the analysis of the hits.
+pub fn answer_es(settings: &Settings, quiet: bool, question: &str, mut r: Routing, flags: &AskFlags, conv: Option<&Conversation>) -> Result<TurnOutcome> {
+    let started = Instant::now();
+    let Some(engine) = r.sources.es.take() else { anyhow::bail!("the Elasticsearch index is not open") };
+    let analytic = r.decision.query_type != QueryType::Simple;
+    let es_question = if analytic { qa_route::classify::retrieval_part(question) } else { question.to_string() };
+    let (mut llm, llm_skip) = crate::commands::es::open_llm(settings);
+    #[allow(clippy::redundant_closure)]
+    let mut llm_run = llm.as_deref_mut().map(|l| qa_llm::LlmRun::new(l));
+    let force = analytic || conv.is_some_and(|c| c.force);
+    let options = crate::commands::es::options(settings, 0, force);
+    let q = qa_es::run::EsQuestion { question: &es_question, options, data_dir: &settings.data_dir, llm_skip: llm_skip.as_deref() };
+    let mut run = qa_es::run::answer(engine.as_ref(), llm_run.as_mut(), q)?;
+    run.trace.user_question = question.to_string();
+    run.trace.routing = Some(trace_routing(&r));
+    run.trace.conversation = conv.map(Conversation::trace_block);
+    crate::commands::sql::append_trace(settings, &run.trace);
+    let analysed = (analytic && !run.answer.hits.is_empty()).then(|| analyse_records(settings, question, &run.answer.hits, &r));
+    let (records, tokens, error) = match &analysed {
+        Some(x) => (x.selection.records.len(), x.tokens, x.error.clone()),
+        None => (run.answer.hits.len(), None, None),
+    };
+    let mut meta = metadata(&r, started, records, tokens, error);
+    if let (Some(total), Some(page)) = (run.answer.total, run.answer.page) {
+        meta.pagination = Some(qa_route::paginate(total, page.offset, page.size));
+    }
+    let mut extra = json!({
+        "routing": r.decision,
+        "metadata": meta,
+        "analysis": analysed.as_ref().map(|x| json!({"text": x.text, "by_llm": x.by_llm, "records_cited": x.analysis.cited, "summary": x.analysis})),
+    });
+    if let (Some(c), Value::Object(obj)) = (conv, &mut extra) {
+        obj.extend(c.json_fields());
+    }
+    let exit = crate::commands::es::print_es(settings, engine.as_ref(), &run, flags.json, flags.trace, quiet, Some(&extra))?;
+    if let (Some(x), false) = (&analysed, flags.json) {
+        println!("\n=== Analysis ({}) ===\n{}", if x.by_llm { "LLM" } else { "deterministic" }, x.text);
+    }
+    Ok(es_outcome(&run, exit, &engine.target()))
+}
+
+/// What an ES run leaves in the session: its query and page, or its clarifying question.
+pub fn es_outcome(run: &qa_es::run::EsRun, exit: ExitCode, target: &str) -> TurnOutcome {
+    let a = &run.answer;
+    let status = match a.status {
+        qa_es::EsStatus::Answered => Status::Answered,
+        qa_es::EsStatus::NeedsClarification => Status::NeedsClarification,
+        qa_es::EsStatus::Error => Status::Error,
+    };
+    let artifact = match (&a.es_query, a.page) {
+        (Some(q), Some(p)) if a.status == qa_es::EsStatus::Answered => {
+            let mut query = q.clone();
+            if let Value::Object(o) = &mut query {
+                for k in ["from", "size", "timeout", "track_total_hits"] {
+                    o.remove(k);
+                }
+            }
+            Some(qa_converse::Artifact { kind: qa_converse::ArtifactKind::EsQuery, query, offset: p.offset, page_size: p.size, total: a.total, target: target.to_string() })
+        }
+        _ => None,
+    };
+    let clarification = a.ambiguity.as_ref().filter(|_| a.needs_clarification).and_then(|amb| {
+        let id = run.checkpoint.as_ref()?.file_stem()?.to_string_lossy().into_owned();
+        Some(PendingClarification { checkpoint: id, message: amb.message.clone(), alternatives: amb.alternatives.clone() })
+    });
+    let summary = match (&a.error, a.total) {
+        (Some(e), _) => e.clone(),
+        (None, Some(t)) => format!("{t} matching: {}", a.query_summary),
+        _ => a.query_summary.clone(),
+    };
+    TurnOutcome { exit, route: Route::Es, status, artifact, summary: qa_core::text::truncate(&summary, 160), trace_id: a.trace_id.clone(), clarification }
+}

@@ -462,7 +462,7 @@ fn list(settings: &Settings, json_out: bool) -> Result<ExitCode> {
 }
 
 /// The LLM for ES query candidates: per `es_generation` (auto = remote endpoints only).
-fn open_llm(settings: &Settings) -> (Option<Box<dyn qa_llm::Llm>>, Option<String>) {
+pub fn open_llm(settings: &Settings) -> (Option<Box<dyn qa_llm::Llm>>, Option<String>) {
     if let Some(why) = settings.es_generation.refusal("es_generation", false) {
         return (None, Some(why));
     }
@@ -481,7 +481,7 @@ fn open_llm(settings: &Settings) -> (Option<Box<dyn qa_llm::Llm>>, Option<String
     }
 }
 
-fn options(settings: &Settings, offset: usize, force: bool) -> EsOptions {
+pub fn options(settings: &Settings, offset: usize, force: bool) -> EsOptions {
     EsOptions {
         limits: settings.es_limits(),
         page_size: settings.es_page_size,
@@ -538,12 +538,21 @@ fn checkpoint_id(run: &EsRun) -> Option<String> {
 }
 
 fn print_run(settings: &Settings, engine: &dyn SearchEngine, run: &EsRun, args: &EsArgs, quiet: bool) -> Result<ExitCode> {
+    print_es(settings, engine, run, args.json, args.trace, quiet, None)
+}
+
+/// Print a run (text or `--json` with `extra` keys merged at the top level); the exit code.
+pub fn print_es(settings: &Settings, engine: &dyn SearchEngine, run: &EsRun, json_out: bool, trace: bool, quiet: bool, extra: Option<&Value>) -> Result<ExitCode> {
     let a: &EsAnswer = &run.answer;
     let checkpoint = checkpoint_id(run);
     let clarification = present::is_clarification(a);
     let mut out = std::io::stdout().lock();
-    if args.json {
-        serde_json::to_writer_pretty(&mut out, &present::answer_json(a, &engine.target(), checkpoint.as_deref()))?;
+    if json_out {
+        let mut v = present::answer_json(a, &engine.target(), checkpoint.as_deref());
+        if let (Value::Object(obj), Some(Value::Object(extra))) = (&mut v, extra) {
+            obj.extend(extra.iter().map(|(k, x)| (k.clone(), x.clone())));
+        }
+        serde_json::to_writer_pretty(&mut out, &v)?;
         writeln!(out)?;
     } else if clarification {
         present::write_clarification(&mut out, a, checkpoint.as_deref())?;
@@ -558,10 +567,10 @@ fn print_run(settings: &Settings, engine: &dyn SearchEngine, run: &EsRun, args: 
     } else {
         present::write_answer(&mut out, a, terminal_width())?;
     }
-    if args.trace && !args.json {
+    if trace && !json_out {
         writeln!(out, "\n=== Query Trace (JSON) ===\n{}", serde_json::to_string_pretty(&run.trace)?)?;
     }
-    if !quiet && !args.json {
+    if !quiet && !json_out {
         eprintln!("\n[es · {} · {:.0} ms · trace {} → {}]", engine.target(), a.metrics.total_ms, a.trace_id, settings.trace_file().display());
     }
     Ok(if clarification {

@@ -44,6 +44,8 @@ pub struct Sources {
     pub warnings: Vec<String>,
     /// The SQL database, open, with its schema (reused by the SQL route).
     pub sql: Option<crate::commands::sql::Routed>,
+    /// The ES engine, open (reused by the ES route).
+    pub es: Option<Box<dyn qa_es::SearchEngine>>,
 }
 
 /// Describe every configured source to the router. A source that cannot be opened is left out
@@ -72,7 +74,17 @@ pub fn gather(settings: &Settings, question: &str) -> Sources {
     } else if settings.sql_url.is_some() {
         warnings.push("the SQL source could not be opened (see `qa doctor`)".to_string());
     }
-    Sources { profiles, warnings, sql }
+    let mut es = None;
+    if settings.es_target().is_some() {
+        match es_profile(settings) {
+            Ok((engine, p)) => {
+                profiles.push(p);
+                es = Some(engine);
+            }
+            Err(e) => warnings.push(format!("Elasticsearch index not used: {e}")),
+        }
+    }
+    Sources { profiles, warnings, sql, es }
 }
 
 /// Route `question` over the configured sources.
@@ -123,4 +135,17 @@ pub fn run(settings: &mut Settings, args: &RouteArgs) -> Result<ExitCode> {
         writeln!(out, "  {r}")?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Open the ES target, sample its fields (one guarded `size: 0` search) and describe it.
+fn es_profile(settings: &Settings) -> Result<(Box<dyn qa_es::SearchEngine>, SourceProfile), qa_es::EsError> {
+    let engine = crate::commands::es::open_engine(settings)?;
+    let mapping = engine.mapping()?;
+    let (meta, _) = qa_es::lookup::sample(engine.as_ref(), &mapping, &settings.es_limits(), 50)?;
+    let semantic = match &settings.es_semantic {
+        Some(p) => qa_es::semantic::Semantic::load(p)?,
+        None => qa_es::semantic::Semantic::default(),
+    };
+    let profile = qa_es::profile::route_profile(&mapping, &meta, &semantic, &engine.target());
+    Ok((engine, profile))
 }

@@ -280,7 +280,9 @@ fn ask_routes_database_questions_to_sql_and_others_to_documents() {
     cmd.env("QA_SQL_URL", &e.url);
     let v: Value = serde_json::from_slice(&cmd.args(["How many critical findings per department?", "--json"]).assert().success().get_output().stdout).unwrap();
     assert_eq!(v["status"], "answered", "{v}");
-    assert!(v["route"]["matched"].to_string().contains("table findings"), "{v}");
+    assert_eq!(v["routing"]["target"], "sql", "{v}");
+    assert!(v["routing"]["reasons"].to_string().contains("names findings"), "{v}");
+    assert_eq!(v["metadata"]["query_type"], "simple", "{v}");
     let mut cmd = qa(data);
     cmd.env("QA_SQL_URL", &e.url);
     let v: Value = serde_json::from_slice(&cmd.args(["How does deep sleep relate to battery life?", "--json"]).assert().success().get_output().stdout).unwrap();

@@ -18,7 +18,8 @@ pub struct Checkpoint {
     pub created: String,
     /// The question as asked.
     pub question: String,
-    /// The index it ran on (`embedded:<name>` folder or the URL without credentials).
+    /// The index it ran on, as `--es` takes it: an embedded index's name, or the URL without
+    /// credentials.
     pub target: String,
     /// Choices made in earlier rounds.
     pub choices: Choices,

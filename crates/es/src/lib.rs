@@ -23,6 +23,7 @@ pub mod infer;
 pub mod lookup;
 pub mod mapping;
 pub mod plan;
+pub mod profile;
 pub mod records;
 pub mod reiterate;
 pub mod remote;

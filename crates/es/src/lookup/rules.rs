@@ -43,7 +43,10 @@ pub fn analyse(question: &str, mapping: &Mapping, meta: &Metadata, semantic: &Se
     // "per carrier", "by month", "for each port"; "which X has the most" groups by X too.
     let mut group_term = None;
     for (i, w) in words.iter().enumerate() {
-        if GROUP_WORDS.contains(&w.as_str()) && i + 1 < words.len() {
+        // "carried by X", "written by X" name an agent, and "by <a value>" filters: neither groups.
+        let agent = i > 0 && words[i - 1].ends_with("ed") && w == "by";
+        let value_next = mappings.iter().any(|m| m.value.is_some() && m.at == i + 1);
+        if GROUP_WORDS.contains(&w.as_str()) && i + 1 < words.len() && !agent && !value_next {
             let rest: Vec<String> = words[i + 1..].iter().take_while(|x| !text::is_stop(x) || *x == "the").filter(|x| *x != "the").take(3).cloned().collect();
             if !rest.is_empty() {
                 group_term = Some(rest.join(" "));

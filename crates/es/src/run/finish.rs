@@ -101,7 +101,11 @@ pub(super) fn clarify(
         id: trace_id.clone(),
         created: chrono::Utc::now().to_rfc3339(),
         question: question.to_string(),
-        target: engine.target(),
+        // What `--es` takes to reopen it: the index name of an embedded index, else the URL.
+        target: match engine.target() {
+            t if t.starts_with("embedded:") => engine.index().to_string(),
+            t => t,
+        },
         choices: choices.clone(),
         ambiguity: amb.clone(),
         offset: o.offset,
