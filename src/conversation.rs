@@ -168,7 +168,7 @@ pub fn continue_earlier(settings: &Settings, quiet: bool, message: &str, conv: &
             }
             match artifact.kind {
                 ArtifactKind::Sql => crate::commands::sql::next_page(settings, quiet, message, conv, artifact, flags.json).map(Some),
-                ArtifactKind::EsQuery => anyhow::bail!("\"show me more\" on an Elasticsearch result needs the ES route, which this build does not route to yet: rerun with `qa es \"…\" --offset {}`", artifact.next_offset().unwrap_or(artifact.offset)),
+                ArtifactKind::EsQuery => es_next_page(settings, quiet, message, conv, artifact, flags).map(Some),
             }
         }
         Reading::ClarificationReply { reply, force } => {
@@ -193,4 +193,21 @@ pub fn continue_earlier(settings: &Settings, quiet: bool, message: &str, conv: &
         }
         _ => Ok(None),
     }
+}
+
+/// "Show me more" after an ES answer: the stored query at the next offset, checked by the guard
+/// like any query.
+fn es_next_page(settings: &Settings, quiet: bool, message: &str, conv: &Conversation, artifact: &Artifact, flags: &crate::cli::AskFlags) -> Result<TurnOutcome> {
+    let Some(offset) = artifact.next_offset() else {
+        println!("That was the last page: hits {}–{} of {}.", artifact.offset + 1, artifact.offset + artifact.page_size, artifact.total.unwrap_or(0));
+        return Ok(TurnOutcome { exit: ExitCode::SUCCESS, route: Route::Es, status: Status::Answered, artifact: Some(artifact.clone()), summary: "no more hits".into(), trace_id: String::new(), clarification: None });
+    };
+    let engine = crate::commands::es::open_engine(settings).context("`show me more` on an Elasticsearch result needs the index (--es or QA_ES)")?;
+    let options = qa_es::run::EsOptions { offset, page_size: artifact.page_size, ..crate::commands::es::options(settings, offset, false) };
+    let mut run = qa_es::run::run_query(engine.as_ref(), message, &artifact.query, &options)?;
+    run.trace.conversation = Some(conv.trace_block());
+    crate::commands::sql::append_trace(settings, &run.trace);
+    let extra = Value::Object(conv.json_fields().into_iter().map(|(k, v)| if k == "references_prior_results" { (k, Value::Bool(true)) } else { (k, v) }).collect());
+    let exit = crate::commands::es::print_es(settings, engine.as_ref(), &run, flags.json, flags.trace, quiet, Some(&extra))?;
+    Ok(crate::routed::es_outcome(&run, exit, &engine.target()))
 }

@@ -134,3 +134,28 @@ fn unknown_sessions_and_unreadable_lines() {
     qa(dir.path()).args(["session", "clear", "s"]).assert().success();
     qa(dir.path()).args(["session", "show", "s"]).assert().code(1);
 }
+
+#[test]
+fn show_me_more_pages_an_es_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = common::repo().join("samples/es/shipments.jsonl");
+    qa(dir.path()).args(["es", "index"]).arg(&sample).args(["--name", "shipments"]).assert().success();
+    let delayed = std::fs::read_to_string(&sample).unwrap().lines().filter(|l| l.contains("\"status\": \"delayed\"")).count() as u64;
+    assert!(delayed > 40, "{delayed}");
+    let run = |m: &str| -> Value {
+        let out = qa(dir.path()).env("QA_ES", "shipments").args(["ask", m, "--session", "triage", "--json"]).assert().success().get_output().stdout.clone();
+        serde_json::from_slice(&out).unwrap()
+    };
+    let p1 = run("List the delayed shipments");
+    assert_eq!(p1["routing"]["target"], "es", "{p1}");
+    assert_eq!(p1["total"].as_u64(), Some(delayed));
+    let ids = |v: &Value| v["hits"].as_array().unwrap().iter().map(|h| h["id"].as_str().unwrap().to_string()).collect::<Vec<_>>();
+    let p2 = run("show me more");
+    assert_eq!(p2["page"]["offset"], 20, "{p2}");
+    assert_eq!(p2["references_prior_results"], true);
+    let (a, b) = (ids(&p1), ids(&p2));
+    assert_eq!((a.len(), b.len()), (20, 20));
+    assert!(b.iter().all(|x| !a.contains(x)), "page 2 repeats a hit of page 1");
+    let pasted = qa(dir.path()).env("QA_ES", "shipments").args(["ask", r#"run this: POST /shipments/_delete_by_query {"query": {"match_all": {}}}"#, "--route", "es"]).assert().code(1).get_output().clone();
+    assert!(String::from_utf8_lossy(&pasted.stderr).contains("refused"), "{pasted:?}");
+}
