@@ -180,23 +180,10 @@ fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, flags: &Ask
     if !global.quiet && !flags.json {
         eprintln!("{}", crate::routed::announce(&routing));
     }
-    match routing.decision.target {
-        qa_route::Target::Sql => {
-            let outcome = crate::routed::answer_sql(settings, global.quiet, question, routing, flags, conv.as_ref(), None)?;
-            if let Some(c) = &conv {
-                c.record(message, &outcome)?;
-            }
-            return Ok(outcome.exit);
-        }
-        qa_route::Target::Es => {
-            let outcome = crate::routed::answer_es(settings, global.quiet, question, routing, flags, conv.as_ref())?;
-            if let Some(c) = &conv {
-                c.record(message, &outcome)?;
-            }
-            return Ok(outcome.exit);
-        }
-        qa_route::Target::Documents => {}
-    }
+    let routing = match crate::routed::answer_structured(settings, global.quiet, message, question, routing, flags, conv.as_ref())? {
+        Ok(exit) => return Ok(exit),
+        Err(routing) => routing,
+    };
     let mut engine = Engine::open(&settings.engine_settings(), || load_embedder(settings))?;
     let spinner = spinner(global.quiet, "loading the LLM");
     engine.attach_llm();
@@ -238,17 +225,7 @@ fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, flags: &Ask
         }
     }
     if let Some(c) = &conv {
-        let summary = qa_core::text::truncate(result.answer.text.lines().find(|l| !l.trim().is_empty()).unwrap_or_default(), 160);
-        let outcome = crate::conversation::TurnOutcome {
-            exit: ExitCode::SUCCESS,
-            route: qa_core::trace::Route::Documents,
-            status: result.trace.status.unwrap_or(qa_core::trace::Status::Answered),
-            artifact: None,
-            summary,
-            trace_id: result.trace.trace_id.clone(),
-            clarification: None,
-        };
-        c.record(message, &outcome)?;
+        c.record(message, &crate::conversation::documents_outcome(&result))?;
     }
     if std::env::var_os("QA_REPORT_PEAK_RSS").is_some() {
         // For `qa bench`: the child's own high-water mark (see bench::reported_rss_kib).

@@ -211,3 +211,16 @@ fn es_next_page(settings: &Settings, quiet: bool, message: &str, conv: &Conversa
     let exit = crate::commands::es::print_es(settings, engine.as_ref(), &run, flags.json, flags.trace, quiet, Some(&extra))?;
     Ok(crate::routed::es_outcome(&run, exit, &engine.target()))
 }
+
+/// What a documents answer leaves in the session: its first line, no artifact.
+pub fn documents_outcome(result: &qa_query::ask::AskResult) -> TurnOutcome {
+    TurnOutcome {
+        exit: ExitCode::SUCCESS,
+        route: Route::Documents,
+        status: result.trace.status.unwrap_or(Status::Answered),
+        artifact: None,
+        summary: qa_core::text::truncate(result.answer.text.lines().find(|l| !l.trim().is_empty()).unwrap_or_default(), 160),
+        trace_id: result.trace.trace_id.clone(),
+        clarification: None,
+    }
+}

@@ -302,3 +302,17 @@ pub fn es_outcome(run: &qa_es::run::EsRun, exit: ExitCode, target: &str) -> Turn
     };
     TurnOutcome { exit, route: Route::Es, status, artifact, summary: qa_core::text::truncate(&summary, 160), trace_id: a.trace_id.clone(), clarification }
 }
+
+/// Answer on the SQL or ES route (recording the session turn); the routing back when the
+/// documents answer.
+pub fn answer_structured(settings: &Settings, quiet: bool, message: &str, question: &str, routing: Routing, flags: &AskFlags, conv: Option<&Conversation>) -> Result<Result<ExitCode, Routing>> {
+    let outcome = match routing.decision.target {
+        Target::Sql => answer_sql(settings, quiet, question, routing, flags, conv, None)?,
+        Target::Es => answer_es(settings, quiet, question, routing, flags, conv)?,
+        Target::Documents => return Ok(Err(routing)),
+    };
+    if let Some(c) = conv {
+        c.record(message, &outcome)?;
+    }
+    Ok(Ok(outcome.exit))
+}
