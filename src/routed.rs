@@ -179,9 +179,12 @@ pub fn answer_sql(settings: &Settings, quiet: bool, question: &str, mut r: Routi
     }
     let (records, tokens, error) = match &analysed {
         Some(x) => (x.selection.records.len(), x.tokens, x.error.clone()),
-        None => (rows.len(), None, None),
+        None => (rows.len(), None, sql_error(&a)),
     };
-    let meta = metadata(&r, started, records, tokens, error);
+    let mut meta = metadata(&r, started, records, tokens, error);
+    if rows.len() > qa_route::page::PAGE_SIZE {
+        meta.pagination = Some(qa_route::paginate(rows.len() as u64, 0, qa_route::page::PAGE_SIZE));
+    }
     let mut extra = json!({
         "routing": r.decision,
         "metadata": meta,
@@ -250,7 +253,7 @@ pub fn answer_es(settings: &Settings, quiet: bool, question: &str, mut r: Routin
     let analysed = (analytic && !run.answer.hits.is_empty()).then(|| analyse_records(settings, question, &run.answer.hits, &r));
     let (records, tokens, error) = match &analysed {
         Some(x) => (x.selection.records.len(), x.tokens, x.error.clone()),
-        None => (run.answer.hits.len(), None, None),
+        None => (run.answer.hits.len(), None, es_error(&run.answer)),
     };
     let mut meta = metadata(&r, started, records, tokens, error);
     if let (Some(total), Some(page)) = (run.answer.total, run.answer.page) {
@@ -315,4 +318,35 @@ pub fn answer_structured(settings: &Settings, quiet: bool, message: &str, questi
         c.record(message, &outcome)?;
     }
     Ok(Ok(outcome.exit))
+}
+
+/// The design documents' error code of a failed SQL run: the validator's refusal is a
+/// validation error, anything else the database's.
+fn sql_error(a: &qa_sql::answer::SqlAnswer) -> Option<RouteError> {
+    let qa_sql::agent::Outcome::Failed { error, suggestions } = &a.run.outcome else { return None };
+    let validation = a.run.state.get("validation_ok").is_some_and(|v| v == &Value::Bool(false));
+    Some(RouteError {
+        code: if validation { ErrorCode::ValidationError } else { ErrorCode::DatabaseError },
+        message: error.clone(),
+        suggestion: suggestions.first().cloned().unwrap_or_else(|| "see `qa sql schema` for the tables and columns".into()),
+    })
+}
+
+/// The error code of a failed ES run: a refused query is a validation error, a 429 rate
+/// limiting, anything else the engine's.
+fn es_error(a: &qa_es::EsAnswer) -> Option<RouteError> {
+    let message = a.error.clone()?;
+    let code = if message.contains("refused") || message.contains("not allowed") {
+        ErrorCode::ValidationError
+    } else if message.contains("429") {
+        ErrorCode::RateLimitError
+    } else {
+        ErrorCode::DatabaseError
+    };
+    let suggestion = match code {
+        ErrorCode::ValidationError => "`qa es check 'BODY'` shows why a query is refused",
+        ErrorCode::RateLimitError => "the server is rate limiting: retry later or raise es_retries",
+        _ => "`qa doctor` checks the index",
+    };
+    Some(RouteError { code, message, suggestion: suggestion.into() })
 }

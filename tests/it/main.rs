@@ -25,6 +25,7 @@ mod neo4j_bolt;
 #[cfg(feature = "neo4j")]
 mod neo4j_live;
 mod retrieval_cli;
+mod route_cli;
 mod session_cli;
 mod sql_cli;
 mod sql_db;
