@@ -19,18 +19,15 @@ if [ -z "${QA_TEST_PG_URL:-}" ]; then
   export QA_TEST_PG_URL QA_TEST_PG_PASSWORD
   before="$(scripts/pg-test-cluster.sh checksum)"
 fi
-# Lints run inside the test build instead of in a second one: clippy-driver (the compiler `cargo
-# clippy` runs) wraps rustc for the workspace's own crates, with warnings denied, while the
-# dependencies reuse the release build of scripts/demo.sh. A separate `cargo clippy` would
+# Lints run inside the test build instead of in a second one: .cargo/config.toml makes
+# scripts/rustc-lint-tests.sh cargo's wrapper for the workspace's crates, which compiles their
+# test targets with clippy-driver and warnings denied, while the libraries, the binary and every
+# dependency reuse the release build of scripts/demo.sh. A separate `cargo clippy` would
 # type-check every dependency again and rerun their build scripts (the SQLite C build among them):
-# about 7 CPU-minutes on the 2-core machine. Every target `cargo test` builds is linted (libraries,
-# binaries, tests, examples), on a subset run too, so switching between the two rebuilds nothing.
+# about 7 CPU-minutes on the 2-core machine.
 set +e
 linted=""
-if driver="$(command -v clippy-driver)" && clippy-driver --version >/dev/null 2>&1; then
-  export RUSTC_WORKSPACE_WRAPPER="$driver"
-  # cargo clippy's way of passing `-- -D warnings` to clippy-driver.
-  export CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
+if clippy-driver --version >/dev/null 2>&1; then
   linted=1
 else
   echo "test.sh: clippy is not installed; lints not checked (rustup component add clippy)" >&2
