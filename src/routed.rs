@@ -256,7 +256,7 @@ pub fn answer_es(settings: &Settings, quiet: bool, question: &str, mut r: Routin
         None => (run.answer.hits.len(), None, es_error(&run.answer)),
     };
     let mut meta = metadata(&r, started, records, tokens, error);
-    if let (Some(total), Some(page)) = (run.answer.total, run.answer.page) {
+    if let (Some(total), Some(page)) = (run.answer.total, &run.answer.page) {
         meta.pagination = Some(qa_route::paginate(total, page.offset, page.size));
     }
     let mut extra = json!({
@@ -282,7 +282,7 @@ pub fn es_outcome(run: &qa_es::run::EsRun, exit: ExitCode, target: &str) -> Turn
         qa_es::EsStatus::NeedsClarification => Status::NeedsClarification,
         qa_es::EsStatus::Error => Status::Error,
     };
-    let artifact = match (&a.es_query, a.page) {
+    let artifact = match (&a.es_query, &a.page) {
         (Some(q), Some(p)) if a.status == qa_es::EsStatus::Answered => {
             let mut query = q.clone();
             if let Value::Object(o) = &mut query {

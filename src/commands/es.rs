@@ -30,6 +30,8 @@ Examples:
   qa es \"delayed shipments to Port Quenby\" --index shipments
   qa es \"shipments per carrier in 2025\" --index shipments --json
   qa es \"delayed shipments\" --index shipments --offset 20      the next page
+  qa es \"delayed shipments\" --index shipments --offset 10020 --search-after '[1.0,10019]'
+                                                              a page past the window, by its cursor
   qa es --resume 3f2a9c --answer 1                            answer a clarifying question
   qa es check '{\"query\":{\"match_all\":{}}}' --index shipments   would this body run?
   qa es check 'POST /shipments/_delete_by_query {}' --index shipments
@@ -60,6 +62,10 @@ pub struct EsArgs {
     /// Index of the first hit to show (the "next: --offset N" of the previous page).
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub offset: usize,
+    /// The cursor a page printed for the next one (`--search-after '[…]'`, with its --offset):
+    /// past the 10,000-hit window it fetches the page in one request instead of walking to it.
+    #[arg(long, value_name = "JSON")]
+    pub search_after: Option<String>,
     /// Run the best guess instead of asking a clarifying question (the answer says which guess).
     #[arg(long)]
     pub force: bool,
@@ -511,7 +517,13 @@ fn question(settings: &mut Settings, quiet: bool, args: &EsArgs) -> Result<ExitC
     #[allow(clippy::redundant_closure)]
     let mut llm_run = llm.as_deref_mut().map(|l| LlmRun::new(l));
     let spinner = crate::app::spinner(quiet || args.json, "searching");
-    let opts = options(settings, args.offset, args.force);
+    let mut opts = options(settings, args.offset, args.force);
+    if let Some(text) = &args.search_after {
+        match serde_json::from_str::<Vec<Value>>(text) {
+            Ok(after) => opts.after = Some(after),
+            Err(e) => return Failure::new(format!("--search-after {text:?}: expected the JSON array a page printed ({e})"), []).print(args.json),
+        }
+    }
     let ran = match (&args.resume, &args.answer) {
         (Some(id), Some(reply)) => qa_es::run::resume(engine.as_ref(), llm_run.as_mut(), &settings.data_dir, id, reply, opts),
         _ => qa_es::run::answer(engine.as_ref(), llm_run.as_mut(), EsQuestion { question: &q, options: opts, data_dir: &settings.data_dir, llm_skip: llm_skip.as_deref() }),

@@ -44,7 +44,7 @@ pub struct Ambiguity {
 }
 
 /// The page of hits returned, for "show more".
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Page {
     /// Index of the first hit of this page in the whole result.
     pub offset: usize,
@@ -52,6 +52,11 @@ pub struct Page {
     pub size: usize,
     /// Offset of the next page; `None` when this is the last one.
     pub next_offset: Option<usize>,
+    /// The next page's cursor: the sort values of this page's last hit, for `search_after`
+    /// (present when the hits were sorted with a tie-breaker, i.e. near or past the result
+    /// window). Passing it back with `next_offset` fetches the next page in one request.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search_after: Option<Vec<Value>>,
 }
 
 /// Latency per node and LLM tokens.

@@ -12,7 +12,7 @@ use qa_core::trace::{EsInternal, Route, SqlMetrics, Status, TraceRecord};
 use qa_llm::LlmRun;
 
 use crate::checkpoint;
-use crate::plan::{Choices, EsPlan};
+use crate::plan::Choices;
 use crate::reiterate::{Reiteration, reiterate};
 use crate::semantic::Semantic;
 use crate::{CheckedRequest, EsAnswer, EsError, EsLimits, Intent, Page, SearchEngine};
@@ -38,11 +38,34 @@ pub struct EsOptions {
     pub now: Option<chrono::DateTime<chrono::Utc>>,
     /// Top values sampled per field.
     pub sample_values: usize,
+    /// The cursor of the page at `offset` (the previous page's `page.search_after`): fetches a
+    /// page past the result window in one request instead of walking to it.
+    #[serde(default)]
+    pub after: Option<Vec<Value>>,
+    /// Repairs of a refused LLM candidate (each sends the guard's reasons back).
+    #[serde(default = "default_max_repairs")]
+    pub max_repairs: usize,
+}
+
+fn default_max_repairs() -> usize {
+    1
 }
 
 impl Default for EsOptions {
     fn default() -> Self {
-        EsOptions { limits: EsLimits::default(), page_size: 20, offset: 0, k: 3, use_llm: true, force: false, semantic: None, now: None, sample_values: 50 }
+        EsOptions {
+            limits: EsLimits::default(),
+            page_size: 20,
+            offset: 0,
+            k: 3,
+            use_llm: true,
+            force: false,
+            semantic: None,
+            now: None,
+            sample_values: 50,
+            after: None,
+            max_repairs: default_max_repairs(),
+        }
     }
 }
 
@@ -144,7 +167,8 @@ fn run(engine: &dyn SearchEngine, question: &str, o: &EsOptions, data_dir: &Path
         Ok(p) => p,
         Err(amb) => return clarify(engine, question, &r, amb, choices, o, data_dir, nodes, trace_id, analysis.intent_type),
     };
-    let (endpoint, body) = plan.render(o.offset, o.page_size);
+    // Rendered at the first page: execution places the page (from/size or search_after).
+    let (endpoint, body) = plan.render(0, o.page_size);
     nodes.record("generate", json!({"plan": plan, "candidates": [{"source": "deterministic", "body": body}], "chosen": 0, "llm": llm_skip.map(|s| json!({"skipped": s}))}));
     let verdict = nodes.time("validate", || crate::guard::check_body(&body, endpoint, &mapping, &o.limits));
     nodes.record("guard", serde_json::to_value(&verdict)?);
@@ -152,27 +176,34 @@ fn run(engine: &dyn SearchEngine, question: &str, o: &EsOptions, data_dir: &Path
         let reasons = verdict.reasons.clone();
         return Ok(finish(engine, question, &r, Some(body), plan.intent, plan.summary(), Err(reasons), &plan.notes, o, nodes, trace_id));
     };
-    let executed = execute(engine, &req, &plan, o, &mut nodes);
+    let executed = execute(engine, &mapping, &req, plan.intent, Paging::Offset, o, &mut nodes);
     Ok(finish(engine, question, &r, Some(req.body().clone()), plan.intent, plan.summary(), executed.map_err(|e| vec![e.to_string()]), &plan.notes, o, nodes, trace_id))
 }
 
 mod finish;
-use finish::{clarify, execute, finish, pasted_run};
+pub mod page;
+use finish::{Paging, clarify, execute, finish, pasted_run};
 
-/// Re-run a stored request body (a session's artifact) at another page: checked by the guard
-/// like any query.
+/// Re-run a stored request body (a session's artifact) at another page (`options.offset`, and
+/// `options.after` when the caller kept the page's cursor): checked by the guard like any
+/// query; pages past the result window are walked with `search_after`.
 pub fn run_query(engine: &dyn SearchEngine, question: &str, body: &Value, options: &EsOptions) -> Result<EsRun, EsError> {
     let mut nodes = Nodes::new();
     let trace_id = qa_core::trace::new_trace_id(question);
     let mapping = engine.mapping()?;
     let mut body = body.clone();
-    body["from"] = json!(options.offset);
-    body["size"] = json!(options.page_size);
+    if let Some(o) = body.as_object_mut() {
+        o.remove("from");
+        o.remove("search_after");
+    }
+    let intent = if body.get("aggs").or(body.get("aggregations")).is_some() { Intent::Aggregation } else { Intent::Search };
+    if intent == Intent::Search {
+        body["size"] = json!(options.page_size);
+    }
     let req = crate::guard::checked(&body, crate::Endpoint::Search, &mapping, &options.limits)?;
     let r = Reiteration { main_goal: question.to_string(), reasoning: "the next page of an earlier query".into(), user_query_text: None, force_execute: false };
-    let plan = EsPlan { intent: Intent::Search, filters: vec![], text: None, group: None, metric: None, notes: vec![] };
-    let executed = execute(engine, &req, &plan, options, &mut nodes);
-    Ok(finish(engine, question, &r, Some(req.body().clone()), Intent::Search, "the next page of the earlier query".into(), executed.map_err(|e| vec![e.to_string()]), &[], options, nodes, trace_id))
+    let executed = execute(engine, &mapping, &req, intent, Paging::Offset, options, &mut nodes);
+    Ok(finish(engine, question, &r, Some(req.body().clone()), intent, "the next page of the earlier query".into(), executed.map_err(|e| vec![e.to_string()]), &[], options, nodes, trace_id))
 }
 
 fn answer_metrics(m: &SqlMetrics) -> crate::answer::EsMetrics {
@@ -209,7 +240,7 @@ fn base_trace(engine: &dyn SearchEngine, question: &str, trace_id: &str, status:
 /// An answer's page: where it starts, its size, where the next one starts.
 fn page_of(offset: usize, size: usize, returned: usize, total: u64) -> Page {
     let next = offset + returned;
-    Page { offset, size, next_offset: ((next as u64) < total && returned > 0).then_some(next) }
+    Page { offset, size, next_offset: ((next as u64) < total && returned > 0).then_some(next), search_after: None }
 }
 
 #[cfg(test)]

@@ -237,16 +237,22 @@ pub fn page_line(a: &EsAnswer) -> Option<String> {
         return Some(format!("{total} matching document{}", if total == 1 { "" } else { "s" }));
     }
     if a.hits.is_empty() {
-        return match a.page {
+        return match &a.page {
             Some(p) if p.offset > 0 && total > 0 => Some(format!("no hits at offset {} (there are {total})", p.offset)),
             _ if a.aggregations.is_some() => Some(format!("{total} matching document{}", if total == 1 { "" } else { "s" })),
             _ => Some(format!("no matching documents (0 of {total})")),
         };
     }
-    let offset = a.page.map_or(0, |p| p.offset);
+    let offset = a.page.as_ref().map_or(0, |p| p.offset);
     let mut line = format!("showing {}–{} of {total}", offset + 1, offset + a.hits.len());
-    if let Some(next) = a.page.and_then(|p| p.next_offset) {
+    if let Some(p) = &a.page
+        && let Some(next) = p.next_offset
+    {
         line.push_str(&format!("; next: --offset {next}"));
+        // Past the result window the cursor fetches the next page without walking to it.
+        if let Some(after) = &p.search_after {
+            line.push_str(&format!(" --search-after '{}'", Value::Array(after.clone())));
+        }
     }
     Some(line)
 }

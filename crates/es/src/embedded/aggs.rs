@@ -265,6 +265,7 @@ fn group_terms(cols: &FieldColumns, docs: &[Match], missing: Option<&Value>) -> 
         }),
     };
     let missing_string = missing.and_then(super::schema::scalar_string).unwrap_or_default();
+    let names = ord_names(cols, docs)?;
     let mut string_group = |groups: &mut Vec<Group>, s: String, v: Val| -> usize {
         *by_string.entry(s.clone()).or_insert_with(|| {
             groups.push((v, s, Vec::new()));
@@ -292,7 +293,11 @@ fn group_terms(cols: &FieldColumns, docs: &[Match], missing: Option<&Value>) -> 
                     match ord_tables[seg].get(ord as usize).copied() {
                         Some(slot) if slot > 0 => slot as usize - 1,
                         _ => {
-                            let idx = string_group(&mut groups, cols.term(m.seg, ord)?, *v);
+                            let name = match names.get(seg).and_then(|n| n.get(&ord)) {
+                                Some(s) => s.clone(),
+                                None => cols.term(m.seg, ord)?,
+                            };
+                            let idx = string_group(&mut groups, name, *v);
                             if let Some(cell) = ord_tables[seg].get_mut(ord as usize) {
                                 *cell = idx as u32 + 1;
                             }
@@ -318,6 +323,42 @@ fn group_terms(cols: &FieldColumns, docs: &[Match], missing: Option<&Value>) -> 
         }
     }
     Ok(groups)
+}
+
+/// The strings of the term ordinals `docs` hold, per segment, each segment's resolved in one
+/// sorted pass over its dictionary. Empty for fields that are not strings.
+fn ord_names(cols: &FieldColumns, docs: &[Match]) -> Result<Vec<HashMap<u64, String>>, EsError> {
+    if cols.kind != FieldKind::Keyword && cols.kind != FieldKind::Text {
+        return Ok(Vec::new());
+    }
+    // Which ordinals occur, per segment (a flag per term of the segment's dictionary).
+    let mut present: Vec<Vec<bool>> = Vec::new();
+    let mut buf = Vec::new();
+    for m in docs {
+        buf.clear();
+        cols.values(m.seg, m.doc, &mut buf);
+        let seg = m.seg as usize;
+        for v in &buf {
+            if let Val::Ord(o) = v {
+                if present.len() <= seg {
+                    present.resize_with(seg + 1, Vec::new);
+                }
+                if present[seg].is_empty() {
+                    present[seg] = vec![false; cols.num_terms(m.seg)];
+                }
+                if let Some(flag) = present[seg].get_mut(*o as usize) {
+                    *flag = true;
+                }
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(present.len());
+    for (seg, flags) in present.into_iter().enumerate() {
+        let ords: Vec<u64> = flags.iter().enumerate().filter(|(_, f)| **f).map(|(o, _)| o as u64).collect();
+        let strings = cols.terms_sorted(seg as u32, &ords)?;
+        out.push(ords.into_iter().zip(strings).collect());
+    }
+    Ok(out)
 }
 
 /// The string a term's `include`/`exclude` compare with.

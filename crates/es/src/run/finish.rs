@@ -19,19 +19,40 @@ pub(super) struct Executed {
     hits: Vec<Value>,
     aggregations: Option<Value>,
     page: Option<crate::Page>,
+    /// The body that ran (for a page: with its `from`, or its sort and `search_after`).
+    body: Value,
 }
 
-/// Run `req`; a page beyond the window is reached with `search_after` on a tie-breaker sort.
-pub(super) fn execute(engine: &dyn SearchEngine, req: &CheckedRequest, plan: &EsPlan, o: &EsOptions, nodes: &mut Nodes) -> Result<Executed, EsError> {
+/// How a search's page is chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Paging {
+    /// As the body says (a pasted query runs as given).
+    AsIs,
+    /// At the options' offset (and cursor): `from`/`size`, or `search_after` past the window.
+    Offset,
+}
+
+/// Run `req`; a search's page beyond the window is reached with `search_after` on a
+/// tie-breaker sort ([`super::page`]).
+pub(super) fn execute(engine: &dyn SearchEngine, mapping: &Mapping, req: &CheckedRequest, intent: Intent, paging: Paging, o: &EsOptions, nodes: &mut Nodes) -> Result<Executed, EsError> {
     let body = req.body();
     let size = body["size"].as_u64().unwrap_or(o.page_size as u64) as usize;
-    let resp = nodes.run(engine, req)?;
-    let total = resp["hits"]["total"]["value"].as_u64().or_else(|| resp["hits"]["total"].as_u64()).or_else(|| resp["count"].as_u64()).unwrap_or(0);
+    let searching = intent == Intent::Search && size > 0;
+    let (resp, page, ran) = if searching && paging == Paging::Offset {
+        let at = super::page::PageAt { offset: o.offset, size, after: o.after.as_deref() };
+        let p = super::page::fetch(engine, mapping, &o.limits, body, &at, nodes)?;
+        (p.response, Some(p.page), p.body)
+    } else {
+        let resp = nodes.run(engine, req)?;
+        let returned = resp["hits"]["hits"].as_array().map_or(0, Vec::len);
+        let page = searching.then(|| page_of(body["from"].as_u64().unwrap_or(0) as usize, size, returned, super::page::total_of(&resp)));
+        (resp, page, body.clone())
+    };
+    let total = super::page::total_of(&resp);
     let hits: Vec<Value> = resp["hits"]["hits"].as_array().map(|h| h.iter().map(|x| x["_source"].clone()).collect()).unwrap_or_default();
     let aggregations = resp.get("aggregations").cloned().filter(|a| !a.is_null());
-    let page = (plan.intent == Intent::Search && size > 0).then(|| page_of(body["from"].as_u64().unwrap_or(0) as usize, size, hits.len(), total));
     nodes.record("execute", json!({"total": total, "hits": hits.len(), "page": page}));
-    Ok(Executed { total, hits, aggregations, page })
+    Ok(Executed { total, hits, aggregations, page, body: ran })
 }
 
 /// The answer and trace of a run that executed (or failed with `Err(reasons)`).
@@ -51,6 +72,10 @@ pub(super) fn finish(
 ) -> EsRun {
     let _ = o;
     let m = metrics(&nodes);
+    let es_query = match &executed {
+        Ok(x) => Some(x.body.clone()),
+        Err(_) => es_query,
+    };
     let (status, total, hits, aggregations, page, error) = match executed {
         Ok(x) => (EsStatus::Answered, Some(x.total), x.hits, x.aggregations, x.page, None),
         Err(reasons) => (EsStatus::Error, None, vec![], None, None, Some(reasons.join("; "))),
@@ -147,7 +172,7 @@ pub(super) fn pasted_run(engine: &dyn SearchEngine, question: &str, r: &Reiterat
         return Ok(finish(engine, question, r, verdict.body.clone(), Intent::Search, summary, Err(reasons), &[], o, nodes, trace_id));
     };
     let plan = EsPlan { intent: if req.body().get("aggs").or(req.body().get("aggregations")).is_some() { Intent::Aggregation } else { Intent::Search }, filters: vec![], text: None, group: None, metric: None, notes: vec![] };
-    let executed = execute(engine, &req, &plan, o, &mut nodes);
+    let executed = execute(engine, mapping, &req, plan.intent, Paging::AsIs, o, &mut nodes);
     let notes: Vec<String> = verdict.changes.iter().map(|c| format!("guard: {c}")).collect();
     Ok(finish(engine, question, r, Some(req.body().clone()), plan.intent, summary, executed.map_err(|e| vec![e.to_string()]), &notes, o, nodes, trace_id))
 }

@@ -90,7 +90,7 @@ fn pages_are_disjoint_and_consecutive() {
     let dir = tempfile::tempdir().unwrap();
     let (engine, _) = tickets(dir.path());
     let p1 = ask(&engine, dir.path(), "billing tickets", EsOptions { page_size: 10, ..opts() });
-    let page = p1.answer.page.unwrap();
+    let page = p1.answer.page.clone().unwrap();
     assert_eq!((page.offset, page.size, page.next_offset), (0, 10, Some(10)));
     let p2 = ask(&engine, dir.path(), "billing tickets", EsOptions { page_size: 10, offset: 10, ..opts() });
     let ids = |r: &EsRun| r.answer.hits.iter().map(|h| h["id"].as_str().unwrap().to_string()).collect::<Vec<_>>();
@@ -141,4 +141,84 @@ fn to_and_from_pick_the_directed_field() {
     let from = ask(&engine, dir.path(), "flights from Lima", opts());
     assert_eq!(from.answer.total, Some(records.iter().filter(|r| r["source_city"] == "Lima").count() as u64));
     assert_eq!(ask(&engine, dir.path(), "flights with Lima", opts()).answer.status, EsStatus::NeedsClarification);
+}
+
+/// `n` records `{"id": "R00000", "group": 0..7, "rank": i % 1000}`, indexed in that order.
+fn numbered(dir: &Path, n: usize) -> EmbeddedIndex {
+    let records: Vec<Map<String, Value>> =
+        (0..n).map(|i| json!({"id": format!("R{i:05}"), "group": format!("g{}", i % 7), "rank": (i * 7919) % 1000}).as_object().unwrap().clone()).collect();
+    let mapping = Mapping::from_es_json("numbered", &json!({"properties": {"id": {"type": "keyword"}, "group": {"type": "keyword"}, "rank": {"type": "long"}}})).unwrap();
+    EmbeddedIndex::create(dir, "numbered", &records, &mapping, &qa_core::progress::Silent).unwrap();
+    EmbeddedIndex::open(dir, "numbered").unwrap()
+}
+
+fn ids(r: &EsRun) -> Vec<String> {
+    r.answer.hits.iter().map(|h| h["id"].as_str().unwrap().to_string()).collect()
+}
+
+#[test]
+fn pages_past_the_window_walk_with_search_after_in_one_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let n = 10_130;
+    let engine = numbered(dir.path(), n);
+    let at = |offset: usize, body: &Value, after: Option<Vec<Value>>| run_query(&engine, "more", body, &EsOptions { page_size: 20, offset, after, ..opts() }).unwrap();
+    let all: Vec<String> = (0..n).map(|i| format!("R{i:05}")).collect();
+
+    // No sort: score order, equal scores in record order.
+    let body = json!({"query": {"match_all": {}}});
+    let before = at(9_980, &body, None);
+    assert_eq!(ids(&before), all[9_980..10_000]);
+    let page = before.answer.page.clone().unwrap();
+    assert_eq!((page.offset, page.size, page.next_offset), (9_980, 20, Some(10_000)));
+    let cursor = page.search_after.clone().expect("the page before the window carries the next page's cursor");
+    let walked = at(10_000, &body, None);
+    assert_eq!(walked.answer.status, EsStatus::Answered, "{:?}", walked.answer.error);
+    assert_eq!(ids(&walked), all[10_000..10_020], "the page past the window continues the same order");
+    assert_eq!(walked.answer.total, Some(n as u64));
+    let p = walked.answer.page.clone().unwrap();
+    assert_eq!((p.offset, p.size, p.next_offset), (10_000, 20, Some(10_020)));
+    let sent = walked.trace.internal.es.as_ref().unwrap().executed.as_array().unwrap().len();
+    assert!(sent <= 3, "a jump to the window's edge, then search_after: {sent} requests");
+    // With the cursor: one request, the same page.
+    let direct = at(10_000, &body, Some(cursor));
+    assert_eq!(ids(&direct), ids(&walked));
+    assert_eq!(direct.trace.internal.es.as_ref().unwrap().executed.as_array().unwrap().len(), 1);
+    // Deeper, walking row-cap steps; the last page ends the results.
+    let deep = at(10_120, &body, None);
+    assert_eq!(ids(&deep), all[10_120..]);
+    assert_eq!(deep.answer.page.as_ref().unwrap().next_offset, None);
+    let past = at(20_000, &body, None);
+    assert!(past.answer.hits.is_empty());
+    assert_eq!(past.answer.total, Some(n as u64));
+
+    // A sort with ties: the tie-breaker makes the order total, and the pages on both sides of
+    // the window are consecutive slices of the full order.
+    let sorted = json!({"query": {"match_all": {}}, "sort": [{"rank": "desc"}]});
+    let mut order: Vec<(usize, usize)> = (0..n).map(|i| ((i * 7919) % 1000, i)).collect();
+    order.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let expected: Vec<String> = order.iter().map(|(_, i)| format!("R{i:05}")).collect();
+    let (a, b) = (at(9_990, &sorted, None), at(10_010, &sorted, None));
+    assert_eq!(ids(&a), expected[9_990..10_010]);
+    assert_eq!(ids(&b), expected[10_010..10_030]);
+    let mut seen = ids(&a);
+    seen.extend(ids(&b));
+    let unique: std::collections::HashSet<&String> = seen.iter().collect();
+    assert_eq!(unique.len(), 40, "no hit twice across the window boundary");
+    // Every request of the walk went through the guard: none asks for from + size past the window.
+    for e in b.trace.internal.es.as_ref().unwrap().executed.as_array().unwrap() {
+        let from = e["body"]["from"].as_u64().unwrap_or(0);
+        assert!(from + e["body"]["size"].as_u64().unwrap() <= 10_000, "{e}");
+    }
+}
+
+#[test]
+fn a_question_asked_past_the_window_is_answered() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = numbered(dir.path(), 10_050);
+    let run = ask(&engine, dir.path(), "g3 records", EsOptions { page_size: 10, offset: 1_440, ..opts() });
+    assert_eq!(run.answer.total, Some(1_436), "{:?}", run.answer);
+    assert!(run.answer.hits.is_empty() && run.answer.page.as_ref().unwrap().next_offset.is_none());
+    let all = ask(&engine, dir.path(), "records", EsOptions { page_size: 10, offset: 10_040, ..opts() });
+    assert_eq!(all.answer.status, EsStatus::Answered, "{:?}", all.answer.error);
+    assert_eq!(ids(&all), (10_040..10_050).map(|i| format!("R{i:05}")).collect::<Vec<_>>());
 }
