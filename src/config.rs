@@ -149,6 +149,10 @@ pub struct Settings {
     /// Let the LLM write ES query candidates: `auto` (remote OpenAI-compatible LLMs only, like
     /// `sql_generation`), `on` or `off` (deterministic generation only).
     pub es_generation: Generation,
+    /// ES query candidates asked of the LLM (the plan's deterministic candidate comes on top).
+    pub es_k: usize,
+    /// Times a candidate the guard refused is sent back to the LLM with the reasons.
+    pub es_max_repairs: usize,
     /// Neo4j password: only from `QA_NEO4J_PASSWORD` / `NEO4J_PASSWORD` (environment or `.env`).
     #[serde(skip)]
     pub neo4j_password: Option<Secret>,
@@ -226,6 +230,8 @@ impl Default for Settings {
             es_retries: 3,
             es_semantic: None,
             es_generation: Generation::Auto,
+            es_k: 3,
+            es_max_repairs: 1,
             neo4j_password: None,
             llm_api_key: None,
             es_api_key: None,
@@ -313,6 +319,8 @@ pub const KEYS: &[&str] = &[
     "es_retries",
     "es_semantic",
     "es_generation",
+    "es_k",
+    "es_max_repairs",
 ];
 
 /// The seed project's variable names, accepted when the `QA_` ones are not set.
@@ -447,6 +455,8 @@ impl Settings {
             "es_max_buckets" => self.es_max_buckets = num(value)?,
             "es_retries" => self.es_retries = num(value)?,
             "es_semantic" => self.es_semantic = Some(PathBuf::from(value.trim())).filter(|v| !v.as_os_str().is_empty()),
+            "es_k" => self.es_k = num(value)?,
+            "es_max_repairs" => self.es_max_repairs = num(value)?,
             "es_generation" => self.es_generation = value.parse::<Generation>().or_else(|e| boolean(value).map(Generation::from).map_err(|_| e))?,
             _ => return Err(format!("unknown setting '{key}'")),
         }
@@ -534,6 +544,9 @@ impl Settings {
         }
         if self.es_max_buckets == 0 || self.es_max_buckets > 65_536 {
             return bad(format!("es_max_buckets must be between 1 and 65536 (got {})", self.es_max_buckets));
+        }
+        if self.es_k > 10 || self.es_max_repairs > 5 {
+            return bad(format!("es_k must be at most 10 and es_max_repairs at most 5 (got {} and {})", self.es_k, self.es_max_repairs));
         }
         if self.es_retries > 10 {
             return bad(format!("es_retries must be at most 10 (got {})", self.es_retries));

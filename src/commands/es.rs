@@ -66,6 +66,12 @@ pub struct EsArgs {
     /// past the 10,000-hit window it fetches the page in one request instead of walking to it.
     #[arg(long, value_name = "JSON")]
     pub search_after: Option<String>,
+    /// LLM query candidates to ask for (the plan's deterministic candidate is added) [env: QA_ES_K] [default: 3]
+    #[arg(long, value_name = "N")]
+    pub k: Option<usize>,
+    /// Times a candidate the guard refused is sent back to the LLM with the reasons [env: QA_ES_MAX_REPAIRS] [default: 1]
+    #[arg(long, value_name = "N")]
+    pub max_repairs: Option<usize>,
     /// Run the best guess instead of asking a clarifying question (the answer says which guess).
     #[arg(long)]
     pub force: bool,
@@ -174,6 +180,12 @@ pub fn run(settings: &mut Settings, quiet: bool, args: &EsArgs) -> Result<ExitCo
     apply_flags(settings, &args.target)?;
     if let Some(n) = args.page_size {
         settings.set_flag("es_page_size", n)?;
+    }
+    if let Some(n) = args.k {
+        settings.set_flag("es_k", n)?;
+    }
+    if let Some(n) = args.max_repairs {
+        settings.set_flag("es_max_repairs", n)?;
     }
     match &args.command {
         Some(EsCommand::Index { file, name, mapping, json }) => return index(settings, quiet, file, name, mapping.as_deref(), *json),
@@ -493,6 +505,8 @@ pub fn options(settings: &Settings, offset: usize, force: bool) -> EsOptions {
         page_size: settings.es_page_size,
         offset,
         force,
+        k: settings.es_k,
+        max_repairs: settings.es_max_repairs,
         semantic: settings.es_semantic.clone(),
         ..EsOptions::default()
     }

@@ -9,6 +9,7 @@ mod common;
 
 mod ask_cli;
 mod config_cli;
+mod es_llm;
 mod es_remote;
 mod cypher_corpus;
 mod embed_model;

@@ -29,6 +29,8 @@ pub mod reiterate;
 pub mod remote;
 pub mod run;
 pub mod semantic;
+#[cfg(test)]
+mod test_llm;
 
 pub use answer::{Ambiguity, EsAnswer, EsStatus, Intent, Page};
 pub use engine::{CheckedRequest, Endpoint, EsLimits, SearchEngine};

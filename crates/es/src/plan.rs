@@ -319,7 +319,7 @@ impl EsPlan {
     }
 }
 
-fn op_words(op: &str) -> &'static str {
+pub(crate) fn op_words(op: &str) -> &'static str {
     match op {
         "gte" => "from",
         "lte" => "to",

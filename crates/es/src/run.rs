@@ -8,10 +8,11 @@ use std::time::Instant;
 
 use serde_json::{Value, json};
 
-use qa_core::trace::{EsInternal, Route, SqlMetrics, Status, TraceRecord};
+use qa_core::trace::{EsInternal, LlmInternal, Route, SqlMetrics, Status, TraceRecord};
 use qa_llm::LlmRun;
 
 use crate::checkpoint;
+use crate::generate::GenerateInput;
 use crate::plan::Choices;
 use crate::reiterate::{Reiteration, reiterate};
 use crate::semantic::Semantic;
@@ -122,15 +123,16 @@ impl Nodes {
     }
 }
 
-/// Answer `q` on `engine`.
-pub fn answer(engine: &dyn SearchEngine, llm: Option<&mut LlmRun>, q: EsQuestion) -> Result<EsRun, EsError> {
-    let _ = llm;
-    run(engine, q.question, &q.options, q.data_dir, &Choices::new(), q.llm_skip)
+/// Answer `q` on `engine`; with `llm`, ES query candidates are also asked of it (k-best,
+/// checked, ranked, repaired: [`crate::generate`]).
+pub fn answer(engine: &dyn SearchEngine, mut llm: Option<&mut LlmRun>, q: EsQuestion) -> Result<EsRun, EsError> {
+    let mut out = run(engine, llm.as_deref_mut(), q.question, &q.options, q.data_dir, &Choices::new(), q.llm_skip)?;
+    attach_llm(&mut out, llm.as_deref(), q.llm_skip);
+    Ok(out)
 }
 
 /// Continue the run saved as checkpoint `id` with the user's `reply` to its question.
-pub fn resume(engine: &dyn SearchEngine, llm: Option<&mut LlmRun>, data_dir: &Path, id: &str, reply: &str, options: EsOptions) -> Result<EsRun, EsError> {
-    let _ = llm;
+pub fn resume(engine: &dyn SearchEngine, mut llm: Option<&mut LlmRun>, data_dir: &Path, id: &str, reply: &str, options: EsOptions) -> Result<EsRun, EsError> {
     let cp = checkpoint::load(data_dir, id)?;
     let Some(choice) = checkpoint::pick(reply, &cp.ambiguity.alternatives) else {
         return Err(EsError::Checkpoint(format!("\"{reply}\" matches none of: {} (answer with a number or a name)", cp.ambiguity.alternatives.join(", "))));
@@ -138,12 +140,32 @@ pub fn resume(engine: &dyn SearchEngine, llm: Option<&mut LlmRun>, data_dir: &Pa
     let mut choices = cp.choices.clone();
     choices.insert(cp.ambiguity.field.clone(), choice);
     let options = EsOptions { offset: cp.offset, ..options };
-    let out = run(engine, &cp.question, &options, data_dir, &choices, None)?;
+    let mut out = run(engine, llm.as_deref_mut(), &cp.question, &options, data_dir, &choices, None)?;
+    attach_llm(&mut out, llm.as_deref(), None);
     checkpoint::remove(data_dir, &cp.id);
     Ok(out)
 }
 
-fn run(engine: &dyn SearchEngine, question: &str, o: &EsOptions, data_dir: &Path, choices: &Choices, llm_skip: Option<&str>) -> Result<EsRun, EsError> {
+/// The LLM's part of the trace and the answer's metrics: provider, model, every call, tokens; or
+/// why there was no LLM.
+fn attach_llm(out: &mut EsRun, llm: Option<&LlmRun>, skip: Option<&str>) {
+    let t = &mut out.trace;
+    t.latency_ms.llm_calls = llm.map_or(0.0, LlmRun::latency_ms);
+    t.models.llm = llm.map(|l| l.llm().model_id());
+    t.token_usage = llm.map(LlmRun::usage).filter(|u| u.total > 0);
+    t.internal.llm = Some(match llm {
+        Some(l) => LlmInternal { provider: Some(l.llm().provider().to_string()), model: Some(l.llm().model_id()), calls: serde_json::to_value(&l.calls).unwrap_or_default(), ..Default::default() },
+        None => LlmInternal { provider: None, skipped: skip.map(str::to_string), ..Default::default() },
+    });
+    if let Some(es) = &mut t.internal.es {
+        es.metrics.tokens = t.token_usage;
+        es.metrics.model.clone_from(&t.models.llm);
+    }
+    out.answer.metrics.tokens = t.token_usage;
+    out.answer.metrics.model.clone_from(&t.models.llm);
+}
+
+fn run(engine: &dyn SearchEngine, llm: Option<&mut LlmRun>, question: &str, o: &EsOptions, data_dir: &Path, choices: &Choices, llm_skip: Option<&str>) -> Result<EsRun, EsError> {
     let mut nodes = Nodes::new();
     let trace_id = qa_core::trace::new_trace_id(question);
     let r: Reiteration = nodes.time("reiterate", || reiterate(question));
@@ -167,17 +189,56 @@ fn run(engine: &dyn SearchEngine, question: &str, o: &EsOptions, data_dir: &Path
         Ok(p) => p,
         Err(amb) => return clarify(engine, question, &r, amb, choices, o, data_dir, nodes, trace_id, analysis.intent_type),
     };
-    // Rendered at the first page: execution places the page (from/size or search_after).
-    let (endpoint, body) = plan.render(0, o.page_size);
-    nodes.record("generate", json!({"plan": plan, "candidates": [{"source": "deterministic", "body": body}], "chosen": 0, "llm": llm_skip.map(|s| json!({"skipped": s}))}));
-    let verdict = nodes.time("validate", || crate::guard::check_body(&body, endpoint, &mapping, &o.limits));
-    nodes.record("guard", serde_json::to_value(&verdict)?);
-    let Some(req) = verdict.request() else {
-        let reasons = verdict.reasons.clone();
-        return Ok(finish(engine, question, &r, Some(body), plan.intent, plan.summary(), Err(reasons), &plan.notes, o, nodes, trace_id));
+    let input = GenerateInput {
+        question: &r.main_goal,
+        mapping: &mapping,
+        analysis: &analysis,
+        meta: &meta,
+        sample_size: o.sample_values,
+        plan: &plan,
+        limits: &o.limits,
+        page_size: o.page_size,
+        k: o.k,
+        max_repairs: o.max_repairs,
     };
-    let executed = execute(engine, &mapping, &req, plan.intent, Paging::Offset, o, &mut nodes);
-    Ok(finish(engine, question, &r, Some(req.body().clone()), plan.intent, plan.summary(), executed.map_err(|e| vec![e.to_string()]), &plan.notes, o, nodes, trace_id))
+    let generated = generate_step(&mut nodes, llm.filter(|_| o.use_llm), &input, llm_skip)?;
+    let best = generated.best();
+    // The plan's own words for its query; an LLM body is described from what it asks.
+    let (intent, summary) = if best.source == "deterministic" { (plan.intent, plan.summary()) } else { (best.intent, crate::generate::rank::describe(&best.body)) };
+    let mut notes = plan.notes.clone();
+    notes.extend(generated.notes.iter().cloned());
+    let Some(req) = generated.verdict.request() else {
+        let reasons = generated.verdict.reasons.clone();
+        return Ok(finish(engine, question, &r, Some(best.body.clone()), intent, summary, Err(reasons), &notes, o, nodes, trace_id));
+    };
+    let executed = execute(engine, &mapping, &req, intent, Paging::Offset, o, &mut nodes);
+    Ok(finish(engine, question, &r, Some(req.body().clone()), intent, summary, executed.map_err(|e| vec![e.to_string()]), &notes, o, nodes, trace_id))
+}
+
+/// Candidates for the plan (rendered at the first page: execution places the page), judged by
+/// the guard and ranked; the `generate` and `guard` nodes record them. Validation time is
+/// reported under `validate`, the rest (LLM calls included) under `generate`.
+fn generate_step(nodes: &mut Nodes, llm: Option<&mut LlmRun>, input: &GenerateInput, llm_skip: Option<&str>) -> Result<crate::generate::Generated, EsError> {
+    let (_, draft) = input.plan.render(0, input.page_size);
+    let asked = llm.is_some();
+    let calls_before = llm.as_ref().map_or(0, |l| l.calls.len());
+    let mut calls = 0;
+    let generated = nodes.time("generate", || {
+        let mut llm = llm;
+        let g = crate::generate::generate(llm.as_deref_mut(), input, &draft);
+        calls = llm.map_or(0, |l| l.calls.len() - calls_before);
+        g
+    });
+    let guard_ms = generated.guard_ms;
+    if let Some(g) = nodes.latency.get_mut("generate") {
+        *g = (*g - guard_ms).max(0.0);
+    }
+    *nodes.latency.entry("validate".into()).or_default() += guard_ms;
+    let chosen = generated.candidates.iter().position(|c| c.chosen);
+    let llm_state = if asked { json!({"calls": calls}) } else { json!({"skipped": llm_skip}) };
+    nodes.record("generate", json!({"plan": input.plan, "candidates": generated.candidates, "chosen": chosen, "llm": llm_state}));
+    nodes.record("guard", serde_json::to_value(&generated.verdict)?);
+    Ok(generated)
 }
 
 mod finish;

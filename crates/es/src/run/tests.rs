@@ -222,3 +222,108 @@ fn a_question_asked_past_the_window_is_answered() {
     assert_eq!(all.answer.status, EsStatus::Answered, "{:?}", all.answer.error);
     assert_eq!(ids(&all), (10_040..10_050).map(|i| format!("R{i:05}")).collect::<Vec<_>>());
 }
+
+fn ask_llm(engine: &EmbeddedIndex, dir: &Path, q: &str, llm: &mut crate::test_llm::FakeLlm, o: EsOptions) -> EsRun {
+    let mut run = LlmRun::new(llm);
+    answer(engine, Some(&mut run), EsQuestion { question: q, options: o, data_dir: dir, llm_skip: None }).unwrap()
+}
+
+fn reply(body: Value) -> String {
+    json!({"intent": "search", "body": body}).to_string()
+}
+
+fn candidates(r: &EsRun) -> Vec<Value> {
+    r.trace.internal.es.as_ref().unwrap().nodes["generate"]["candidates"].as_array().unwrap().clone()
+}
+
+#[test]
+fn a_better_llm_candidate_is_chosen() {
+    let dir = tempfile::tempdir().unwrap();
+    let (engine, _) = tickets(dir.path());
+    // T075 is no sampled value (50 of 90 ids are sampled): the plan can only search it as text.
+    let q = "show ticket T075";
+    let plain = ask(&engine, dir.path(), q, opts());
+    assert_eq!(plain.answer.total, Some(0), "{:?}", plain.answer);
+    let mut llm = crate::test_llm::FakeLlm::script(&[&reply(json!({"query": {"term": {"id": "T075"}}}))]);
+    let run = ask_llm(&engine, dir.path(), q, &mut llm, EsOptions { k: 1, ..opts() });
+    assert_eq!(run.answer.total, Some(1), "{:?}", run.answer);
+    assert_eq!(run.answer.hits[0]["id"], "T075");
+    assert_eq!(run.answer.query_summary, "documents where id is \"T075\"");
+    let cands = candidates(&run);
+    assert_eq!(cands.len(), 2);
+    assert!(cands[0]["source"] == "llm#1" && cands[0]["chosen"] == true && cands[0]["valid"] == true, "{cands:?}");
+    assert!(cands[1]["source"] == "deterministic" && cands[1]["chosen"] == false);
+    let llm_trace = run.trace.internal.llm.as_ref().unwrap();
+    assert_eq!(llm_trace.model.as_deref(), Some("fake-model"));
+    assert_eq!(llm_trace.calls.as_array().unwrap().len(), 1);
+    assert_eq!(run.answer.metrics.tokens.map(|t| t.total), Some(120));
+    // The prompt carried the fields, what the lookup found and the plan's draft.
+    let user = llm.user_message(0);
+    assert!(user.contains("- id: keyword") && user.contains("opened_on: date; from 2025-01-01 to") && user.contains("words matching no field or value: ticket t075") && user.contains("\"match\""), "{user}");
+}
+
+#[test]
+fn hostile_llm_candidates_never_reach_the_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let (engine, records) = tickets(dir.path());
+    let hostile = [
+        json!({"query": {"script": {"script": {"source": "Math.random() > 0.5"}}}}),
+        json!({"query": {"term": {"secret_field": "x"}}}),
+        json!({"query": {"match_all": {}}, "script_fields": {"x": {"script": "params._source"}}}),
+        json!({"query": {"more_like_this": {"fields": ["summary"], "like": [{"_index": "other", "_id": "1"}]}}}),
+    ];
+    let replies: Vec<String> = hostile.iter().cloned().map(reply).collect();
+    let mut llm = crate::test_llm::FakeLlm::new(move |n, _| replies.get(n % 4).cloned());
+    let run = ask_llm(&engine, dir.path(), "urgent billing tickets", &mut llm, EsOptions { k: 4, max_repairs: 1, ..opts() });
+    assert_eq!(run.answer.status, EsStatus::Answered);
+    let expected = records.iter().filter(|r| r["team"] == "billing" && r["priority"] == "urgent").count() as u64;
+    assert_eq!(run.answer.total, Some(expected), "the deterministic query ran");
+    let cands = candidates(&run);
+    assert_eq!(cands[0]["source"], "deterministic");
+    assert!(cands.iter().filter(|c| c["source"] != "deterministic").all(|c| c["valid"] == false && !c["reasons"].as_array().unwrap().is_empty()), "{cands:?}");
+    let executed = serde_json::to_string(&run.trace.internal.es.as_ref().unwrap().executed).unwrap();
+    for word in ["script", "secret_field", "more_like_this"] {
+        assert!(!executed.contains(word), "{word} reached the engine: {executed}");
+    }
+    // Four candidates, each repaired once: eight calls, no more.
+    assert_eq!(llm.requests.lock().unwrap().len(), 8);
+}
+
+#[test]
+fn a_repair_round_fixes_an_unknown_field_with_the_guards_reasons() {
+    let dir = tempfile::tempdir().unwrap();
+    let (engine, _) = tickets(dir.path());
+    let mut llm = crate::test_llm::FakeLlm::new(|_, req| {
+        let user = &req.messages.last().unwrap().content;
+        // Fixed only once the guard's reason is in the prompt.
+        Some(if user.contains("was refused") && user.contains("ticket_id") { reply(json!({"query": {"term": {"id": "T075"}}})) } else { reply(json!({"query": {"term": {"ticket_id": "T075"}}})) })
+    });
+    let run = ask_llm(&engine, dir.path(), "show ticket T075", &mut llm, EsOptions { k: 1, max_repairs: 2, ..opts() });
+    assert_eq!(run.answer.total, Some(1), "{:?}", run.answer);
+    let cands = candidates(&run);
+    let chosen = cands.iter().find(|c| c["chosen"] == true).unwrap();
+    assert_eq!(chosen["source"], "llm#1/repair#1");
+    let first = cands.iter().find(|c| c["source"] == "llm#1").unwrap();
+    assert_eq!(first["valid"], false);
+    let reason = first["reasons"][0].as_str().unwrap().to_string();
+    assert!(llm.user_message(1).contains(&reason), "the repair prompt carries the guard's reason {reason:?}");
+    assert_eq!(llm.requests.lock().unwrap().len(), 2, "no repair after a valid body");
+}
+
+#[test]
+fn with_the_llm_down_the_deterministic_query_answers_with_a_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let (engine, records) = tickets(dir.path());
+    let mut llm = crate::test_llm::FakeLlm::new(|_, _| None);
+    let run = ask_llm(&engine, dir.path(), "urgent billing tickets", &mut llm, EsOptions { k: 3, ..opts() });
+    assert_eq!(run.answer.status, EsStatus::Answered);
+    let expected = records.iter().filter(|r| r["team"] == "billing" && r["priority"] == "urgent").count() as u64;
+    assert_eq!(run.answer.total, Some(expected));
+    assert!(run.answer.notes.iter().any(|n| n.contains("LLM query generation degraded") && n.contains("deterministic")), "{:?}", run.answer.notes);
+    assert_eq!(llm.requests.lock().unwrap().len(), 1, "an unreachable LLM is not asked again");
+    let calls = run.trace.internal.llm.as_ref().unwrap().calls.as_array().unwrap().clone();
+    assert_eq!(calls[0]["ok"], false);
+    // Without an LLM at all, the trace says why.
+    let none = answer(&engine, None, EsQuestion { question: "urgent billing tickets", options: opts(), data_dir: dir.path(), llm_skip: Some("no LLM configured") }).unwrap();
+    assert_eq!(none.trace.internal.llm.as_ref().unwrap().skipped.as_deref(), Some("no LLM configured"));
+}
