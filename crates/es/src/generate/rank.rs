@@ -230,7 +230,7 @@ pub fn describe(body: &Value) -> String {
         conds.push(format!("{f} is \"{v}\""));
     }
     for (f, bounds) in &p.ranges {
-        let b: Vec<String> = bounds.iter().filter(|(op, _)| crate::plan::op_words(op) != "").map(|(op, v)| format!("{} {}", crate::plan::op_words(op), scalar(v).unwrap_or_default())).collect();
+        let b: Vec<String> = bounds.iter().filter(|(op, _)| !crate::plan::op_words(op).is_empty()).map(|(op, v)| format!("{} {}", crate::plan::op_words(op), scalar(v).unwrap_or_default())).collect();
         conds.push(format!("{f} {}", b.join(" and ")));
     }
     for (f, t) in &p.text {
