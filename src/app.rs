@@ -84,6 +84,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Some(Command::Traces(args)) => crate::commands::traces::run(&settings, &args),
         Some(Command::Session(args)) => crate::commands::session::run(&settings, &args),
+        Some(Command::Chat(args)) => crate::commands::chat::run(&settings, &cli.global, &args),
         Some(Command::Route(args)) => crate::commands::route::run(&mut settings, &args),
         Some(Command::Eval(args)) => eval(&mut settings, &cli.global, &args),
         Some(Command::Sql(args)) => {
@@ -140,7 +141,7 @@ pub fn load_embedder(settings: &Settings) -> qa_core::error::Result<Box<dyn Embe
     Ok(Box::new(e))
 }
 
-fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, flags: &AskFlags) -> Result<ExitCode> {
+pub(crate) fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, flags: &AskFlags) -> Result<ExitCode> {
     let question = question.trim();
     if question.is_empty() {
         return Ok(usage_error("the question is empty: ask something, e.g. qa \"What is deep sleep?\""));
@@ -166,6 +167,21 @@ fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, flags: &Ask
         if c.goal != message && !global.quiet && !flags.json {
             eprintln!("[{}: \"{}\"]", c.reasoning, c.goal);
         }
+    }
+    // A pasted SQL statement or Elasticsearch query runs as it is, on its own route.
+    let pasted = match &conv {
+        Some(c) => c.pasted.clone(),
+        None => {
+            let r = qa_converse::reiterate::rules(message);
+            r.user_query_text.zip(r.pasted_kind).map(|(text, kind)| (kind, text))
+        }
+    };
+    if let Some((kind, text)) = &pasted {
+        let outcome = crate::routed::answer_pasted(settings, global.quiet, message, *kind, text, flags, conv.as_ref())?;
+        if let Some(c) = &conv {
+            c.record(message, &outcome)?;
+        }
+        return Ok(outcome.exit);
     }
     let goal = conv.as_ref().map(|c| c.goal.clone()).unwrap_or_else(|| message.to_string());
     let question = goal.as_str();

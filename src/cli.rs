@@ -207,6 +207,9 @@ pub enum Command {
     /// Show where a question would go (documents, SQL or Elasticsearch) and how (simple, complex,
     /// hybrid), with confidence, extracted filters and reasons, without running it.
     Route(crate::commands::route::RouteArgs),
+    /// An interactive session: ask, follow up ("show me more", "and its battery?"), paste a
+    /// query, answer clarifying questions; every line is a turn of `qa ask --session`.
+    Chat(crate::commands::chat::ChatArgs),
     /// The conversations of `qa ask --session` and `qa chat`: list, show, clear.
     Session(crate::commands::session::SessionArgs),
     /// Evaluate retrieval on questions with known source files: recall@k, all@k, MRR, every lane

@@ -153,6 +153,9 @@ pub struct Settings {
     pub es_k: usize,
     /// Times a candidate the guard refused is sent back to the LLM with the reasons.
     pub es_max_repairs: usize,
+    /// Let the LLM restate each message (the reiterate node of `qa es` and of sessions), with
+    /// the last turns as context: `auto` (remote LLMs only), `on` or `off` (rules only).
+    pub reiterate: Generation,
     /// Neo4j password: only from `QA_NEO4J_PASSWORD` / `NEO4J_PASSWORD` (environment or `.env`).
     #[serde(skip)]
     pub neo4j_password: Option<Secret>,
@@ -232,6 +235,7 @@ impl Default for Settings {
             es_generation: Generation::Auto,
             es_k: 3,
             es_max_repairs: 1,
+            reiterate: Generation::Auto,
             neo4j_password: None,
             llm_api_key: None,
             es_api_key: None,
@@ -321,6 +325,7 @@ pub const KEYS: &[&str] = &[
     "es_generation",
     "es_k",
     "es_max_repairs",
+    "reiterate",
 ];
 
 /// The seed project's variable names, accepted when the `QA_` ones are not set.
@@ -458,6 +463,7 @@ impl Settings {
             "es_k" => self.es_k = num(value)?,
             "es_max_repairs" => self.es_max_repairs = num(value)?,
             "es_generation" => self.es_generation = value.parse::<Generation>().or_else(|e| boolean(value).map(Generation::from).map_err(|_| e))?,
+            "reiterate" => self.reiterate = value.parse::<Generation>().or_else(|e| boolean(value).map(Generation::from).map_err(|_| e))?,
             _ => return Err(format!("unknown setting '{key}'")),
         }
         Ok(())

@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use crate::config::Settings;
 use qa_converse::follow_up::{self, Reading};
+use qa_converse::reiterate::{self, ContextTurn, PastedKind, ReiteratedBy};
 use qa_converse::{Artifact, ArtifactKind, NewTurn, PendingClarification, SessionLog, SessionStore, Turn};
 use qa_core::trace::{Route, Status, TraceConversation, TraceRecord};
 
@@ -22,6 +23,14 @@ pub struct Conversation {
     pub goal: String,
     pub reasoning: String,
     pub force: bool,
+    /// A query pasted into the message.
+    pub pasted: Option<(PastedKind, String)>,
+    /// Who restated the message (rules, or the LLM with the history).
+    pub by: ReiteratedBy,
+    /// Why the LLM's restatement was not used, when it was asked.
+    pub llm_error: Option<String>,
+    /// The LLM call of the restatement, for the trace.
+    pub llm_call: Option<Value>,
 }
 
 /// What one route did, for the session.
@@ -36,7 +45,9 @@ pub struct TurnOutcome {
 }
 
 impl Conversation {
-    /// Open `name` (created on the first turn) and read `message` against its history.
+    /// Open `name` (created on the first turn) and read `message` against its history: the
+    /// rules first (a pasted query, "show me more", a reply to a clarifying question, a
+    /// rewrite); then, for a question of its own, the LLM (per `reiterate`) with the last turns.
     pub fn open(settings: &Settings, name: &str, message: &str) -> Result<Conversation> {
         SessionStore::validate_name(name)?;
         let store = SessionStore::new(&settings.data_dir);
@@ -44,17 +55,65 @@ impl Conversation {
         for s in &log.skipped {
             eprintln!("warning: session {name}: line {} skipped: {}", s.line, s.reason);
         }
-        let reading = follow_up::read(message, &log.turns);
-        let force = follow_up::is_force(message);
+        let rules = reiterate::rules(message);
+        let pasted = rules.user_query_text.clone().zip(rules.pasted_kind).map(|(text, kind)| (kind, text));
+        // A pasted query is run as it is, whatever the history.
+        let reading = if pasted.is_some() { Reading::Standalone } else { follow_up::read(message, &log.turns) };
         let (goal, reasoning) = match &reading {
             Reading::Rewritten { goal, reason, .. } => (goal.clone(), reason.clone()),
             Reading::NextPage => (message.to_string(), "asks for the next page of the last result".to_string()),
             Reading::ClarificationReply { reply, force } => {
                 (message.to_string(), format!("answers the clarifying question of turn {}: {reply:?}{}", log.turns.len(), if *force { " (run the best guess)" } else { "" }))
             }
+            Reading::Standalone if pasted.is_some() => (message.to_string(), rules.reasoning.clone()),
             Reading::Standalone => (message.to_string(), "a new question".to_string()),
         };
-        Ok(Conversation { store, name: name.to_string(), log, reading, goal, reasoning, force })
+        let mut conv = Conversation {
+            store,
+            name: name.to_string(),
+            log,
+            reading,
+            goal,
+            reasoning,
+            force: rules.force_execute,
+            pasted,
+            by: ReiteratedBy::Rules,
+            llm_error: None,
+            llm_call: None,
+        };
+        if conv.pasted.is_none() && matches!(conv.reading, Reading::Standalone | Reading::Rewritten { .. }) {
+            conv.restate_with_llm(settings, message, rules);
+        }
+        Ok(conv)
+    }
+
+    /// The LLM's restatement with the last turns as context, when `reiterate` allows an LLM;
+    /// on failure the rules' reading stands and the failure is kept for the trace.
+    fn restate_with_llm(&mut self, settings: &Settings, message: &str, rules: reiterate::Reiteration) {
+        let mut opened = crate::llm_use::open_llm_for(settings, &[("reiterate", settings.reiterate)]);
+        let Some(llm) = opened.llm.as_deref_mut().filter(|_| opened.allowed[0]) else { return };
+        let history: Vec<ContextTurn> = self.log.turns.iter().rev().take(reiterate::prompt::HISTORY_TURNS).rev().map(context_turn).collect();
+        let base = reiterate::Reiteration {
+            main_goal: self.goal.clone(),
+            reasoning: self.reasoning.clone(),
+            references_prior_results: self.references_prior(),
+            ..rules
+        };
+        let mut run = qa_llm::LlmRun::new(llm);
+        let refined = reiterate::refine(&mut run, message, &history, base);
+        self.llm_call = run.calls.last().and_then(|c| serde_json::to_value(c).ok());
+        self.llm_error = refined.llm_error;
+        let r = refined.reiteration;
+        if r.by == ReiteratedBy::Llm {
+            self.by = ReiteratedBy::Llm;
+            self.goal = r.main_goal;
+            self.reasoning = r.reasoning;
+            self.force |= r.force_execute;
+            if r.references_prior_results && matches!(self.reading, Reading::Standalone) {
+                self.reading = Reading::Rewritten { goal: self.goal.clone(), reason: self.reasoning.clone(), prior_results: true };
+            }
+            self.pasted = r.user_query_text.zip(r.pasted_kind).map(|(text, kind)| (kind, text));
+        }
     }
 
     /// The turn number this message will get (the store assigns it; a concurrent append by
@@ -77,7 +136,18 @@ impl Conversation {
             reasoning: self.reasoning.clone(),
             references_prior_results: self.references_prior(),
             force_execute: self.force,
-            user_query_text: None,
+            user_query_text: self.pasted.as_ref().map(|(_, t)| t.clone()),
+            reiterated_by: Some(self.by_name().to_string()),
+            llm_error: self.llm_error.clone(),
+            llm_call: self.llm_call.clone(),
+        }
+    }
+
+    /// `rules` or `llm`.
+    pub fn by_name(&self) -> &'static str {
+        match self.by {
+            ReiteratedBy::Rules => "rules",
+            ReiteratedBy::Llm => "llm",
         }
     }
 
@@ -89,7 +159,11 @@ impl Conversation {
         m.insert("main_goal".into(), Value::String(self.goal.clone()));
         m.insert("references_prior_results".into(), Value::Bool(self.references_prior()));
         m.insert("force_execute".into(), Value::Bool(self.force));
-        m.insert("user_query_text".into(), Value::Null);
+        m.insert("user_query_text".into(), self.pasted.as_ref().map_or(Value::Null, |(_, t)| Value::String(t.clone())));
+        m.insert("reiterated_by".into(), Value::String(self.by_name().into()));
+        if let Some(e) = &self.llm_error {
+            m.insert("reiterate_llm_error".into(), Value::String(e.clone()));
+        }
         m
     }
 
@@ -104,7 +178,7 @@ impl Conversation {
             question: message.to_string(),
             main_goal: self.goal.clone(),
             reasoning: self.reasoning.clone(),
-            user_query_text: None,
+            user_query_text: self.pasted.as_ref().map(|(_, t)| t.clone()),
             references_prior_results: self.references_prior(),
             force_execute: self.force,
             route: outcome.route.clone(),
@@ -116,6 +190,22 @@ impl Conversation {
         };
         self.store.append(&self.name, turn).with_context(|| format!("recording the turn in session {}", self.name))
     }
+}
+
+/// An earlier turn as the LLM sees it: the message, its goal, what ran (route and query) and
+/// the answer's summary.
+fn context_turn(t: &Turn) -> ContextTurn {
+    let intent = match &t.artifact {
+        Some(a) => {
+            let query = match &a.query {
+                Value::String(s) => s.clone(),
+                v => v.to_string(),
+            };
+            format!("{} query: {}", t.route, qa_core::text::truncate(&query, 240))
+        }
+        None => t.route.to_string(),
+    };
+    ContextTurn { question: t.question.clone(), main_goal: t.main_goal.clone(), answer_summary: qa_core::text::truncate(&t.answer_summary, 200), intent }
 }
 
 /// The numbered choices of a clarifying question (`  1. …` lines).
@@ -139,11 +229,12 @@ pub fn sql_artifact(sql: &str, offset: usize, rows: usize, truncated: bool, targ
         // A page cut by the row cap has more rows after it; an uncut one is the end.
         total: (!truncated).then_some((offset + rows) as u64),
         target: target.to_string(),
+        search_after: None,
     }
 }
 
 /// A minimal trace of a turn that ran no pipeline (a page of an earlier result).
-pub fn page_trace(message: &str, route: Route, answer: String, conversation: TraceConversation) -> TraceRecord {
+pub fn page_trace(message: &str, route: Route, answer: String, conversation: Option<TraceConversation>) -> TraceRecord {
     TraceRecord {
         trace_id: qa_core::trace::new_trace_id(message),
         timestamp: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
@@ -151,7 +242,7 @@ pub fn page_trace(message: &str, route: Route, answer: String, conversation: Tra
         route,
         status: Some(Status::Answered),
         final_answer: answer,
-        conversation: Some(conversation),
+        conversation,
         ..Default::default()
     }
 }
@@ -167,13 +258,16 @@ pub fn continue_earlier(settings: &Settings, quiet: bool, message: &str, conv: &
                 eprintln!("[{}]", conv.reasoning);
             }
             match artifact.kind {
-                ArtifactKind::Sql => crate::commands::sql::next_page(settings, quiet, message, conv, artifact, flags.json).map(Some),
+                ArtifactKind::Sql => crate::commands::sql_pages::next_page(settings, quiet, message, conv, artifact, flags.json).map(Some),
                 ArtifactKind::EsQuery => es_next_page(settings, quiet, message, conv, artifact, flags).map(Some),
             }
         }
         Reading::ClarificationReply { reply, force } => {
             let Some(last) = conv.log.turns.last() else { return Ok(None) };
             let Some(pending) = &last.clarification else { return Ok(None) };
+            if last.route == Route::Es {
+                return es_clarification_reply(settings, quiet, message, conv, pending, reply, *force, flags).map(Some);
+            }
             if last.route != Route::Sql {
                 return Ok(None);
             }
@@ -203,12 +297,46 @@ fn es_next_page(settings: &Settings, quiet: bool, message: &str, conv: &Conversa
         return Ok(TurnOutcome { exit: ExitCode::SUCCESS, route: Route::Es, status: Status::Answered, artifact: Some(artifact.clone()), summary: "no more hits".into(), trace_id: String::new(), clarification: None });
     };
     let engine = crate::commands::es::open_engine(settings).context("`show me more` on an Elasticsearch result needs the index (--es or QA_ES)")?;
-    let options = qa_es::run::EsOptions { offset, page_size: artifact.page_size, ..crate::commands::es::options(settings, offset, false) };
+    // The stored cursor fetches a page past the result window in one request.
+    let options = qa_es::run::EsOptions { offset, page_size: artifact.page_size, after: artifact.search_after.clone(), ..crate::commands::es::options(settings, offset, false) };
     let mut run = qa_es::run::run_query(engine.as_ref(), message, &artifact.query, &options)?;
     run.trace.conversation = Some(conv.trace_block());
     crate::commands::sql::append_trace(settings, &run.trace);
     let extra = Value::Object(conv.json_fields().into_iter().map(|(k, v)| if k == "references_prior_results" { (k, Value::Bool(true)) } else { (k, v) }).collect());
     let exit = crate::commands::es::print_es(settings, engine.as_ref(), &run, flags.json, flags.trace, quiet, Some(&extra))?;
+    Ok(crate::routed::es_outcome(&run, exit, &engine.target()))
+}
+
+/// The reply to an ES clarifying question: the run resumed from its checkpoint with the chosen
+/// alternative, or with the first (best-ranked) one when the user said "just run it", the guess
+/// named in the answer.
+#[allow(clippy::too_many_arguments)]
+fn es_clarification_reply(settings: &Settings, quiet: bool, message: &str, conv: &Conversation, pending: &PendingClarification, reply: &str, force: bool, flags: &crate::cli::AskFlags) -> Result<TurnOutcome> {
+    let engine = crate::commands::es::open_engine(settings).context("answering the clarifying question needs the index it asked about (--es or QA_ES)")?;
+    let reply = match (force, pending.alternatives.first()) {
+        (true, Some(best)) => best.clone(),
+        _ => reply.to_string(),
+    };
+    if !quiet && !flags.json {
+        eprintln!("[{}]", conv.reasoning);
+        if force {
+            eprintln!("[best guess: {reply}]");
+        }
+    }
+    let mut opened = crate::commands::es::open_llm(settings);
+    let mut options = crate::commands::es::options_with(settings, 0, force, &opened);
+    options.reiterate_llm = false;
+    #[allow(clippy::redundant_closure)]
+    let mut llm_run = opened.llm.as_deref_mut().map(|l| qa_llm::LlmRun::new(l));
+    let mut run = qa_es::run::resume(engine.as_ref(), llm_run.as_mut(), &settings.data_dir, &pending.checkpoint, &reply, options)?;
+    run.trace.user_question = message.to_string();
+    run.trace.conversation = Some(conv.trace_block());
+    crate::commands::sql::append_trace(settings, &run.trace);
+    let mut extra = conv.json_fields();
+    if force {
+        extra.insert("best_guess".into(), Value::String(reply.clone()));
+    }
+    let exit = crate::commands::es::print_es(settings, engine.as_ref(), &run, flags.json, flags.trace, quiet, Some(&Value::Object(extra)))?;
     Ok(crate::routed::es_outcome(&run, exit, &engine.target()))
 }
 

@@ -11,6 +11,7 @@ pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod doctor;
+pub mod llm_use;
 pub mod progress;
 pub mod routed;
 pub mod conversation;

@@ -14,6 +14,7 @@ use crate::commands::route::{Sources, gather};
 use crate::config::Settings;
 use crate::conversation::{Conversation, TurnOutcome, numbered_choices, sql_artifact};
 use qa_converse::PendingClarification;
+use qa_converse::reiterate::PastedKind;
 use qa_core::trace::{Route, Status};
 use qa_core::trace::TraceRouting;
 use qa_llm::prompt::Prompt;
@@ -239,11 +240,14 @@ pub fn answer_es(settings: &Settings, quiet: bool, question: &str, mut r: Routin
     let Some(engine) = r.sources.es.take() else { anyhow::bail!("the Elasticsearch index is not open") };
     let analytic = r.decision.query_type != QueryType::Simple;
     let es_question = if analytic { qa_route::classify::retrieval_part(question) } else { question.to_string() };
-    let (mut llm, llm_skip) = crate::commands::es::open_llm(settings);
-    #[allow(clippy::redundant_closure)]
-    let mut llm_run = llm.as_deref_mut().map(|l| qa_llm::LlmRun::new(l));
+    let mut opened = crate::commands::es::open_llm(settings);
     let force = analytic || conv.is_some_and(|c| c.force);
-    let options = crate::commands::es::options(settings, 0, force);
+    let mut options = crate::commands::es::options_with(settings, 0, force, &opened);
+    // A session restated the message already, with its history.
+    options.reiterate_llm &= conv.is_none();
+    let llm_skip = opened.skip.clone();
+    #[allow(clippy::redundant_closure)]
+    let mut llm_run = opened.llm.as_deref_mut().map(|l| qa_llm::LlmRun::new(l));
     let q = qa_es::run::EsQuestion { question: &es_question, options, data_dir: &settings.data_dir, llm_skip: llm_skip.as_deref() };
     let mut run = qa_es::run::answer(engine.as_ref(), llm_run.as_mut(), q)?;
     run.trace.user_question = question.to_string();
@@ -290,7 +294,7 @@ pub fn es_outcome(run: &qa_es::run::EsRun, exit: ExitCode, target: &str) -> Turn
                     o.remove(k);
                 }
             }
-            Some(qa_converse::Artifact { kind: qa_converse::ArtifactKind::EsQuery, query, offset: p.offset, page_size: p.size, total: a.total, target: target.to_string() })
+            Some(qa_converse::Artifact { kind: qa_converse::ArtifactKind::EsQuery, query, offset: p.offset, page_size: p.size, total: a.total, target: target.to_string(), search_after: p.search_after.clone() })
         }
         _ => None,
     };
@@ -304,6 +308,45 @@ pub fn es_outcome(run: &qa_es::run::EsRun, exit: ExitCode, target: &str) -> Turn
         _ => a.query_summary.clone(),
     };
     TurnOutcome { exit, route: Route::Es, status, artifact, summary: qa_core::text::truncate(&summary, 160), trace_id: a.trace_id.clone(), clarification }
+}
+
+/// A query pasted into the message, run on its engine's route: a SQL statement through the
+/// validator, an Elasticsearch body or console request through the ES guard. `--route` may
+/// only agree.
+pub fn answer_pasted(settings: &Settings, quiet: bool, message: &str, kind: PastedKind, text: &str, flags: &AskFlags, conv: Option<&Conversation>) -> Result<TurnOutcome> {
+    let target = match kind {
+        PastedKind::Sql => Target::Sql,
+        PastedKind::Es => Target::Es,
+    };
+    if let Some(r) = flags.route
+        && Target::from(r) != target
+    {
+        anyhow::bail!("the message holds a pasted {} query, which runs on the {} route, not on --route {}", kind.label(), target.as_str(), Target::from(r).as_str());
+    }
+    if !quiet && !flags.json {
+        eprintln!("[pasted {} query: it is checked, then run as it is]", kind.label());
+    }
+    match kind {
+        PastedKind::Sql => crate::commands::sql_pages::run_pasted(settings, quiet, message, text, conv, flags.json),
+        PastedKind::Es => {
+            if settings.es_target().is_none() {
+                anyhow::bail!("a pasted Elasticsearch query runs on an index: set --es or QA_ES");
+            }
+            // No routing: nothing but the pasted body's check and run reaches the index.
+            let engine = crate::commands::es::open_engine(settings)?;
+            let decision = RouteDecision {
+                target: Target::Es,
+                query_type: QueryType::Simple,
+                confidence: 1.0,
+                extracted_filters: Default::default(),
+                requires_llm: false,
+                reasons: vec![format!("a pasted {} query", kind.label())],
+                scores: Default::default(),
+            };
+            let routing = Routing { decision, overridden: false, sources: Sources { profiles: Vec::new(), warnings: Vec::new(), sql: None, es: Some(engine) } };
+            answer_es(settings, quiet, message, routing, flags, conv)
+        }
+    }
 }
 
 /// Answer on the SQL or ES route (recording the session turn); the routing back when the

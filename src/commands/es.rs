@@ -19,7 +19,7 @@ use qa_es::guard;
 use qa_es::remote::{RemoteConfig, RemoteEngine};
 use qa_es::run::{EsOptions, EsQuestion, EsRun};
 use qa_es::{Endpoint, EsAnswer, EsError, FieldKind, Mapping, SearchEngine};
-use qa_llm::{LlmChoice, LlmRun};
+use qa_llm::LlmRun;
 
 /// Exit code when the run stopped to ask a clarifying question.
 pub const EXIT_NEEDS_CLARIFICATION: u8 = 3;
@@ -479,24 +479,15 @@ fn list(settings: &Settings, json_out: bool) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The LLM for ES query candidates: per `es_generation` (auto = remote endpoints only).
-pub fn open_llm(settings: &Settings) -> (Option<Box<dyn qa_llm::Llm>>, Option<String>) {
-    if let Some(why) = settings.es_generation.refusal("es_generation", false) {
-        return (None, Some(why));
-    }
-    let choice = match qa_llm::choose(&settings.llm_settings()) {
-        Ok(c) => c,
-        Err(e) => return (None, Some(e.to_string())),
-    };
-    match &choice {
-        LlmChoice::None { reason } => return (None, Some(reason.clone())),
-        LlmChoice::Local { .. } if let Some(why) = settings.es_generation.refusal("es_generation", true) => return (None, Some(why)),
-        _ => {}
-    }
-    match qa_llm::open(&settings.llm_settings(), &choice) {
-        Ok(l) => (l, None),
-        Err(e) => (None, Some(e.to_string())),
-    }
+/// The LLM of the ES path: for query candidates (`es_generation`) and for restating the question
+/// (`reiterate`); auto = remote endpoints only.
+pub fn open_llm(settings: &Settings) -> crate::llm_use::LlmFor {
+    crate::llm_use::open_llm_for(settings, &[("es_generation", settings.es_generation), ("reiterate", settings.reiterate)])
+}
+
+/// `options` with the LLM's uses the settings allow.
+pub fn options_with(settings: &Settings, offset: usize, force: bool, llm: &crate::llm_use::LlmFor) -> EsOptions {
+    EsOptions { use_llm: llm.may(0), reiterate_llm: llm.may(1), ..options(settings, offset, force) }
 }
 
 pub fn options(settings: &Settings, offset: usize, force: bool) -> EsOptions {
@@ -527,11 +518,12 @@ fn question(settings: &mut Settings, quiet: bool, args: &EsArgs) -> Result<ExitC
         Ok(x) => x,
         Err(f) => return f.print(args.json),
     };
-    let (mut llm, llm_skip) = open_llm(settings);
+    let mut opened = open_llm(settings);
+    let mut opts = options_with(settings, args.offset, args.force, &opened);
+    let llm_skip = opened.skip.clone();
     #[allow(clippy::redundant_closure)]
-    let mut llm_run = llm.as_deref_mut().map(|l| LlmRun::new(l));
+    let mut llm_run = opened.llm.as_deref_mut().map(|l| LlmRun::new(l));
     let spinner = crate::app::spinner(quiet || args.json, "searching");
-    let mut opts = options(settings, args.offset, args.force);
     if let Some(text) = &args.search_after {
         match serde_json::from_str::<Vec<Value>>(text) {
             Ok(after) => opts.after = Some(after),
@@ -572,6 +564,7 @@ pub fn print_es(settings: &Settings, engine: &dyn SearchEngine, run: &EsRun, jso
     let a: &EsAnswer = &run.answer;
     let checkpoint = checkpoint_id(run);
     let clarification = present::is_clarification(a);
+    let how = if extra.is_some_and(|e| e.get("session").is_some()) { present::Continuation::Session } else { present::Continuation::Flags };
     let mut out = std::io::stdout().lock();
     if json_out {
         let mut v = present::answer_json(a, &engine.target(), checkpoint.as_deref());
@@ -581,7 +574,7 @@ pub fn print_es(settings: &Settings, engine: &dyn SearchEngine, run: &EsRun, jso
         serde_json::to_writer_pretty(&mut out, &v)?;
         writeln!(out)?;
     } else if clarification {
-        present::write_clarification(&mut out, a, checkpoint.as_deref())?;
+        present::write_clarification(&mut out, a, checkpoint.as_deref(), how)?;
     } else if a.status == qa_es::EsStatus::Error {
         eprintln!("error: {}", scrub_secrets(settings, a.error.as_deref().unwrap_or("the search failed")));
         for n in &a.notes {
@@ -591,7 +584,7 @@ pub fn print_es(settings: &Settings, engine: &dyn SearchEngine, run: &EsRun, jso
             eprintln!("  query: {}", serde_json::to_string(q)?);
         }
     } else {
-        present::write_answer(&mut out, a, terminal_width())?;
+        present::write_answer(&mut out, a, terminal_width(), how)?;
     }
     if trace && !json_out {
         writeln!(out, "\n=== Query Trace (JSON) ===\n{}", serde_json::to_string_pretty(&run.trace)?)?;

@@ -92,6 +92,21 @@ pub fn run(settings: &Settings, args: &SessionArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The turns of `name` as `qa session show` prints them (for `/history` in `qa chat`).
+pub fn print_turns(settings: &Settings, name: &str) -> Result<()> {
+    let store = SessionStore::new(&settings.data_dir);
+    let mut out = std::io::stdout().lock();
+    match store.load(name) {
+        Ok(log) => {
+            for t in &log.turns {
+                print_turn(&mut out, t)?;
+            }
+            Ok(())
+        }
+        Err(_) => Ok(writeln!(out, "no turns yet in session {name}")?),
+    }
+}
+
 fn print_turn(out: &mut impl Write, t: &Turn) -> Result<()> {
     writeln!(out, "#{} {} [{} · {}] {}", t.turn, t.timestamp, t.route, t.status.as_str(), t.question)?;
     if t.main_goal != t.question {

@@ -10,7 +10,7 @@ use clap::{Args, Subcommand};
 use serde_json::{json, Value};
 
 use crate::config::Settings;
-use qa_llm::{LlmChoice, LlmRun};
+use qa_llm::LlmRun;
 use qa_sql::agent::{Agent, AgentOptions, Outcome};
 use qa_sql::answer::{SqlAnswer, SqlQuestion};
 use qa_sql::checkpoint::{self, Checkpoint};
@@ -141,7 +141,7 @@ fn apply_flags(settings: &mut Settings, f: &DbFlags) -> Result<()> {
     Ok(())
 }
 
-fn parse_url(settings: &Settings, dialect: Option<&str>) -> Result<SqlUrl> {
+pub(crate) fn parse_url(settings: &Settings, dialect: Option<&str>) -> Result<SqlUrl> {
     let Some(raw) = settings.sql_url.as_deref() else {
         bail!("no database: pass --db sqlite://file.db or --db postgres://user@host/db, or set QA_SQL_URL (try scripts/sample-db.sh for a sample)");
     };
@@ -154,11 +154,11 @@ fn parse_url(settings: &Settings, dialect: Option<&str>) -> Result<SqlUrl> {
     Ok(url)
 }
 
-fn limits(settings: &Settings) -> ExecLimits {
+pub(crate) fn limits(settings: &Settings) -> ExecLimits {
     ExecLimits { row_cap: settings.sql_row_cap, timeout_ms: settings.sql_timeout_ms }
 }
 
-fn open_db(url: &SqlUrl, settings: &Settings) -> Result<Box<dyn SqlDatabase>> {
+pub(crate) fn open_db(url: &SqlUrl, settings: &Settings) -> Result<Box<dyn SqlDatabase>> {
     db::open(url, limits(settings)).map_err(|e| anyhow::anyhow!("{}", url.scrub(&e.to_string())))
 }
 
@@ -213,22 +213,8 @@ fn agent_options(settings: &Settings) -> AgentOptions {
 
 /// The LLM for SQL candidates: per `sql_generation` (auto = remote endpoints only).
 fn open_llm(settings: &Settings) -> (Option<Box<dyn qa_llm::Llm>>, Option<String>) {
-    if let Some(why) = settings.sql_generation.refusal("sql_generation", false) {
-        return (None, Some(why));
-    }
-    let choice = match qa_llm::choose(&settings.llm_settings()) {
-        Ok(c) => c,
-        Err(e) => return (None, Some(e.to_string())),
-    };
-    match &choice {
-        LlmChoice::None { reason } => return (None, Some(reason.clone())),
-        LlmChoice::Local { .. } if let Some(why) = settings.sql_generation.refusal("sql_generation", true) => return (None, Some(why)),
-        _ => {}
-    }
-    match qa_llm::open(&settings.llm_settings(), &choice) {
-        Ok(l) => (l, None),
-        Err(e) => (None, Some(e.to_string())),
-    }
+    let opened = crate::llm_use::open_llm_for(settings, &[("sql_generation", settings.sql_generation)]);
+    (opened.llm, opened.skip)
 }
 
 /// Run the agent (the caller appends the trace: [`append_trace`]). `opened` is a connection
@@ -272,7 +258,7 @@ pub fn append_trace(settings: &Settings, trace: &qa_core::trace::TraceRecord) {
     }
 }
 
-fn terminal_width() -> usize {
+pub(crate) fn terminal_width() -> usize {
     let (_, cols) = console::Term::stdout().size();
     if cols == 0 { 100 } else { cols as usize }
 }
@@ -368,8 +354,10 @@ pub fn print_outcome_with(settings: &Settings, a: &SqlAnswer, json_out: bool, tr
             }
             (Outcome::NeedsClarification { question }, _) => {
                 writeln!(out, "{question}")?;
-                if let Some(id) = &a.checkpoint {
-                    writeln!(out, "\nAnswer with: qa sql --resume {id} --answer \"<number or words>\"")?;
+                match (&a.checkpoint, extra.is_some_and(|e| e.get("session").is_some())) {
+                    (Some(_), true) => writeln!(out, "\nReply with a number or the choice's words, or \"just run it\" for the first choice.")?,
+                    (Some(id), false) => writeln!(out, "\nAnswer with: qa sql --resume {id} --answer \"<number or words>\"")?,
+                    (None, _) => {}
                 }
             }
             (Outcome::Failed { error, suggestions }, _) => {
@@ -581,62 +569,4 @@ fn eval(settings: &Settings, quiet: bool, dialect: Option<&str>, file: &std::pat
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// "Show me more" after a SQL answer: the same statement one page further (`LIMIT size OFFSET
-/// next`), validated like any statement and run read-only.
-pub fn next_page(settings: &Settings, quiet: bool, message: &str, conv: &crate::conversation::Conversation, artifact: &qa_converse::Artifact, json_out: bool) -> Result<crate::conversation::TurnOutcome> {
-    use crate::conversation::{TurnOutcome, page_trace, sql_artifact};
-    use qa_core::trace::{Route, Status};
-    let Some(offset) = artifact.next_offset() else {
-        let note = format!("That was the last page: rows {}–{} of {}.", artifact.offset + 1, artifact.offset + artifact.page_size, artifact.total.unwrap_or(0));
-        if json_out {
-            let v = json!({"status": "answered", "session": conv.name, "turn": conv.next_turn(), "main_goal": conv.goal, "references_prior_results": true,
-                "columns": [], "rows": [], "page": {"offset": artifact.offset, "size": artifact.page_size, "next_offset": null}, "note": note});
-            println!("{}", serde_json::to_string_pretty(&v)?);
-        } else {
-            println!("{note}");
-        }
-        return Ok(TurnOutcome { exit: ExitCode::SUCCESS, route: Route::Sql, status: Status::Answered, artifact: Some(artifact.clone()), summary: "no more rows".into(), trace_id: String::new(), clarification: None });
-    };
-    let url = parse_url(settings, None).context("`show me more` on a SQL result needs the database (--db or QA_SQL_URL)")?;
-    let mut db = open_db(&url, settings)?;
-    let schema = db.introspect(0).map_err(|e| anyhow::anyhow!("{}", url.scrub(&e.to_string())))?;
-    let statement = artifact.query.as_str().unwrap_or_default();
-    let paged = validate::paged(statement, url.dialect, offset as u64, artifact.page_size as u64)
-        .ok_or_else(|| anyhow::anyhow!("the earlier statement cannot be paged: {statement}"))?;
-    let verdict = validate::validate(&paged, url.dialect, Some(&schema), settings.sql_row_cap);
-    let Some(sql) = verdict.sql.clone().filter(|_| verdict.ok) else {
-        let reasons: Vec<String> = verdict.reasons.iter().map(|r| r.message.clone()).collect();
-        anyhow::bail!("the next page was refused by the validator: {}", reasons.join("; "));
-    };
-    let result = db.query(&sql, limits(settings)).map_err(|e| anyhow::anyhow!("{}", url.scrub(&e.to_string())))?;
-    let rows = result.rows.len();
-    let more = rows == artifact.page_size;
-    let summary = format!("rows {}–{} of the earlier result", offset + 1, offset + rows);
-    let mut trace = page_trace(message, Route::Sql, format!("{summary}: {sql}"), conv.trace_block());
-    trace.latency_ms.total = result.elapsed_ms;
-    append_trace(settings, &trace);
-    let next = more.then_some(offset + rows);
-    if json_out {
-        let v = json!({
-            "status": "answered", "session": conv.name, "turn": conv.next_turn(), "main_goal": conv.goal,
-            "references_prior_results": true, "sql": sql, "columns": result.columns, "rows": result.rows,
-            "page": {"offset": offset, "size": artifact.page_size, "next_offset": next}, "trace_id": trace.trace_id,
-        });
-        println!("{}", serde_json::to_string_pretty(&v)?);
-    } else {
-        println!("{}", present::render_table(&result, terminal_width()));
-        println!("{summary}{}", if more { " (say \"show me more\" for the next page)" } else { " (the last page)" });
-        println!("\nSQL: {sql}");
-    }
-    if !quiet && !json_out {
-        eprintln!("\n[sql · page · trace {}]", trace.trace_id);
-    }
-    // `total` stays unknown while pages are full; a short page is the end.
-    let mut art = sql_artifact(statement, offset, artifact.page_size, more, &url.to_string());
-    if !more {
-        art.total = Some((offset + rows) as u64);
-    }
-    Ok(TurnOutcome { exit: ExitCode::SUCCESS, route: Route::Sql, status: Status::Answered, artifact: Some(art), summary, trace_id: trace.trace_id, clarification: None })
 }

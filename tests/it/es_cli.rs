@@ -244,11 +244,7 @@ fn doctor_reports_the_target_with_its_origin_and_never_a_credential() {
 /// A loopback Elasticsearch server answering from the embedded index `shipments` in `dir`,
 /// demanding `key` as API key.
 fn loopback_server(dir: &Path, key: &str) -> common::es_server::EsServer {
-    use qa_es::SearchEngine;
-    let index = std::sync::Arc::new(qa_es::embedded::EmbeddedIndex::open(dir, "shipments").expect("embedded index"));
-    let mapping = index.mapping().unwrap().to_es_json();
-    let backend: common::es_server::Backend = std::sync::Arc::new(move |endpoint, body| index.execute_json(endpoint, body));
-    common::es_server::EsServer::builder("shipments", mapping, backend).auth(common::es_server::RequiredAuth::ApiKey(key.into())).start()
+    common::es_server::EsServer::over_embedded(dir, "shipments").auth(common::es_server::RequiredAuth::ApiKey(key.into())).start()
 }
 
 #[test]

@@ -28,6 +28,8 @@ mod neo4j_live;
 mod retrieval_cli;
 mod route_cli;
 mod session_cli;
+mod reiterate_llm;
+mod session_paste;
 mod sql_cli;
 mod sql_db;
 mod sql_eval;

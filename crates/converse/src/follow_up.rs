@@ -12,6 +12,8 @@
 
 use qa_core::text;
 
+use crate::reiterate::normalized as normalize;
+
 use crate::turn::Turn;
 
 /// How a message relates to the session's history.
@@ -45,16 +47,8 @@ const NEXT_PAGE: &[&str] = &[
     "keep going", "the rest", "show the rest", "show me the rest", "give me more", "load more", "more of them",
 ];
 
-const FORCE: &[&str] = &[
-    "just run it", "just run", "run it anyway", "run it now", "don't ask", "dont ask", "do not ask", "don't ask me anything", "no questions",
-    "stop asking", "best guess", "use your best guess", "just do it", "whatever you think", "go ahead", "any is fine",
-];
 
-/// Whether the message asks to run without clarifying questions.
-pub fn is_force(message: &str) -> bool {
-    let m = normalize(message);
-    FORCE.iter().any(|p| contains_phrase(&m, p))
-}
+pub use crate::reiterate::is_force;
 
 /// Whether the message asks for the next page of the previous result.
 pub fn is_next_page(message: &str) -> bool {
@@ -198,18 +192,12 @@ fn is_name_part(token: &str) -> bool {
     !token.is_empty() && (text::is_capitalized(token) || token.chars().any(|c| c.is_ascii_digit()) && token.chars().any(|c| c.is_alphabetic())) && !text::is_stop(&token.to_lowercase())
 }
 
-fn normalize(message: &str) -> String {
-    message.trim().trim_end_matches(['?', '.', '!']).trim().to_lowercase().split_whitespace().collect::<Vec<_>>().join(" ").replace('’', "'")
-}
 
 fn strip_politeness(m: &str) -> &str {
     let m = m.trim_start_matches("ok ").trim_start_matches("okay ").trim_start_matches("please ").trim_start_matches("can you ").trim_start_matches("could you ");
     m.trim_end_matches(" please").trim_end_matches(',')
 }
 
-fn contains_phrase(haystack: &str, phrase: &str) -> bool {
-    haystack == phrase || haystack.starts_with(&format!("{phrase} ")) || haystack.ends_with(&format!(" {phrase}")) || haystack.contains(&format!(" {phrase} ")) || haystack.contains(&format!("{phrase},"))
-}
 
 fn as_year(s: &str) -> Option<&str> {
     (s.len() == 4 && s.starts_with("20") && s.chars().all(|c| c.is_ascii_digit())).then_some(s)

@@ -6,9 +6,11 @@
 //! unreadable lines skipped with a warning); [`turn`] is the line's contract (the design guide's
 //! session file); [`follow_up`] reads a new message against the history: "show me more",
 //! references to earlier results, and follow-up questions rewritten with the earlier turn's
-//! subject.
+//! subject. [`reiterate`] is the node itself (F01): rules, and the LLM's structured restatement
+//! with the last turns as context; `qa es` uses it too.
 
 pub mod follow_up;
+pub mod reiterate;
 pub mod store;
 pub mod turn;
 

@@ -31,6 +31,10 @@ pub struct Artifact {
     pub total: Option<u64>,
     /// The index or database it ran on (no credentials).
     pub target: String,
+    /// ES only: the cursor of the page after this one (the sort values of its last hit), kept
+    /// so "show me more" past the 10,000-hit window fetches it in one request.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search_after: Option<Vec<Value>>,
 }
 
 impl Artifact {

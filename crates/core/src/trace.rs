@@ -539,6 +539,15 @@ pub struct TraceConversation {
     /// A pasted query, if the message contained one.
     #[serde(deserialize_with = "lenient::value")]
     pub user_query_text: Option<String>,
+    /// Who restated the message: `rules`, or `llm` (its reply validated).
+    #[serde(default, deserialize_with = "lenient::value", skip_serializing_if = "Option::is_none")]
+    pub reiterated_by: Option<String>,
+    /// Why the LLM's restatement was not used (the rules' reading stood).
+    #[serde(default, deserialize_with = "lenient::value", skip_serializing_if = "Option::is_none")]
+    pub llm_error: Option<String>,
+    /// The restatement's LLM call (purpose, outcome, tokens, latency).
+    #[serde(default, deserialize_with = "lenient::value", skip_serializing_if = "Option::is_none")]
+    pub llm_call: Option<serde_json::Value>,
 }
 
 impl TraceRecord {

@@ -1,7 +1,8 @@
 //! The Elasticsearch path: answer a question over a search index, embedded (tantivy, no server)
 //! or remote (Elasticsearch 8/9, OpenSearch 2).
 //!
-//! Nodes, after the design documents: reiterate ([`reiterate`], F01) → mapping lookup
+//! Nodes, after the design documents: reiterate ([`reiterate`], F01: rules, or the LLM's
+//! validated restatement) → mapping lookup
 //! ([`lookup`], F05) → ES query generation ([`plan`] renders a typed intermediate form to the
 //! query DSL; [`generate`] adds LLM candidates, F06) → clarification or the guard ([`guard`]) →
 //! paged execution ([`run`], F07) on a [`SearchEngine`] ([`embedded`] or [`remote`]).
@@ -25,12 +26,12 @@ pub mod mapping;
 pub mod plan;
 pub mod profile;
 pub mod records;
-pub mod reiterate;
+/// The reiterate node (F01), shared with conversations.
+pub use qa_converse::reiterate;
 pub mod remote;
 pub mod run;
 pub mod semantic;
-#[cfg(test)]
-mod test_llm;
+
 
 pub use answer::{Ambiguity, EsAnswer, EsStatus, Intent, Page};
 pub use engine::{CheckedRequest, Endpoint, EsLimits, SearchEngine};

@@ -14,7 +14,7 @@ use qa_llm::LlmRun;
 use crate::checkpoint;
 use crate::generate::GenerateInput;
 use crate::plan::Choices;
-use crate::reiterate::{Reiteration, reiterate};
+use crate::reiterate::{Reiteration, refine, rules};
 use crate::semantic::Semantic;
 use crate::{CheckedRequest, EsAnswer, EsError, EsLimits, Intent, Page, SearchEngine};
 
@@ -46,6 +46,9 @@ pub struct EsOptions {
     /// Repairs of a refused LLM candidate (each sends the guard's reasons back).
     #[serde(default = "default_max_repairs")]
     pub max_repairs: usize,
+    /// Let the LLM (when one is attached) restate the question in the reiterate node.
+    #[serde(default)]
+    pub reiterate_llm: bool,
 }
 
 fn default_max_repairs() -> usize {
@@ -66,6 +69,7 @@ impl Default for EsOptions {
             sample_values: 50,
             after: None,
             max_repairs: default_max_repairs(),
+            reiterate_llm: false,
         }
     }
 }
@@ -165,11 +169,22 @@ fn attach_llm(out: &mut EsRun, llm: Option<&LlmRun>, skip: Option<&str>) {
     out.answer.metrics.model.clone_from(&t.models.llm);
 }
 
-fn run(engine: &dyn SearchEngine, llm: Option<&mut LlmRun>, question: &str, o: &EsOptions, data_dir: &Path, choices: &Choices, llm_skip: Option<&str>) -> Result<EsRun, EsError> {
+/// The reiterate node: the rules, refined by the LLM when one is attached and allowed
+/// (`reiterate_llm`); what the LLM did (used, or why the rules stand) is in the node's state.
+fn reiterate_node(llm: Option<&mut LlmRun>, question: &str, o: &EsOptions) -> crate::reiterate::Refined {
+    let by_rules = rules(question);
+    match llm.filter(|_| o.reiterate_llm) {
+        Some(llm) => refine(llm, question, &[], by_rules),
+        None => crate::reiterate::Refined { reiteration: by_rules, llm_error: None },
+    }
+}
+
+fn run(engine: &dyn SearchEngine, mut llm: Option<&mut LlmRun>, question: &str, o: &EsOptions, data_dir: &Path, choices: &Choices, llm_skip: Option<&str>) -> Result<EsRun, EsError> {
     let mut nodes = Nodes::new();
     let trace_id = qa_core::trace::new_trace_id(question);
-    let r: Reiteration = nodes.time("reiterate", || reiterate(question));
+    let r = nodes.time("reiterate", || reiterate_node(llm.as_deref_mut(), question, o));
     nodes.record("reiterate", serde_json::to_value(&r)?);
+    let r = r.reiteration;
     let force = o.force || r.force_execute;
     let mapping = nodes.time("mapping", || engine.mapping())?;
     if let Some(pasted) = &r.user_query_text {
@@ -262,7 +277,7 @@ pub fn run_query(engine: &dyn SearchEngine, question: &str, body: &Value, option
         body["size"] = json!(options.page_size);
     }
     let req = crate::guard::checked(&body, crate::Endpoint::Search, &mapping, &options.limits)?;
-    let r = Reiteration { main_goal: question.to_string(), reasoning: "the next page of an earlier query".into(), user_query_text: None, force_execute: false };
+    let r = Reiteration { main_goal: question.to_string(), reasoning: "the next page of an earlier query".into(), ..rules("") };
     let executed = execute(engine, &mapping, &req, intent, Paging::Offset, options, &mut nodes);
     Ok(finish(engine, question, &r, Some(req.body().clone()), intent, "the next page of the earlier query".into(), executed.map_err(|e| vec![e.to_string()]), &[], options, nodes, trace_id))
 }

@@ -11,6 +11,7 @@ pub mod local;
 pub mod openai;
 pub mod prompt;
 pub mod run;
+pub mod scripted;
 pub mod select;
 
 pub use prompt::{Prompt, PromptError};

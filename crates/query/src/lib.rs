@@ -10,5 +10,4 @@ pub mod eval;
 pub mod profile;
 pub mod retrieve;
 
-#[cfg(test)]
-mod test_llm;
+

@@ -230,8 +230,17 @@ fn metric_values(name: &str, a: &Value) -> Vec<Vec<Value>> {
         .collect()
 }
 
+/// How the user continues an answer: with `qa es` flags, or with the next message of a session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Continuation {
+    /// `--offset N`, `--resume ID --answer …`.
+    Flags,
+    /// "show me more", a reply in the next turn.
+    Session,
+}
+
 /// "showing 1–20 of 143; next: --offset 20" (or why nothing is shown).
-pub fn page_line(a: &EsAnswer) -> Option<String> {
+pub fn page_line(a: &EsAnswer, how: Continuation) -> Option<String> {
     let total = a.total?;
     if a.intent == Intent::Count {
         return Some(format!("{total} matching document{}", if total == 1 { "" } else { "s" }));
@@ -248,6 +257,10 @@ pub fn page_line(a: &EsAnswer) -> Option<String> {
     if let Some(p) = &a.page
         && let Some(next) = p.next_offset
     {
+        if how == Continuation::Session {
+            line.push_str("; say \"show me more\" for the next page");
+            return Some(line);
+        }
         line.push_str(&format!("; next: --offset {next}"));
         // Past the result window the cursor fetches the next page without walking to it.
         if let Some(after) = &p.search_after {
@@ -258,7 +271,7 @@ pub fn page_line(a: &EsAnswer) -> Option<String> {
 }
 
 /// The clarifying question, its numbered choices and how to answer.
-pub fn write_clarification(out: &mut impl Write, a: &EsAnswer, checkpoint: Option<&str>) -> std::io::Result<()> {
+pub fn write_clarification(out: &mut impl Write, a: &EsAnswer, checkpoint: Option<&str>, how: Continuation) -> std::io::Result<()> {
     match &a.ambiguity {
         Some(amb) => {
             writeln!(out, "{}", amb.message)?;
@@ -268,14 +281,16 @@ pub fn write_clarification(out: &mut impl Write, a: &EsAnswer, checkpoint: Optio
         }
         None => writeln!(out, "{}", a.query_summary)?,
     }
-    if let Some(id) = checkpoint {
-        writeln!(out, "\nAnswer with: qa es --resume {id} --answer \"<number or words>\"")?;
+    match (checkpoint, how) {
+        (Some(_), Continuation::Session) => writeln!(out, "\nReply with a number or the choice's words, or \"just run it\" for the first choice.")?,
+        (Some(id), Continuation::Flags) => writeln!(out, "\nAnswer with: qa es --resume {id} --answer \"<number or words>\"")?,
+        (None, _) => {}
     }
     Ok(())
 }
 
 /// The human-readable answer: table(s), chart, page line, summary, notes and the DSL that ran.
-pub fn write_answer(out: &mut impl Write, a: &EsAnswer, width: usize) -> std::io::Result<()> {
+pub fn write_answer(out: &mut impl Write, a: &EsAnswer, width: usize, how: Continuation) -> std::io::Result<()> {
     let request_aggs = a.es_query.as_ref().and_then(|q| q.get("aggs").or_else(|| q.get("aggregations")));
     let tables = a.aggregations.as_ref().map(|aggs| aggregation_tables(aggs, request_aggs)).unwrap_or_default();
     let show_hits = !a.hits.is_empty() || (tables.is_empty() && a.intent == Intent::Search);
@@ -291,7 +306,7 @@ pub fn write_answer(out: &mut impl Write, a: &EsAnswer, width: usize) -> std::io
             writeln!(out, "\n{chart}")?;
         }
     }
-    if let Some(line) = page_line(a) {
+    if let Some(line) = page_line(a, how) {
         writeln!(out, "{line}")?;
     }
     writeln!(out, "\nQuery: {}", a.query_summary)?;

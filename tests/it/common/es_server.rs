@@ -120,6 +120,16 @@ impl EsServer {
         EsServerBuilder { index: index.to_string(), mapping, backend, auth: None, numeric_total: false }
     }
 
+    /// A server for the embedded index `name` built in `dir`, answering every body from it (so
+    /// its answers are real).
+    pub fn over_embedded(dir: &std::path::Path, name: &str) -> EsServerBuilder {
+        use qa_es::SearchEngine;
+        let index = Arc::new(qa_es::embedded::EmbeddedIndex::open(dir, name).expect("embedded index"));
+        let mapping = index.mapping().expect("mapping").to_es_json();
+        let backend: Backend = Arc::new(move |endpoint, body| index.execute_json(endpoint, body));
+        EsServer::builder(name, mapping, backend)
+    }
+
     /// `http://127.0.0.1:PORT` (no index).
     pub fn url(&self) -> String {
         self.server.url()

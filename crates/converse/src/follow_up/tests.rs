@@ -23,7 +23,7 @@ fn turn(n: u32, goal: &str) -> Turn {
 
 fn with_artifact(mut t: Turn) -> Turn {
     t.route = Route::Es;
-    t.artifact = Some(Artifact { kind: ArtifactKind::EsQuery, query: serde_json::json!({"query": {"match_all": {}}}), offset: 0, page_size: 20, total: Some(100), target: "idx".into() });
+    t.artifact = Some(Artifact { kind: ArtifactKind::EsQuery, query: serde_json::json!({"query": {"match_all": {}}}), offset: 0, page_size: 20, total: Some(100), target: "idx".into(), search_after: None });
     t
 }
 

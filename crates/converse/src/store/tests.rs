@@ -25,7 +25,7 @@ fn turns_are_numbered_and_read_back() {
     let store = SessionStore::new(dir.path());
     let t1 = store.append("triage", new_turn("first")).unwrap();
     let mut second = new_turn("second");
-    second.artifact = Some(Artifact { kind: ArtifactKind::Sql, query: "SELECT 1".into(), offset: 0, page_size: 20, total: Some(45), target: "db".into() });
+    second.artifact = Some(Artifact { kind: ArtifactKind::Sql, query: "SELECT 1".into(), offset: 0, page_size: 20, total: Some(45), target: "db".into(), search_after: None });
     let t2 = store.append("triage", second).unwrap();
     assert_eq!((t1.turn, t2.turn), (1, 2));
     let log = store.load("triage").unwrap();

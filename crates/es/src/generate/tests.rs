@@ -92,7 +92,7 @@ fn ranking_prefers_agreement_and_grounded_exact_values() {
     let wrong_case = json!({"query": {"bool": {"filter": [{"term": {"workshop": "northside"}}, {"term": {"ticket": "RP-777"}}]}}});
     let mut llm_replies = [exact.clone(), dropped, invented, wrong_case].into_iter().map(|b| json!({"intent": "search", "body": b}).to_string()).collect::<Vec<_>>();
     llm_replies.reverse();
-    let mut fake = crate::test_llm::FakeLlm::new(move |_, _| llm_replies.pop());
+    let mut fake = qa_llm::scripted::ScriptedLlm::new(move |_, _| llm_replies.pop());
     let mut run = LlmRun::new(&mut fake);
     let g = generate(Some(&mut run), &GenerateInput { k: 4, ..i }, &c.draft);
     let by = |s: &str| g.candidates.iter().find(|c| c.source == s).unwrap().score;
@@ -112,7 +112,7 @@ fn the_plan_wins_ties_and_when_nothing_else_is_valid() {
     let same = json!({"intent": "search", "body": c.draft}).to_string();
     let hostile = json!({"intent": "search", "body": {"query": {"script": {"script": "ctx._source"}}}}).to_string();
     let replies = [same, hostile.clone(), hostile];
-    let mut fake = crate::test_llm::FakeLlm::new(move |n, _| replies.get(n).cloned());
+    let mut fake = qa_llm::scripted::ScriptedLlm::new(move |n, _| replies.get(n).cloned());
     let mut run = LlmRun::new(&mut fake);
     let g = generate(Some(&mut run), &input(&c, q), &c.draft);
     assert_eq!(g.best().source, "deterministic");

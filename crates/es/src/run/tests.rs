@@ -223,7 +223,7 @@ fn a_question_asked_past_the_window_is_answered() {
     assert_eq!(ids(&all), (10_040..10_050).map(|i| format!("R{i:05}")).collect::<Vec<_>>());
 }
 
-fn ask_llm(engine: &EmbeddedIndex, dir: &Path, q: &str, llm: &mut crate::test_llm::FakeLlm, o: EsOptions) -> EsRun {
+fn ask_llm(engine: &EmbeddedIndex, dir: &Path, q: &str, llm: &mut qa_llm::scripted::ScriptedLlm, o: EsOptions) -> EsRun {
     let mut run = LlmRun::new(llm);
     answer(engine, Some(&mut run), EsQuestion { question: q, options: o, data_dir: dir, llm_skip: None }).unwrap()
 }
@@ -244,7 +244,7 @@ fn a_better_llm_candidate_is_chosen() {
     let q = "show ticket T075";
     let plain = ask(&engine, dir.path(), q, opts());
     assert_eq!(plain.answer.total, Some(0), "{:?}", plain.answer);
-    let mut llm = crate::test_llm::FakeLlm::script(&[&reply(json!({"query": {"term": {"id": "T075"}}}))]);
+    let mut llm = qa_llm::scripted::ScriptedLlm::script(&[&reply(json!({"query": {"term": {"id": "T075"}}}))]);
     let run = ask_llm(&engine, dir.path(), q, &mut llm, EsOptions { k: 1, ..opts() });
     assert_eq!(run.answer.total, Some(1), "{:?}", run.answer);
     assert_eq!(run.answer.hits[0]["id"], "T075");
@@ -254,7 +254,7 @@ fn a_better_llm_candidate_is_chosen() {
     assert!(cands[0]["source"] == "llm#1" && cands[0]["chosen"] == true && cands[0]["valid"] == true, "{cands:?}");
     assert!(cands[1]["source"] == "deterministic" && cands[1]["chosen"] == false);
     let llm_trace = run.trace.internal.llm.as_ref().unwrap();
-    assert_eq!(llm_trace.model.as_deref(), Some("fake-model"));
+    assert_eq!(llm_trace.model.as_deref(), Some("scripted"));
     assert_eq!(llm_trace.calls.as_array().unwrap().len(), 1);
     assert_eq!(run.answer.metrics.tokens.map(|t| t.total), Some(120));
     // The prompt carried the fields, what the lookup found and the plan's draft.
@@ -273,7 +273,7 @@ fn hostile_llm_candidates_never_reach_the_engine() {
         json!({"query": {"more_like_this": {"fields": ["summary"], "like": [{"_index": "other", "_id": "1"}]}}}),
     ];
     let replies: Vec<String> = hostile.iter().cloned().map(reply).collect();
-    let mut llm = crate::test_llm::FakeLlm::new(move |n, _| replies.get(n % 4).cloned());
+    let mut llm = qa_llm::scripted::ScriptedLlm::new(move |n, _| replies.get(n % 4).cloned());
     let run = ask_llm(&engine, dir.path(), "urgent billing tickets", &mut llm, EsOptions { k: 4, max_repairs: 1, ..opts() });
     assert_eq!(run.answer.status, EsStatus::Answered);
     let expected = records.iter().filter(|r| r["team"] == "billing" && r["priority"] == "urgent").count() as u64;
@@ -293,7 +293,7 @@ fn hostile_llm_candidates_never_reach_the_engine() {
 fn a_repair_round_fixes_an_unknown_field_with_the_guards_reasons() {
     let dir = tempfile::tempdir().unwrap();
     let (engine, _) = tickets(dir.path());
-    let mut llm = crate::test_llm::FakeLlm::new(|_, req| {
+    let mut llm = qa_llm::scripted::ScriptedLlm::new(|_, req| {
         let user = &req.messages.last().unwrap().content;
         // Fixed only once the guard's reason is in the prompt.
         Some(if user.contains("was refused") && user.contains("ticket_id") { reply(json!({"query": {"term": {"id": "T075"}}})) } else { reply(json!({"query": {"term": {"ticket_id": "T075"}}})) })
@@ -314,7 +314,7 @@ fn a_repair_round_fixes_an_unknown_field_with_the_guards_reasons() {
 fn with_the_llm_down_the_deterministic_query_answers_with_a_note() {
     let dir = tempfile::tempdir().unwrap();
     let (engine, records) = tickets(dir.path());
-    let mut llm = crate::test_llm::FakeLlm::new(|_, _| None);
+    let mut llm = qa_llm::scripted::ScriptedLlm::new(|_, _| None);
     let run = ask_llm(&engine, dir.path(), "urgent billing tickets", &mut llm, EsOptions { k: 3, ..opts() });
     assert_eq!(run.answer.status, EsStatus::Answered);
     let expected = records.iter().filter(|r| r["team"] == "billing" && r["priority"] == "urgent").count() as u64;

@@ -504,7 +504,7 @@ mod tests {
     /// Three passages (whole, cut, dropped) and both kinds of graph fact, fitted to 280 tokens.
     fn fitted_prompt<'a>(passages: &'a [Chunk], facts: &'a [GraphFact]) -> (SynthesisPrompt<'a>, PromptInfo) {
         let parts = PromptParts { question: "How long does a battery last when the ESP32 uses deep sleep?", passages: passages.iter().collect(), facts };
-        SynthesisPrompt::fit(&crate::test_llm::ScriptedLlm::new([]), &parts, 280, 200)
+        SynthesisPrompt::fit(&qa_llm::scripted::ScriptedLlm::script(&[]), &parts, 280, 200)
     }
 
     fn evidence() -> (Vec<Chunk>, Vec<GraphFact>) {
@@ -548,7 +548,7 @@ mod tests {
     fn no_passage_that_fits_is_said() {
         let (passages, facts) = evidence();
         let parts = PromptParts { question: "Why?", passages: passages.iter().collect(), facts: &facts };
-        let (prompt, info) = SynthesisPrompt::fit(&crate::test_llm::ScriptedLlm::new([]), &parts, 0, 50);
+        let (prompt, info) = SynthesisPrompt::fit(&qa_llm::scripted::ScriptedLlm::script(&[]), &parts, 0, 50);
         assert!(info.passages_included.is_empty() && info.facts_included == 0);
         assert!(prompt.request().messages[1].content.starts_with("Text:\n(none)\n\n\nQuestion: Why?"));
     }

@@ -97,7 +97,7 @@ pub(crate) fn plan_subqueries(question: &str, llm: Option<&mut LlmRun>) -> Subqu
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_llm::ScriptedLlm;
+    use qa_llm::scripted::ScriptedLlm;
     use qa_llm::prompt::render;
 
     const QUESTION: &str = "What is an MQTT broker and how does deep sleep work?";
@@ -111,26 +111,26 @@ mod tests {
 
     #[test]
     fn llm_subqueries_come_after_the_question_and_before_the_split() {
-        let mut llm = ScriptedLlm::new([Some(r#"{"subqueries": ["MQTT broker role", "what is an mqtt broker?"]}"#)]);
+        let mut llm = ScriptedLlm::replies(vec![Some(r#"{"subqueries": ["MQTT broker role", "what is an mqtt broker?"]}"#)]);
         let mut run = LlmRun::new(&mut llm);
         let plan = plan_subqueries(QUESTION, Some(&mut run));
         assert_eq!(plan.source, "llm");
         assert_eq!(plan.queries, [QUESTION, "MQTT broker role", "what is an mqtt broker?", "How does deep sleep work?"]);
         assert_eq!(run.calls[0].outcome, "used");
         drop(run);
-        assert_eq!(render(&llm.requests[0]), render(&SubqueryPrompt { question: QUESTION }.request()));
+        assert_eq!(render(&llm.requests.lock().unwrap()[0]), render(&SubqueryPrompt { question: QUESTION }.request()));
     }
 
     #[test]
     fn a_failed_or_invalid_reply_falls_back_to_the_split() {
-        let mut llm = ScriptedLlm::new([Some("not json")]);
+        let mut llm = ScriptedLlm::replies(vec![Some("not json")]);
         let mut run = LlmRun::new(&mut llm);
         let plan = LlmPlanner { run: &mut run }.plan(QUESTION);
         assert_eq!((plan.source.as_str(), plan.queries.clone()), ("deterministic", subqueries(QUESTION)));
         assert!(plan.fallback_reason.unwrap().starts_with("invalid LLM subqueries: not JSON"));
         assert!(run.calls[0].outcome.starts_with("invalid: not JSON"));
 
-        let mut llm = ScriptedLlm::new([None]);
+        let mut llm = ScriptedLlm::replies(vec![None]);
         let mut run = LlmRun::new(&mut llm);
         let plan = plan_subqueries(QUESTION, Some(&mut run));
         assert_eq!(plan.source, "deterministic");
