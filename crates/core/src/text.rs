@@ -226,6 +226,32 @@ pub fn singular(word: &str) -> String {
     w.to_string()
 }
 
+/// The family of a lower-case word, so that a verb finds the field named by its noun: "arrived",
+/// "arriving", "arrival" → "arriv"; "departed", "departure" → "depart"; "shipped", "shipment" →
+/// "ship". A light suffix stripper (not a full stemmer): compare families of words of at least
+/// four letters only, since short words collide.
+pub fn word_family(word: &str) -> String {
+    let w = singular(word);
+    if !w.is_ascii() || w.len() <= 3 {
+        return w;
+    }
+    let mut stem = w.as_str();
+    for suffix in ["ion", "ment", "ure", "ing", "al", "ed", "er", "y", "e"] {
+        if let Some(s) = stem.strip_suffix(suffix)
+            && s.len() >= 3
+        {
+            stem = s;
+            break;
+        }
+    }
+    let b = stem.as_bytes();
+    // "shipp(ed)" → "ship", "plann(ed)" → "plan".
+    if b.len() >= 4 && b[b.len() - 1] == b[b.len() - 2] && !b"aeiouls".contains(&b[b.len() - 1]) {
+        stem = &stem[..stem.len() - 1];
+    }
+    stem.to_string()
+}
+
 /// Lower-case word tokens of a text: letters, digits and `_` (an identifier is one word).
 pub fn words(text: &str) -> Vec<String> {
     text.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).map(str::to_lowercase).collect()
@@ -375,6 +401,16 @@ mod tests {
         assert_eq!(singular("statuses"), "status");
         assert_eq!(singular("warehouses"), "warehouse");
         assert_eq!(singular("causes"), "cause");
+    }
+
+    #[test]
+    fn word_families_join_verbs_and_nouns() {
+        for (a, b) in [("arrived", "arrival"), ("arriving", "arrival"), ("departed", "departure"), ("shipped", "shipment"), ("delivered", "delivery"), ("hired", "hire"), ("created", "creation"), ("closed", "closure"), ("updates", "updated"), ("opened", "opening")] {
+            assert_eq!(word_family(a), word_family(b), "{a} / {b}");
+        }
+        for (a, b) in [("arrival", "departure"), ("created", "closed"), ("shipped", "shape"), ("ended", "end_date")] {
+            assert_ne!(word_family(a), word_family(b), "{a} / {b}");
+        }
     }
 
     #[test]

@@ -5,7 +5,7 @@ use chrono::NaiveDate;
 
 use qa_core::text;
 
-use super::{Analysis, Comparison, DateMention, Mention, Metadata, field_mentions, value_mentions};
+use super::{Analysis, Comparison, DateMention, MatchKind, Mention, Metadata, field_mentions, value_mentions};
 use crate::semantic::Semantic;
 use crate::{FieldKind, Intent, Mapping};
 
@@ -70,7 +70,14 @@ pub fn analyse(question: &str, mapping: &Mapping, meta: &Metadata, semantic: &Se
     });
 
     let comparisons = comparisons(&words, &numeric);
-    let date = date_mention(question, &words, &mappings, mapping, today);
+    let mut date = date_mention(question, &mappings, mapping, today);
+    // No date field named: a verb may name its event ("arrived in May" → `arrival_date`).
+    if let Some(d) = date.as_mut().filter(|d| d.named_fields.is_empty()) {
+        let verbs = date_verb_mentions(&words, mapping);
+        d.named_fields = verbs.iter().map(|m| m.field.clone()).collect();
+        d.named_fields.dedup();
+        mappings.extend(verbs);
+    }
     let counting = COUNT_PHRASES.iter().any(|p| find(&words, p).is_some());
     let intent_type = if group_term.is_some() || metric.is_some() {
         Intent::Aggregation
@@ -103,7 +110,7 @@ fn comparisons(words: &[String], numeric: &[&Mention]) -> Vec<Comparison> {
     out
 }
 
-fn date_mention(question: &str, words: &[String], mappings: &[Mention], mapping: &Mapping, today: NaiveDate) -> Option<DateMention> {
+fn date_mention(question: &str, mappings: &[Mention], mapping: &Mapping, today: NaiveDate) -> Option<DateMention> {
     let f = qa_route::filters::extract(question, None, today);
     let (from, to, phrase) = match (&f.date_range, f.years.as_slice()) {
         (Some(r), _) => (r.from, r.to, r.phrase.clone()),
@@ -111,9 +118,32 @@ fn date_mention(question: &str, words: &[String], mappings: &[Mention], mapping:
         (None, [a, .., b]) => (NaiveDate::from_ymd_opt(*a, 1, 1), NaiveDate::from_ymd_opt(*b, 12, 31), format!("{a}–{b}")),
         (None, []) => return None,
     };
-    let _ = words;
     let named_fields = mappings.iter().filter(|m| m.value.is_none() && mapping.field(&m.field).is_some_and(|x| x.kind == FieldKind::Date)).map(|m| m.field.clone()).collect();
     Some(DateMention { from, to, phrase, named_fields })
+}
+
+/// Name words of date fields that say nothing about which event the date is.
+const DATE_NAME_WORDS: &[&str] = &["date", "at", "on", "time", "timestamp", "ts", "dt", "day", "datetime", "when"];
+
+/// Date fields whose event the question names by a verb of its family: "arrived" for
+/// `arrival_date`, "shipped" for `shipment_ts`, "hired" for `hire_date`. Only verb forms count
+/// (`-ed`, `-ing`, known base verbs): "loans in May" names the index's records, not `loaned_on`.
+fn date_verb_mentions(words: &[String], mapping: &Mapping) -> Vec<Mention> {
+    let verb = |w: &String| w.ends_with("ed") || w.ends_with("ing") || text::is_base_verb(w);
+    let mut out = Vec::new();
+    for (at, w) in words.iter().enumerate() {
+        if w.len() < 4 || text::is_stop(w) || !w.chars().all(|c| c.is_ascii_alphabetic()) || !verb(w) {
+            continue;
+        }
+        let family = text::word_family(w);
+        for f in mapping.fields.iter().filter(|f| f.kind == FieldKind::Date) {
+            let names = super::name_words(&f.path);
+            if names.iter().filter(|n| n.len() >= 4 && !DATE_NAME_WORDS.contains(&n.as_str())).any(|n| text::word_family(n) == family) {
+                out.push(Mention { term: w.clone(), field: f.path.clone(), value: None, match_kind: MatchKind::FieldName, score: 1.0, at });
+            }
+        }
+    }
+    out
 }
 
 /// A calendar interval named by a grouping term ("month" → `month`).

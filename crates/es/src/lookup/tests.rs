@@ -54,4 +54,15 @@ fn fuzzy_aliases_synonyms_dates_and_numbers() {
     assert_eq!(d.named_fields, ["returned_on"]);
     let d = analyse("loans in the last 30 days", &m, &meta, &Semantic::default(), today()).date.unwrap();
     assert_eq!(d.from, NaiveDate::from_ymd_opt(2026, 4, 20));
+    assert!(d.named_fields.is_empty(), "no event named: the plan asks");
+}
+
+#[test]
+fn a_verb_names_the_date_field_of_its_event() {
+    let (m, meta) = library();
+    let d = |q: &str| analyse(q, &m, &meta, &Semantic::default(), today()).date.unwrap().named_fields;
+    assert_eq!(d("books loaned in March 2026"), ["loaned_on"]);
+    assert_eq!(d("books loaning last month"), ["loaned_on"]);
+    assert_eq!(d("which books got returned this year"), ["returned_on"]);
+    assert_eq!(d("books that came back after 2026-01-01"), Vec::<String>::new());
 }
