@@ -4,13 +4,14 @@
 //! synthetic event records (a seeded PRNG: the same records every run), infers their mapping,
 //! indexes them in a temporary folder, then prints the median latency of 25 warm runs of a
 //! filtered count, a terms aggregation, a date histogram by month, a bool query with from/size
-//! and a sorted page. Targets (issue 14): indexing ≥ 20,000 records/s; a filtered count or a
-//! terms aggregation over 100,000 records ≤ 20 ms warm.
+//! and a sorted page, each checked by the guard and run as `qa es` runs it (`SearchEngine::run`,
+//! under the guard's timeout). Targets (issue 14): indexing ≥ 20,000 records/s; a filtered count
+//! or a terms aggregation over 100,000 records ≤ 20 ms warm.
 
 use std::time::{Duration, Instant};
 
 use qa_core::progress::Silent;
-use qa_es::Endpoint;
+use qa_es::{Endpoint, EsLimits, Mapping, SearchEngine};
 use qa_es::embedded::EmbeddedIndex;
 use qa_es::infer::infer_mapping;
 use serde_json::{Map, Value, json};
@@ -87,12 +88,14 @@ fn record(rng: &mut Rng, i: usize) -> Map<String, Value> {
     v.as_object().cloned().unwrap_or_default()
 }
 
-fn median_ms(idx: &EmbeddedIndex, endpoint: Endpoint, body: &Value, runs: usize) -> (f64, Value) {
-    let mut last = idx.execute_json(endpoint, body).expect("query runs");
+fn median_ms(idx: &EmbeddedIndex, mapping: &Mapping, endpoint: Endpoint, body: &Value, runs: usize) -> (f64, Value) {
+    let limits = EsLimits { max_buckets: 1_000, ..EsLimits::default() };
+    let req = qa_es::guard::checked(body, endpoint, mapping, &limits).expect("the guard accepts the body");
+    let mut last = idx.run(&req).expect("query runs");
     let mut times: Vec<Duration> = Vec::with_capacity(runs);
     for _ in 0..runs {
         let t = Instant::now();
-        last = idx.execute_json(endpoint, body).expect("query runs");
+        last = idx.run(&req).expect("query runs");
         times.push(t.elapsed());
     }
     times.sort();
@@ -152,7 +155,7 @@ fn main() {
     ];
     println!("\nwarm latency, median of {runs} runs over {n} records:");
     for (name, endpoint, body) in &cases {
-        let (ms, out) = median_ms(&idx, *endpoint, body, runs);
+        let (ms, out) = median_ms(&idx, &mapping, *endpoint, body, runs);
         let total = out.get("count").or_else(|| out["hits"]["total"].get("value")).cloned().unwrap_or(Value::Null);
         println!("  {name:<38} {ms:>8.2} ms   (matches: {total})");
     }

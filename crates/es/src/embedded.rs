@@ -69,6 +69,7 @@ pub struct IndexSummary {
 }
 
 /// An opened embedded index.
+#[derive(Clone)]
 pub struct EmbeddedIndex {
     summary: IndexSummary,
     mapping: Mapping,
@@ -81,6 +82,22 @@ pub struct EmbeddedIndex {
 impl std::fmt::Debug for EmbeddedIndex {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EmbeddedIndex").field("name", &self.summary.name).field("docs", &self.summary.docs).field("dir", &self.summary.dir).finish()
+    }
+}
+
+/// Run `search` on a worker thread and wait at most `ms` milliseconds for its answer.
+fn with_deadline(ms: u64, search: impl FnOnce() -> Result<Value, EsError> + Send + 'static) -> Result<Value, EsError> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .name("es-search".into())
+        .spawn(move || {
+            let _ = tx.send(search());
+        })
+        .map_err(|e| engine("starting the search", e))?;
+    match rx.recv_timeout(std::time::Duration::from_millis(ms)) {
+        Ok(result) => result,
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err(EsError::Engine(format!("the search did not finish within its timeout of {ms} ms: narrow the question or raise es_timeout_ms"))),
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => Err(EsError::Engine("the search stopped without an answer".into())),
     }
 }
 
@@ -453,6 +470,14 @@ impl SearchEngine for EmbeddedIndex {
     }
 
     fn run(&self, request: &CheckedRequest) -> Result<Value, EsError> {
-        self.execute_json(request.endpoint(), request.body())
+        // The body's `timeout` (the guard sets one on every search) is a deadline here: the
+        // search runs on a worker thread and the caller stops waiting when it passes. Tantivy
+        // cannot be interrupted, so the worker finishes in the background; the answer is an
+        // error rather than Elasticsearch's partial `timed_out: true` result.
+        let Some(ms) = request.body().get("timeout").and_then(Value::as_str).and_then(crate::guard::fields::time_value_ms) else {
+            return self.execute_json(request.endpoint(), request.body());
+        };
+        let (index, endpoint, body) = (self.clone(), request.endpoint(), request.body().clone());
+        with_deadline(ms, move || index.execute_json(endpoint, &body))
     }
 }

@@ -44,7 +44,7 @@
 //! body checked again is accepted without changes.
 
 mod aggs;
-mod fields;
+pub(crate) mod fields;
 mod paste;
 mod query;
 #[cfg(test)]

@@ -600,3 +600,18 @@ proptest::proptest! {
 thread_local! {
     static FIXTURE: std::rc::Rc<Fixture> = std::rc::Rc::new(fixture());
 }
+
+#[test]
+fn a_search_past_its_deadline_is_an_error_and_one_within_it_answers() {
+    let slow = with_deadline(30, || {
+        std::thread::sleep(std::time::Duration::from_millis(600));
+        Ok(json!({}))
+    });
+    assert!(slow.unwrap_err().to_string().contains("timeout of 30 ms"));
+    assert_eq!(with_deadline(5_000, || Ok(json!({"ok": true}))).unwrap(), json!({"ok": true}));
+    // Through the engine: the guard's timeout is on every search, and a normal one answers.
+    let fx = fixture();
+    let req = crate::guard::checked(&json!({"query": {"match_all": {}}, "size": 1}), Endpoint::Search, &orders_mapping(), &crate::EsLimits::default()).unwrap();
+    assert!(req.body()["timeout"].is_string());
+    assert_eq!(fx.idx.run(&req).unwrap()["hits"]["total"]["value"], 80);
+}

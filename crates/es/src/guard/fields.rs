@@ -253,7 +253,7 @@ pub(super) fn parse_date_ms(s: &str) -> Option<i64> {
 
 /// Milliseconds of an ES time value (`500ms`, `5s`, `1m`, `2h`, `1d`, `100micros`, `10nanos`);
 /// `None` when it is not one. Sub-millisecond values round up to 1 ms when not zero.
-pub(super) fn time_value_ms(s: &str) -> Option<u64> {
+pub(crate) fn time_value_ms(s: &str) -> Option<u64> {
     let s = s.trim();
     let digits = s.bytes().take_while(u8::is_ascii_digit).count();
     let n: u64 = s[..digits].parse().ok()?;
