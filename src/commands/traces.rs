@@ -200,11 +200,17 @@ struct ListRow {
     timestamp: String,
     trace_id: String,
     route: String,
+    status: &'static str,
     total_ms: f64,
     chunks: usize,
     graph_nodes: usize,
     failed: bool,
     question: String,
+}
+
+/// The status in the list's column: `answered`, `clarify`, `error` (or blank).
+fn short_status(s: &str) -> &str {
+    if s == "needs_clarification" { "clarify" } else { s }
 }
 
 fn list(settings: &Settings, f: &TraceFilterArgs, slow: Option<f64>, failed: bool, limit: Option<usize>, json: bool) -> Result<ExitCode> {
@@ -216,7 +222,7 @@ fn list(settings: &Settings, f: &TraceFilterArgs, slow: Option<f64>, failed: boo
     let width: usize = std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()).unwrap_or(120);
     let line = |r: &ListRow| {
         let time = r.timestamp.get(..19).unwrap_or(&r.timestamp).replace('T', " ");
-        let head = format!("{time:<19}  {:<16}  {:<9} {:>9.1} ms {:>3} ch {:>3} nd  ", r.trace_id, r.route, r.total_ms, r.chunks, r.graph_nodes);
+        let head = format!("{time:<19}  {:<16}  {:<9} {:<8} {:>9.1} ms {:>3} ch {:>3} nd  ", r.trace_id, r.route, short_status(r.status), r.total_ms, r.chunks, r.graph_nodes);
         let room = width.saturating_sub(head.chars().count()).max(20);
         format!("{head}{}", truncate(&r.question, room))
     };
@@ -237,6 +243,7 @@ fn list(settings: &Settings, f: &TraceFilterArgs, slow: Option<f64>, failed: boo
             timestamp: t.timestamp.clone(),
             trace_id: t.trace_id.clone(),
             route: t.route.to_string(),
+            status: t.status().map_or("", |s| s.as_str()),
             total_ms: t.latency_ms.total,
             chunks: t.chunks(),
             graph_nodes: t.graph_nodes(),

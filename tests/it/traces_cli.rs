@@ -176,8 +176,8 @@ fn list_filters_and_limits() {
     let row = &json_of(qa(dir.path()).args(["traces", "list", "--json", "--route", "graph"]))[0];
     assert_eq!((row["total_ms"].as_f64(), row["chunks"].as_u64(), row["graph_nodes"].as_u64(), row["failed"].as_bool()), (Some(40.0), Some(0), Some(2), Some(true)));
     // Long questions are cut to the width.
-    let narrow = stdout_of(qa(dir.path()).env("COLUMNS", "100").args(["traces", "list", "--route", "graph"]));
-    assert!(narrow.trim_end().chars().count() <= 100 && narrow.contains('…'), "{narrow}");
+    let narrow = stdout_of(qa(dir.path()).env("COLUMNS", "110").args(["traces", "list", "--route", "graph"]));
+    assert!(narrow.trim_end().chars().count() <= 110 && narrow.contains('…'), "{narrow}");
 }
 
 #[test]
@@ -215,11 +215,11 @@ fn export_csv_and_jsonl() {
     let csv = stdout_of(qa(dir.path()).args(["traces", "export", "--format", "csv"]));
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(lines.len(), 6, "{csv}");
-    assert_eq!(lines[0], "trace_id,timestamp,route,question,rag_ms,graph_ms,synthesis_ms,total_ms,llm_calls_ms,prompt_tokens,completion_tokens,total_tokens,chunks,graph_nodes,fallbacks,cypher_ok,error");
-    assert_eq!(lines[1], "aaaa1111,2026-03-01T10:00:00Z,documents,What is deep sleep?,10,0,5,20,0,10,5,15,2,0,,,");
-    assert_eq!(lines[2], "aaaa2222,2026-03-01T11:00:00Z,graph,\"How does X relate to Y, \"\"really\"\"?\",0,30,10,40,0,,,,0,2,co_mention;shortest_path;co_mention,false,");
+    assert_eq!(lines[0], "trace_id,timestamp,route,status,question,rag_ms,graph_ms,synthesis_ms,total_ms,llm_calls_ms,prompt_tokens,completion_tokens,total_tokens,chunks,graph_nodes,fallbacks,cypher_ok,error");
+    assert_eq!(lines[1], "aaaa1111,2026-03-01T10:00:00Z,documents,,What is deep sleep?,10,0,5,20,0,10,5,15,2,0,,,");
+    assert_eq!(lines[2], "aaaa2222,2026-03-01T11:00:00Z,graph,,\"How does X relate to Y, \"\"really\"\"?\",0,30,10,40,0,,,,0,2,co_mention;shortest_path;co_mention,false,");
     assert!(lines[3].ends_with(",1,1,co_mention,true,LLM call failed: timeout"), "{}", lines[3]);
-    assert_eq!(lines[5], "dddd5555,2026-03-03T09:00:00Z,,old question,0,0,0,0,0,,,,0,0,,,");
+    assert_eq!(lines[5], "dddd5555,2026-03-03T09:00:00Z,,,old question,0,0,0,0,0,,,,0,0,,,");
 
     let out = dir.path().join("rows.jsonl");
     qa(dir.path()).args(["traces", "export", "--format", "jsonl", "--route", "graph", "--out"]).arg(&out).assert().success();
@@ -343,6 +343,6 @@ fn reads_what_the_trace_writer_writes() {
     let csv = stdout_of(qa(dir.path()).args(["traces", "export", "--format", "csv"]));
     assert_eq!(
         csv.lines().nth(1).unwrap(),
-        "0123456789abcdef,2026-11-22T02:06:41.422260553+00:00,documents,How does deep sleep relate to battery life?,22.8,27.6,2.1,52.7,0,100,20,120,1,2,neighbourhood,false,"
+        "0123456789abcdef,2026-11-22T02:06:41.422260553+00:00,documents,,How does deep sleep relate to battery life?,22.8,27.6,2.1,52.7,0,100,20,120,1,2,neighbourhood,false,"
     );
 }

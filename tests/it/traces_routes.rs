@@ -51,4 +51,15 @@ fn stats_count_routes_statuses_and_clarifications_of_every_writer() {
         let v: Value = serde_json::from_slice(&out).unwrap();
         assert_eq!((&v["route"], &v["status"]), (&l["route"], &l["status"]));
     }
+    // `list` and `export` carry the status of each line.
+    let out = qa(dir.path()).args(["traces", "list", "--json"]).assert().success().get_output().stdout.clone();
+    let listed: Vec<Value> = serde_json::from_slice(&out).unwrap();
+    let statuses: Vec<&str> = listed.iter().map(|r| r["status"].as_str().unwrap()).collect();
+    assert_eq!(statuses, fields.iter().map(|(_, s)| *s).collect::<Vec<_>>());
+    let out = qa(dir.path()).args(["traces", "export", "--format", "csv"]).assert().success().get_output().stdout.clone();
+    let csv = String::from_utf8(out).unwrap();
+    let exported: Vec<&str> = csv.lines().skip(1).map(|l| l.split(',').nth(3).unwrap()).collect();
+    assert_eq!(exported, statuses);
+    let text = String::from_utf8(qa(dir.path()).args(["traces", "list"]).assert().success().get_output().stdout.clone()).unwrap();
+    assert!(text.lines().nth(2).unwrap().contains(" clarify "), "{text}");
 }

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::TraceLite;
 
-/// One exported row: a trace's id, time, route, question, latencies (ms), token counts, evidence
+/// One exported row: a trace's id, time, route, status, question, latencies (ms), token counts, evidence
 /// sizes, fallbacks, Cypher verdict and error. Serializes to the JSONL form; [`Row::write_csv`]
 /// writes the CSV form in [`CSV_HEADER`] order.
 #[derive(Debug, Clone, Serialize)]
@@ -14,6 +14,8 @@ pub struct Row<'a> {
     trace_id: &'a str,
     timestamp: &'a str,
     route: &'a str,
+    /// `answered`, `needs_clarification`, `error`, or empty when not recorded.
+    status: &'static str,
     question: &'a str,
     rag_ms: f64,
     graph_ms: f64,
@@ -32,7 +34,7 @@ pub struct Row<'a> {
 }
 
 /// The CSV header row, the columns of [`Row::write_csv`].
-pub const CSV_HEADER: &str = "trace_id,timestamp,route,question,rag_ms,graph_ms,synthesis_ms,total_ms,llm_calls_ms,prompt_tokens,completion_tokens,total_tokens,chunks,graph_nodes,fallbacks,cypher_ok,error";
+pub const CSV_HEADER: &str = "trace_id,timestamp,route,status,question,rag_ms,graph_ms,synthesis_ms,total_ms,llm_calls_ms,prompt_tokens,completion_tokens,total_tokens,chunks,graph_nodes,fallbacks,cypher_ok,error";
 
 impl<'a> Row<'a> {
     /// The row of one trace; borrows its strings.
@@ -42,6 +44,7 @@ impl<'a> Row<'a> {
             trace_id: &t.trace_id,
             timestamp: &t.timestamp,
             route: t.route.as_str(),
+            status: t.status().map_or("", |s| s.as_str()),
             question: &t.user_question,
             rag_ms: l.rag,
             graph_ms: l.graph,
@@ -68,6 +71,7 @@ impl<'a> Row<'a> {
             csv_field(self.trace_id),
             csv_field(self.timestamp),
             csv_field(self.route),
+            csv_field(self.status),
             csv_field(self.question),
             self.rag_ms.to_string(),
             self.graph_ms.to_string(),

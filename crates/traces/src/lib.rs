@@ -170,7 +170,9 @@ impl TraceLite {
         in_error || provider_failed
     }
     /// How the question ended: the recorded status, or for older SQL records the agent's outcome.
-    pub(crate) fn status(&self) -> Option<Status> {
+    /// How the run ended (`answered`, `needs_clarification`, `error`), when recorded (older SQL
+    /// records: from the agent's outcome).
+    pub fn status(&self) -> Option<Status> {
         self.status.or_else(|| self.internal.sql.as_ref().and_then(|s| s.outcome.status.as_deref()).and_then(Status::from_sql_outcome))
     }
     /// A question was put back to the user, on any route.
