@@ -169,19 +169,8 @@ pub(crate) fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, 
         }
     }
     // A pasted SQL statement or Elasticsearch query runs as it is, on its own route.
-    let pasted = match &conv {
-        Some(c) => c.pasted.clone(),
-        None => {
-            let r = qa_converse::reiterate::rules(message);
-            r.user_query_text.zip(r.pasted_kind).map(|(text, kind)| (kind, text))
-        }
-    };
-    if let Some((kind, text)) = &pasted {
-        let outcome = crate::routed::answer_pasted(settings, global.quiet, message, *kind, text, flags, conv.as_ref())?;
-        if let Some(c) = &conv {
-            c.record(message, &outcome)?;
-        }
-        return Ok(outcome.exit);
+    if let Some(exit) = crate::routed::run_if_pasted(settings, global.quiet, message, flags, conv.as_ref())? {
+        return Ok(exit);
     }
     let goal = conv.as_ref().map(|c| c.goal.clone()).unwrap_or_else(|| message.to_string());
     let question = goal.as_str();

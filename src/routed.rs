@@ -310,6 +310,24 @@ pub fn es_outcome(run: &qa_es::run::EsRun, exit: ExitCode, target: &str) -> Turn
     TurnOutcome { exit, route: Route::Es, status, artifact, summary: qa_core::text::truncate(&summary, 160), trace_id: a.trace_id.clone(), clarification }
 }
 
+/// Run the query pasted into `message` (found by the session's reading, or by the reiterate
+/// rules without a session) and record the turn; `None` when there is none.
+pub fn run_if_pasted(settings: &Settings, quiet: bool, message: &str, flags: &AskFlags, conv: Option<&Conversation>) -> Result<Option<ExitCode>> {
+    let pasted = match conv {
+        Some(c) => c.pasted.clone(),
+        None => {
+            let r = qa_converse::reiterate::rules(message);
+            r.user_query_text.zip(r.pasted_kind).map(|(text, kind)| (kind, text))
+        }
+    };
+    let Some((kind, text)) = pasted else { return Ok(None) };
+    let outcome = answer_pasted(settings, quiet, message, kind, &text, flags, conv)?;
+    if let Some(c) = conv {
+        c.record(message, &outcome)?;
+    }
+    Ok(Some(outcome.exit))
+}
+
 /// A query pasted into the message, run on its engine's route: a SQL statement through the
 /// validator, an Elasticsearch body or console request through the ES guard. `--route` may
 /// only agree.

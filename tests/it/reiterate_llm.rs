@@ -63,6 +63,9 @@ fn a_session_follow_up_is_restated_by_the_llm_with_the_earlier_turns() {
     assert_eq!(t["conversation"]["reiterated_by"], "llm");
     assert_eq!(t["conversation"]["llm_call"]["purpose"], "reiterate");
     assert_eq!(t["conversation"]["llm_call"]["outcome"], "used");
+    let out = qa(dir.path()).args(["traces", "stats", "--json"]).assert().success().get_output().stdout.clone();
+    let s: Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!((s["rates"]["session_turns"]["count"].as_u64(), s["rates"]["restated_by_llm"]["count"].as_u64()), (Some(2), Some(2)), "{s}");
     let show: Value = serde_json::from_slice(&qa(dir.path()).args(["session", "show", "s", "--json"]).assert().success().get_output().stdout).unwrap();
     assert_eq!(show["turns"][1]["main_goal"], v["main_goal"]);
 }
@@ -88,6 +91,10 @@ fn an_unusable_restatement_leaves_the_rules_standing_and_is_traced() {
         let t = last_trace(dir.path());
         assert!(t["conversation"]["llm_error"].is_string(), "{name}: {t}");
     }
+    // `qa traces stats` counts the turns and the fallbacks.
+    let out = qa(dir.path()).args(["traces", "stats", "--json"]).assert().success().get_output().stdout.clone();
+    let s: Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!((s["rates"]["session_turns"]["count"].as_u64(), s["rates"]["restatement_fallbacks"]["count"].as_u64(), s["rates"]["restated_by_llm"]["count"].as_u64()), (Some(3), Some(3), Some(0)), "{s}");
 }
 
 #[test]

@@ -120,12 +120,12 @@ mod tests {
     #[test]
     fn row_to_csv() {
         let t: TraceLite = serde_json::from_str(
-            r#"{"trace_id":"x","route":"graph","user_question":"What, \"exactly\"?","latency_ms":{"total":12.5},"graph":{"fallback_used":["co_mention","shortest_path"],"validation":{"ok":false}},"token_usage":{"prompt":3,"completion":4,"total":7}}"#,
+            r#"{"trace_id":"x","route":"graph","status":"error","user_question":"What, \"exactly\"?","latency_ms":{"total":12.5},"graph":{"fallback_used":["co_mention","shortest_path"],"validation":{"ok":false}},"token_usage":{"prompt":3,"completion":4,"total":7}}"#,
         )
         .unwrap();
         let mut out = Vec::new();
         Row::from(&t).write_csv(&mut out).unwrap();
-        assert_eq!(String::from_utf8(out).unwrap(), "x,,graph,\"What, \"\"exactly\"\"?\",0,0,0,12.5,0,3,4,7,0,0,co_mention;shortest_path,false,\n");
-        assert_eq!(CSV_HEADER.split(',').count(), 17);
+        assert_eq!(String::from_utf8(out).unwrap(), "x,,graph,error,\"What, \"\"exactly\"\"?\",0,0,0,12.5,0,3,4,7,0,0,co_mention;shortest_path,false,\n");
+        assert_eq!(CSV_HEADER.split(',').count(), 18);
     }
 }

@@ -135,6 +135,18 @@ pub struct TraceLite {
     pub(crate) internal: LiteInternal,
     #[serde(deserialize_with = "lenient::object_opt")]
     pub(crate) routing: Option<LiteRouting>,
+    #[serde(deserialize_with = "lenient::object_opt")]
+    pub(crate) conversation: Option<LiteConversation>,
+}
+
+/// `conversation`: the session turn and how its message was restated.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub(crate) struct LiteConversation {
+    #[serde(deserialize_with = "lenient::value")]
+    pub reiterated_by: Option<String>,
+    #[serde(deserialize_with = "lenient::value")]
+    pub llm_error: Option<String>,
 }
 
 /// `routing`: the smart router's query type (absent in traces of direct commands).

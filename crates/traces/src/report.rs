@@ -191,6 +191,9 @@ pub fn render(stats: &Stats, latencies: &[Vec<f64>], recent: &[Recent], hourly: 
     rate_row("Cypher validation failures", &r.cypher_validation_failures);
     rate_row("LLM errors / degradations", &r.llm_errors);
     rate_row("clarification requests", &r.clarification_requests);
+    rate_row("session turns", &r.session_turns);
+    rate_row("restated by the LLM", &r.restated_by_llm);
+    rate_row("LLM restatement fallbacks", &r.restatement_fallbacks);
     let t = &stats.tokens;
     let _ = writeln!(
         o,

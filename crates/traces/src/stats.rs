@@ -84,6 +84,12 @@ pub struct Rates {
     pub llm_errors: Rate,
     /// The status is `needs_clarification`.
     pub clarification_requests: Rate,
+    /// A turn of a session (`qa chat`, `qa ask --session`).
+    pub session_turns: Rate,
+    /// A session turn whose message the LLM restated (its reply passed the schema).
+    pub restated_by_llm: Rate,
+    /// A session turn where the LLM's restatement was asked for but not used (the rules' stood).
+    pub restatement_fallbacks: Rate,
 }
 
 /// One of the slowest traces. Orders by total latency, then by trace id (lower id ranks higher).
@@ -205,6 +211,9 @@ pub struct Collector {
     cypher_fail: usize,
     llm_fail: usize,
     clarification: usize,
+    session_turns: usize,
+    restated: usize,
+    restatement_fallbacks: usize,
     slow: BinaryHeap<Reverse<Slow>>,
     recent: VecDeque<Recent>,
     /// Per UTC hour (seconds since the epoch / 3600): (traces, traces with a fallback).
@@ -247,6 +256,11 @@ impl Collector {
         self.cypher_fail += usize::from(t.cypher_ok() == Some(false));
         self.llm_fail += usize::from(t.llm_failed());
         self.clarification += usize::from(t.clarification());
+        if let Some(c) = &t.conversation {
+            self.session_turns += 1;
+            self.restated += usize::from(c.reiterated_by.as_deref() == Some("llm"));
+            self.restatement_fallbacks += usize::from(c.llm_error.is_some());
+        }
         if self.slow.len() < SLOWEST || self.slow.peek().is_some_and(|Reverse(min)| l.total > min.total_ms) {
             self.slow.push(Reverse(Slow {
                 total_ms: l.total,
@@ -308,6 +322,9 @@ impl Collector {
             cypher_validation_failures: rate(self.cypher_fail),
             llm_errors: rate(self.llm_fail),
             clarification_requests: rate(self.clarification),
+            session_turns: rate(self.session_turns),
+            restated_by_llm: rate(self.restated),
+            restatement_fallbacks: rate(self.restatement_fallbacks),
         };
         let mut slowest: Vec<Slow> = self.slow.into_iter().map(|Reverse(s)| s).collect();
         slowest.sort_by(|a, b| b.cmp(a));
@@ -393,6 +410,9 @@ pub fn render_text(s: &Stats) -> String {
     let _ = writeln!(o, "  Cypher validation failures   {}", pct(&r.cypher_validation_failures));
     let _ = writeln!(o, "  LLM errors / degradations    {}", pct(&r.llm_errors));
     let _ = writeln!(o, "  clarification requests       {}", pct(&r.clarification_requests));
+    let _ = writeln!(o, "  session turns                {}", pct(&r.session_turns));
+    let _ = writeln!(o, "    restated by the LLM        {}", pct(&r.restated_by_llm));
+    let _ = writeln!(o, "    LLM restatement fallbacks  {}", pct(&r.restatement_fallbacks));
     let _ = writeln!(o, "\nSlowest questions");
     for sl in &s.slowest {
         let _ = writeln!(o, "  {:>10.1} ms  {:<16}  {}", sl.total_ms, sl.trace_id, super::truncate(&sl.question, 80));
