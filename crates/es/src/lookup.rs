@@ -187,6 +187,31 @@ fn edit_distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
+/// Words of a field name that give its unit or a generic role rather than what it measures.
+const NAME_SUFFIXES: &[&str] = &[
+    "kg", "g", "lb", "lbs", "t", "km", "mi", "m", "cm", "mm", "usd", "eur", "gbp", "pct", "percent", "ms", "sec", "secs", "min", "mins",
+    "hr", "hrs", "count", "num", "nr", "qty", "id", "code", "value", "amt", "total",
+];
+
+/// Adjectives (plain, comparative, superlative) that name a measure: generic English, so a
+/// question can say "heavier than 20 t" or "the longest trip" of any index with such a field.
+pub(crate) const MEASURE_ADJECTIVES: &[(&str, &[&str])] = &[
+    ("weight", &["heavy", "heavier", "heaviest", "light", "lighter", "lightest"]),
+    ("price", &["expensive", "pricier", "priciest", "cheap", "cheaper", "cheapest", "costly", "costlier", "costliest"]),
+    ("cost", &["expensive", "cheap", "cheaper", "cheapest", "costly", "costlier", "costliest"]),
+    ("length", &["long", "longer", "longest", "short", "shorter", "shortest"]),
+    ("duration", &["long", "longer", "longest", "short", "shorter", "shortest"]),
+    ("distance", &["far", "farther", "farthest", "further", "furthest", "near", "nearer", "nearest"]),
+    ("age", &["old", "older", "oldest", "young", "younger", "youngest"]),
+    ("size", &["big", "bigger", "biggest", "large", "larger", "largest", "small", "smaller", "smallest"]),
+    ("height", &["tall", "taller", "tallest"]),
+    ("speed", &["fast", "faster", "fastest", "slow", "slower", "slowest"]),
+];
+
+/// Comparative adjectives that mean "less than" (the others of [`MEASURE_ADJECTIVES`] mean
+/// "more than").
+pub(crate) const SMALLER: &[&str] = &["lighter", "cheaper", "shorter", "nearer", "younger", "smaller", "slower"];
+
 /// Field-name and synonym matches: the longest name phrase found in the question per field.
 fn field_mentions(words: &[String], mapping: &Mapping, semantic: &Semantic) -> Vec<Mention> {
     let mut out = Vec::new();
@@ -200,6 +225,20 @@ fn field_mentions(words: &[String], mapping: &Mapping, semantic: &Semantic) -> V
         let nw = name_words(&f.path);
         if f.kind == FieldKind::Date && nw.len() > 1 {
             candidates.push((nw[..nw.len() - 1].to_vec(), MatchKind::FieldName));
+        }
+        // Units and generic suffixes dropped ("weight" for `weight_kg`, "container" for
+        // `container_count`), unless another field is named exactly that.
+        let core: Vec<String> = nw.iter().filter(|w| !NAME_SUFFIXES.contains(&w.as_str())).cloned().collect();
+        if !core.is_empty() && core.len() < nw.len() && !mapping.fields.iter().any(|o| o.path != f.path && name_words(&o.path) == core) {
+            candidates.push((core, MatchKind::FieldName));
+        }
+        // A measure named by its adjective: "heavier", "heaviest" for a weight field.
+        if matches!(f.kind, FieldKind::Long | FieldKind::Double) {
+            for (noun, adjectives) in MEASURE_ADJECTIVES {
+                if nw.iter().any(|w| w == noun) {
+                    candidates.extend(adjectives.iter().map(|a| (vec![a.to_string()], MatchKind::FieldName)));
+                }
+            }
         }
         if let Some(sf) = semantic.fields.get(&f.path) {
             candidates.extend(sf.synonyms.iter().map(|s| (text::normalized_words(s), MatchKind::Synonym)));
@@ -221,7 +260,8 @@ fn value_mentions(words: &[String], raw: &str, meta: &Metadata, semantic: &Seman
     let mut out = Vec::new();
     for (path, values) in &meta.values {
         for (v, _) in values {
-            let vw = text::normalized_words(v);
+            // `customs_hold` is said "customs hold".
+            let vw = text::normalized_words(&v.replace('_', " "));
             if vw.is_empty() || (vw.len() == 1 && (vw[0].chars().count() < 2 || text::is_stop(&vw[0]))) {
                 continue;
             }

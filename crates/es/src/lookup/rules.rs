@@ -14,6 +14,9 @@ const COUNT_PHRASES: &[&[&str]] = &[&["how", "many"], &["number", "of"], &["coun
 const METRICS: &[(&str, &str)] = &[
     ("average", "avg"), ("avg", "avg"), ("mean", "avg"), ("total", "sum"), ("sum", "sum"), ("minimum", "min"), ("min", "min"),
     ("lowest", "min"), ("smallest", "min"), ("maximum", "max"), ("max", "max"), ("highest", "max"), ("largest", "max"), ("heaviest", "max"),
+    ("lightest", "min"), ("cheapest", "min"), ("shortest", "min"), ("youngest", "min"), ("slowest", "min"), ("nearest", "min"), ("longest", "max"),
+    ("biggest", "max"), ("costliest", "max"), ("priciest", "max"), ("oldest", "max"), ("fastest", "max"), ("tallest", "max"), ("farthest", "max"),
+    ("furthest", "max"),
 ];
 const COMPARATORS: &[(&[&str], &str)] = &[
     (&["more", "than"], "gt"), (&["greater", "than"], "gt"), (&["over"], "gt"), (&["above"], "gt"), (&["at", "least"], "gte"),
@@ -46,7 +49,9 @@ pub fn analyse(question: &str, mapping: &Mapping, meta: &Metadata, semantic: &Se
         // "carried by X", "written by X" name an agent, and "by <a value>" filters: neither groups.
         let agent = i > 0 && words[i - 1].ends_with("ed") && w == "by";
         let value_next = mappings.iter().any(|m| m.value.is_some() && m.at == i + 1);
-        if GROUP_WORDS.contains(&w.as_str()) && i + 1 < words.len() && !agent && !value_next {
+        // "top 5 carriers by number of shipments": "by" names the ranking, not the grouping.
+        let ranking = w == "by" && words.get(i + 1).is_some_and(|x| matches!(x.as_str(), "number" | "count" | "amount" | "total"));
+        if GROUP_WORDS.contains(&w.as_str()) && i + 1 < words.len() && !agent && !value_next && !ranking {
             let rest: Vec<String> = words[i + 1..].iter().take_while(|x| !text::is_stop(x) || *x == "the").filter(|x| *x != "the").take(3).cloned().collect();
             if !rest.is_empty() {
                 group_term = Some(rest.join(" "));
@@ -61,12 +66,34 @@ pub fn analyse(question: &str, mapping: &Mapping, meta: &Metadata, semantic: &Se
     {
         group_term = Some(next.clone());
     }
-    let top = words.iter().position(|w| w == "top").and_then(|i| words.get(i + 1)).and_then(|n| n.parse::<usize>().ok());
+    let top_at = words.iter().position(|w| w == "top");
+    let top = top_at.and_then(|i| words.get(i + 1)).and_then(|n| n.parse::<usize>().ok());
+    // "top 5 consignees (by …)": the named field is the grouping.
+    if group_term.is_none()
+        && let Some(i) = top_at
+    {
+        let at = if top.is_some() { i + 2 } else { i + 1 };
+        if let Some(m) = mappings.iter().find(|m| m.at == at && m.value.is_none()) {
+            group_term = Some(m.term.clone());
+        }
+    }
 
     // "average weight": the metric word followed (within 3 words) by a numeric field.
     let metric = METRICS.iter().find_map(|(word, m)| {
         let i = words.iter().position(|w| w == word)?;
-        numeric.iter().filter(|n| n.at > i && n.at <= i + 3).min_by_key(|n| n.at).map(|n| (m.to_string(), n.field.clone()))
+        // "heaviest" may itself name the field (a measure adjective).
+        numeric.iter().filter(|n| n.at >= i && n.at <= i + 3).min_by_key(|n| n.at).map(|n| (m.to_string(), n.field.clone()))
+    });
+    // "the most expensive", "the least costly": a superlative of a measure adjective.
+    let metric = metric.or_else(|| {
+        words.iter().enumerate().find_map(|(i, w)| {
+            let op = match w.as_str() {
+                "most" => "max",
+                "least" => "min",
+                _ => return None,
+            };
+            numeric.iter().find(|n| n.at == i + 1).map(|n| (op.to_string(), n.field.clone()))
+        })
     });
 
     let comparisons = comparisons(&words, &numeric);
@@ -100,6 +127,13 @@ pub fn analyse(question: &str, mapping: &Mapping, meta: &Metadata, semantic: &Se
 
 fn comparisons(words: &[String], numeric: &[&Mention]) -> Vec<Comparison> {
     let mut out = Vec::new();
+    // "heavier than 20000": the adjective names the field and the direction.
+    for (i, w) in words.iter().enumerate() {
+        let Some(field) = numeric.iter().find(|n| n.at == i && words.get(i + 1).is_some_and(|t| t == "than")).map(|n| n.field.clone()) else { continue };
+        let Some(value) = words.get(i + 2).and_then(|n| n.replace(',', "").parse::<f64>().ok()) else { continue };
+        let op = if super::SMALLER.contains(&w.as_str()) { "lt" } else { "gt" };
+        out.push(Comparison { field, op: op.to_string(), value, phrase: format!("{w} than {value}") });
+    }
     for (phrase, op) in COMPARATORS {
         let Some(i) = find(words, phrase) else { continue };
         let Some(value) = words.get(i + phrase.len()).and_then(|n| n.replace(',', "").parse::<f64>().ok()) else { continue };

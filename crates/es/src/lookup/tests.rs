@@ -66,3 +66,39 @@ fn a_verb_names_the_date_field_of_its_event() {
     assert_eq!(d("which books got returned this year"), ["returned_on"]);
     assert_eq!(d("books that came back after 2026-01-01"), Vec::<String>::new());
 }
+
+/// A rides domain: units in field names, an id-suffixed keyword, a snake_case status.
+fn rides() -> (Mapping, Metadata) {
+    let m = Mapping::from_es_json(
+        "rides",
+        &json!({"properties": {
+            "distance_km": {"type": "double"}, "price_usd": {"type": "double"}, "driver_id": {"type": "keyword"},
+            "status": {"type": "keyword"}, "started_at": {"type": "date"}, "passenger_count": {"type": "long"}
+        }}),
+    )
+    .unwrap();
+    let mut meta = Metadata::default();
+    meta.values.insert("status".into(), vec![("in_progress".into(), 4), ("completed".into(), 40)]);
+    meta.values.insert("driver_id".into(), vec![("d-17".into(), 9)]);
+    (m, meta)
+}
+
+#[test]
+fn units_adjectives_snake_case_values_and_rankings() {
+    let (m, meta) = rides();
+    let a = |q: &str| analyse(q, &m, &meta, &Semantic::default(), today());
+    let c = a("rides farther than 12 km").comparisons;
+    assert_eq!((c[0].field.as_str(), c[0].op.as_str(), c[0].value), ("distance_km", "gt", 12.0));
+    let c = a("rides cheaper than 20 dollars").comparisons;
+    assert_eq!((c[0].field.as_str(), c[0].op.as_str()), ("price_usd", "lt"));
+    assert_eq!(a("the most expensive ride").metric, Some(("max".into(), "price_usd".into())));
+    assert_eq!(a("which driver has the most rides").metric, None);
+    assert_eq!(a("the cheapest ride").metric, Some(("min".into(), "price_usd".into())));
+    assert_eq!(a("average distance per driver").metric, Some(("avg".into(), "distance_km".into())));
+    assert_eq!(a("average distance per driver").group_term.as_deref(), Some("driver"));
+    let v = a("rides in progress");
+    assert!(v.mappings.iter().any(|x| x.field == "status" && x.value.as_deref() == Some("in_progress")), "{:?}", v.mappings);
+    let t = a("top 3 drivers by number of rides");
+    assert_eq!((t.group_term.as_deref(), t.top), (Some("driver"), Some(3)));
+    assert_eq!(a("total passengers per driver").metric, Some(("sum".into(), "passenger_count".into())));
+}
