@@ -2,7 +2,7 @@
 //! 50", "more than 500 pages", "between 10 and 20"), counts of related rows ("more than 5
 //! orders"), years, months, quarters and date ranges ("in March 2024", "before 2024-02-01").
 
-use chrono::NaiveDate;
+use chrono::{Datelike, NaiveDate};
 
 use super::super::ColumnKind;
 use super::fix;
@@ -56,12 +56,46 @@ impl Interp<'_> {
         NaiveDate::parse_from_str(self.q.toks.get(i)?.date.as_deref()?, "%Y-%m-%d").ok()
     }
 
+    /// A date relative to today starting at token `i`: "this year", "last year" (calendar
+    /// years), "this month", "last 30 days", "past 2 weeks", "last week" / "last month" (the
+    /// last 7 / 30 days up to today, as the router reads them), "today", "yesterday".
+    fn relative_date(&self, i: usize) -> Option<(usize, usize, DateSpec)> {
+        let (w, next) = (self.q.word(i), self.q.word(i + 1));
+        let today = self.today;
+        let tomorrow = today.succ_opt();
+        let days_of = |unit: &str| match unit {
+            "day" | "days" => Some(1),
+            "week" | "weeks" => Some(7),
+            "month" | "months" => Some(30),
+            "year" | "years" => Some(365),
+            _ => None,
+        };
+        let back = |n: i64| today.checked_sub_signed(chrono::Duration::days(n));
+        match (w, next) {
+            ("today", _) => Some((i, i + 1, DateSpec::Range(Some(today), tomorrow))),
+            ("yesterday", _) => Some((i, i + 1, DateSpec::Range(back(1), Some(today)))),
+            ("this" | "current", "year") => Some((i, i + 2, DateSpec::Year(today.year()))),
+            ("last" | "previous", "year") => Some((i, i + 2, DateSpec::Year(today.year() - 1))),
+            ("this" | "current", "month") => Some((i, i + 2, DateSpec::Range(ymd(today.year(), today.month(), 1), next_month(today.year(), today.month())))),
+            ("last" | "past" | "previous", unit) if days_of(unit).is_some() => Some((i, i + 2, DateSpec::Range(back(days_of(unit)?), tomorrow))),
+            ("last" | "past", _) => {
+                let n = self.q.number(i + 1).filter(|n| n.fract() == 0.0 && *n >= 1.0 && *n <= 10_000.0)? as i64;
+                let per = days_of(self.q.word(i + 2))?;
+                Some((i, i + 3, DateSpec::Range(back(n * per), tomorrow)))
+            }
+            _ => None,
+        }
+    }
+
     /// The date expression starting at token `i`: (first token, end, meaning).
     fn date_expr(&self, i: usize) -> Option<(usize, usize, DateSpec)> {
         let w = self.q.word(i);
         let prev = if i > 0 { self.q.word(i - 1) } else { "" };
         let op_start = if matches!(prev, "before" | "after" | "since" | "until" | "till" | "through" | "from" | "on" | "in" | "during") { i - 1 } else { i };
         let day = chrono::Duration::days(1);
+        if let Some(relative) = self.relative_date(i) {
+            return Some(relative);
+        }
         if let Some(d) = self.date_at(i) {
             return Some(match prev {
                 "before" => (op_start, i + 1, DateSpec::Range(None, Some(d))),
@@ -219,6 +253,9 @@ impl Interp<'_> {
             ("no", "less" | "fewer", "than") => (">=", 3),
             ("more" | "greater" | "higher" | "larger" | "bigger" | "longer", "than", _) => (">", 2),
             ("less" | "fewer" | "lower" | "smaller" | "shorter", "than", _) => ("<", 2),
+            // Money comparatives: bound to the subject's money column below.
+            ("costlier" | "pricier", "than", _) | ("more", "expensive", "than") => (">", if w(i) == "more" { 3 } else { 2 }),
+            ("cheaper", "than", _) | ("less", "expensive", "than") => ("<", if w(i) == "less" { 3 } else { 2 }),
             ("over" | "above" | "exceeding" | "exceeds" | "exceed", _, _) => (">", 1),
             ("under" | "below", _, _) => ("<", 1),
             ("at", "least", _) => (">=", 2),
@@ -266,7 +303,11 @@ impl Interp<'_> {
             let numeric = |me: &Self, k: Option<usize>| k.and_then(|k| me.pick_column(k).filter(|c| me.is_numeric(c)).map(|c| (k, c)));
             let bound = numeric(self, prev).or_else(|| numeric(self, next));
             // "cost over 50", "priced under 20": the money column of the subject.
-            let money_verb = first.checked_sub(1).filter(|&j| MONEY_VERBS.contains(&self.q.word(j)) && !self.q.is_mapped(j));
+            // "cost over 50", or the operator itself ("cheaper than 20", "more expensive than 50").
+            let money_verb = first.checked_sub(1).filter(|&j| MONEY_VERBS.contains(&self.q.word(j)) && !self.q.is_mapped(j)).or_else(|| {
+                let spoken = op.words.clone().any(|k| matches!(self.q.word(k), "costlier" | "pricier" | "cheaper" | "expensive"));
+                spoken.then_some(op.words.start)
+            });
             let filters: Vec<Filter> = if let Some((k, col)) = bound {
                 let f = compare_filters(&col, op.op, &values);
                 self.consume(k, format!("{col} {} {}", op.op, fmt_values(&values)));

@@ -33,10 +33,12 @@ pub(super) struct Interp<'a> {
     pub penalties: Vec<(String, f64)>,
     pub ambiguity: Option<Ambiguity>,
     pub sig: Signals,
+    /// "Today", for relative dates ("last year", "in the last 30 days").
+    pub today: chrono::NaiveDate,
 }
 
 impl<'a> Interp<'a> {
-    pub fn new(ctx: &'a SchemaContext, question: &str, clar: &'a [Clarification]) -> Interp<'a> {
+    pub fn new(ctx: &'a SchemaContext, question: &str, clar: &'a [Clarification], today: chrono::NaiveDate) -> Interp<'a> {
         let q = Question::new(question);
         let ms = match_terms(ctx, &q, MatchOptions { loose: true });
         let used = vec![false; ms.len()];
@@ -56,6 +58,7 @@ impl<'a> Interp<'a> {
             penalties: Vec::new(),
             ambiguity: None,
             sig: Signals::default(),
+            today,
         }
     }
 

@@ -258,9 +258,15 @@ pub(crate) const AMBIGUITY_THRESHOLD: f64 = 0.5;
 /// word keeps any question of fewer than 12 mapped words below it.
 pub(crate) const CONFIDENCE_THRESHOLD: f64 = 0.8;
 
-/// Plan the question. `clarifications` are earlier answers (on resume).
+/// Plan the question. `clarifications` are earlier answers (on resume). Relative dates are
+/// relative to the local date.
 pub(crate) fn plan(ctx: &SchemaContext, question: &str, clarifications: &[Clarification]) -> PlanOutcome {
-    let mut it = interpret::Interp::new(ctx, question, clarifications);
+    plan_on(ctx, question, clarifications, chrono::Local::now().date_naive())
+}
+
+/// [`plan`] with "today" fixed.
+pub(crate) fn plan_on(ctx: &SchemaContext, question: &str, clarifications: &[Clarification], today: chrono::NaiveDate) -> PlanOutcome {
+    let mut it = interpret::Interp::new(ctx, question, clarifications, today);
     it.merge_qualifiers();
     it.signals();
     if let Err(outcome) = it.choose_subject() {

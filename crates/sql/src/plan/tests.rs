@@ -278,7 +278,27 @@ mod other_schema {
         assert_eq!(o.coverage.unmapped, ["loyal"]);
         let (o, _) = sql("How many products in the camping category?");
         assert!(o.confidence < CONFIDENCE_THRESHOLD && o.coverage.unmapped.contains(&"camping".to_string()), "{:?}", o.coverage);
-        let (o, _) = sql("How many orders last month?");
+        let (o, _) = sql("How many orders in the cold months?");
         assert!(o.confidence < CONFIDENCE_THRESHOLD, "{:?}", o.coverage);
+    }
+
+    #[test]
+    fn relative_dates_and_money_comparatives() {
+        let ctx = shop();
+        let today = chrono::NaiveDate::from_ymd_opt(2026, 5, 20).unwrap();
+        let on = |q: &str| {
+            let o = plan_on(&ctx, q, &[], today);
+            assert!(o.ambiguity.is_none() && o.confidence >= CONFIDENCE_THRESHOLD, "{q}: {:?}", o.coverage);
+            o.plan.as_ref().map(|p| render(&ctx, p, Dialect::Sqlite, 100)).unwrap_or_default()
+        };
+        assert!(on("How many orders last year?").contains("orders.ordered_on >= '2025-01-01' AND orders.ordered_on < '2026-01-01'"));
+        assert!(on("How many orders this year?").contains("orders.ordered_on >= '2026-01-01' AND orders.ordered_on < '2027-01-01'"));
+        assert!(on("How many orders this month?").contains("orders.ordered_on >= '2026-05-01' AND orders.ordered_on < '2026-06-01'"));
+        assert!(on("orders in the last 10 days").contains("orders.ordered_on >= '2026-05-10' AND orders.ordered_on < '2026-05-21'"));
+        assert!(on("How many orders last month?").contains("orders.ordered_on >= '2026-04-20'"));
+        assert!(on("customers who signed up in the past 2 weeks").contains("customers.signed_up_on >= '2026-05-06'"));
+        assert!(on("orders from today").contains("orders.ordered_on >= '2026-05-20' AND orders.ordered_on < '2026-05-21'"));
+        assert!(on("products cheaper than 20").contains("products.price < 20"));
+        assert!(on("products more expensive than 50").contains("products.price > 50"));
     }
 }
