@@ -187,11 +187,6 @@ fn edit_distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
-/// Words of a field name that give its unit or a generic role rather than what it measures.
-const NAME_SUFFIXES: &[&str] = &[
-    "kg", "g", "lb", "lbs", "t", "km", "mi", "m", "cm", "mm", "usd", "eur", "gbp", "pct", "percent", "ms", "sec", "secs", "min", "mins",
-    "hr", "hrs", "count", "num", "nr", "qty", "id", "code", "value", "amt", "total",
-];
 
 /// Adjectives (plain, comparative, superlative) that name a measure: generic English, so a
 /// question can say "heavier than 20 t" or "the longest trip" of any index with such a field.
@@ -228,7 +223,7 @@ fn field_mentions(words: &[String], mapping: &Mapping, semantic: &Semantic) -> V
         }
         // Units and generic suffixes dropped ("weight" for `weight_kg`, "container" for
         // `container_count`), unless another field is named exactly that.
-        let core: Vec<String> = nw.iter().filter(|w| !NAME_SUFFIXES.contains(&w.as_str())).cloned().collect();
+        let core = qa_route::SourceProfile::core_name_words(&f.path);
         if !core.is_empty() && core.len() < nw.len() && !mapping.fields.iter().any(|o| o.path != f.path && name_words(&o.path) == core) {
             candidates.push((core, MatchKind::FieldName));
         }

@@ -60,7 +60,7 @@ const DIRECT: &[&str] = &[
     "how many", "number of", "count", "list", "show", "show me", "find", "get", "give me", "display", "which",
     "what are the", "what is the", "per", "by", "for each", "each", "total", "sum", "average", "avg", "mean",
     "maximum", "minimum", "max", "min", "top", "most", "least", "latest", "oldest", "newest", "when", "where",
-    "who", "all",
+    "who", "all", "than",
 ];
 
 /// Connectives that join a retrieval to an analysis ("list … then summarize").

@@ -141,7 +141,8 @@ fn value_filters(words: &[String], profile: &SourceProfile, out: &mut ExtractedF
     let norm: Vec<String> = words.iter().map(|w| text::singular(w)).collect();
     for f in profile.fields.iter().filter(|f| f.role == FieldRole::Category) {
         for v in &f.values {
-            let vw = text::normalized_words(v);
+            // `in_transit` is said "in transit".
+            let vw = text::normalized_words(&v.replace('_', " "));
             if is_matchable(&vw) && text::contains_seq(&norm, &vw) {
                 out.values.push(ValueFilter { field: f.name.clone(), value: v.clone(), phrase: vw.join(" "), via_alias: false });
             }

@@ -52,6 +52,12 @@ pub struct SourceProfile {
     pub entities: Vec<String>,
 }
 
+/// Words of a field name that give its unit or a generic role rather than what it holds.
+pub const NAME_SUFFIXES: &[&str] = &[
+    "kg", "g", "lb", "lbs", "t", "km", "mi", "m", "cm", "mm", "usd", "eur", "gbp", "pct", "percent", "ms", "sec", "secs", "min", "mins",
+    "hr", "hrs", "count", "num", "nr", "qty", "id", "code", "value", "amt", "total",
+];
+
 impl SourceProfile {
     /// An empty profile of `target` named `name`.
     pub fn new(target: Target, name: impl Into<String>) -> Self {
@@ -61,6 +67,14 @@ impl SourceProfile {
     /// The field of that name.
     pub fn field(&self, name: &str) -> Option<&FieldProfile> {
         self.fields.iter().find(|f| f.name == name)
+    }
+
+    /// The name words without a unit or generic suffix (`weight_kg` → weight, `driver_id` →
+    /// driver, `container_count` → container); empty when nothing else is left.
+    pub fn core_name_words(name: &str) -> Vec<String> {
+        let words = Self::name_words(name);
+        let core: Vec<String> = words.iter().filter(|w| !NAME_SUFFIXES.contains(&w.as_str())).cloned().collect();
+        if core.len() == words.len() { words } else { core }
     }
 
     /// The words a field name is made of (`departure_date` → departure, date; `customerName` →

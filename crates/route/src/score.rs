@@ -77,6 +77,10 @@ pub struct RouteDecision {
 /// collection or value (2) plus a field (1), as the SQL route has always required.
 pub const STRUCTURED_THRESHOLD: f64 = 3.0;
 
+/// A structured source that names a collection or a value (2) takes a question the documents
+/// match nothing of.
+pub const COLLECTION_ALONE: f64 = 2.0;
+
 /// Cues of a question about records (counts, lists, aggregates): they favour structured sources
 /// that the question already matches.
 const RECORD_CUES: &[&str] = &["how many", "number of", "count", "list", "per", "average", "total", "sum", "top", "most", "show me"];
@@ -98,7 +102,7 @@ pub fn score_source(question: &str, profile: &SourceProfile, filters: &Extracted
         }
     }
     for f in &profile.fields {
-        let names = std::iter::once(SourceProfile::name_words(&f.name)).chain(f.synonyms.iter().map(|s| text::normalized_words(s)));
+        let names = [SourceProfile::name_words(&f.name), SourceProfile::core_name_words(&f.name)].into_iter().chain(f.synonyms.iter().map(|s| text::normalized_words(s)));
         if let Some(hit) = names.into_iter().find(|n| !n.is_empty() && n.iter().any(|w| !text::is_stop(w)) && text::contains_seq(&words, n)) {
             score += 1.0;
             reasons.push(format!("{label}: \"{}\" names field {}", hit.join(" "), f.name));
@@ -155,6 +159,7 @@ pub fn decide(question: &str, profiles: &[SourceProfile], today: chrono::NaiveDa
             best_structured = Some(s);
         }
     }
+    let documents_score = scored.iter().find(|(t, ..)| *t == Target::Documents).map_or(0.0, |(_, s, _)| *s);
     let chosen = match best_structured {
         Some((t, s, _)) if !has_documents || *s >= STRUCTURED_THRESHOLD => {
             reasons.push(if has_documents {
@@ -162,6 +167,11 @@ pub fn decide(question: &str, profiles: &[SourceProfile], today: chrono::NaiveDa
             } else {
                 format!("→ {}: the best-scoring configured source (no documents indexed)", t.as_str())
             });
+            *t
+        }
+        // A collection or a value named, and nothing of the documents: the records answer.
+        Some((t, s, _)) if *s >= COLLECTION_ALONE && documents_score == 0.0 => {
+            reasons.push(format!("→ {}: score {s} and nothing of the documents named", t.as_str()));
             *t
         }
         Some((t, s, _)) => {

@@ -50,3 +50,21 @@ fn one_column_word_is_not_enough_for_a_structured_source() {
     let d = decide("What is the genre of this novel?", &[library_sql()], today());
     assert_eq!(d.target, Target::Sql);
 }
+
+#[test]
+fn a_collection_the_documents_know_nothing_of_goes_to_its_source() {
+    let mut es = SourceProfile::new(Target::Es, "parcels");
+    es.collections = vec!["parcels".into()];
+    es.fields = vec![field("weight_kg", FieldRole::Number, &[]), field("state", FieldRole::Category, &["in_transit", "lost"])];
+    let sources = [docs(), es];
+    let d = decide("parcels heavier than 20 kg", &sources, today());
+    assert_eq!(d.target, Target::Es, "{d:?}");
+    assert_eq!(d.query_type, QueryType::Simple, "a comparison asks for records: {d:?}");
+    let d = decide("average weight of the parcels", &sources, today());
+    assert!(d.reasons.iter().any(|r| r.contains("names field weight_kg")), "{d:?}");
+    let d = decide("parcels in transit", &sources, today());
+    assert_eq!(d.extracted_filters.values[0].value, "in_transit", "{d:?}");
+    // The documents name the battery: they keep the question.
+    let d = decide("How long do parcels of batteries last?", &sources, today());
+    assert_eq!(d.target, Target::Documents, "{d:?}");
+}
