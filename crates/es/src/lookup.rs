@@ -188,25 +188,6 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 
-/// Adjectives (plain, comparative, superlative) that name a measure: generic English, so a
-/// question can say "heavier than 20 t" or "the longest trip" of any index with such a field.
-pub(crate) const MEASURE_ADJECTIVES: &[(&str, &[&str])] = &[
-    ("weight", &["heavy", "heavier", "heaviest", "light", "lighter", "lightest"]),
-    ("price", &["expensive", "pricier", "priciest", "cheap", "cheaper", "cheapest", "costly", "costlier", "costliest"]),
-    ("cost", &["expensive", "cheap", "cheaper", "cheapest", "costly", "costlier", "costliest"]),
-    ("length", &["long", "longer", "longest", "short", "shorter", "shortest"]),
-    ("duration", &["long", "longer", "longest", "short", "shorter", "shortest"]),
-    ("distance", &["far", "farther", "farthest", "further", "furthest", "near", "nearer", "nearest"]),
-    ("age", &["old", "older", "oldest", "young", "younger", "youngest"]),
-    ("size", &["big", "bigger", "biggest", "large", "larger", "largest", "small", "smaller", "smallest"]),
-    ("height", &["tall", "taller", "tallest"]),
-    ("speed", &["fast", "faster", "fastest", "slow", "slower", "slowest"]),
-];
-
-/// Comparative adjectives that mean "less than" (the others of [`MEASURE_ADJECTIVES`] mean
-/// "more than").
-pub(crate) const SMALLER: &[&str] = &["lighter", "cheaper", "shorter", "nearer", "younger", "smaller", "slower"];
-
 /// Field-name and synonym matches: the longest name phrase found in the question per field.
 fn field_mentions(words: &[String], mapping: &Mapping, semantic: &Semantic) -> Vec<Mention> {
     let mut out = Vec::new();
@@ -229,7 +210,7 @@ fn field_mentions(words: &[String], mapping: &Mapping, semantic: &Semantic) -> V
         }
         // A measure named by its adjective: "heavier", "heaviest" for a weight field.
         if matches!(f.kind, FieldKind::Long | FieldKind::Double) {
-            for (noun, adjectives) in MEASURE_ADJECTIVES {
+            for (noun, adjectives) in qa_route::profile::MEASURE_ADJECTIVES {
                 if nw.iter().any(|w| w == noun) {
                     candidates.extend(adjectives.iter().map(|a| (vec![a.to_string()], MatchKind::FieldName)));
                 }

@@ -58,6 +58,33 @@ pub const NAME_SUFFIXES: &[&str] = &[
     "hr", "hrs", "count", "num", "nr", "qty", "id", "code", "value", "amt", "total",
 ];
 
+/// Adjectives (plain, comparative, superlative) that name a measure, by the measure's noun:
+/// generic English, so a question can say "heavier than 20 t" or "the cheapest" of any schema or
+/// mapping with such a field.
+pub const MEASURE_ADJECTIVES: &[(&str, &[&str])] = &[
+    ("weight", &["heavy", "heavier", "heaviest", "light", "lighter", "lightest"]),
+    ("price", &["expensive", "pricier", "priciest", "cheap", "cheaper", "cheapest", "costly", "costlier", "costliest"]),
+    ("cost", &["expensive", "cheap", "cheaper", "cheapest", "costly", "costlier", "costliest"]),
+    ("length", &["long", "longer", "longest", "short", "shorter", "shortest"]),
+    ("duration", &["long", "longer", "longest", "short", "shorter", "shortest"]),
+    ("distance", &["far", "farther", "farthest", "further", "furthest", "near", "nearer", "nearest"]),
+    ("age", &["old", "older", "oldest", "young", "younger", "youngest"]),
+    ("size", &["big", "bigger", "biggest", "large", "larger", "largest", "small", "smaller", "smallest"]),
+    ("height", &["tall", "taller", "tallest"]),
+    ("speed", &["fast", "faster", "fastest", "slow", "slower", "slowest"]),
+];
+
+/// The adjectives of [`MEASURE_ADJECTIVES`] that point down ("lighter than" is "less than").
+pub const DOWNWARD: &[&str] = &[
+    "light", "lighter", "lightest", "cheap", "cheaper", "cheapest", "short", "shorter", "shortest", "near", "nearer", "nearest", "young",
+    "younger", "youngest", "small", "smaller", "smallest", "slow", "slower", "slowest",
+];
+
+/// The measure nouns an adjective names ("heavier" → weight), if any.
+pub fn measure_nouns(adjective: &str) -> Vec<&'static str> {
+    MEASURE_ADJECTIVES.iter().filter(|(_, adjs)| adjs.contains(&adjective)).map(|(noun, _)| *noun).collect()
+}
+
 impl SourceProfile {
     /// An empty profile of `target` named `name`.
     pub fn new(target: Target, name: impl Into<String>) -> Self {

@@ -131,7 +131,7 @@ fn comparisons(words: &[String], numeric: &[&Mention]) -> Vec<Comparison> {
     for (i, w) in words.iter().enumerate() {
         let Some(field) = numeric.iter().find(|n| n.at == i && words.get(i + 1).is_some_and(|t| t == "than")).map(|n| n.field.clone()) else { continue };
         let Some(value) = words.get(i + 2).and_then(|n| n.replace(',', "").parse::<f64>().ok()) else { continue };
-        let op = if super::SMALLER.contains(&w.as_str()) { "lt" } else { "gt" };
+        let op = if qa_route::profile::DOWNWARD.contains(&w.as_str()) { "lt" } else { "gt" };
         out.push(Comparison { field, op: op.to_string(), value, phrase: format!("{w} than {value}") });
     }
     for (phrase, op) in COMPARATORS {

@@ -302,19 +302,26 @@ impl Interp<'_> {
             let next = (0..self.ms.len()).find(|&k| !self.used[k] && self.ms[k].start >= last && self.q.next_content(last - 1) == Some(self.ms[k].start));
             let numeric = |me: &Self, k: Option<usize>| k.and_then(|k| me.pick_column(k).filter(|c| me.is_numeric(c)).map(|c| (k, c)));
             let bound = numeric(self, prev).or_else(|| numeric(self, next));
-            // "cost over 50", "priced under 20": the money column of the subject.
             // "cost over 50", or the operator itself ("cheaper than 20", "more expensive than 50").
-            let money_verb = first.checked_sub(1).filter(|&j| MONEY_VERBS.contains(&self.q.word(j)) && !self.q.is_mapped(j)).or_else(|| {
-                let spoken = op.words.clone().any(|k| matches!(self.q.word(k), "costlier" | "pricier" | "cheaper" | "expensive"));
-                spoken.then_some(op.words.start)
-            });
+            let money_verb = first.checked_sub(1).filter(|&j| MONEY_VERBS.contains(&self.q.word(j)) && !self.q.is_mapped(j));
+            // The operator names money itself: only a column whose name says money will do.
+            let spoken_money = op.words.clone().any(|k| matches!(self.q.word(k), "costlier" | "pricier" | "cheaper" | "expensive"));
+            let money = match money_verb {
+                Some(j) => self.money_column().map(|c| (j, c)),
+                None if spoken_money => self.named_money_column().map(|c| (op.words.start, c)),
+                None => None,
+            };
+            let mut compared: Option<ColRef> = None;
             let filters: Vec<Filter> = if let Some((k, col)) = bound {
                 let f = compare_filters(&col, op.op, &values);
                 self.consume(k, format!("{col} {} {}", op.op, fmt_values(&values)));
+                compared = Some(col);
                 f
-            } else if let Some((j, col)) = money_verb.and_then(|j| self.money_column().map(|c| (j, c))) {
+            } else if let Some((j, col)) = money {
                 self.q.mark(j..j + 1, format!("{col} {} {}", op.op, fmt_values(&values)));
-                compare_filters(&col, op.op, &values)
+                let f = compare_filters(&col, op.op, &values);
+                compared = Some(col);
+                f
             } else if let Some(k) = next.filter(|&k| self.ms[k].is_table() && !self.ms[k].is_value()) {
                 let t = self.ms[k].table().unwrap_or_default().to_string();
                 match fix::best_path(self.ctx, &self.subject, &t, &[]).filter(|p| !p.is_empty() && fix::multiplies(self.ctx, &p[0])) {
@@ -324,9 +331,11 @@ impl Interp<'_> {
                     }
                     None => Vec::new(),
                 }
-            } else if let Some(col) = self.only_number_column().filter(|_| !matches!(op.op, ">" | "<" | ">=" | "<=") || !matches!(self.q.word(op.words.start), "after" | "since" | "before" | "until" | "till")) {
+            } else if let Some(col) = self.only_number_column().filter(|_| !spoken_money && (!matches!(op.op, ">" | "<" | ">=" | "<=") || !matches!(self.q.word(op.words.start), "after" | "since" | "before" | "until" | "till"))) {
                 self.penalties.push((format!("\"{}\" compared on {col}, the only number column of {}", self.q.word(op.words.start), self.subject), 0.85));
-                compare_filters(&col, op.op, &values)
+                let f = compare_filters(&col, op.op, &values);
+                compared = Some(col);
+                f
             } else {
                 Vec::new()
             };
@@ -340,6 +349,13 @@ impl Interp<'_> {
             }
             if op.op == "between" {
                 self.q.mark(op.numbers[0] + 1..op.numbers[0] + 2, "operator between");
+            }
+            // "over 20 kg": the unit after the number, when the compared column's name says it.
+            if let (Some(col), Some(&n)) = (&compared, op.numbers.last()) {
+                let unit = self.q.word(n + 1).to_string();
+                if !unit.is_empty() && !self.q.is_mapped(n + 1) && qa_route::SourceProfile::name_words(&col.column).contains(&unit) {
+                    self.q.mark(n + 1..n + 2, format!("unit of {col}"));
+                }
             }
             self.filters.extend(filters);
             i = last;

@@ -21,6 +21,7 @@ mod conditions;
 mod fix;
 mod interpret;
 pub(crate) mod matching;
+mod measure;
 pub(crate) mod question;
 mod route;
 mod shape;
@@ -266,7 +267,8 @@ pub(crate) fn plan(ctx: &SchemaContext, question: &str, clarifications: &[Clarif
 
 /// [`plan`] with "today" fixed.
 pub(crate) fn plan_on(ctx: &SchemaContext, question: &str, clarifications: &[Clarification], today: chrono::NaiveDate) -> PlanOutcome {
-    let mut it = interpret::Interp::new(ctx, question, clarifications, today);
+    let question = measure::rewrite(ctx, question);
+    let mut it = interpret::Interp::new(ctx, &question, clarifications, today);
     it.merge_qualifiers();
     it.signals();
     if let Err(outcome) = it.choose_subject() {

@@ -82,6 +82,13 @@ impl Interp<'_> {
     }
 
     /// A money column of the subject for "most expensive": by name, else its only decimal column.
+    /// The subject's number column whose name says money (`price`, `total_cost`), if any.
+    pub(super) fn named_money_column(&self) -> Option<ColRef> {
+        let t = self.ctx.table(&self.subject)?;
+        let c = t.columns.iter().filter(|c| matches!(c.kind(), ColumnKind::Number | ColumnKind::Integer)).find(|c| c.name.to_ascii_lowercase().split('_').any(|p| MONEY_PARTS.contains(&p)))?;
+        Some(ColRef::new(&t.name, &c.name))
+    }
+
     pub(super) fn money_column(&self) -> Option<ColRef> {
         let t = self.ctx.table(&self.subject)?;
         let by_name = t.columns.iter().filter(|c| matches!(c.kind(), ColumnKind::Number | ColumnKind::Integer)).find(|c| c.name.to_ascii_lowercase().split('_').any(|p| MONEY_PARTS.contains(&p)));

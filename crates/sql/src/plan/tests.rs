@@ -300,5 +300,24 @@ mod other_schema {
         assert!(on("orders from today").contains("orders.ordered_on >= '2026-05-20' AND orders.ordered_on < '2026-05-21'"));
         assert!(on("products cheaper than 20").contains("products.price < 20"));
         assert!(on("products more expensive than 50").contains("products.price > 50"));
+        assert!(on("products less expensive than 50").contains("products.price < 50"));
+        assert!(on("What is the cheapest product?").contains("MIN(products.price)"));
+        assert!(on("List the 3 most expensive products").contains("ORDER BY products.price DESC"));
+    }
+
+    #[test]
+    fn measure_adjectives_and_units_of_a_named_column() {
+        let db = DbSchema { dialect: None, tables: vec![table("parcels", vec![col("id", "integer", false, &[]), col("weight_kg", "real", false, &[]), col("label", "text", false, &[])], &[])] };
+        let ctx = SchemaContext::build(db, None);
+        let on = |q: &str| {
+            let o = plan(&ctx, q, &[]);
+            assert!(o.ambiguity.is_none() && o.confidence >= CONFIDENCE_THRESHOLD, "{q}: {:?}", o.coverage);
+            o.plan.as_ref().map(|p| render(&ctx, p, Dialect::Sqlite, 100)).unwrap_or_default()
+        };
+        assert!(on("parcels heavier than 20 kg").contains("parcels.weight_kg > 20"));
+        assert!(on("parcels lighter than 2 kg").contains("parcels.weight_kg < 2"));
+        assert!(on("the heaviest parcel").contains("MAX(parcels.weight_kg)"));
+        // No price column: "cheaper" is left to the planner, which cannot map it.
+        assert!(plan(&ctx, "parcels cheaper than 5", &[]).confidence < CONFIDENCE_THRESHOLD);
     }
 }
