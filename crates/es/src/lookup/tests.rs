@@ -91,6 +91,8 @@ fn units_adjectives_snake_case_values_and_rankings() {
     assert_eq!((c[0].field.as_str(), c[0].op.as_str(), c[0].value), ("distance_km", "gt", 12.0));
     let c = a("rides cheaper than 20 dollars").comparisons;
     assert_eq!((c[0].field.as_str(), c[0].op.as_str()), ("price_usd", "lt"));
+    let r = a("rides cheaper than 20 usd");
+    assert!(!r.free_text.contains(&"usd".to_string()), "the unit is no text to search: {:?}", r.free_text);
     assert_eq!(a("the most expensive ride").metric, Some(("max".into(), "price_usd".into())));
     assert_eq!(a("which driver has the most rides").metric, None);
     assert_eq!(a("the cheapest ride").metric, Some(("min".into(), "price_usd".into())));
