@@ -157,6 +157,9 @@ pub(crate) fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, 
     let message = question;
     let conv = match &flags.session {
         Some(name) => Some(crate::conversation::Conversation::open(settings, name, message)?),
+        None if qa_converse::follow_up::is_bare_next_page(message) => {
+            anyhow::bail!("\"{message}\" continues an earlier result: ask within a session (--session NAME, QA_SESSION, or qa chat)")
+        }
         None => None,
     };
     if let Some(c) = &conv {

@@ -285,6 +285,9 @@ pub fn continue_earlier(settings: &Settings, quiet: bool, message: &str, conv: &
             };
             crate::routed::answer_sql(settings, quiet, &cp.question.clone(), routing, flags, Some(conv), Some((cp, reply, *force))).map(Some)
         }
+        Reading::Standalone if follow_up::is_bare_next_page(message) => {
+            anyhow::bail!("nothing to show more of: session {} has no earlier SQL or Elasticsearch result to page (ask a question first)", conv.name)
+        }
         _ => Ok(None),
     }
 }

@@ -145,3 +145,13 @@ fn qa_chat_reads_turns_from_stdin_into_one_session() {
     let chat = list["sessions"].as_array().unwrap().iter().find(|s| s["name"].as_str().unwrap().starts_with("chat-")).expect("a chat- session");
     assert_eq!(chat["turns"], 1, "lines after /exit are not read");
 }
+
+#[test]
+fn show_me_more_without_an_earlier_result_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = qa(dir.path()).args(["ask", "show me more"]).assert().code(1).get_output().stderr.clone();
+    assert!(String::from_utf8_lossy(&out).contains("--session"), "{}", String::from_utf8_lossy(&out));
+    let out = qa(dir.path()).args(["ask", "show me more", "--session", "new"]).assert().code(1).get_output().stderr.clone();
+    assert!(String::from_utf8_lossy(&out).contains("no earlier SQL or Elasticsearch result"), "{}", String::from_utf8_lossy(&out));
+    qa(dir.path()).args(["session", "show", "new"]).assert().code(1);
+}

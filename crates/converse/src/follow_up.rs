@@ -57,6 +57,13 @@ pub fn is_next_page(message: &str) -> bool {
     NEXT_PAGE.contains(&m) || m.starts_with("show me more ") || m.starts_with("more ") && m.split(' ').count() <= 3
 }
 
+/// Whether the message is nothing but a request for more ("show me more", "next page"), with no
+/// question of its own ("show me more about X" is a question).
+pub fn is_bare_next_page(message: &str) -> bool {
+    let m = normalize(message);
+    NEXT_PAGE.contains(&strip_politeness(&m))
+}
+
 /// Read `message` against the turns before it (oldest first).
 pub fn read(message: &str, history: &[Turn]) -> Reading {
     let Some(last) = history.last() else { return Reading::Standalone };

@@ -41,6 +41,8 @@ fn show_more_needs_an_earlier_result() {
     }
     assert_eq!(read("show me more", &[turn(1, "What is a crate?")]), Reading::Standalone, "no pageable result before");
     assert_eq!(read("more details about the release process of the compiler please", &h), Reading::Standalone);
+    assert!(is_bare_next_page("Show me more!") && is_bare_next_page("next page please"));
+    assert!(!is_bare_next_page("show me more about deep sleep") && !is_bare_next_page("What comes next in the pipeline?"));
 }
 
 #[test]
