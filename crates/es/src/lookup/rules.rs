@@ -116,11 +116,15 @@ pub fn analyse(question: &str, mapping: &Mapping, meta: &Metadata, semantic: &Se
     let covered: Vec<usize> = mappings.iter().flat_map(|m| m.at..m.at + m.term.split(' ').count()).collect();
     // "over 20 usd": the unit of a compared field is part of the comparison, not text to search.
     let compared_words: Vec<String> = comparisons.iter().flat_map(|c| super::name_words(&c.field)).collect();
+    // With filters found, a verb ("carried by X", "which shipper sent …") is the question's
+    // grammar, not words the records must contain.
+    let structured = mappings.iter().any(|m| m.value.is_some()) || date.is_some() || !comparisons.is_empty();
+    let grammar = |w: &String| structured && (text::is_verb_form(w) || text::is_base_verb(w));
     let free_text: Vec<String> = words
         .iter()
         .enumerate()
         .filter(|(i, w)| {
-            !covered.contains(i) && !compared_words.contains(w) && !text::is_stop(w) && !FORM_WORDS.contains(&w.as_str()) && !text::QUESTION_WORDS.contains(&w.as_str()) && w.chars().any(char::is_alphabetic) && w.len() > 2 && month_name(w).is_none()
+            !covered.contains(i) && !compared_words.contains(w) && !grammar(w) && !text::is_stop(w) && !FORM_WORDS.contains(&w.as_str()) && !text::QUESTION_WORDS.contains(&w.as_str()) && w.chars().any(char::is_alphabetic) && w.len() > 2 && month_name(w).is_none()
         })
         .map(|(_, w)| w.clone())
         .collect();

@@ -100,6 +100,9 @@ fn units_adjectives_snake_case_values_and_rankings() {
     assert_eq!(a("average distance per driver").group_term.as_deref(), Some("driver"));
     let v = a("rides in progress");
     assert!(v.mappings.iter().any(|x| x.field == "status" && x.value.as_deref() == Some("in_progress")), "{:?}", v.mappings);
+    let g = a("which rides were sent in progress");
+    assert!(!g.free_text.contains(&"sent".to_string()), "a verb beside a filter is grammar: {:?}", g.free_text);
+    assert!(a("rides that sent flowers").free_text.contains(&"sent".to_string()), "without a filter the words are all there is");
     let t = a("top 3 drivers by number of rides");
     assert_eq!((t.group_term.as_deref(), t.top), (Some("driver"), Some(3)));
     assert_eq!(a("total passengers per driver").metric, Some(("sum".into(), "passenger_count".into())));
