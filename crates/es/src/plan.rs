@@ -162,7 +162,21 @@ fn values_filters(b: &mut Builder, mentions: &[Mention]) -> Result<Vec<Filter>, 
         fields.dedup();
         let direction = ms.first().and_then(|m| b.words.get(m.at.wrapping_sub(1))).map(String::as_str);
         let directed = direction.and_then(|d| by_direction(d, &fields));
-        let field = if let Some(f) = directed {
+        // "destination port Saltmere Harbour", "status is open": the field named right before.
+        let at = ms.first().map_or(0, |m| m.at);
+        let named: Vec<&str> = fields
+            .iter()
+            .copied()
+            .filter(|f| {
+                mentions.iter().any(|x| {
+                    let end = x.at + x.term.split(' ').count();
+                    x.value.is_none() && x.field == *f && (end == at || end + 1 == at && matches!(b.words.get(end).map(String::as_str), Some("is" | "of" | "equal" | "equals")))
+                })
+            })
+            .collect();
+        let field = if let [f] = named.as_slice() {
+            f.to_string()
+        } else if let Some(f) = directed {
             f
         } else if fields.len() > 1 {
             let alternatives: Vec<String> = fields.iter().map(|f| f.to_string()).collect();

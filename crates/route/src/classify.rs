@@ -42,6 +42,8 @@ pub struct TypeDecision {
     pub requires_llm: bool,
     /// The cues found, as `kind: "phrase"`.
     pub reasons: Vec<String>,
+    /// No cue of either kind matched (the `complex` at 0.5 fallback).
+    pub matched_nothing: bool,
 }
 
 /// Phrases that ask for analysis rather than retrieval.
@@ -125,7 +127,8 @@ pub fn classify(question: &str) -> TypeDecision {
     } else {
         rule_type
     };
-    TypeDecision { query_type, rule_type, confidence, requires_llm: query_type != QueryType::Simple, reasons }
+    let matched_nothing = direct.is_empty() && analytical.is_empty();
+    TypeDecision { query_type, rule_type, confidence, requires_llm: query_type != QueryType::Simple, reasons, matched_nothing }
 }
 
 /// The part of a complex or hybrid question a direct query can answer: for "show … and explain

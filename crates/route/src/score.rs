@@ -185,12 +185,19 @@ pub fn decide(question: &str, profiles: &[SourceProfile], today: chrono::NaiveDa
     };
     let extracted_filters = scored.into_iter().find(|(t, ..)| *t == chosen).map(|(_, _, f)| f).unwrap_or_else(|| extract(question, None, today));
     reasons.extend(type_decision.reasons.iter().cloned());
+    let (mut query_type, mut confidence, mut requires_llm) = (type_decision.query_type, type_decision.confidence, type_decision.requires_llm);
+    // No phrase cue, but filters on a structured source ("shipments in transit", "orders from
+    // 2024"): a filter-only question, which a direct query answers.
+    if type_decision.matched_nothing && chosen != Target::Documents && !extracted_filters.is_empty() {
+        reasons.push("filters only: simple at 0.7".to_string());
+        (query_type, confidence, requires_llm) = (QueryType::Simple, 0.7, false);
+    }
     RouteDecision {
         target: chosen,
-        query_type: type_decision.query_type,
-        confidence: type_decision.confidence,
+        query_type,
+        confidence,
         extracted_filters,
-        requires_llm: type_decision.requires_llm,
+        requires_llm,
         reasons,
         scores,
     }

@@ -141,6 +141,11 @@ fn to_and_from_pick_the_directed_field() {
     let from = ask(&engine, dir.path(), "flights from Lima", opts());
     assert_eq!(from.answer.total, Some(records.iter().filter(|r| r["source_city"] == "Lima").count() as u64));
     assert_eq!(ask(&engine, dir.path(), "flights with Lima", opts()).answer.status, EsStatus::NeedsClarification);
+    // The field named right before the value decides.
+    let named = ask(&engine, dir.path(), "flights with target city Lima", opts());
+    assert_eq!(named.answer.total, to.answer.total, "{:?}", named.answer);
+    let named = ask(&engine, dir.path(), "flights whose source city is Lima", opts());
+    assert_eq!(named.answer.total, from.answer.total, "{:?}", named.answer);
 }
 
 /// `n` records `{"id": "R00000", "group": 0..7, "rank": i % 1000}`, indexed in that order.

@@ -64,6 +64,10 @@ fn a_collection_the_documents_know_nothing_of_goes_to_its_source() {
     assert!(d.reasons.iter().any(|r| r.contains("names field weight_kg")), "{d:?}");
     let d = decide("parcels in transit", &sources, today());
     assert_eq!(d.extracted_filters.values[0].value, "in_transit", "{d:?}");
+    assert_eq!((d.query_type, d.confidence), (QueryType::Simple, 0.7), "a filter-only question: {d:?}");
+    // No cue and no filter: the documented fallback stands.
+    let d = decide("parcels", &sources, today());
+    assert_eq!((d.target, d.query_type, d.confidence), (Target::Es, QueryType::Complex, 0.5), "{d:?}");
     // The documents name the battery: they keep the question.
     let d = decide("How long do parcels of batteries last?", &sources, today());
     assert_eq!(d.target, Target::Documents, "{d:?}");
