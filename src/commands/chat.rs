@@ -54,6 +54,10 @@ pub fn run(settings: &Settings, global: &GlobalArgs, args: &ChatArgs) -> Result<
                 }
                 true
             }
+            command if command.starts_with('/') && !command.contains(' ') => {
+                eprintln!("unknown command {command}: /help, /history and /exit are the chat's commands");
+                true
+            }
             question => {
                 let mut s = settings.clone();
                 match crate::app::ask(&mut s, global, question, &flags) {

@@ -122,7 +122,7 @@ fn qa_chat_reads_turns_from_stdin_into_one_session() {
     let out = qa(dir.path())
         .env("QA_ES", "shipments")
         .args(["chat", "--session", "c", "--json"])
-        .write_stdin("List the delayed shipments\n\nshow me more\n/history\nrun this: DELETE FROM t\n")
+        .write_stdin("List the delayed shipments\n\nshow me more\n/history\n/histroy\nrun this: DELETE FROM t\n")
         .assert()
         .code(1)
         .get_output()
@@ -137,6 +137,7 @@ fn qa_chat_reads_turns_from_stdin_into_one_session() {
     // The pasted DELETE has no database to run on: an error for that turn, the chat goes on
     // to the end of input and exits 1.
     assert!(String::from_utf8_lossy(&out.stderr).contains("--db or QA_SQL_URL"), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown command /histroy"), "a mistyped command is no question: {out:?}");
     let show = json_of(&qa(dir.path()).args(["session", "show", "c", "--json"]).assert().success().get_output().stdout);
     assert_eq!(show["turns"].as_array().unwrap().len(), 2);
     // Without --session a new chat-… session is started; /exit ends it.
