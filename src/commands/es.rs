@@ -2,6 +2,7 @@
 //! remote Elasticsearch/OpenSearch server), check a query body, show a mapping, list the
 //! embedded indexes.
 
+mod eval;
 mod present;
 
 use std::io::Write;
@@ -149,6 +150,22 @@ pub enum EsCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Score the ES path on a question set with known results: the same JSON Lines as
+    /// `qa sql eval` ({"id", "question", "expected": {"columns", "rows"}, "order_matters"}, or
+    /// "must_ask": true for a question the index cannot answer). An answer becomes rows: a count
+    /// is [total], an aggregation one row per bucket [key, doc_count, metrics…], a search one row
+    /// per hit with all its fields. Prints right, wrong but answered, asked and errored,
+    /// overall and per class. Exit code 0.
+    Eval {
+        #[arg(value_name = "QUESTIONS.jsonl")]
+        file: PathBuf,
+        /// Print the summary and every question's outcome as JSON.
+        #[arg(long)]
+        json: bool,
+        /// List every question that is not right (not only the wrong ones).
+        #[arg(long)]
+        details: bool,
+    },
     /// List the embedded indexes under the data folder.
     List {
         /// Print the list as JSON.
@@ -192,13 +209,14 @@ pub fn run(settings: &mut Settings, quiet: bool, args: &EsArgs) -> Result<ExitCo
         Some(EsCommand::Check { body, json }) => return check(settings, body, *json),
         Some(EsCommand::Mapping { json }) => return mapping(settings, *json),
         Some(EsCommand::List { json }) => return list(settings, *json),
+        Some(EsCommand::Eval { file, json, details }) => return eval::run(settings, quiet, file, *json, *details),
         None => {}
     }
     question(settings, quiet, args)
 }
 
 /// An error the user can act on: `error: …` and `hint: …` lines on stderr, exit code 1.
-struct Failure {
+pub(crate) struct Failure {
     message: String,
     hints: Vec<String>,
 }
@@ -208,7 +226,7 @@ impl Failure {
         Failure { message: message.into(), hints: hints.into_iter().collect() }
     }
 
-    fn print(&self, json_out: bool) -> Result<ExitCode> {
+    pub(crate) fn print(&self, json_out: bool) -> Result<ExitCode> {
         if json_out {
             println!("{}", serde_json::to_string_pretty(&json!({"status": "error", "route": "es", "error": self.message, "hints": self.hints}))?);
         } else {
@@ -294,7 +312,7 @@ pub fn open_engine(settings: &Settings) -> Result<Box<dyn SearchEngine>, EsError
 }
 
 /// [`open_engine`] and its mapping, or the failure to print.
-fn open_with_mapping(settings: &Settings) -> Result<(Box<dyn SearchEngine>, Mapping), Failure> {
+pub(crate) fn open_with_mapping(settings: &Settings) -> Result<(Box<dyn SearchEngine>, Mapping), Failure> {
     if settings.es_target().is_none() {
         return Err(no_target());
     }
@@ -377,7 +395,7 @@ fn check(settings: &Settings, body: &str, json_out: bool) -> Result<ExitCode> {
 }
 
 /// The target as shown: the embedded index name or the URL without credentials.
-fn target_label(settings: &Settings) -> String {
+pub(crate) fn target_label(settings: &Settings) -> String {
     match settings.es_target() {
         Some(EsTarget::Embedded(name)) => format!("embedded index '{name}'"),
         Some(EsTarget::Remote(url)) => redact_es_url(&url),

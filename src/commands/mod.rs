@@ -3,6 +3,7 @@
 
 pub mod chat;
 pub mod es;
+pub mod eval_report;
 pub mod graph;
 pub mod route;
 pub mod session;

@@ -480,6 +480,8 @@ pub fn try_route(settings: &Settings, quiet: bool, question: &str) -> Option<Rou
 struct EvalRecord {
     id: String,
     difficulty: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    class: Option<String>,
     question: String,
     grade: eval::Grade,
     sql: Option<String>,
@@ -505,20 +507,23 @@ fn eval(settings: &Settings, quiet: bool, dialect: Option<&str>, file: &std::pat
         #[allow(clippy::redundant_closure)]
         let mut llm_run = llm.as_deref_mut().map(|l| LlmRun::new(l));
         let run = Agent::new(db.as_mut(), llm_run.as_mut(), options.clone()).with_schema(schema.clone()).run(&q.question, None);
-        let (grade, detail) = match (&run.outcome, &run.result) {
-            (Outcome::Answered, Some(r)) => match eval::compare(&q.expected, r, q.order_matters) {
-                Ok(()) => (eval::Grade::Right, None),
-                Err(why) => (eval::Grade::Wrong, Some(why.to_string())),
-            },
-            (Outcome::NeedsClarification { question }, _) => (eval::Grade::Asked, Some(question.clone())),
-            (Outcome::Failed { error, .. }, _) => (eval::Grade::Errored, Some(url.scrub(error))),
-            (Outcome::Answered, None) => (eval::Grade::Errored, Some("answered without rows".into())),
+        let scrubbed;
+        let outcome = match (&run.outcome, &run.result) {
+            (Outcome::Answered, Some(r)) => eval::Outcome::Rows { columns: &r.columns, rows: &r.rows, truncated: r.truncated },
+            (Outcome::NeedsClarification { question }, _) => eval::Outcome::Asked(question),
+            (Outcome::Failed { error, .. }, _) => {
+                scrubbed = url.scrub(error);
+                eval::Outcome::Failed(&scrubbed)
+            }
+            (Outcome::Answered, None) => eval::Outcome::Failed("answered without rows"),
         };
-        summary.add(q.difficulty.as_deref(), grade);
+        let (grade, detail) = eval::grade(q, outcome);
+        summary.add(q, grade);
         let not_used = run.state.get("coverage").and_then(|c| c["unmapped"].as_array()).map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect()).unwrap_or_default();
         records.push(EvalRecord {
             id: q.id.clone(),
             difficulty: q.difficulty.clone(),
+            class: q.class.clone(),
             question: q.question.clone(),
             grade,
             sql: run.state.str("sql").filter(|_| run.state.bool("validation_ok")).map(str::to_string),
@@ -544,29 +549,11 @@ fn eval(settings: &Settings, quiet: bool, dialect: Option<&str>, file: &std::pat
         println!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(ExitCode::SUCCESS);
     }
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "qa sql eval: {} questions from {} on {} (llm: {llm_name})", questions.len(), file.display(), url)?;
-    writeln!(out, "{:<10} {:>5} {:>14} {:>14} {:>14} {:>14}", "", "n", "right", "wrong", "asked", "errored")?;
-    let line = |name: &str, c: &eval::Counts| {
-        let f = |n: usize| format!("{n} ({:.1}%)", c.pct(n));
-        format!("{name:<10} {:>5} {:>14} {:>14} {:>14} {:>14}", c.total, f(c.right), f(c.wrong), f(c.asked), f(c.errored))
-    };
-    writeln!(out, "{}", line("all", &summary.overall))?;
-    for (d, c) in &summary.by_difficulty {
-        writeln!(out, "{}", line(d, c))?;
-    }
-    let shown: Vec<&EvalRecord> = records.iter().filter(|r| r.grade == eval::Grade::Wrong || (verbose && r.grade != eval::Grade::Right)).collect();
-    if !shown.is_empty() {
-        writeln!(out, "\n{}:", if verbose { "Not right" } else { "Wrong but answered (--details lists the asked and errored too)" })?;
-    }
-    for r in shown {
-        writeln!(out, "  [{:?}] {} {}", r.grade, r.id, r.question)?;
-        if let Some(sql) = &r.sql {
-            writeln!(out, "      sql: {sql}")?;
-        }
-        if let Some(d) = &r.detail {
-            writeln!(out, "      why: {}", d.replace('\n', "\n           "))?;
-        }
-    }
+    let head = format!("qa sql eval: {} questions from {} on {} (llm: {llm_name})", questions.len(), file.display(), url);
+    let listed: Vec<super::eval_report::Listed> = records
+        .iter()
+        .map(|r| super::eval_report::Listed { id: &r.id, question: &r.question, grade: r.grade, query: r.sql.clone(), detail: r.detail.as_deref() })
+        .collect();
+    super::eval_report::print(&mut std::io::stdout().lock(), &head, &summary, &listed, verbose)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -10,5 +10,6 @@ pub mod progress;
 pub mod secret;
 pub mod setting;
 pub mod stats;
+pub mod tabular_eval;
 pub mod text;
 pub mod trace;

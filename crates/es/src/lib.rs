@@ -18,6 +18,7 @@ pub mod checkpoint;
 pub mod embedded;
 pub mod engine;
 mod error;
+pub mod eval;
 pub mod generate;
 pub mod guard;
 pub mod infer;

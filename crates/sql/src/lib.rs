@@ -478,20 +478,6 @@ pub enum SqlError {
     /// A checkpoint could not be serialized.
     #[error("cannot serialize the checkpoint: {0}")]
     SaveCheckpoint(#[source] serde_json::Error),
-    /// A line of an evaluation question file that is not a question.
-    #[error("{}:{line}: not a question line ({source})", path.display())]
-    EvalLine {
-        /// The question file.
-        path: PathBuf,
-        /// The line number, from 1.
-        line: usize,
-        /// The parser's error.
-        #[source]
-        source: serde_json::Error,
-    },
-    /// An evaluation question file without questions.
-    #[error("{} holds no questions", .0.display())]
-    NoEvalQuestions(PathBuf),
 }
 
 impl SqlError {
