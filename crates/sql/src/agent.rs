@@ -121,6 +121,9 @@ pub struct Agent<'a, 'l> {
     preloaded_schema: Option<super::DbSchema>,
 }
 
+/// Most value look-ups (one capped query each) a question may cost the database.
+const LOOKUP_BUDGET: usize = 60;
+
 /// A stage's result: its value for the next stage, or the run's outcome (stop here).
 type Step<T> = Result<ControlFlow<Outcome, T>, RunError>;
 
@@ -291,7 +294,8 @@ impl<'a, 'l> Agent<'a, 'l> {
             q.push(' ');
             q.push_str(&c.answer);
         }
-        let PlanOutcome { intent, plan, confidence, coverage, fixes, ambiguity, clarifying_question } = plan::plan(ctx, &q, &clarifications);
+        let mut lookup = super::plan::source::DbLookup { db: &mut *self.db, ctx, limits: self.opts.limits, budget: LOOKUP_BUDGET };
+        let PlanOutcome { intent, plan, confidence, coverage, fixes, ambiguity, clarifying_question } = plan::plan(ctx, &q, &clarifications, Some(&mut lookup));
         let plan_ok = plan.is_some() && ambiguity.is_none();
         let forced = self.opts.force || clarifications.iter().any(Clarification::proceeds);
         let low = plan_ok && confidence < CONFIDENCE_THRESHOLD;

@@ -83,6 +83,28 @@ fn redacted(url: &SqlUrl) -> String {
     url.scrub(&redact_url(&url.to_string()))
 }
 
+/// Text columns with at most this many distinct values have all of them in the value index.
+pub const VALUE_INDEX_MAX: usize = 1000;
+
+/// The query for a column's value index: its distinct values, one more than kept (so that a
+/// longer list is told apart); integer columns keep three (a 0/1 flag has two).
+pub(crate) fn value_index_sql(qt: &str, qc: &str, integer: bool, postgres: bool) -> String {
+    let cast = if postgres { format!("{qc}::text") } else { format!("CAST({qc} AS TEXT)") };
+    let limit = if integer { 3 } else { VALUE_INDEX_MAX + 1 };
+    format!("SELECT DISTINCT {cast} FROM {qt} WHERE {qc} IS NOT NULL LIMIT {limit}")
+}
+
+/// Keep a value index: all values when they are few enough, else the first few (enough to
+/// tell what kind of text the column holds).
+pub(crate) fn keep_values(col: &mut ColumnInfo, mut values: Vec<String>, integer: bool) {
+    let max = if integer { 2 } else { VALUE_INDEX_MAX };
+    col.values_complete = values.len() <= max;
+    if !col.values_complete {
+        values.truncate(if integer { 0 } else { 5 });
+    }
+    col.values = values;
+}
+
 /// Text columns with more distinct values than this get no samples.
 pub const MAX_SAMPLED_DISTINCT: usize = 20;
 
@@ -311,6 +333,8 @@ impl SqlDatabase for SqliteDb {
                     nullable: notnull == 0 && pkpos == 0,
                     samples: Vec::new(),
                     distinct: None,
+                    values: Vec::new(),
+                    values_complete: false,
                 })
                 .collect();
             // (id, seq, table, from, to)
@@ -358,6 +382,14 @@ impl SqlDatabase for SqliteDb {
                             col.distinct = Some(distinct);
                         }
                     }
+                    Err(SqlError::Timeout { .. }) => {}
+                    Err(e) => return Err(e),
+                }
+            }
+            for col in columns.iter_mut().filter(|c| matches!(c.kind(), ColumnKind::Text | ColumnKind::Other | ColumnKind::Integer | ColumnKind::Boolean | ColumnKind::Date)) {
+                let integer = matches!(col.kind(), ColumnKind::Integer | ColumnKind::Boolean);
+                match self.internal(&value_index_sql(&qt, &quote_ident(&col.name), integer, false), None, |r| r.get::<_, String>(0)) {
+                    Ok(values) => keep_values(col, values, integer),
                     Err(SqlError::Timeout { .. }) => {}
                     Err(e) => return Err(e),
                 }

@@ -5,7 +5,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::plan::{sql_coverage::sql_coverage, Coverage, Filter, Plan};
+use super::plan::ir::{Cond, Lit};
+use super::plan::{sql_coverage::sql_coverage, Coverage, Plan};
 use super::schema::SchemaContext;
 use super::validate::{self, Verdict};
 use super::Dialect;
@@ -31,8 +32,13 @@ pub struct Candidate {
     pub not_used: Vec<String>,
 }
 
-pub use super::render::{ident, literal, render};
-use super::render::number;
+pub use super::plan::ir::{ident, literal};
+use super::plan::ir::number;
+
+/// Render the plan as SQL in the dialect (the deterministic generator), capped at `row_cap` rows.
+pub fn render(ctx: &SchemaContext, plan: &Plan, dialect: Dialect, row_cap: usize) -> String {
+    super::plan::ir::render_query(ctx, plan, dialect, Some(row_cap))
+}
 
 /// Examples over a schema that is not the user's, so the model learns the shape, not answers.
 pub fn few_shots(dialect: Dialect) -> Vec<(String, String)> {
@@ -180,40 +186,28 @@ pub fn score(verdict: &Verdict, plan: Option<&Plan>, sql: &str, question: &str, 
         }
     }
     if let Some(p) = plan {
-        let mut want: Vec<String> = vec![p.table.to_ascii_lowercase()];
-        want.extend(p.joins.iter().map(|j| j.to_table.to_ascii_lowercase()));
+        let want: Vec<String> = p.tables().iter().map(|t| t.to_ascii_lowercase()).collect();
         let have = &verdict.tables;
         s += want.iter().filter(|t| have.contains(t)).count() as f64;
         s -= have.iter().filter(|t| !want.contains(t)).count() as f64 * 0.5;
-        let upper = sql.to_ascii_lowercase();
+        let lower = sql.to_ascii_lowercase();
         for f in &p.filters {
+            if f.col().is_some_and(|c| lower.contains(&c.column.to_ascii_lowercase())) {
+                s += 0.5;
+            }
             match f {
-                Filter::In { col, values, .. } => {
-                    if upper.contains(&col.column.to_ascii_lowercase()) {
-                        s += 0.5;
-                    }
-                    if values.iter().any(|v| sql.contains(&literal(v))) {
-                        s += 1.0;
-                    }
+                Cond::In { values, .. } if values.iter().any(|v| match v {
+                    Lit::Text(t) => sql.contains(&literal(t)),
+                    Lit::Num(n) => sql.contains(&number(*n)),
+                }) =>
+                {
+                    s += 1.0;
                 }
-                Filter::Year { year, .. } => {
-                    if sql.contains(&year.to_string()) {
-                        s += 0.5;
-                    }
-                }
-                Filter::Compare { value, .. } => {
-                    if sql.contains(&number(*value)) {
-                        s += 0.5;
-                    }
-                }
-                other => {
-                    if other.col().is_some_and(|c| upper.contains(&c.column.to_ascii_lowercase())) {
-                        s += 0.5;
-                    }
-                }
+                Cond::Cmp { value: Lit::Num(n), .. } if sql.contains(&number(*n)) => s += 0.5,
+                _ => {}
             }
         }
-        if p.aggregate.is_some() == (upper.contains("count(") || upper.contains("avg(") || upper.contains("sum(") || upper.contains("min(") || upper.contains("max(")) {
+        if p.aggregates() == (lower.contains("count(") || lower.contains("avg(") || lower.contains("sum(") || lower.contains("min(") || lower.contains("max(")) {
             s += 1.0;
         }
     }
@@ -264,7 +258,7 @@ mod tests {
 
     fn sql_for(q: &str, d: Dialect) -> String {
         let ctx = audit_context();
-        let p = plan(&ctx, q, &[]).plan.unwrap();
+        let p = plan(&ctx, q, &[], None).plan.unwrap();
         render(&ctx, &p, d, 200)
     }
 

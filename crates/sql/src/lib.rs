@@ -20,7 +20,6 @@ pub mod eval;
 pub(crate) mod generate;
 pub mod plan;
 pub mod present;
-pub(crate) mod render;
 pub mod route;
 pub mod schema;
 pub mod state;
@@ -294,6 +293,15 @@ pub struct ColumnInfo {
     pub samples: Vec<String>,
     /// Distinct values counted while sampling (None when not sampled).
     pub distinct: Option<u64>,
+    /// Distinct values for linking a question's words to stored values: every value of a text
+    /// column with at most [`db::VALUE_INDEX_MAX`] of them (`values_complete`), else a few; the
+    /// values of an integer column with at most two (a 0/1 flag). Not serialised: traces keep
+    /// the samples only.
+    #[serde(skip)]
+    pub values: Vec<String>,
+    /// `values` holds every distinct value.
+    #[serde(skip)]
+    pub values_complete: bool,
 }
 
 /// A foreign key: `columns` of the declaring table reference `ref_columns` of `ref_table`.
@@ -326,7 +334,7 @@ impl ColumnInfo {
         let t = self.data_type.to_ascii_lowercase();
         if t.contains("int") || t == "serial" || t == "bigserial" {
             ColumnKind::Integer
-        } else if t.contains("numeric") || t.contains("decimal") || t.contains("real") || t.contains("double") || t.contains("float") || t == "money" {
+        } else if t.contains("numeric") || t.contains("decimal") || t.contains("real") || t.contains("double") || t.contains("float") || t == "money" || t.starts_with("number") {
             ColumnKind::Number
         } else if t.contains("date") || t.contains("time") {
             ColumnKind::Date

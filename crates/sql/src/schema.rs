@@ -115,6 +115,11 @@ pub struct SchemaContext {
     pub lexicon: Vec<LexEntry>,
     /// Semantic-schema entries that name tables or columns the database lacks (ignored).
     pub warnings: Vec<String>,
+    /// Foreign keys the database does not declare but its names imply (a column named like
+    /// another table's single-column primary key: `singer_id` → `singer(singer_id)`, or
+    /// `<table>_id` → `<table>(id)`), child → parent.
+    #[serde(skip)]
+    pub(crate) inferred: Vec<JoinStep>,
 }
 
 /// Lower-case words of `text` (letters, digits, apostrophes dropped), for phrase matching.
@@ -179,7 +184,16 @@ impl SchemaContext {
                 }
             }
         }
-        SchemaContext { db, semantic, lexicon, warnings }
+        let inferred = infer_keys(&db);
+        SchemaContext { db, semantic, lexicon, warnings, inferred }
+    }
+
+    /// `step` (either direction) follows an inferred, not a declared, foreign key.
+    pub(crate) fn inferred(&self, step: &JoinStep) -> bool {
+        self.inferred.iter().any(|e| {
+            (e.from_table.eq_ignore_ascii_case(&step.from_table) && e.from_column.eq_ignore_ascii_case(&step.from_column) && e.to_table.eq_ignore_ascii_case(&step.to_table))
+                || (e.to_table.eq_ignore_ascii_case(&step.from_table) && e.from_table.eq_ignore_ascii_case(&step.to_table) && e.from_column.eq_ignore_ascii_case(&step.to_column))
+        })
     }
 
     fn semantic_table(&self, table: &str) -> Option<&SemanticTable> {
@@ -301,6 +315,10 @@ impl SchemaContext {
 
     fn fk_edges(&self) -> Vec<JoinStep> {
         let mut edges = Vec::new();
+        for e in &self.inferred {
+            edges.push(e.clone());
+            edges.push(JoinStep { from_table: e.to_table.clone(), from_column: e.to_column.clone(), to_table: e.from_table.clone(), to_column: e.from_column.clone() });
+        }
         for t in &self.db.tables {
             for fk in &t.foreign_keys {
                 let (Some(c), Some(rc)) = (fk.columns.first(), fk.ref_columns.first()) else { continue };
@@ -322,6 +340,32 @@ impl SchemaContext {
     }
 }
 
+/// Foreign keys implied by names where none is declared (see [`SchemaContext::inferred`]).
+fn infer_keys(db: &DbSchema) -> Vec<JoinStep> {
+    let mut out = Vec::new();
+    for a in &db.tables {
+        for c in &a.columns {
+            let declared = a.foreign_keys.iter().any(|fk| fk.columns.iter().any(|x| x.eq_ignore_ascii_case(&c.name)));
+            let own_key = a.primary_key.len() == 1 && a.primary_key[0].eq_ignore_ascii_case(&c.name);
+            if declared || own_key {
+                continue;
+            }
+            let lower = c.name.to_ascii_lowercase();
+            for b in db.tables.iter().filter(|b| !b.name.eq_ignore_ascii_case(&a.name) && b.primary_key.len() == 1) {
+                let p = b.primary_key[0].to_ascii_lowercase();
+                let Some(pc) = b.column(&p) else { continue };
+                let bname = b.name.to_ascii_lowercase();
+                let named = (p != "id" && lower == p) || (p == "id" && (lower == format!("{}_id", singular(&bname)) || lower == format!("{bname}_id")));
+                let same_kind = pc.kind() == c.kind() || (pc.kind() == ColumnKind::Integer && c.kind() == ColumnKind::Integer);
+                if named && same_kind {
+                    out.push(JoinStep { from_table: a.name.clone(), from_column: c.name.clone(), to_table: b.name.clone(), to_column: pc.name.clone() });
+                }
+            }
+        }
+    }
+    out
+}
+
 /// `from_table.from_column = to_table.to_column`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct JoinStep {
@@ -337,7 +381,7 @@ pub(crate) mod tests {
     use crate::{ColumnInfo, ForeignKey};
 
     fn col(name: &str, ty: &str, samples: &[&str]) -> ColumnInfo {
-        ColumnInfo { name: name.into(), data_type: ty.into(), nullable: false, samples: samples.iter().map(|s| s.to_string()).collect(), distinct: None }
+        ColumnInfo { name: name.into(), data_type: ty.into(), nullable: false, samples: samples.iter().map(|s| s.to_string()).collect(), distinct: None, values: samples.iter().map(|s| s.to_string()).collect(), values_complete: !samples.is_empty() }
     }
 
     fn fk(c: &str, t: &str) -> ForeignKey {

@@ -16,7 +16,7 @@ use tokio_postgres::types::{FromSql, Kind, Type};
 use tokio_postgres::{Client, NoTls, Row};
 
 use super::{MAX_SAMPLED_DISTINCT, SqlDatabase, ms, quote_ident, redacted, samples_from};
-use crate::{ColumnInfo, DbSchema, Dialect, ExecLimits, ForeignKey, QueryResult, SqlError, SqlUrl, TableInfo};
+use crate::{ColumnInfo, ColumnKind, DbSchema, Dialect, ExecLimits, ForeignKey, QueryResult, SqlError, SqlUrl, TableInfo};
 
 /// Extra time the client waits for the server beyond the statement timeout before it gives up
 /// on the connection.
@@ -311,7 +311,7 @@ async fn pg_catalog(client: &mut Client, timeout_ms: u64) -> Result<Vec<PgTable>
                 if c.get::<_, bool>(3) {
                     sampleable.push(cname.clone());
                 }
-                columns.push(ColumnInfo { name: cname, data_type: c.get::<_, String>(1).to_ascii_lowercase(), nullable: !c.get::<_, bool>(2), samples: Vec::new(), distinct: None });
+                columns.push(ColumnInfo { name: cname, data_type: c.get::<_, String>(1).to_ascii_lowercase(), nullable: !c.get::<_, bool>(2), samples: Vec::new(), distinct: None, values: Vec::new(), values_complete: false });
             }
             let primary_key: Vec<String> = tx
                 .query(
@@ -403,6 +403,26 @@ impl SqlDatabase for PostgresDb {
                             ci.samples = samples;
                             ci.distinct = Some(distinct);
                         }
+                    }
+                    Err(SqlError::Timeout { .. }) => {}
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        for t in &mut tables {
+            let qt = format!("{}.{}", quote_ident(&t.schema), quote_ident(&t.info.name));
+            for i in 0..t.info.columns.len() {
+                let kind = t.info.columns[i].kind();
+                if !matches!(kind, ColumnKind::Text | ColumnKind::Integer | ColumnKind::Boolean | ColumnKind::Date) {
+                    continue;
+                }
+                let integer = matches!(kind, ColumnKind::Integer | ColumnKind::Boolean);
+                let sql = crate::db::value_index_sql(&qt, &quote_ident(&t.info.columns[i].name), integer, true);
+                let url = self.url.clone();
+                match self.run(timeout, |c| Box::pin(async move { ro_rows(c, &sql, &[], timeout).await.map_err(|e| pg_error(&e, &url, timeout)) })) {
+                    Ok(rows) => {
+                        let values: Vec<String> = rows.iter().map(|r| r.get::<_, String>(0)).collect();
+                        crate::db::keep_values(&mut t.info.columns[i], values, integer);
                     }
                     Err(SqlError::Timeout { .. }) => {}
                     Err(e) => return Err(e),

@@ -1,401 +1,557 @@
-//! Conditions on numbers and dates: comparisons bound to the column they qualify ("price over
-//! 50", "more than 500 pages", "between 10 and 20"), counts of related rows ("more than 5
-//! orders"), years, months, quarters and date ranges ("in March 2024", "before 2024-02-01").
+//! Conditions: numbers compared to the column they measure ("with a capacity over 5000",
+//! "older than 30", "more than 10 participants", "over 500 dollars"), comparisons with an
+//! average ("older than average"), dates on the column they date ("enrolled in 2024", a table's
+//! only date column, an integer year column), stored values, flags ("retired", "inactive",
+//! "non-smoker"), optional columns ("never calibrated") and text that must be contained.
 
-use chrono::{Datelike, NaiveDate};
+use qa_question::cues::{measure_of, AggWord, Op};
+use qa_question::dates::DateMention;
+use qa_question::link::{How, Target};
+use qa_question::numbers::{convert, field_unit, Dimension};
+use qa_question::{names, FieldKind};
 
-use super::super::ColumnKind;
-use super::fix;
-use super::interpret::Interp;
-use super::{ColRef, Filter};
+use super::super::schema::Term;
+use super::ir::{AggFunc, ColRef, Cond, Expr, Having, Lit, Query};
+use super::read::Reader;
+use super::source::flag_literal;
+use super::{same_phrase, Ambiguity, AmbiguityKind, Choice};
 
-/// Verbs that compare a price: "cost over 50", "priced under 20".
-const MONEY_VERBS: &[&str] = &["cost", "costs", "costing", "priced", "worth", "sells", "sell", "selling", "sold"];
-
-const MONTHS: &[&str] = &["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
-const MONTHS_SHORT: &[&str] = &["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
-
-fn month_of(w: &str) -> Option<u32> {
-    MONTHS.iter().position(|m| *m == w).or_else(|| MONTHS_SHORT.iter().position(|m| *m == w).filter(|_| w != "may" && w != "mar")).map(|i| i as u32 + 1).or((w == "sept").then_some(9))
+/// What a number is compared with.
+enum Measured {
+    /// A numeric column.
+    Col(ColRef, Option<usize>),
+    /// The number of related rows of a table ("more than 10 participants").
+    Rows(String, Option<usize>),
 }
 
-fn iso(d: NaiveDate) -> String {
-    d.format("%Y-%m-%d").to_string()
-}
+/// Words of money columns.
+const MONEY_WORDS: &[&str] = &["price", "cost", "amount", "fee", "fine", "total", "budget", "salary", "earning", "revenue", "paid", "charge", "balance", "due", "owed", "income", "wage", "spend", "spent", "value", "worth", "usd", "eur", "cad", "gbp", "dollar", "bill", "invoice", "payment", "rate", "fare"];
 
-fn ymd(y: i32, m: u32, d: u32) -> Option<NaiveDate> {
-    NaiveDate::from_ymd_opt(y, m, d)
-}
-
-fn next_month(y: i32, m: u32) -> Option<NaiveDate> {
-    if m == 12 { ymd(y + 1, 1, 1) } else { ymd(y, m + 1, 1) }
-}
-
-/// A date expression: the tokens it spans and what it means.
-enum DateSpec {
-    Year(i32),
-    Range(Option<NaiveDate>, Option<NaiveDate>),
-    MonthOf(u32),
-}
-
-/// A comparison operator found at a token: the operator, the tokens it spans, and the
-/// number token(s) it compares with.
-struct Op {
-    op: &'static str,
-    words: std::ops::Range<usize>,
-    numbers: Vec<usize>,
-}
-
-impl Interp<'_> {
-    fn year_at(&self, i: usize) -> Option<i32> {
-        let t = self.q.toks.get(i)?;
-        (t.text.len() == 4 && !self.q.is_mapped(i)).then_some(t.number).flatten().filter(|n| n.fract() == 0.0 && (1900.0..=2100.0).contains(n)).map(|n| n as i32)
+impl Reader<'_> {
+    pub fn conditions(&mut self) {
+        self.averages();
+        self.comparisons();
+        self.dates();
+        self.values();
+        self.flags();
+        self.contains();
     }
 
-    fn date_at(&self, i: usize) -> Option<NaiveDate> {
-        NaiveDate::parse_from_str(self.q.toks.get(i)?.date.as_deref()?, "%Y-%m-%d").ok()
+    /// Numeric columns of the tables in play whose name words include one of `nouns`.
+    fn measure_columns(&self, nouns: &[&str]) -> Vec<ColRef> {
+        let mut out = Vec::new();
+        for t in self.context_tables() {
+            let Some(c) = self.schema.collection(&t) else { continue };
+            for f in c.fields.iter().filter(|f| f.kind.is_numeric() && f.key == qa_question::KeyRole::None) {
+                let words = names::name_words(&f.name);
+                if words.iter().any(|w| nouns.contains(&w.as_str())) {
+                    out.push(ColRef::new(&c.name, &f.name));
+                }
+            }
+        }
+        out
     }
 
-    /// A date relative to today starting at token `i`: "this year", "last year" (calendar
-    /// years), "this month", "last 30 days", "past 2 weeks", "last week" / "last month" (the
-    /// last 7 / 30 days up to today, as the router reads them), "today", "yesterday".
-    fn relative_date(&self, i: usize) -> Option<(usize, usize, DateSpec)> {
-        let (w, next) = (self.q.word(i), self.q.word(i + 1));
-        let today = self.today;
-        let tomorrow = today.succ_opt();
-        let days_of = |unit: &str| match unit {
-            "day" | "days" => Some(1),
-            "week" | "weeks" => Some(7),
-            "month" | "months" => Some(30),
-            "year" | "years" => Some(365),
-            _ => None,
-        };
-        let back = |n: i64| today.checked_sub_signed(chrono::Duration::days(n));
-        match (w, next) {
-            ("today", _) => Some((i, i + 1, DateSpec::Range(Some(today), tomorrow))),
-            ("yesterday", _) => Some((i, i + 1, DateSpec::Range(back(1), Some(today)))),
-            ("this" | "current", "year") => Some((i, i + 2, DateSpec::Year(today.year()))),
-            ("last" | "previous", "year") => Some((i, i + 2, DateSpec::Year(today.year() - 1))),
-            ("this" | "current", "month") => Some((i, i + 2, DateSpec::Range(ymd(today.year(), today.month(), 1), next_month(today.year(), today.month())))),
-            ("last" | "past" | "previous", unit) if days_of(unit).is_some() => Some((i, i + 2, DateSpec::Range(back(days_of(unit)?), tomorrow))),
-            ("last" | "past", _) => {
-                let n = self.q.number(i + 1).filter(|n| n.fract() == 0.0 && *n >= 1.0 && *n <= 10_000.0)? as i64;
-                let per = days_of(self.q.word(i + 2))?;
-                Some((i, i + 3, DateSpec::Range(back(n * per), tomorrow)))
-            }
-            _ => None,
+    /// The column a measure adjective names ("older" → age, "heavier" → weight), if the
+    /// tables in play have exactly one such column (or one the question also names).
+    pub fn adjective_column(&self, adjective: &str) -> Option<ColRef> {
+        let (_, nouns, _) = measure_of(adjective)?;
+        let cols = self.measure_columns(nouns);
+        if cols.len() == 1 {
+            return Some(cols[0].clone());
         }
-    }
-
-    /// The date expression starting at token `i`: (first token, end, meaning).
-    fn date_expr(&self, i: usize) -> Option<(usize, usize, DateSpec)> {
-        let w = self.q.word(i);
-        let prev = if i > 0 { self.q.word(i - 1) } else { "" };
-        let op_start = if matches!(prev, "before" | "after" | "since" | "until" | "till" | "through" | "from" | "on" | "in" | "during") { i - 1 } else { i };
-        let day = chrono::Duration::days(1);
-        if let Some(relative) = self.relative_date(i) {
-            return Some(relative);
-        }
-        if let Some(d) = self.date_at(i) {
-            return Some(match prev {
-                "before" => (op_start, i + 1, DateSpec::Range(None, Some(d))),
-                "after" => (op_start, i + 1, DateSpec::Range(d.checked_add_signed(day), None)),
-                "since" | "from" => (op_start, i + 1, DateSpec::Range(Some(d), None)),
-                "until" | "till" | "through" => (op_start, i + 1, DateSpec::Range(None, d.checked_add_signed(day))),
-                _ => (op_start, i + 1, DateSpec::Range(Some(d), d.checked_add_signed(day))),
-            });
-        }
-        if w == "between" {
-            if let (Some(a), "and", Some(b)) = (self.date_at(i + 1), self.q.word(i + 2), self.date_at(i + 3)) {
-                return Some((i, i + 4, DateSpec::Range(Some(a), b.checked_add_signed(day))));
-            }
-            if let (Some(a), "and", Some(b)) = (self.year_at(i + 1), self.q.word(i + 2), self.year_at(i + 3)) {
-                return Some((i, i + 4, DateSpec::Range(ymd(a, 1, 1), ymd(b + 1, 1, 1))));
-            }
+        if !cols.is_empty() {
             return None;
         }
-        if let Some(m) = month_of(w).or_else(|| (w == "may" && (self.year_at(i + 1).is_some() || matches!(prev, "in" | "during"))).then_some(5)) {
-            let year = self.year_at(i + 1).or_else(|| (self.q.word(i + 1) == "of").then(|| self.year_at(i + 2)).flatten());
-            let end = if self.year_at(i + 1).is_some() { i + 2 } else if year.is_some() { i + 3 } else { i + 1 };
-            return match year {
-                Some(y) => {
-                    let (first, next) = (ymd(y, m, 1)?, next_month(y, m)?);
-                    Some(match prev {
-                        "before" => (op_start, end, DateSpec::Range(None, Some(first))),
-                        "after" => (op_start, end, DateSpec::Range(Some(next), None)),
-                        "since" => (op_start, end, DateSpec::Range(Some(first), None)),
-                        _ => (op_start, end, DateSpec::Range(Some(first), Some(next))),
-                    })
+        // Not in the tables in play: a table one join away ("the tallest poker player").
+        let base = self.q.table.clone();
+        let mut found = Vec::new();
+        for c in &self.schema.collections {
+            if c.name.eq_ignore_ascii_case(&base) || self.ctx.join_path(&base, &c.name).is_none_or(|p| p.len() > 1) {
+                continue;
+            }
+            for f in c.fields.iter().filter(|f| f.kind.is_numeric() && f.key == qa_question::KeyRole::None) {
+                if names::name_words(&f.name).iter().any(|w| nouns.contains(&w.as_str())) {
+                    found.push(ColRef::new(&c.name, &f.name));
                 }
-                None if matches!(prev, "in" | "during") => Some((op_start, end, DateSpec::MonthOf(m))),
-                None => None,
-            };
+            }
         }
-        // "q1 2024", "first quarter of 2024".
-        let quarter = match w {
-            "q1" | "first" => Some(1),
-            "q2" | "second" => Some(2),
-            "q3" | "third" => Some(3),
-            "q4" | "fourth" | "last" => Some(4),
-            _ => None,
+        (found.len() == 1).then(|| found[0].clone())
+    }
+
+    /// A numeric column named right before `pos`.
+    fn numeric_before(&self, pos: usize) -> Option<(ColRef, usize)> {
+        let mi = self.mention_before(pos)?;
+        if self.names_table(mi) {
+            return None;
+        }
+        self.fields_of(mi).into_iter().find(|(c, _)| self.is_measure(c)).map(|(c, _)| (c, mi))
+    }
+
+    /// What the number of comparison `c` measures: the column its adjective names ("older"),
+    /// what the number counts ("10 participants": related rows, "6 cylinders": a column), the
+    /// column named before the cue ("capacity over 5000"), or the one its unit fits.
+    fn measured(&self, start: usize, end: usize, adjective: Option<&str>, unit: Option<qa_question::numbers::Unit>) -> Option<Measured> {
+        if let Some(c) = adjective.and_then(|a| self.adjective_column(a)) {
+            return Some(Measured::Col(c, None));
+        }
+        let after = |mi: usize| -> Option<Measured> {
+            if self.names_table(mi)
+                && let Some(t) = self.table(mi)
+                && self.entity.as_deref().is_some_and(|e| !e.eq_ignore_ascii_case(&t) && self.connected(e, &t))
+            {
+                return Some(Measured::Rows(t, Some(mi)));
+            }
+            self.fields_of(mi).into_iter().find(|(c, _)| self.is_measure(c)).map(|(c, _)| Measured::Col(c, Some(mi)))
         };
-        if let Some(qn) = quarter {
-            let (year_at, end) = if w.starts_with('q') {
-                (i + 1, i + 2)
-            } else if self.q.word(i + 1) == "quarter" && self.q.word(i + 2) == "of" {
-                (i + 3, i + 4)
-            } else if self.q.word(i + 1) == "quarter" {
-                (i + 2, i + 3)
+        if let Some(m) = self.ms.iter().position(|m| m.start == end).and_then(after) {
+            return Some(m);
+        }
+        if let Some((c, mi)) = self.numeric_before(start) {
+            return Some(Measured::Col(c, Some(mi)));
+        }
+        if let Some(m) = self.mention_at(end).and_then(after) {
+            return Some(m);
+        }
+        // By the unit: "over 500 dollars" is a money column, "more than 1 km" a length.
+        let u = unit?;
+        let mut cols = Vec::new();
+        for t in self.context_tables() {
+            let Some(c) = self.schema.collection(&t) else { continue };
+            for f in c.fields.iter().filter(|f| f.kind.is_numeric() && f.key == qa_question::KeyRole::None) {
+                let fu = field_unit(&f.name);
+                // (keys never measure)
+                let fits = match fu {
+                    Some(fu) => fu.dimension == u.dimension,
+                    None => u.dimension == Dimension::Money && names::name_words(&f.name).iter().any(|w| MONEY_WORDS.contains(&w.as_str())),
+                };
+                if fits {
+                    cols.push(ColRef::new(&c.name, &f.name));
+                }
+            }
+        }
+        (cols.len() == 1).then(|| Measured::Col(cols[0].clone(), None))
+    }
+
+    /// "older than average", "more than the average capacity", "above the mean price".
+    fn averages(&mut self) {
+        let avgs: Vec<(usize, usize)> = self.a.aggregates.iter().filter(|g| g.func == AggWord::Avg).map(|g| (g.start, g.end)).collect();
+        for (s, e) in avgs {
+            let mut p = s;
+            while p > 0 && matches!(self.word(p - 1), "the" | "an" | "a") {
+                p -= 1;
+            }
+            let (op, adjective, cue_start) = match (p.checked_sub(1).map(|i| self.word(i)), p.checked_sub(2).map(|i| self.word(i))) {
+                (Some("than"), Some(adj)) => {
+                    let (base, up) = match measure_of(adj) {
+                        Some((b, _, up)) => (Some(b), up),
+                        None => (None, !matches!(adj, "less" | "fewer" | "lower" | "smaller" | "below")),
+                    };
+                    let lesser = p >= 3 && self.word(p - 3) == "less";
+                    (if up != lesser { Op::Gt } else { Op::Lt }, base, p - 2 - usize::from(p >= 3 && matches!(self.word(p - 3), "more" | "less")))
+                }
+                (Some("above" | "over" | "exceeding"), _) => (Op::Gt, None, p - 1),
+                (Some("below" | "under"), _) => (Op::Lt, None, p - 1),
+                _ => continue,
+            };
+            // The column: named after "average", by the adjective, or before the cue.
+            let after = self.mention_at(e).and_then(|mi| self.fields_of(mi).into_iter().find(|(c, _)| self.is_measure(c)).map(|(c, _)| (c, Some(mi))));
+            let col = after.or_else(|| adjective.and_then(|a| self.adjective_column(a)).map(|c| (c, None))).or_else(|| self.numeric_before(cue_start).map(|(c, mi)| (c, Some(mi))));
+            let Some((col, mi)) = col else { continue };
+            let sub = Query { table: col.table.clone(), select: vec![Expr::Agg { func: AggFunc::Avg, col: Some(col.clone()) }], ..Query::default() };
+            let role = format!("{col} {} AVG({col})", op.sql());
+            self.mark(cue_start..e, role.clone());
+            if let Some(mi) = mi {
+                self.consume(mi, role);
+            }
+            self.aggs_done.push(s);
+            self.reach.push(col.table.clone());
+            self.q.filters.push(Cond::Sub { col, op, query: Box::new(sub) });
+        }
+    }
+
+    fn comparisons(&mut self) {
+        let comps = self.a.comparisons.clone();
+        for c in comps {
+            let qt = self.a.quantities[c.quantity].clone();
+            // A bare number is a condition only next to the column it values.
+            let bare = c.cue.is_empty();
+            let Some(m) = self.measured(c.start, c.end, c.adjective.as_deref(), qt.unit) else { continue };
+            match m {
+                Measured::Col(col, mi) => {
+                    if bare && mi.is_none() {
+                        continue;
+                    }
+                    let fu = field_unit(&col.column);
+                    let conv = |v: f64| match (qt.unit, fu) {
+                        (Some(qu), Some(fu)) => convert(v, qu, fu),
+                        _ => v,
+                    };
+                    let value = conv(qt.value);
+                    // "whose average life expectancy is longer than 72": a group's aggregate.
+                    if let Some(mi) = mi
+                        && let Some(g) = self.a.aggregates.iter().find(|g| g.func != AggWord::Count && self.skip_filler(g.end) == self.ms[mi].start && !self.aggs_done.contains(&g.start)).cloned()
+                    {
+                        let func = match g.func {
+                            AggWord::Sum => AggFunc::Sum,
+                            AggWord::Max => AggFunc::Max,
+                            AggWord::Min => AggFunc::Min,
+                            _ => AggFunc::Avg,
+                        };
+                        let role = format!("{}({col}) {} {}", func.sql(), c.op.sql(), super::ir::number(value));
+                        self.aggs_done.push(g.start);
+                        self.mark(g.start..g.end, role.clone());
+                        self.mark(c.start..c.end, role.clone());
+                        self.consume(mi, role);
+                        self.reach.push(col.table.clone());
+                        self.q.having.push(Having { expr: Expr::Agg { func, col: Some(col) }, op: c.op, value });
+                        continue;
+                    }
+                    let cond = match c.high {
+                        Some(h) => Cond::Between { col: col.clone(), lo: value, hi: conv(self.a.quantities[h].value) },
+                        None => Cond::Cmp { col: col.clone(), op: c.op, value: Lit::Num(value) },
+                    };
+                    let role = match &cond {
+                        Cond::Between { lo, hi, .. } => format!("{col} BETWEEN {lo} AND {hi}"),
+                        _ => format!("{col} {} {}", c.op.sql(), super::ir::number(value)),
+                    };
+                    self.mark(c.start..c.end, role.clone());
+                    if let Some(mi) = mi {
+                        self.consume(mi, role);
+                    }
+                    self.reach.push(col.table.clone());
+                    self.q.filters.push(cond);
+                }
+                Measured::Rows(table, mi) => {
+                    let Some(entity) = self.entity.clone() else { continue };
+                    let Some(mut sub) = self.related_count(&entity, &table, c.op, qt.value) else { continue };
+                    // "between one and two paragraphs".
+                    if let (Some(h), Cond::InSub { query, .. }) = (c.high, &mut sub)
+                        && let Some(first) = query.having.first().cloned()
+                    {
+                        query.having.push(Having { expr: first.expr, op: Op::Le, value: self.a.quantities[h].value });
+                    }
+                    let role = format!("table {table} (related rows {} {})", c.op.sql(), qt.value);
+                    self.mark(c.start..c.end, role.clone());
+                    if let Some(mi) = mi {
+                        self.consume(mi, role);
+                    }
+                    self.q.filters.push(sub);
+                }
+            }
+        }
+    }
+
+    /// `entity.key IN (SELECT fk FROM … GROUP BY fk HAVING COUNT(*) op n)`: entities with `op n`
+    /// related rows of `table`.
+    pub fn related_count(&self, entity: &str, table: &str, op: Op, n: f64) -> Option<Cond> {
+        let path = self.ctx.join_path(entity, table)?;
+        let first = path.first()?;
+        let key = ColRef::new(&first.to_table, &first.to_column);
+        let counted = match self.pk(table) {
+            Some(pk) if path.len() > 1 => Expr::Agg { func: AggFunc::CountDistinct, col: Some(pk) },
+            _ => Expr::count(),
+        };
+        let sub = Query { table: first.to_table.clone(), joins: path[1..].to_vec(), select: vec![Expr::col(key.clone())], group_by: vec![Expr::col(key.clone())], having: vec![Having { expr: counted, op, value: n }], ..Query::default() };
+        Some(Cond::InSub { col: ColRef::new(&first.from_table, &first.from_column), negated: false, query: Box::new(sub) })
+    }
+
+    fn dates(&mut self) {
+        let dates = self.a.dates.clone();
+        for d in dates {
+            let Some((col, mi)) = self.date_target(&d) else { continue };
+            let kind = self.kind(&col);
+            let cond = if kind == FieldKind::Date {
+                if let Some(m) = d.month_of_year {
+                    Cond::Month { col: col.clone(), month: m }
+                } else {
+                    Cond::Dates { col: col.clone(), from: d.from.map(|f| f.format("%Y-%m-%d").to_string()), to: d.to.map(|t| (t + chrono::Duration::days(1)).format("%Y-%m-%d").to_string()) }
+                }
             } else {
-                return None;
+                // A year column (a number, or four digits as text): compare years.
+                use chrono::Datelike;
+                let text = kind == FieldKind::Keyword;
+                let y = |v: i32| if text { Lit::Text(v.to_string()) } else { Lit::Num(v as f64) };
+                match (d.from.map(|f| f.year()), d.to.map(|t| t.year())) {
+                    (Some(a), Some(b)) if a == b => Cond::Cmp { col: col.clone(), op: Op::Eq, value: y(a) },
+                    (Some(a), Some(b)) if !text => Cond::Between { col: col.clone(), lo: a as f64, hi: b as f64 },
+                    (Some(a), Some(b)) => Cond::Or { any: (a..=b).map(|v| Cond::Cmp { col: col.clone(), op: Op::Eq, value: y(v) }).collect() },
+                    (Some(a), None) => Cond::Cmp { col: col.clone(), op: Op::Ge, value: y(a) },
+                    (None, Some(b)) => Cond::Cmp { col: col.clone(), op: Op::Le, value: y(b) },
+                    (None, None) => continue,
+                }
             };
-            let y = self.year_at(year_at)?;
-            let first = ymd(y, 3 * qn - 2, 1)?;
-            let next = if qn == 4 { ymd(y + 1, 1, 1)? } else { ymd(y, 3 * qn + 1, 1)? };
-            return Some((op_start, end, DateSpec::Range(Some(first), Some(next))));
+            let role = format!("{col} in {}", d.from.or(d.to).map(|x| x.format("%Y-%m-%d").to_string()).unwrap_or_else(|| d.phrase.clone()));
+            self.mark(d.start..d.end, role.clone());
+            if let Some(mi) = mi {
+                self.consume(mi, role.clone());
+            }
+            // The verb right before the date that dates the rows ("made in 2024", "took place").
+            if d.start > 0 {
+                let v = d.start - 1;
+                let w = self.word(v);
+                let verb = w.ends_with("ed") || qa_core::text::is_verb_form(w) || matches!(w, "made" | "held" | "done" | "taken" | "place" | "seen" | "built" | "born" | "sold" | "paid");
+                if verb && self.ledger.is_content(v) && !self.ledger.is_used(v) {
+                    self.mark(v..v + 1, role);
+                }
+            }
+            self.reach.push(col.table.clone());
+            // "in 2014 or 2015", "either 1948 or 1949": one of them.
+            let or = d.start > 0 && self.word(d.start - 1) == "or" || d.start > 1 && self.word(d.start - 2) == "or";
+            let earlier = self.q.filters.iter().position(|f| f.col() == Some(&col) && matches!(f, Cond::Cmp { .. } | Cond::Dates { .. } | Cond::Between { .. } | Cond::Month { .. } | Cond::Or { .. }));
+            match (earlier, or) {
+                (Some(i), true) => {
+                    let prev = self.q.filters.remove(i);
+                    let mut any = match prev {
+                        Cond::Or { any } => any,
+                        other => vec![other],
+                    };
+                    any.push(cond);
+                    self.q.filters.insert(i, Cond::Or { any });
+                }
+                (Some(_), false) => {
+                    // "before 1945 and after 1955" of one row cannot both hold: the question is
+                    // about groups (an intersection) this reading does not build.
+                    self.penalties.push((format!("two dates on {col} joined by \"and\""), 0.5));
+                    self.q.filters.push(cond);
+                }
+                (None, _) => self.q.filters.push(cond),
+            }
         }
-        let y = self.year_at(i)?;
-        if matches!(prev, "top" | "than" | "over" | "under" | "above" | "below" | "exactly" | "least" | "most" | "first") {
-            return None;
-        }
-        Some(match prev {
-            "before" => (op_start, i + 1, DateSpec::Range(None, ymd(y, 1, 1))),
-            "after" => (op_start, i + 1, DateSpec::Range(ymd(y + 1, 1, 1), None)),
-            "since" => (op_start, i + 1, DateSpec::Range(ymd(y, 1, 1), None)),
-            "until" | "till" | "through" => (op_start, i + 1, DateSpec::Range(None, ymd(y + 1, 1, 1))),
-            // "orders from 2024" are the orders of 2024.
-            _ => (op_start, i + 1, DateSpec::Year(y)),
-        })
     }
 
-    /// The column a date expression at `start` is about: a date column named just before it
-    /// ("joined in 2023"), else the default date of the nearest table named before it, else the
-    /// subject's. An integer column named just before ("published after 2015") is left to the
-    /// numeric comparisons (None, true).
-    fn date_column(&mut self, start: usize) -> (Option<ColRef>, bool) {
-        let before: Vec<usize> = (0..self.ms.len()).filter(|&k| self.ms[k].end <= start && !self.used[k]).collect();
-        if let Some(&k) = before.last()
-            && self.q.prev_content(start).is_some_and(|p| p < self.ms[k].end)
+    /// The column a date applies to, and the mention that named it.
+    fn date_target(&mut self, d: &DateMention) -> Option<(ColRef, Option<usize>)> {
+        let is_year_col = |r: &Reader, c: &ColRef| {
+            let named = names::name_words(&c.column).iter().any(|w| matches!(w.as_str(), "year" | "yr"));
+            let digits = r.schema.field(&c.table, &c.column).is_some_and(|f| f.kind == FieldKind::Keyword && !f.values.is_empty() && f.values.iter().all(|v| v.len() == 4 && v.chars().all(|ch| ch.is_ascii_digit())));
+            named && (matches!(r.kind(c), FieldKind::Integer | FieldKind::Number) || digits)
+        };
+        // Named right before ("hired before 2015", "born in 1990", "created at …").
+        let mut p = d.start;
+        while p > 0 && matches!(self.word(p - 1), "in" | "on" | "during" | "of" | "was" | "were" | "is" | "are" | "the" | "year" | "since" | "before" | "after" | "from" | "between" | "until" | "by") {
+            p -= 1;
+        }
+        if let Some(mi) = self.ms.iter().position(|m| m.end == p)
+            && let Some((c, _)) = self.fields_of(mi).into_iter().find(|(c, _)| self.kind(c) == FieldKind::Date || is_year_col(self, c))
         {
-            let date_reading = self.ms[k].terms.iter().find_map(|(t, _)| match t {
-                super::Term::Column { table, column } => {
-                    let c = ColRef::new(table, column);
-                    (self.kind(&c) == Some(ColumnKind::Date)).then_some(c)
+            return Some((c, Some(mi)));
+        }
+        // "in 2024" after a mention of a year column ("year 2014", "the year of 1970").
+        if d.year.is_some()
+            && let Some(mi) = self.ms.iter().position(|m| m.end == d.start || m.end + 1 == d.start && self.word(m.end) == "of")
+            && let Some((c, _)) = self.fields_of(mi).into_iter().find(|(c, _)| is_year_col(self, c))
+        {
+            return Some((c, Some(mi)));
+        }
+        // A verb of the family of a date column anywhere ("enrolled", "registered").
+        for mi in 0..self.ms.len() {
+            if self.used[mi] {
+                continue;
+            }
+            let fam: Vec<ColRef> = self.readings(mi).into_iter().filter(|l| l.how == How::Family).filter_map(|l| match &l.target {
+                Target::Field { collection, field } => Some(ColRef::new(collection, field)),
+                _ => None,
+            }).filter(|c| self.kind(c) == FieldKind::Date).collect();
+            let ctx = self.context_tables();
+            if let Some(c) = fam.iter().find(|c| ctx.iter().any(|t| t.eq_ignore_ascii_case(&c.table))).or(fam.first()) {
+                return Some((c.clone(), Some(mi)));
+            }
+        }
+        // The tables in play: their only date column, else the default one (a guess).
+        for t in self.context_tables() {
+            let cols = self.date_columns(&t);
+            match cols.len() {
+                0 => {}
+                1 => return Some((cols[0].clone(), None)),
+                _ => {
+                    let chosen = cols[0].clone();
+                    let default = self.ctx.default_date(&t).is_some_and(|x| x.eq_ignore_ascii_case(&chosen.column));
+                    if !default {
+                        self.penalties.push((format!("the date read as {chosen} (the table has {} date columns)", cols.len()), 0.85));
+                    }
+                    return Some((chosen, None));
                 }
+            }
+            let years: Vec<ColRef> = self.schema.collection(&t).map(|c| c.fields.iter().map(|f| ColRef::new(&c.name, &f.name)).filter(|c| is_year_col(self, c)).collect()).unwrap_or_default();
+            if years.len() == 1 {
+                return Some((years[0].clone(), None));
+            }
+        }
+        None
+    }
+
+    /// Value mentions become `col = value` (`<>` after a negation); values of one column said
+    /// together ("houses or apartments") one `IN` list.
+    fn values(&mut self) {
+        for mi in 0..self.ms.len() {
+            if self.used[mi] || !matches!(self.ms[mi].best().target, Target::Value { .. }) {
+                continue;
+            }
+            let cands: Vec<qa_question::Link> = self.value_readings(mi).into_iter().cloned().collect();
+            let ctx = self.context_tables();
+            let in_ctx: Vec<&qa_question::Link> = cands.iter().filter(|l| ctx.iter().any(|t| t.eq_ignore_ascii_case(l.target.collection()))).collect();
+            let best_score = cands.iter().map(|l| l.score).fold(0.0, f64::max);
+            let top: Vec<&qa_question::Link> = cands.iter().filter(|l| l.score >= best_score - 0.05).collect();
+            let phrase = self.a.tokens[self.ms[mi].start..self.ms[mi].end].iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join(" ");
+            let chosen = if top.len() == 1 {
+                Some(top[0].clone())
+            } else if in_ctx.len() == 1 {
+                Some(in_ctx[0].clone())
+            } else if let Some(l) = top.iter().find(|l| l.how == How::FieldValue) {
+                Some((*l).clone())
+            } else if let Some(term) = self.clar.iter().find(|c| same_phrase(&c.phrase, &phrase)).and_then(|c| c.choice.clone()) {
+                cands.iter().find(|l| term_matches(&term, &l.target)).cloned()
+            } else {
+                // The same value in several columns: ask which.
+                if self.ambiguity.is_none() {
+                    let options = top.iter().map(|l| Choice { label: l.target.label(), term: term_of(&l.target) }).collect();
+                    self.ambiguity = Some(Ambiguity { phrase: phrase.clone(), options, score: 1.0, kind: AmbiguityKind::Reading });
+                }
+                None
+            };
+            let Some(link) = chosen else { continue };
+            let Target::Value { collection, field, values } = &link.target else { continue };
+            let col = ColRef::new(collection.as_str(), field.as_str());
+            let neg = self.negation_before(self.ms[mi].start);
+            let start = self.ms[mi].start;
+            let listed = start > 0 && matches!(self.word(start - 1), "or" | "and" | "nor" | ",");
+            let earlier = self.q.filters.iter().find_map(|f| match f {
+                Cond::In { col: c, negated, .. } if *c == col && listed => Some(*negated),
                 _ => None,
             });
-            if let Some(c) = date_reading {
-                self.consume(k, format!("{c} (date)"));
-                return (Some(c), false);
+            let negated = earlier.unwrap_or(neg.is_some());
+            if let Some(j) = neg {
+                self.mark(j..j + 1, "negation");
             }
-            if self.pick_column(k).is_some_and(|c| self.kind(&c) == Some(ColumnKind::Integer)) {
-                return (None, true);
-            }
-        }
-        // The nearest table named before it; when that table has no date, the nearest dated
-        // table on the join path back to the subject ("members who borrowed a book in 2025":
-        // the loans between them), else the subject.
-        // (A grouping target is not what is dated: "appointments per doctor in 2024".)
-        let nearest = (0..self.ms.len()).filter(|&k| self.ms[k].end <= start && !self.ms[k].is_value() && !self.is_group_target(k)).filter_map(|k| self.ms[k].table()).next_back().map(str::to_string);
-        let mut route: Vec<String> = Vec::new();
-        if let Some(t) = &nearest {
-            route.push(t.clone());
-            if let Some(path) = fix::best_path(self.ctx, &self.subject, t, &[]) {
-                route.extend(path.iter().rev().map(|s| s.from_table.clone()));
-            }
-        }
-        route.push(self.subject.clone());
-        let table = route.into_iter().find(|t| self.ctx.default_date(t).is_some());
-        (table.and_then(|t| self.ctx.default_date(&t).map(|d| ColRef::new(&t, &d))), false)
-    }
-
-    /// Years, months, quarters and ranges of dates.
-    pub fn dates(&mut self) {
-        let mut i = 0;
-        while i < self.q.len() {
-            if self.q.is_mapped(i) {
-                i += 1;
-                continue;
-            }
-            let Some((start, end, spec)) = self.date_expr(i) else {
-                i += 1;
-                continue;
-            };
-            let (col, numeric) = self.date_column(start);
-            if numeric {
-                i = end;
-                continue;
-            }
-            let Some(col) = col else {
-                i = end;
-                continue;
-            };
-            let (filter, role) = match spec {
-                DateSpec::Year(y) => (Filter::Year { col: col.clone(), year: y }, format!("{col} in {y}")),
-                DateSpec::MonthOf(m) => (Filter::MonthOf { col: col.clone(), month: m }, format!("{col} in month {m}")),
-                DateSpec::Range(from, to) => {
-                    let (from, to) = (from.map(iso), to.map(iso));
-                    let role = format!("{col} in [{}, {})", from.as_deref().unwrap_or("…"), to.as_deref().unwrap_or("…"));
-                    (Filter::DateRange { col: col.clone(), from, to }, role)
-                }
-            };
-            self.q.mark(start..end, role);
-            self.filters.push(filter);
-            i = end;
-        }
-    }
-
-    fn op_at(&self, i: usize) -> Option<Op> {
-        let w = |k: usize| self.q.word(k);
-        let num = |k: usize| (self.q.number(k).is_some() && !self.q.is_mapped(k)).then_some(k);
-        let (op, len): (&'static str, usize) = match (w(i), w(i + 1), w(i + 2)) {
-            ("no", "more" | "greater", "than") => ("<=", 3),
-            ("no", "less" | "fewer", "than") => (">=", 3),
-            ("more" | "greater" | "higher" | "larger" | "bigger" | "longer", "than", _) => (">", 2),
-            ("less" | "fewer" | "lower" | "smaller" | "shorter", "than", _) => ("<", 2),
-            // Money comparatives: bound to the subject's money column below.
-            ("costlier" | "pricier", "than", _) | ("more", "expensive", "than") => (">", if w(i) == "more" { 3 } else { 2 }),
-            ("cheaper", "than", _) | ("less", "expensive", "than") => ("<", if w(i) == "less" { 3 } else { 2 }),
-            ("over" | "above" | "exceeding" | "exceeds" | "exceed", _, _) => (">", 1),
-            ("under" | "below", _, _) => ("<", 1),
-            ("at", "least", _) => (">=", 2),
-            ("at", "most", _) => ("<=", 2),
-            ("up", "to", _) => ("<=", 2),
-            ("exactly" | "equals", _, _) => ("=", 1),
-            ("equal", "to", _) => ("=", 2),
-            ("after", _, _) => (">", 1),
-            ("since", _, _) => (">=", 1),
-            ("before", _, _) => ("<", 1),
-            ("until" | "till", _, _) => ("<=", 1),
-            ("between", _, _) => {
-                let (a, b) = (num(i + 1)?, num(i + 3)?);
-                return (w(i + 2) == "and").then_some(Op { op: "between", words: i..i + 1, numbers: vec![a, b] });
-            }
-            _ => {
-                // "3 or more", "10 or fewer".
-                let n = num(i)?;
-                return match (w(i + 1), w(i + 2)) {
-                    ("or", "more" | "greater" | "above" | "over") => Some(Op { op: ">=", words: i + 1..i + 3, numbers: vec![n] }),
-                    ("or", "less" | "fewer" | "below" | "under") => Some(Op { op: "<=", words: i + 1..i + 3, numbers: vec![n] }),
-                    _ => None,
-                };
-            }
-        };
-        Some(Op { op, words: i..i + len, numbers: vec![num(i + len)?] })
-    }
-
-    /// Numeric comparisons, each bound to the column it qualifies: a number column named just
-    /// before the operator ("price over 50") or just after the number ("more than 500 pages");
-    /// a table of rows related to the subject after the number is a count of them ("more than
-    /// 5 orders"); else the subject's only number column (a weaker reading).
-    pub fn comparisons(&mut self) {
-        let mut i = 0;
-        while i < self.q.len() {
-            let Some(op) = self.op_at(i) else {
-                i += 1;
-                continue;
-            };
-            let first = op.words.start.min(op.numbers[0]);
-            let last = op.words.end.max(*op.numbers.last().unwrap_or(&i)) + 1;
-            let values: Vec<f64> = op.numbers.iter().filter_map(|&k| self.q.number(k)).collect();
-            let prev = (0..self.ms.len()).rev().find(|&k| !self.used[k] && self.ms[k].end <= first && self.q.prev_content(first).is_some_and(|p| p < self.ms[k].end));
-            let next = (0..self.ms.len()).find(|&k| !self.used[k] && self.ms[k].start >= last && self.q.next_content(last - 1) == Some(self.ms[k].start));
-            let numeric = |me: &Self, k: Option<usize>| k.and_then(|k| me.pick_column(k).filter(|c| me.is_numeric(c)).map(|c| (k, c)));
-            let bound = numeric(self, prev).or_else(|| numeric(self, next));
-            // "cost over 50", or the operator itself ("cheaper than 20", "more expensive than 50").
-            let money_verb = first.checked_sub(1).filter(|&j| MONEY_VERBS.contains(&self.q.word(j)) && !self.q.is_mapped(j));
-            // The operator names money itself: only a column whose name says money will do.
-            let spoken_money = op.words.clone().any(|k| matches!(self.q.word(k), "costlier" | "pricier" | "cheaper" | "expensive"));
-            let money = match money_verb {
-                Some(j) => self.money_column().map(|c| (j, c)),
-                None if spoken_money => self.named_money_column().map(|c| (op.words.start, c)),
-                None => None,
-            };
-            let mut compared: Option<ColRef> = None;
-            let filters: Vec<Filter> = if let Some((k, col)) = bound {
-                let f = compare_filters(&col, op.op, &values);
-                self.consume(k, format!("{col} {} {}", op.op, fmt_values(&values)));
-                compared = Some(col);
-                f
-            } else if let Some((j, col)) = money {
-                self.q.mark(j..j + 1, format!("{col} {} {}", op.op, fmt_values(&values)));
-                let f = compare_filters(&col, op.op, &values);
-                compared = Some(col);
-                f
-            } else if let Some(k) = next.filter(|&k| self.ms[k].is_table() && !self.ms[k].is_value()) {
-                let t = self.ms[k].table().unwrap_or_default().to_string();
-                match fix::best_path(self.ctx, &self.subject, &t, &[]).filter(|p| !p.is_empty() && fix::multiplies(self.ctx, &p[0])) {
-                    Some(path) => {
-                        self.consume(k, format!("table {t} (related rows {} {})", op.op, fmt_values(&values)));
-                        compare_related(path, op.op, &values)
-                    }
-                    None => Vec::new(),
-                }
-            } else if let Some(col) = self.only_number_column().filter(|_| !spoken_money && (!matches!(op.op, ">" | "<" | ">=" | "<=") || !matches!(self.q.word(op.words.start), "after" | "since" | "before" | "until" | "till"))) {
-                self.penalties.push((format!("\"{}\" compared on {col}, the only number column of {}", self.q.word(op.words.start), self.subject), 0.85));
-                let f = compare_filters(&col, op.op, &values);
-                compared = Some(col);
-                f
-            } else {
-                Vec::new()
-            };
-            if filters.is_empty() {
-                i += 1;
-                continue;
-            }
-            self.q.mark(op.words.clone(), format!("operator {}", op.op));
-            for &k in &op.numbers {
-                self.q.mark(k..k + 1, format!("operator {}", op.op));
-            }
-            if op.op == "between" {
-                self.q.mark(op.numbers[0] + 1..op.numbers[0] + 2, "operator between");
-            }
-            // "over 20 kg": the unit after the number, when the compared column's name says it.
-            if let (Some(col), Some(&n)) = (&compared, op.numbers.last()) {
-                let unit = self.q.word(n + 1).to_string();
-                if !unit.is_empty() && !self.q.is_mapped(n + 1) && qa_route::SourceProfile::name_words(&col.column).contains(&unit) {
-                    self.q.mark(n + 1..n + 2, format!("unit of {col}"));
+            // "both cats and dogs": each value must hold for some related row.
+            if listed && (0..start).any(|i| self.word(i) == "both") && !self.both.contains(&col) {
+                self.both.push(col.clone());
+                if let Some(b) = (0..start).find(|&i| self.word(i) == "both") {
+                    self.mark(b..b + 1, format!("{col} = each of"));
                 }
             }
-            self.filters.extend(filters);
-            i = last;
+            let role = format!("{col} {} '{}'", if negated { "<>" } else { "=" }, values.join("' | '"));
+            self.consume(mi, role);
+            if link.how == How::Fuzzy {
+                self.penalties.push((format!("\"{phrase}\" read as '{}' (spelling)", values.join("', '")), 0.9));
+            }
+            self.reach.push(collection.clone());
+            let lits: Vec<Lit> = values.iter().map(|v| Lit::Text(v.clone())).collect();
+            let same = self.q.filters.iter_mut().find_map(|f| match f {
+                Cond::In { col: c, values: v, negated: n } if *c == col && *n == negated => Some(v),
+                _ => None,
+            });
+            match same {
+                Some(v) => v.extend(lits.into_iter().filter(|x| !v.contains(x)).collect::<Vec<_>>()),
+                None => self.q.filters.push(Cond::In { col, values: lits, negated }),
+            }
         }
     }
 
-    /// The one number column of the subject that is a measure (not a key).
-    fn only_number_column(&self) -> Option<ColRef> {
-        let t = self.ctx.table(&self.subject)?;
-        let nums: Vec<&super::super::ColumnInfo> = t
-            .columns
-            .iter()
-            .filter(|c| matches!(c.kind(), ColumnKind::Number | ColumnKind::Integer) && !c.name.eq_ignore_ascii_case("id") && !c.name.to_ascii_lowercase().ends_with("_id") && !t.primary_key.contains(&c.name))
-            .collect();
-        (nums.len() == 1).then(|| ColRef::new(&t.name, &nums[0].name))
+    /// Flags said by their adjective ("retired", "inactive", "not archived") and optional
+    /// columns said with "with" / "without" / "never".
+    fn flags(&mut self) {
+        for mi in 0..self.ms.len() {
+            if self.used[mi] {
+                continue;
+            }
+            let readings: Vec<qa_question::Link> = self.readings(mi).into_iter().cloned().collect();
+            let ctx = self.context_tables();
+            let flag = readings.iter().filter(|l| !matches!(l.how, How::Part | How::Head | How::Acronym | How::Joined) && matches!(&l.target, Target::Field { collection, field } if self.kind(&ColRef::new(collection, field)) == FieldKind::Flag)).max_by(|a, b| {
+                let ia = ctx.iter().any(|t| t.eq_ignore_ascii_case(a.target.collection()));
+                let ib = ctx.iter().any(|t| t.eq_ignore_ascii_case(b.target.collection()));
+                (ia, a.score).partial_cmp(&(ib, b.score)).unwrap_or(std::cmp::Ordering::Equal)
+            });
+            if let Some(l) = flag {
+                let (Some(t), Some(f)) = (Some(l.target.collection().to_string()), l.target.field().map(str::to_string)) else { continue };
+                // A flag named by its adjective must be the best reading, or of a table in play.
+                if self.ms[mi].best().target != l.target && !ctx.iter().any(|x| x.eq_ignore_ascii_case(&t)) {
+                    continue;
+                }
+                let col = ColRef::new(&t, &f);
+                let neg = self.negation_before(self.ms[mi].start);
+                let value = l.negated == neg.is_some();
+                if let Some(j) = neg {
+                    self.mark(j..j + 1, "negation");
+                }
+                let role = format!("{col} = {value}");
+                self.consume(mi, role);
+                self.reach.push(t.clone());
+                self.q.filters.push(Cond::Cmp { col: col.clone(), op: Op::Eq, value: flag_literal(self.ctx, &t, &f, value) });
+                continue;
+            }
+            // Optional columns: "never calibrated", "without a discount code", "with a phone".
+            if self.names_table(mi) {
+                continue;
+            }
+            let Some(col) = self.field(mi) else { continue };
+            let nullable = self.schema.field(&col.table, &col.column).is_some_and(|f| f.nullable);
+            if !nullable {
+                continue;
+            }
+            let start = self.ms[mi].start;
+            let neg = self.negation_before(start);
+            let with = start > 0 && matches!(self.word(start - 1), "with" | "has" | "have" | "had") || start > 1 && matches!(self.word(start - 1), "a" | "an" | "any") && matches!(self.word(start - 2), "with" | "has" | "have" | "had");
+            if neg.is_none() && !with {
+                continue;
+            }
+            if let Some(j) = neg {
+                self.mark(j..j + 1, "negation");
+            }
+            let is_null = neg.is_some();
+            self.consume(mi, format!("{col} {}", if is_null { "IS NULL" } else { "IS NOT NULL" }));
+            self.reach.push(col.table.clone());
+            self.q.filters.push(Cond::Null { col, is_null });
+        }
+    }
+
+    /// "whose names contain 'Al'", "mentioning the VPN": text that must be contained.
+    fn contains(&mut self) {
+        for i in 0..self.n() {
+            let w = self.word(i).to_string();
+            if !matches!(w.as_str(), "contain" | "contains" | "containing" | "include" | "includes" | "including" | "mention" | "mentions" | "mentioning" | "substring" | "word") {
+                continue;
+            }
+            // The text: a quoted literal within the next three tokens.
+            let Some(k) = (i + 1..(i + 4).min(self.n())).find(|&k| self.a.tokens[k].kind == qa_question::tokens::TokenKind::Quoted) else { continue };
+            if self.ledger.is_used(k) {
+                continue;
+            }
+            let text = self.a.tokens[k].text.clone();
+            // The column: a text column named before the verb, else the entity's label.
+            let before = self.mention_before(i).and_then(|mi| self.fields_of(mi).into_iter().find(|(c, _)| self.kind(c).is_textual()).map(|(c, _)| (c, mi)));
+            let (col, mi) = match before {
+                Some((c, mi)) => (c, Some(mi)),
+                None => match self.entity.clone().and_then(|e| self.label(&e).into_iter().next()) {
+                    Some(c) => (c, None),
+                    None => continue,
+                },
+            };
+            let neg = self.negation_before(i);
+            let role = format!("{col} LIKE '%{text}%'");
+            self.mark(i..k + 1, role.clone());
+            if let Some(mi) = mi {
+                self.consume(mi, role);
+            }
+            self.q.filters.push(Cond::Like { col, text, negated: neg.is_some() });
+        }
     }
 }
 
-fn fmt_values(values: &[f64]) -> String {
-    values.iter().map(|v| format!("{v}")).collect::<Vec<_>>().join(" and ")
-}
-
-fn compare_filters(col: &ColRef, op: &str, values: &[f64]) -> Vec<Filter> {
-    match (op, values) {
-        ("between", [a, b]) => vec![
-            Filter::Compare { col: col.clone(), op: ">=".into(), value: a.min(*b) },
-            Filter::Compare { col: col.clone(), op: "<=".into(), value: a.max(*b) },
-        ],
-        (op, [v]) => vec![Filter::Compare { col: col.clone(), op: op.into(), value: *v }],
-        _ => Vec::new(),
+fn term_of(t: &Target) -> Term {
+    match t {
+        Target::Collection { collection } => Term::Table { table: collection.clone() },
+        Target::Field { collection, field } => Term::Column { table: collection.clone(), column: field.clone() },
+        Target::Value { collection, field, values } => Term::Value { table: collection.clone(), column: field.clone(), values: values.clone() },
     }
 }
 
-fn compare_related(path: Vec<super::JoinStep>, op: &str, values: &[f64]) -> Vec<Filter> {
-    match (op, values) {
-        ("between", [a, b]) => vec![
-            Filter::Related { path: path.clone(), op: ">=".into(), value: a.min(*b) },
-            Filter::Related { path, op: "<=".into(), value: a.max(*b) },
-        ],
-        (op, [v]) => vec![Filter::Related { path, op: op.into(), value: *v }],
-        _ => Vec::new(),
+fn term_matches(term: &Term, t: &Target) -> bool {
+    match (term, t) {
+        (Term::Value { table, column, .. }, Target::Value { collection, field, .. }) => table.eq_ignore_ascii_case(collection) && column.eq_ignore_ascii_case(field),
+        (Term::Column { table, column }, Target::Field { collection, field }) => table.eq_ignore_ascii_case(collection) && column.eq_ignore_ascii_case(field),
+        (Term::Table { table }, other) => table.eq_ignore_ascii_case(other.collection()),
+        _ => false,
     }
 }

@@ -1,275 +1,591 @@
-//! The shape of the answer: grouping ("per X", "by X", "which X …"), the aggregate (count,
-//! distinct count, sum, average, min, max over the measure the question names), ranking
-//! ("which X has the most Y", "top 3", "the 5 books with the most pages") as ORDER BY + LIMIT,
-//! and the projection of a list (the columns the question names, else the row's label).
+//! The query's shape: aggregates ("how many", "the average age", "total fines"), grouping
+//! ("per team", "for each city", "which X has …"), rankings ("the youngest singer", "the 5 vets
+//! with the most appointments", "the most common hometown"), ordering ("sorted by age",
+//! "cheapest first", "alphabetically") and what is shown.
 
-use super::super::ColumnKind;
-use super::interpret::Interp;
-use super::{AggFunc, Aggregate, ColRef, Filter, GroupKey};
+use qa_question::cues::{measure_of, AggWord, Superlative};
+use qa_question::link::Target;
+use qa_question::FieldKind;
 
-/// Words that rank by price when no column is named ("the 5 most expensive").
-const COST_WORDS: &[&str] = &["expensive", "costliest", "costly", "cheapest", "pricey", "priciest"];
-/// Name words of a money column.
-const MONEY_PARTS: &[&str] = &["cost", "price", "amount", "fee", "total", "value", "revenue", "spend", "salary", "budget", "charge"];
+use super::entity::Shown;
+use super::ir::{AggFunc, ColRef, Expr};
+use super::read::Reader;
 
-impl Interp<'_> {
-    /// Grouping, aggregate, ranking and projection.
+/// A grouping key: a column, a table's rows (its label, grouped by its key), or a time bucket.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Key {
+    Col(ColRef),
+    Rows(String),
+    Time(ColRef, bool),
+}
+
+fn agg_of(w: AggWord) -> AggFunc {
+    match w {
+        AggWord::Count => AggFunc::Count,
+        AggWord::Sum => AggFunc::Sum,
+        AggWord::Avg => AggFunc::Avg,
+        AggWord::Max => AggFunc::Max,
+        AggWord::Min => AggFunc::Min,
+    }
+}
+
+impl Reader<'_> {
     pub fn shape(&mut self) {
-        let rank_by = self.group_keys();
-        self.time_group();
-        self.aggregate_and_rank(rank_by);
-        self.projection();
-    }
-
-    /// Group keys from "per/by/each X" and the entity of "which X … most". Returns a number
-    /// column named after "by" ("top 3 findings by cost"): a measure to rank by, not a group.
-    fn group_keys(&mut self) -> Option<ColRef> {
-        let mut rank_by = None;
-        for mi in 0..self.ms.len() {
-            if self.used[mi] || !self.is_group_target(mi) || self.ms[mi].is_value() {
-                continue;
+        let shown = self.projected();
+        let cued = self.group_keys();
+        for (k, _) in &cued {
+            match k {
+                Key::Col(c) | Key::Time(c, _) => self.reach.push(c.table.clone()),
+                Key::Rows(t) => self.reach.push(t.clone()),
             }
-            let m = &self.ms[mi];
-            if let Some(t) = m.table().map(str::to_string) {
-                let tables = self.ms.iter().filter(|m| m.is_table() && !m.is_value()).count();
-                if (!t.eq_ignore_ascii_case(&self.subject) || tables == 1)
-                    && let Some(label) = self.ctx.label_column(&t)
-                {
-                    let col = ColRef::new(&t, &label);
-                    self.consume(mi, format!("group by {col}"));
-                    self.group_by.push(GroupKey::Column { col });
-                }
-                continue;
-            }
-            let Some(col) = self.pick_column(mi) else { continue };
-            if self.is_numeric(&col) {
-                self.consume(mi, format!("order by {col}"));
-                rank_by = Some(col);
-                continue;
-            }
-            self.consume(mi, format!("group by {col}"));
-            self.group_by.push(GroupKey::Column { col });
         }
-        rank_by
-    }
-
-    /// "per month", "monthly": the date column of the question's date filter, else the subject's.
-    fn time_group(&mut self) {
-        let Some(unit) = self.sig.time_unit else { return };
-        let from_filter = self.filters.iter().find_map(|f| match f {
-            Filter::Year { col, .. } | Filter::DateRange { col, .. } | Filter::MonthOf { col, .. } => Some(col.clone()),
-            _ => None,
-        });
-        let col = from_filter.or_else(|| self.ctx.default_date(&self.subject).map(|d| ColRef::new(&self.subject, &d)));
-        if let Some(col) = col {
-            self.group_by.push(GroupKey::Time { col, unit });
-        }
-    }
-
-    /// The unused number column named nearest to token `at` (after it first).
-    fn measure_near(&self, at: usize) -> Option<(usize, ColRef)> {
-        let mut cands: Vec<(usize, usize, ColRef)> = (0..self.ms.len())
-            .filter(|&k| !self.used[k] && !self.ms[k].is_value())
-            .filter_map(|k| self.pick_column(k).filter(|c| self.is_numeric(c)).map(|c| (k, c)))
-            .map(|(k, c)| {
-                let s = self.ms[k].start;
-                let d = if s > at { s - at } else { (at - s) * 2 };
-                (d, k, c)
-            })
-            .collect();
-        cands.sort_by_key(|(d, k, _)| (*d, *k));
-        cands.into_iter().next().map(|(_, k, c)| (k, c))
-    }
-
-    /// A money column of the subject for "most expensive": by name, else its only decimal column.
-    /// The subject's number column whose name says money (`price`, `total_cost`), if any.
-    pub(super) fn named_money_column(&self) -> Option<ColRef> {
-        let t = self.ctx.table(&self.subject)?;
-        let c = t.columns.iter().filter(|c| matches!(c.kind(), ColumnKind::Number | ColumnKind::Integer)).find(|c| c.name.to_ascii_lowercase().split('_').any(|p| MONEY_PARTS.contains(&p)))?;
-        Some(ColRef::new(&t.name, &c.name))
-    }
-
-    pub(super) fn money_column(&self) -> Option<ColRef> {
-        let t = self.ctx.table(&self.subject)?;
-        let by_name = t.columns.iter().filter(|c| matches!(c.kind(), ColumnKind::Number | ColumnKind::Integer)).find(|c| c.name.to_ascii_lowercase().split('_').any(|p| MONEY_PARTS.contains(&p)));
-        let decimals: Vec<_> = t.columns.iter().filter(|c| c.kind() == ColumnKind::Number).collect();
-        by_name.or((decimals.len() == 1).then(|| decimals[0])).map(|c| ColRef::new(&t.name, &c.name))
-    }
-
-    /// Is the question about rows of the subject ranked by a measure ("which book has the
-    /// highest cost", "list the 5 books with the most pages") rather than one aggregate value?
-    fn ranks_rows(&self) -> bool {
-        let which_subject = self.sig.which.is_some_and(|w| self.ms[w].table().is_some_and(|t| t.eq_ignore_ascii_case(&self.subject)));
-        let lists = matches!(self.q.word(0), "list" | "show" | "give" | "display" | "find");
-        which_subject || self.sig.top_n.is_some() || lists
-    }
-
-    fn aggregate_and_rank(&mut self, rank_by: Option<ColRef>) {
-        let grouped = !self.group_by.is_empty();
-        let (rank_pos, rank_desc) = self.sig.rank.map(|(p, d)| (Some(p), d)).unwrap_or((None, true));
-        let mut order_measure: Option<ColRef> = rank_by;
-        match self.sig.agg {
-            Some((func @ (AggFunc::Avg | AggFunc::Sum), at)) => {
-                if let Some((k, col)) = self.measure_near(at) {
-                    self.q.mark(at..at + 1, format!("aggregate {}", func.sql()));
-                    self.consume(k, format!("{}({col})", func.sql()));
-                    self.aggregate = Some(Aggregate { func, column: Some(col) });
-                }
-            }
-            Some((func @ (AggFunc::Max | AggFunc::Min), at)) => {
-                if let Some((k, col)) = self.measure_near(at) {
-                    self.consume(k, format!("{}({col})", func.sql()));
-                    self.q.mark(at..at + 1, format!("aggregate {}", func.sql()));
-                    if grouped || !self.ranks_rows() {
-                        self.aggregate = Some(Aggregate { func, column: Some(col) });
-                    } else {
-                        order_measure = Some(col);
+        let aggs = self.aggregate_items();
+        let sups: Vec<Superlative> = self.a.superlatives.iter().filter(|s| !self.aggs_done.iter().any(|&g| s.start <= g && g < s.end) && !self.inside_name(s.end - 1)).cloned().collect();
+        let will_aggregate = !aggs.is_empty() || self.count_at.is_some() || sups.iter().any(|s| s.adjective.is_none() || s.mode);
+        // Without an aggregate, "by X" orders and "for each X" only names the rows.
+        let mut keys: Vec<Key> = Vec::new();
+        for (k, by) in cued {
+            if will_aggregate || !sups.is_empty() {
+                keys.push(k);
+            } else if by {
+                match k {
+                    Key::Col(c) => self.q.order_by.push((Expr::col(c), false)),
+                    Key::Rows(t) => {
+                        if let Some(c) = self.label(&t).into_iter().next() {
+                            self.q.order_by.push((Expr::col(c), false));
+                        }
                     }
+                    Key::Time(c, _) => self.q.order_by.push((Expr::col(c), false)),
                 }
             }
-            _ => {}
         }
-        if self.aggregate.is_none() && self.sig.count {
-            self.aggregate = Some(self.count_aggregate());
+        // "Which X …" where X is a column: with an aggregate or a ranking, X is the group.
+        let which_col = self.which_column();
+        let ranked = !sups.is_empty();
+        if (ranked || self.count_at.is_some() || !aggs.is_empty())
+            && let Some((c, mi)) = which_col.clone()
+            && keys.is_empty()
+        {
+            self.consume(mi, format!("group by {c}"));
+            keys.push(Key::Col(c));
         }
-        // Ranking by a measure without an aggregate word: "the most pages", "most expensive".
-        if self.aggregate.is_none() && order_measure.is_none() {
-            if let Some(r) = rank_pos
-                && let Some((k, col)) = self.measure_near(r).filter(|(k, _)| self.ms[*k].start > r)
+        let mut select: Vec<Expr> = Vec::new();
+        let mut measure: Option<Expr> = None;
+        // Rankings.
+        if let Some(s) = sups.first().cloned() {
+            measure = self.superlative(&s, &mut keys, &aggs, &shown, which_col.is_some());
+        }
+        // Aggregates and counts.
+        let mut agg_exprs: Vec<Expr> = Vec::new();
+        for (func, col, s, e) in &aggs {
+            if let Some(m) = &measure
+                && m.column() == col.as_ref()
+                && m.is_agg()
             {
-                self.q.mark(r..r + 1, "ordering");
-                if grouped {
-                    let func = if rank_desc { AggFunc::Max } else { AggFunc::Min };
-                    self.consume(k, format!("{}({col})", func.sql()));
-                    self.aggregate = Some(Aggregate { func, column: Some(col) });
-                } else {
-                    self.consume(k, format!("order by {col}"));
-                    order_measure = Some(col);
+                continue;
+            }
+            let x = Expr::Agg { func: *func, col: col.clone() };
+            let role = match col {
+                Some(c) => format!("{}({c})", func.sql()),
+                None => "aggregate COUNT".to_string(),
+            };
+            self.mark(*s..*e, role);
+            if let Some(c) = col
+                && !matches!(func, AggFunc::Count)
+            {
+                self.q.table = c.table.clone();
+            }
+            agg_exprs.push(x);
+        }
+        if let Some((s, e)) = self.count_at
+            && !self.aggs_done.contains(&s)
+            && measure.as_ref().is_none_or(|m| !matches!(m, Expr::Agg { func: AggFunc::Count | AggFunc::CountDistinct, .. }))
+        {
+            let x = self.count_expr(e);
+            for g in self.a.aggregates.clone().iter().filter(|g| g.func == AggWord::Count) {
+                self.mark(g.start..g.end, "aggregate COUNT");
+            }
+            self.mark(s..e, "aggregate COUNT");
+            agg_exprs.insert(0, x);
+        }
+        let aggregated = !agg_exprs.is_empty() || measure.as_ref().is_some_and(Expr::is_agg);
+        // Columns shown next to an aggregate are its groups ("the names of the teachers and how
+        // many courses they teach").
+        if aggregated && keys.is_empty() {
+            let measure_col = measure.as_ref().filter(|m| !m.is_agg()).and_then(|m| m.column().cloned());
+            for (s, _, _) in &shown {
+                match s {
+                    Shown::Col(c) if Some(c) != measure_col.as_ref() && !agg_exprs.iter().any(|a| a.column() == Some(c)) => keys.push(Key::Col(c.clone())),
+                    Shown::Rows(t) => keys.push(Key::Rows(t.clone())),
+                    _ => {}
                 }
-            } else if let Some(i) = (0..self.q.len()).find(|&i| COST_WORDS.contains(&self.q.word(i)))
-                && let Some(col) = self.money_column()
+            }
+        }
+        // Group keys.
+        for k in &keys {
+            match k {
+                Key::Col(c) => {
+                    let c = &self.local_key(c);
+                    select.push(Expr::col(c.clone()));
+                    self.q.group_by.push(Expr::col(c.clone()));
+                    self.reach.push(c.table.clone());
+                }
+                Key::Time(c, month) => {
+                    select.push(Expr::Time { col: c.clone(), month: *month });
+                    self.q.group_by.push(Expr::Time { col: c.clone(), month: *month });
+                }
+                Key::Rows(t) => {
+                    for c in self.label(t) {
+                        select.push(Expr::col(c.clone()));
+                        self.q.group_by.push(Expr::col(c));
+                    }
+                    // The key too: two rows of one name stay apart, and the id is shown.
+                    if let Some(pk) = self.pk(t)
+                        && !self.q.group_by.iter().any(|g| g.column() == Some(&pk))
+                    {
+                        let pk = self.local_key(&pk);
+                        select.push(Expr::col(pk.clone()));
+                        self.q.group_by.push(Expr::col(pk));
+                    }
+                    self.reach.push(t.clone());
+                }
+            }
+        }
+
+        // What is shown.
+        for (s, _, _) in &shown {
+            let exprs: Vec<Expr> = match s {
+                Shown::Col(c) => vec![Expr::col(c.clone())],
+                Shown::Rows(t) => self.label(t).into_iter().map(Expr::col).collect(),
+                Shown::All(t) => vec![Expr::All { table: t.clone() }],
+            };
+            for x in exprs {
+                if !select.contains(&x) && !(aggregated && !self.q.group_by.contains(&x)) {
+                    self.reach.extend(x.column().map(|c| c.table.clone()));
+                    if let Expr::All { table } = &x {
+                        self.reach.push(table.clone());
+                    }
+                    select.push(x);
+                }
+            }
+        }
+        select.extend(agg_exprs.iter().cloned());
+        if let Some(m) = &measure {
+            if m.is_agg() && !select.contains(m) {
+                select.push(m.clone());
+            }
+            if !m.is_agg() && !select.contains(m) && !select.is_empty() {
+                select.push(m.clone());
+            }
+        }
+        // "When did …": the date of the rows.
+        if select.is_empty() && self.word(0) == "when"
+            && let Some(e) = self.entity.clone()
+        {
+            let mut dates = self.date_columns(&e);
+            if dates.is_empty()
+                && let Some(c) = self.schema.collection(&e)
             {
-                let from = if i > 0 && matches!(self.q.word(i - 1), "most" | "least") { i - 1 } else { i };
-                self.q.mark(from..i + 1, format!("order by {col}"));
-                order_measure = Some(col);
+                dates = c.fields.iter().filter(|f| qa_question::names::name_words(&f.name).iter().any(|w| matches!(w.as_str(), "date" | "time" | "day" | "year"))).map(|f| ColRef::new(&c.name, &f.name)).collect();
+            }
+            if dates.len() == 1 {
+                self.mark(0..1, format!("show {}", dates[0]));
+                select.push(Expr::col(dates[0].clone()));
             }
         }
-        if self.aggregate.is_none() && grouped {
-            self.aggregate = Some(Aggregate { func: AggFunc::Count, column: None });
-        }
-        let desc = if self.q.has("cheapest") || matches!(self.sig.agg, Some((AggFunc::Min, _))) { false } else { rank_desc };
-        let which_one = self.sig.which.is_some() && rank_pos.is_some();
-        if self.aggregate.is_some() && grouped {
-            let time_only = self.group_by.iter().all(|g| matches!(g, GroupKey::Time { .. }));
-            if let Some(r) = rank_pos {
-                self.q.mark(r..r + 1, "ordering");
-            }
-            self.order_by = if time_only && rank_pos.is_none() { None } else { Some((None, desc)) };
-            self.limit = self.sig.top_n.or(which_one.then_some(1));
-        } else if self.aggregate.is_none() {
-            if let Some(col) = order_measure {
-                self.order_by = Some((Some(col), desc));
-                self.limit = self.sig.top_n.or((which_one || self.sig.which.is_some()).then_some(1)).filter(|_| rank_pos.is_some() || self.sig.top_n.is_some() || self.sig.agg.is_some());
-            } else if let Some((at, d)) = self.sig.order_at {
-                if let Some(mi) = self.match_at(at)
-                    && let Some(col) = self.pick_column(mi)
+        if select.is_empty() {
+            // A list of the entity's rows, by their label.
+            if let Some(e) = self.entity.clone() {
+                let label = self.label(&e);
+                select.extend(label.into_iter().map(Expr::col));
+                if let Some(m) = &measure
+                    && !select.contains(m)
                 {
-                    self.consume(mi, format!("order by {col}"));
-                    self.order_by = Some((Some(col), d));
+                    select.push(m.clone());
                 }
-            } else if let Some(i) = (0..self.q.len()).find(|&i| matches!(self.q.word(i), "latest" | "newest" | "recent" | "oldest" | "earliest"))
-                && let Some(dc) = self.ctx.default_date(&self.subject)
+            }
+        }
+        if !self.a.distinct.is_empty() && !aggregated {
+            self.q.distinct = true;
+            for &d in &self.a.distinct.clone() {
+                self.mark(d..d + 1, "distinct");
+            }
+        }
+        self.q.select = select;
+        self.orderings();
+    }
+
+    /// The column of a "which X" / "what X" question, when X names one.
+    fn which_column(&self) -> Option<(ColRef, usize)> {
+        for &(s, e) in &self.a.sentences {
+            for i in s..(s + 2).min(e) {
+                if matches!(self.word(i), "which" | "what")
+                    && let Some(mi) = self.mention_at(i + 1)
+                    && !self.readings(mi).iter().any(|l| matches!(l.target, Target::Collection { .. }))
+                    && let Some(c) = self.field(mi)
+                {
+                    return Some((c, mi));
+                }
+            }
+        }
+        None
+    }
+
+    /// `COUNT(*)`, or `COUNT(DISTINCT x)` for "how many different X".
+    fn count_expr(&mut self, end: usize) -> Expr {
+        let mut p = end;
+        let mut distinct = false;
+        while matches!(self.word(p), "different" | "distinct" | "unique" | "the" | "of" | "all") {
+            distinct |= matches!(self.word(p), "different" | "distinct" | "unique");
+            if distinct {
+                self.mark(p..p + 1, "distinct");
+            }
+            p += 1;
+        }
+        if let Some(mi) = self.ms.iter().position(|m| m.start == p) {
+            if distinct
+                && let Some(c) = self.field(mi).filter(|_| !self.names_table(mi))
             {
-                let col = ColRef::new(&self.subject, &dc);
-                let from = if i > 0 && self.q.word(i - 1) == "most" { i - 1 } else { i };
-                self.q.mark(from..i + 1, format!("order by {col}"));
-                self.order_by = Some((Some(col), !matches!(self.q.word(i), "oldest" | "earliest")));
+                self.consume(mi, format!("COUNT(DISTINCT {c})"));
+                self.q.table = c.table.clone();
+                return Expr::Agg { func: AggFunc::CountDistinct, col: Some(c) };
             }
-            if self.limit.is_none() && self.order_by.is_some() {
-                self.limit = self.sig.top_n;
+            if let Some(t) = self.table_in_context(mi) {
+                let role = format!("table {t}");
+                if self.table(mi).is_some() {
+                    self.consume(mi, role);
+                }
+                self.q.table = t;
             }
+        }
+        Expr::count()
+    }
+
+    /// Grouping cues: "per X", "by X", "for each X", "per month".
+    fn group_keys(&mut self) -> Vec<(Key, bool)> {
+        let mut out: Vec<(Key, bool)> = Vec::new();
+        for g in self.a.groupings.clone() {
+            let w = self.word(g.target).to_string();
+            if matches!(w.as_str(), "month" | "months" | "year" | "years") && self.ms.iter().all(|m| m.start != g.target) {
+                let month = w.starts_with("month");
+                if let Some(c) = self.context_tables().iter().find_map(|t| self.date_columns(t).into_iter().next()) {
+                    self.mark(g.start..g.target + 1, "group by time");
+                    out.push((Key::Time(c, month), false));
+                }
+                continue;
+            }
+            let Some(mi) = self.mention_at(g.target) else { continue };
+            let by = self.word(g.end - 1) == "by";
+            let key = if let Some(t) = self.table(mi).filter(|t| self.field(mi).is_none_or(|c| !c.table.eq_ignore_ascii_case(t) || self.readings(mi)[0].target == Target::Collection { collection: t.clone() })) {
+                Key::Rows(t)
+            } else if let Some(c) = self.field(mi) {
+                Key::Col(c)
+            } else {
+                continue;
+            };
+            let role = match &key {
+                Key::Col(c) => format!("group by {c}"),
+                Key::Rows(t) => format!("group by {t}"),
+                Key::Time(c, _) => format!("group by {c}"),
+            };
+            self.mark(g.start..g.end, role.clone());
+            self.consume(mi, role);
+            let at = out.len();
+            // "by channel and status": the list goes on.
+            let mut end = self.ms[mi].end;
+            while matches!(self.word(end), "and" | ",") {
+                let Some(next) = self.ms.iter().position(|m| m.start == end + 1) else { break };
+                let Some(c) = self.field(next) else { break };
+                if self.table(next).is_some() {
+                    break;
+                }
+                self.consume(next, format!("group by {c}"));
+                out.push((Key::Col(c), by));
+                end = self.ms[next].end;
+            }
+            if !out.iter().any(|(k, _)| *k == key) {
+                out.insert(at, (key, by));
+            }
+        }
+        out
+    }
+
+    /// Aggregates other than a count: their function, column and token range ("the average age",
+    /// "average, minimum and maximum weight", "total fines").
+    fn aggregate_items(&mut self) -> Vec<(AggFunc, Option<ColRef>, usize, usize)> {
+        let mut out: Vec<(AggFunc, Option<ColRef>, usize, usize, Option<usize>)> = Vec::new();
+        for g in self.a.aggregates.clone() {
+            if g.func == AggWord::Count || self.aggs_done.contains(&g.start) || self.inside_name(g.start) {
+                continue;
+            }
+            // Max/min words that rank rows are superlatives, not aggregates.
+            if matches!(g.func, AggWord::Max | AggWord::Min) && self.a.superlatives.iter().any(|s| s.start <= g.start && g.start < s.end) && self.ranks_rows(g.start, None) {
+                continue;
+            }
+            let col = self.mention_at(g.target).and_then(|mi| {
+                let fs = self.fields_of(mi);
+                let ok = |c: &ColRef| if matches!(g.func, AggWord::Max | AggWord::Min) { self.is_measure(c) || self.kind(c) == FieldKind::Date } else { self.is_measure(c) };
+                fs.into_iter().find(|(c, _)| ok(c)).map(|(c, _)| (c, mi))
+            });
+            // "how much" is a total of money.
+            let col = col.or_else(|| (g.func == AggWord::Sum && self.word(g.start) == "how").then(|| None).flatten());
+            let (c, mi) = match col {
+                Some((c, mi)) => (Some(c), Some(mi)),
+                None => (None, None),
+            };
+            out.push((agg_of(g.func), c, g.start, g.end, mi));
+        }
+        // Elliptic lists: "average, minimum and maximum age" share the last column.
+        for i in (0..out.len()).rev() {
+            if out[i].1.is_none() {
+                let next = out.iter().skip(i + 1).find_map(|x| x.1.clone()).or_else(|| out.iter().take(i).rev().find_map(|x| x.1.clone()));
+                out[i].1 = next;
+            }
+        }
+        let mut res = Vec::new();
+        for (f, c, s, e, mi) in out {
+            let Some(c) = c else { continue };
+            if let Some(mi) = mi {
+                self.consume(mi, format!("{}({c})", f.sql()));
+            }
+            self.reach.push(c.table.clone());
+            self.aggs_done.push(s);
+            res.push((f, Some(c), s, e));
+        }
+        res
+    }
+
+    /// The ranking word at `pos` picks rows ("the stadium with the highest capacity", "the name
+    /// of the youngest singer", "the 3 largest") rather than asking for the value ("what is the
+    /// highest capacity", "the average, minimum and maximum age", "the largest population per
+    /// continent").
+    fn ranks_rows(&self, pos: usize, n: Option<usize>) -> bool {
+        if n.is_some() {
+            return true;
+        }
+        let mut p = pos;
+        while p > 0 && matches!(self.word(p - 1), "the" | "a" | "an") {
+            p -= 1;
+        }
+        let prev = if p > 0 { self.word(p - 1) } else { "" };
+        if matches!(prev, "with" | "has" | "have" | "had" | "having" | "whose" | "of" | "by" | "for" | "that" | "which" | "who") {
+            return true;
+        }
+        // "the youngest teacher": a table named right after the word.
+        if self.ms.iter().enumerate().any(|(mi, m)| (m.start == pos + 1 || m.start == pos + 2 && self.word(pos + 1) == "of") && self.names_table(mi)) {
+            return true;
+        }
+        if !self.a.groupings.is_empty() {
+            return false;
+        }
+        let which = self.a.sentences.iter().any(|&(s, _)| matches!(self.word(s), "which" | "who"));
+        which && self.entity_mentions.iter().any(|&mi| self.ms[mi].start < pos)
+    }
+
+    /// Place a ranking: a measure column ordered (or aggregated when the value itself is
+    /// asked for), a count or sum per group, or the mode of a column. Returns the measure.
+    fn superlative(&mut self, s: &Superlative, keys: &mut Vec<Key>, aggs: &[(AggFunc, Option<ColRef>, usize, usize)], shown: &[(Shown, usize, usize)], which_col: bool) -> Option<Expr> {
+        let n = s.n.unwrap_or(1);
+        let target = self.mention_at(s.target);
+        // "the most common hometown": the mode.
+        if s.mode {
+            let mi = (s.target..(s.target + 4).min(self.n())).find_map(|k| self.ms.iter().position(|m| m.start == k && !matches!(m.best().target, Target::Collection { .. })))?;
+            let c = self.field(mi)?;
+            self.consume(mi, format!("group by {c}"));
+            self.mark(s.start..s.end, format!("order by COUNT desc limit {n}"));
+            self.q.table = c.table.clone();
+            if !keys.contains(&Key::Col(c.clone())) {
+                keys.push(Key::Col(c));
+            }
+            self.q.order_by.push((Expr::count(), s.desc));
+            self.q.limit = Some(n);
+            return None;
+        }
+        // "the largest number of employees": a count, ranked.
+        let counts = self.a.aggregates.iter().find(|g| g.func == AggWord::Count && g.start == s.target).cloned();
+        if let Some(g) = &counts {
+            self.mark(g.start..g.end, "aggregate COUNT");
+            self.aggs_done.push(g.start);
+            if self.count_at == Some((g.start, g.end)) {
+                self.count_at = None;
+            }
+        }
+        let target = if counts.is_some() { self.mention_at(counts.as_ref().map(|g| g.end).unwrap_or(s.target)) } else { target };
+        if let (Some(adj), None) = (&s.adjective, &counts) {
+            // The measured column: named after the word, or by the adjective.
+            let named = target.filter(|&mi| !self.names_table(mi)).and_then(|mi| self.fields_of(mi).into_iter().find(|(c, _)| self.is_measure(c) || self.kind(c) == FieldKind::Date).map(|(c, _)| (c, mi)));
+            // "the lowest average rating": an aggregate per group.
+            if let Some((f, col, as_, ae)) = aggs.iter().find(|a| a.2 >= s.end && a.2 <= s.end + 1).cloned() {
+                self.mark(s.start..s.end, format!("order by {} desc limit {n}", f.sql()));
+                let _ = (as_, ae);
+                let x = Expr::Agg { func: f, col };
+                self.q.order_by.push((x.clone(), s.desc));
+                self.q.limit = Some(n);
+                self.group_entity(keys, which_col);
+                return Some(x);
+            }
+            let col = match named {
+                Some((c, mi)) => {
+                    self.consume(mi, format!("order by {c}"));
+                    Some(c)
+                }
+                None => self.adjective_column(adj).or_else(|| self.date_for(adj)),
+            };
+            let col = col?;
+            let is_date = self.kind(&col) == FieldKind::Date || col.column.to_ascii_lowercase().contains("year");
+            // "old" on a date means early.
+            let desc = if is_date && matches!(adj.as_str(), "old" | "young") { !s.desc } else { s.desc };
+            self.reach.push(col.table.clone());
+            // The value itself is asked for: MAX / MIN.
+            let value_asked = s.n.is_none() && !self.ranks_rows(s.start, None) && shown.iter().all(|(x, _, _)| matches!(x, Shown::Col(c) if *c == col));
+            if value_asked {
+                let f = if desc { AggFunc::Max } else { AggFunc::Min };
+                self.mark(s.start..s.end, format!("{}({col})", f.sql()));
+                self.q.table = col.table.clone();
+                return Some(Expr::Agg { func: f, col: Some(col) });
+            }
+            // "the number of concerts in the stadium with the highest capacity": the ranked row
+            // of another table is a condition of the counted rows.
+            if (self.count_at.is_some() || !aggs.is_empty()) && !col.table.eq_ignore_ascii_case(&self.q.table)
+                && let Some(step) = self.ctx.fk_between(&self.q.table, &col.table)
+            {
+                let key = ColRef::new(&step.to_table, &step.to_column);
+                let sub = super::ir::Query { table: col.table.clone(), select: vec![Expr::col(key)], order_by: vec![(Expr::col(col.clone()), desc)], limit: Some(n), ..Default::default() };
+                self.mark(s.start..s.end, format!("order by {col} limit {n}"));
+                self.q.filters.push(super::ir::Cond::InSub { col: ColRef::new(&step.from_table, &step.from_column), negated: false, query: Box::new(sub) });
+                return None;
+            }
+            self.mark(s.start..s.end, format!("order by {col} limit {n}"));
+            self.q.order_by.push((Expr::col(col.clone()), desc));
+            self.q.limit = Some(n);
+            return Some(Expr::col(col));
+        }
+        // "most", "fewest", "top": a count or a sum per entity.
+        let entity = self.entity.clone()?;
+        let mi = target;
+        let counted_table = mi.filter(|&mi| self.names_table(mi)).and_then(|mi| self.table(mi));
+        let numeric = mi.filter(|&mi| !self.names_table(mi)).and_then(|mi| self.fields_of(mi).into_iter().find(|(c, _)| self.is_measure(c)).map(|(c, _)| c));
+        let x = match (counted_table, numeric) {
+            (Some(t), _) => {
+                if let Some(mi) = mi {
+                    self.consume(mi, format!("table {t}"));
+                }
+                self.q.table = t;
+                Expr::count()
+            }
+            (None, Some(c)) if c.table.eq_ignore_ascii_case(&entity) && !which_col => {
+                if let Some(mi) = mi {
+                    self.consume(mi, format!("order by {c}"));
+                }
+                self.mark(s.start..s.end, format!("order by {c} limit {n}"));
+                self.q.order_by.push((Expr::col(c.clone()), s.desc));
+                self.q.limit = Some(n);
+                return Some(Expr::col(c));
+            }
+            (None, Some(c)) => {
+                if let Some(mi) = mi {
+                    self.consume(mi, format!("SUM({c})"));
+                }
+                self.q.table = c.table.clone();
+                Expr::Agg { func: AggFunc::Sum, col: Some(c) }
+            }
+            (None, None) => {
+                // "Which year has the most concerts" without the counted word: rows of the entity.
+                Expr::count()
+            }
+        };
+        self.mark(s.start..s.end, format!("order by COUNT desc limit {n}"));
+        self.q.order_by.push((x.clone(), s.desc));
+        self.q.limit = Some(n);
+        self.group_entity(keys, which_col);
+        Some(x)
+    }
+
+    /// Token `i` is part of a column's whole name ("best finish", "total amount"): not a cue.
+    fn inside_name(&self, i: usize) -> bool {
+        self.ms.iter().any(|m| m.start <= i && i < m.end && m.end - m.start >= 2 && matches!(&m.best().target, Target::Field { .. }) && matches!(m.best().how, qa_question::How::Name | qa_question::How::Synonym))
+    }
+
+    /// The query table's own column for a key of another table it refers to (`concert.stadium_id`
+    /// for `stadium.stadium_id`): grouping by it needs no join and keeps every row.
+    fn local_key(&self, c: &ColRef) -> ColRef {
+        if c.table.eq_ignore_ascii_case(&self.q.table) {
+            return c.clone();
+        }
+        match self.ctx.fk_between(&self.q.table, &c.table) {
+            Some(step) if step.to_column.eq_ignore_ascii_case(&c.column) => ColRef::new(&step.from_table, &step.from_column),
+            _ => c.clone(),
         }
     }
 
-    /// COUNT(*), or COUNT(DISTINCT col) for "how many different countries".
-    fn count_aggregate(&mut self) -> Aggregate {
-        if let Some(d) = self.sig.distinct {
-            let after = (0..self.ms.len()).find(|&k| self.ms[k].start > d && !self.used[k]);
-            if let Some(k) = after {
-                if let Some(col) = self.pick_column(k).filter(|_| !self.ms[k].is_table()) {
-                    self.q.mark(d..d + 1, "distinct");
-                    self.consume(k, format!("COUNT(DISTINCT {col})"));
-                    return Aggregate { func: AggFunc::CountDistinct, column: Some(col) };
-                }
-                if self.ms[k].table().is_some_and(|t| t.eq_ignore_ascii_case(&self.subject)) {
-                    // Distinct rows of the subject: the plan never repeats them (fan-out joins
-                    // become semi-joins or are de-duplicated when rendered).
-                    self.q.mark(d..d + 1, "distinct");
-                }
-            }
+    /// Group by the entity's rows, unless a group is already set.
+    fn group_entity(&mut self, keys: &mut Vec<Key>, which_col: bool) {
+        if !keys.is_empty() || which_col {
+            return;
         }
-        Aggregate { func: AggFunc::Count, column: None }
+        if let Some(e) = self.entity.clone()
+            && !e.eq_ignore_ascii_case(&self.q.table)
+        {
+            keys.push(Key::Rows(e));
+        }
     }
 
-    /// Columns of a list: those the question names ("names and emails of …"); else, when
-    /// ranking, the label and the measure; else the key, the label and the filtered columns.
-    fn projection(&mut self) {
-        if self.aggregate.is_some() {
-            return;
+    /// The date column of the tables in play that a date adjective ranks ("newest", "most
+    /// recent", "earliest").
+    fn date_for(&self, adjective: &str) -> Option<ColRef> {
+        let (base, _, _) = measure_of(adjective)?;
+        if !matches!(base, "new" | "early" | "old" | "young") {
+            return None;
         }
-        let named: Vec<(usize, ColRef)> = (0..self.ms.len()).filter(|&k| !self.used[k] && !self.ms[k].is_value() && !self.ms[k].is_table()).filter_map(|k| self.pick_column(k).map(|c| (k, c))).collect();
-        let mut select: Vec<ColRef> = Vec::new();
-        if !named.is_empty() {
-            for (k, c) in named {
-                self.consume(k, format!("show {c}"));
-                if !select.contains(&c) {
-                    select.push(c);
+        self.context_tables().iter().find_map(|t| self.date_columns(t).into_iter().next())
+    }
+
+    /// Ordering cues: "sorted by X [descending]", "in alphabetical order", "cheapest first".
+    fn orderings(&mut self) {
+        for o in self.a.orderings.clone() {
+            let col = match o.target {
+                Some(t) => {
+                    // "ordered by the number of X": by the count.
+                    if self.a.aggregates.iter().any(|g| g.start == self.skip_filler(t) && g.func == AggWord::Count) {
+                        self.mark(o.start..o.end, "ordering");
+                        self.q.order_by.push((Expr::count(), o.desc.unwrap_or(false)));
+                        continue;
+                    }
+                    let Some(mi) = self.mention_at(t) else { continue };
+                    let Some(c) = self.field(mi).or_else(|| self.table(mi).and_then(|t| self.label(&t).into_iter().next())) else { continue };
+                    self.consume(mi, format!("order by {c}"));
+                    Some(c)
                 }
+                None => match &o.adjective {
+                    Some(adj) => self.adjective_column(adj).or_else(|| self.date_for(adj)).or_else(|| {
+                        // "cheapest first" with a money column shown.
+                        self.q.select.iter().filter_map(|e| e.column().cloned()).find(|c| self.is_numeric(c))
+                    }),
+                    None if o.alphabetical => self.q.select.iter().filter_map(|e| e.column().cloned()).find(|c| self.kind(c).is_textual()).or_else(|| self.entity.clone().and_then(|e| self.label(&e).into_iter().next())),
+                    None => None,
+                },
+            };
+            let Some(c) = col else { continue };
+            let is_date = self.kind(&c) == FieldKind::Date;
+            let desc = match (&o.adjective, o.desc) {
+                (Some(adj), Some(d)) if is_date && matches!(measure_of(adj).map(|m| m.0), Some("old" | "young")) => !d,
+                (_, Some(d)) => d,
+                (_, None) => false,
+            };
+            self.mark(o.start..o.end, format!("order by {c}"));
+            self.reach.push(c.table.clone());
+            let x = Expr::col(c);
+            if self.q.distinct && !self.q.select.contains(&x) {
+                self.q.select.push(x.clone());
             }
-            if let Some((Some(oc), _)) = &self.order_by
-                && !select.contains(oc)
-            {
-                select.push(oc.clone());
+            // "ordered by age from the oldest to the youngest": one key, the later direction.
+            if let Some(k) = self.q.order_by.iter_mut().find(|(e, _)| *e == x) {
+                if o.desc.is_some() {
+                    k.1 = desc;
+                }
+                continue;
             }
-            self.select = select;
-            return;
+            self.q.order_by.push((x, desc));
         }
-        if let Some((Some(oc), _)) = self.order_by.clone().filter(|_| self.limit.is_some()) {
-            // Ranked rows: the key (rows are told apart even when labels repeat), the label
-            // and the measure.
-            if let Some(t) = self.ctx.table(&oc.table) {
-                select.extend(t.primary_key.iter().map(|k| ColRef::new(&oc.table, k)));
-            }
-            if let Some(l) = self.ctx.label_column(&oc.table) {
-                select.push(ColRef::new(&oc.table, &l));
-            }
-            select.push(oc);
-            self.select = select;
-            return;
-        }
-        if let Some(t) = self.ctx.table(&self.subject) {
-            for pk in &t.primary_key {
-                select.push(ColRef::new(&self.subject, pk));
-            }
-        }
-        if let Some(l) = self.ctx.label_column(&self.subject) {
-            select.push(ColRef::new(&self.subject, &l));
-        }
-        for c in self.filters.iter().filter_map(|f| f.col()) {
-            if !select.contains(c) {
-                select.push(c.clone());
-            }
-        }
-        if let Some((Some(oc), _)) = &self.order_by
-            && !select.contains(oc)
-        {
-            select.push(oc.clone());
-        }
-        if let Some(dc) = self.ctx.default_date(&self.subject).map(|d| ColRef::new(&self.subject, &d))
-            && !select.contains(&dc)
-        {
-            select.push(dc);
-        }
-        self.select = select;
     }
 }

@@ -6,9 +6,9 @@
 use sqlparser::dialect::{PostgreSqlDialect, SQLiteDialect};
 use sqlparser::tokenizer::{Token, Tokenizer};
 
-use super::super::schema::singular;
+use qa_core::text::singular;
 use super::super::Dialect;
-use super::question::{is_function_word, Coverage, Mapped};
+use qa_question::coverage::{is_function_word, Coverage, Mapped};
 
 /// What a statement contains, lower-cased.
 #[derive(Debug, Default)]
@@ -181,7 +181,7 @@ mod tests {
     #[test]
     fn sql_that_drops_a_condition_covers_less() {
         let ctx = audit_context();
-        let o = plan(&ctx, "How many critical findings in closed audits?", &[]);
+        let o = plan(&ctx, "How many critical findings in closed audits?", &[], None);
         assert_eq!(o.confidence, 1.0, "{:?}", o.coverage);
         let (_, full) = sql_coverage(&o.coverage, "SELECT COUNT(*) FROM findings JOIN audits ON findings.audit_id = audits.id WHERE findings.severity = 'Critical' AND audits.status = 'Closed'", Dialect::Sqlite);
         assert_eq!(full, 1.0);
@@ -189,7 +189,7 @@ mod tests {
         assert!(partial < 0.8, "{c:?}");
         assert!(c.unmapped.contains(&"closed".to_string()), "{c:?}");
         // A word the planner could not map is covered when the SQL names it.
-        let o = plan(&ctx, "How many audits did maya rossi lead?", &[]);
+        let o = plan(&ctx, "How many audits did maya rossi lead?", &[], None);
         assert!(o.confidence < 0.8, "{:?}", o.coverage);
         let (c, conf) = sql_coverage(&o.coverage, "SELECT COUNT(*) FROM audits JOIN auditors ON audits.lead_auditor_id = auditors.id WHERE auditors.full_name = 'maya rossi'", Dialect::Sqlite);
         assert_eq!(conf, 1.0, "{c:?}");

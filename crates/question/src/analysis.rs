@@ -1,0 +1,305 @@
+//! The schema-free reading of a question: tokens, quantities, dates, comparisons, negations,
+//! superlatives, aggregates, groupings, orderings, distinctness, a projection list and the
+//! literals (quoted text, capitalised names) worth looking up as values.
+
+use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
+
+use crate::cues::{self, Aggregate, Comparison, Grouping, Ordering, Superlative};
+use crate::dates::{self, DateMention, Grain};
+use crate::numbers::{self, Quantity};
+use crate::tokens::{self, Token, TokenKind};
+
+/// One item of a projection list ("the VIN, model and list price of …").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Item {
+    /// Token range.
+    pub start: usize,
+    /// End (exclusive).
+    pub end: usize,
+    /// A head word shared with the next item ("first" of "first and last name" is "first
+    /// name"): its token index.
+    pub head: Option<usize>,
+}
+
+/// What the question asks to be shown.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Projection {
+    /// The listed items, in order.
+    pub items: Vec<Item>,
+    /// Token range of the whole list with its lead words ("show me the").
+    pub start: usize,
+    /// End (exclusive).
+    pub end: usize,
+}
+
+/// Text the question gives as a value: quoted, or a run of capitalised words (a name, a code).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Literal {
+    /// Token range.
+    pub start: usize,
+    /// End (exclusive).
+    pub end: usize,
+    /// The text as written.
+    pub text: String,
+    /// Between quotes.
+    pub quoted: bool,
+}
+
+/// The question, read without a schema.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Analysis {
+    /// As asked.
+    pub question: String,
+    /// Its tokens.
+    pub tokens: Vec<Token>,
+    /// Numbers with units.
+    pub quantities: Vec<Quantity>,
+    /// Dates.
+    pub dates: Vec<DateMention>,
+    /// Numeric comparisons (numbers that are not dates).
+    pub comparisons: Vec<Comparison>,
+    /// Token positions of negation words.
+    pub negations: Vec<usize>,
+    /// Rankings.
+    pub superlatives: Vec<Superlative>,
+    /// Aggregate words.
+    pub aggregates: Vec<Aggregate>,
+    /// Grouping cues.
+    pub groupings: Vec<Grouping>,
+    /// Ordering cues.
+    pub orderings: Vec<Ordering>,
+    /// Positions of "distinct"/"different"/"unique".
+    pub distinct: Vec<usize>,
+    /// The projection list, if the question has one.
+    pub projection: Option<Projection>,
+    /// Quoted text and capitalised names.
+    pub literals: Vec<Literal>,
+    /// Token ranges of the sentences.
+    pub sentences: Vec<(usize, usize)>,
+}
+
+/// Words after which a four-digit number is a count, not a year.
+const NUMERIC_CUES: &[&str] = &["than", "over", "under", "above", "below", "least", "most", "exactly", "equals", "top", "first", "of", "to", "with", "has", "have", "had"];
+
+/// Words that open a request for a list.
+const LEADS: &[&str] = &["show", "list", "give", "return", "find", "get", "display", "name", "provide", "print", "output", "report", "tell", "fetch", "retrieve", "identify", "include", "select"];
+
+/// Words that end a projection item list.
+const BOUNDARY: &[&str] = &[
+    "of", "for", "from", "in", "on", "at", "whose", "that", "who", "which", "where", "with", "by", "ordered", "sorted", "having", "than", "to", "when",
+    "among", "across", "per", "before", "after", "since", "between", "if", "is", "are", "was", "were", "do", "does", "did", "has", "have", "had",
+    "along", "together", "grouped", "under", "over", "within", "without", "except", "only", "please", "too", "as",
+];
+
+/// Read `question`; relative dates are relative to `today`.
+pub fn analyse(question: &str, today: NaiveDate) -> Analysis {
+    let tokens = tokens::tokenize(question);
+    let quantities = numbers::quantities(&tokens);
+    let mut dates = dates::find_dates(&tokens, today);
+    // "more than 2000 participants": a count, not the year 2000.
+    dates.retain(|d| !(d.grain == Grain::Year && d.end == d.start + 1 && d.start > 0 && NUMERIC_CUES.contains(&tokens[d.start - 1].lower.as_str()) && !tokens[d.start - 1].lower.eq("of")));
+    let mut date_tokens = vec![false; tokens.len()];
+    for d in &dates {
+        for flag in date_tokens.iter_mut().take(d.end).skip(d.start) {
+            *flag = true;
+        }
+    }
+    let comparisons = cues::comparisons(&tokens, &quantities, &date_tokens);
+    let negations = (0..tokens.len()).filter(|&i| cues::is_negation(&tokens[i].lower)).collect();
+    let aggregates = cues::aggregates(&tokens);
+    let groupings = cues::groupings(&tokens);
+    let orderings = cues::orderings(&tokens);
+    // "from the oldest to the youngest", "cheapest first": the words order, they do not rank.
+    let mut superlatives = cues::superlatives(&tokens, &quantities);
+    superlatives.retain(|s| !orderings.iter().any(|o| o.start < s.end && s.start < o.end));
+    let distinct = cues::distinct_words(&tokens);
+    let sentences = sentences(&tokens);
+    let projection = projection(&tokens, &sentences);
+    let literals = literals(&tokens, &sentences);
+    Analysis { question: question.to_string(), tokens, quantities, dates, comparisons, negations, superlatives, aggregates, groupings, orderings, distinct, projection, literals, sentences }
+}
+
+fn sentences(t: &[Token]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut s = 0;
+    for (i, tok) in t.iter().enumerate() {
+        let ends = tok.is_symbol('?') || tok.is_symbol(';') || (tok.kind == TokenKind::Symbol && tok.text == ".");
+        if ends {
+            if i > s {
+                out.push((s, i));
+            }
+            s = i + 1;
+        }
+    }
+    // A period between sentences is not a token: a capitalised lead word after a word that
+    // ended with '.' in the text starts a sentence too ("… 2022. Drug names please.").
+    if s < t.len() {
+        out.push((s, t.len()));
+    }
+    out
+}
+
+/// The projection list: after a lead ("show", "list the", "what are the", "give me"), or a short
+/// trailing sentence that is only a list ("Names only.", "First and last name please.").
+fn projection(t: &[Token], sentences: &[(usize, usize)]) -> Option<Projection> {
+    let w = |i: usize| t.get(i).map(|x| x.lower.as_str()).unwrap_or("");
+    let mut best: Option<Projection> = None;
+    for (si, &(s, e)) in sentences.iter().enumerate() {
+        let mut i = s;
+        // Lead words.
+        let mut led = false;
+        while i < e {
+            let x = w(i);
+            let lead = LEADS.contains(&x) && (x != "name" || i == s);
+            if lead || matches!(x, "me" | "us" | "please" | "just" | "only" | "also" | "can" | "could" | "you" | "i" | "want" | "need" | "to" | "know") {
+                led |= lead;
+                i += 1;
+            } else if matches!(x, "what" | "which" | "who") && matches!(w(i + 1), "is" | "are" | "was" | "were" | "s") {
+                led = true;
+                i += 2;
+            } else {
+                break;
+            }
+        }
+        // A later short sentence is a list on its own ("Drug names please.").
+        let trailing = si > 0 && e - s <= 8;
+        if !led && !trailing {
+            continue;
+        }
+        // "all of the": "of" is skipped only after "all".
+        while matches!(w(i), "the" | "all" | "their" | "its" | "his" | "her" | "each" | "every" | "a" | "an") || (w(i) == "of" && w(i.wrapping_sub(1)) == "all") {
+            i += 1;
+        }
+        let start = i;
+        let mut items: Vec<Item> = Vec::new();
+        let mut cur = i;
+        let mut k = i;
+        while k < e {
+            let x = w(k);
+            let sep = t[k].is_symbol(',') || matches!(x, "and" | "&" | "plus") || (x == "as" && w(k + 1) == "well" && w(k + 2) == "as");
+            // "titles of songs and names of singers": "of" inside items that each have one.
+            let inner_of = x == "of" && of_in_each_item(t, k, e);
+            if !inner_of && (sep || BOUNDARY.contains(&x) || t[k].kind == TokenKind::Symbol || t[k].number().is_some() && !trailing) {
+                if k > cur {
+                    items.push(Item { start: cur, end: k, head: None });
+                }
+                if !sep {
+                    break;
+                }
+                k += if x == "as" { 3 } else { 1 };
+                while matches!(w(k), "the" | "their" | "its" | "and" | "a" | "an") || t.get(k).is_some_and(|x| x.is_symbol(',')) {
+                    k += 1;
+                }
+                cur = k;
+                continue;
+            }
+            if k - cur >= if (cur..k).any(|i| w(i) == "of") { 6 } else { 4 } {
+                break;
+            }
+            k += 1;
+        }
+        if k >= e && k > cur && k - cur <= 4 {
+            items.push(Item { start: cur, end: k, head: None });
+        }
+        // "first and last name": the head of the second item may be shared (the linker tries
+        // the word alone first).
+        for j in 0..items.len().saturating_sub(1) {
+            if items[j].end - items[j].start == 1 && items[j + 1].end - items[j + 1].start >= 2 {
+                items[j].head = Some(items[j + 1].end - 1);
+            }
+        }
+        if items.is_empty() {
+            continue;
+        }
+        let end = items.last().map(|it| it.end).unwrap_or(start);
+        let p = Projection { items, start: if led { s } else { start }, end };
+        // The longest list wins (a lead's list over a trailing sentence's of one item).
+        if best.as_ref().is_none_or(|b| p.items.len() > b.items.len()) {
+            best = Some(p);
+        }
+    }
+    best
+}
+
+/// At `k` an "of" that is inside a list item: a separator follows within four words, and the
+/// next item has an "of" of its own ("titles of songs and names of singers").
+fn of_in_each_item(t: &[Token], k: usize, e: usize) -> bool {
+    let w = |i: usize| t.get(i).map(|x| x.lower.as_str()).unwrap_or("");
+    let Some(sep) = (k + 1..(k + 5).min(e)).find(|&i| matches!(w(i), "and" | "&") || t[i].is_symbol(',')) else { return false };
+    (sep + 1..(sep + 5).min(e)).any(|i| w(i) == "of")
+}
+
+/// Quoted text, and runs of capitalised words that are not a sentence's first word (unless
+/// it is not a common word either).
+fn literals(t: &[Token], sentences: &[(usize, usize)]) -> Vec<Literal> {
+    let starts: Vec<usize> = sentences.iter().map(|s| s.0).collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < t.len() {
+        if t[i].kind == TokenKind::Quoted {
+            out.push(Literal { start: i, end: i + 1, text: t[i].text.clone(), quoted: true });
+            i += 1;
+            continue;
+        }
+        let name_like = |k: usize| t[k].is_word() && (t[k].capitalized() || t[k].text.chars().any(|c| c.is_ascii_digit()) && t[k].text.chars().any(char::is_alphabetic)) && !(starts.contains(&k) && qa_core::text::is_stop(&t[k].lower)) && !(starts.contains(&k) && (LEADS.contains(&t[k].lower.as_str()) || matches!(t[k].lower.as_str(), "how" | "what" | "which" | "who" | "count" | "find")));
+        if name_like(i) {
+            let mut j = i + 1;
+            // "Port of Spain", "Bank of America": one lower-case "of"/"de"/"la" inside a name.
+            while j < t.len() && (name_like(j) || (matches!(t[j].lower.as_str(), "of" | "de" | "la" | "del" | "da" | "van" | "von" | "&") && j + 1 < t.len() && name_like(j + 1))) {
+                j += 1;
+            }
+            let text = t[i..j].iter().map(|x| x.text.as_str()).collect::<Vec<_>>().join(" ");
+            out.push(Literal { start: i, end: j, text, quoted: false });
+            i = j;
+            continue;
+        }
+        i += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn a(q: &str) -> Analysis {
+        analyse(q, NaiveDate::from_ymd_opt(2026, 11, 26).unwrap())
+    }
+
+    fn items(q: &str) -> Vec<String> {
+        let a = a(q);
+        a.projection
+            .map(|p| {
+                p.items
+                    .iter()
+                    .map(|it| {
+                        let s: Vec<&str> = a.tokens[it.start..it.end].iter().map(|t| t.lower.as_str()).collect();
+                        format!("{}{}", s.join(" "), if it.head.is_some() { "+" } else { "" })
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn projection_lists() {
+        assert_eq!(items("List the VIN, model and list price of electric vehicles that cost more than 40000"), ["vin", "model+", "list price"]);
+        assert_eq!(items("Show name, country, age for all singers ordered by age"), ["name", "country", "age"]);
+        assert_eq!(items("What are the names and ages of the teachers?"), ["names", "ages"]);
+        assert_eq!(items("Which owners registered in 2025? Give their first and last names."), ["first+", "last names"]);
+        assert_eq!(items("Which trials ended in 2022? Drug names please."), ["drug names"]);
+        assert!(items("How many singers are there?").is_empty());
+    }
+
+    #[test]
+    fn years_after_comparators_are_counts_and_literals_are_found() {
+        let x = a("trials with more than 2000 participants in 2024");
+        assert_eq!(x.dates.len(), 1);
+        assert_eq!(x.dates[0].year, Some(2024));
+        assert_eq!(x.comparisons.len(), 1);
+        let x = a("How many appointments did Dr. Santos have at 'Main Street Clinic' in Port of Spain?");
+        let lits: Vec<&str> = x.literals.iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(lits, ["Dr Santos", "Main Street Clinic", "Port of Spain"]);
+    }
+}

@@ -1,0 +1,190 @@
+//! Coverage accounting: every content word of the question is either used by the query (with
+//! what it became) or listed as not used. The confidence of a reading follows from it: an
+//! unused content word weighs three used ones, since one dropped qualifier changes the answer
+//! while one more recognised word does not make it right.
+
+use serde::{Deserialize, Serialize};
+
+use crate::tokens::{Token, TokenKind};
+
+/// Words that carry no condition of their own: articles, pronouns, auxiliaries, question and
+/// request words, and domain-free fillers. English only; never a schema's words.
+const FUNCTION_WORDS: &[&str] = &[
+    "a", "an", "the", "of", "in", "on", "at", "for", "to", "by", "with", "and", "or", "is", "are", "was", "were", "be", "been", "being", "am", "what",
+    "which", "who", "whom", "whose", "where", "when", "how", "do", "does", "did", "done", "there", "that", "this", "these", "those", "me", "us",
+    "you", "show", "list", "give", "get", "find", "tell", "display", "return", "all", "have", "has", "had", "having", "from", "it", "its",
+    "their", "them", "they", "we", "our", "i", "my", "any", "as", "into", "onto", "through", "via", "so", "far", "yet", "still", "ever", "currently",
+    "overall", "please", "exist", "exists", "existing", "record", "records", "row", "rows", "entry", "entries", "one", "ones", "value", "values",
+    "data", "database", "table", "both", "either", "also", "just", "only", "some", "can", "could", "would", "should", "will", "shall", "may",
+    "might", "must", "want", "like", "know", "now", "what's", "there's", "whats", "out", "up", "about", "than", "then", "if", "whether", "it's",
+    "s", "many", "much", "such", "other", "else", "same", "his", "her", "he", "she", "together", "including", "included", "along", "well", "provide",
+    "print", "output", "report", "fetch", "retrieve", "identify", "select", "name", "names", "detail", "details", "information", "info", "info",
+    "number", "numbers", "amount", "total", "everything", "anything", "thing", "things", "kind", "type", "types", "sort", "whole", "each", "every",
+    "per", "different", "distinct", "unique", "various", "respective", "respectively", "corresponding", "given", "certain", "specific", "particular",
+    "let", "see", "need", "using", "use", "used", "ones", "any", "already", "yet", "again", "also", "too", "very", "really", "just", "exactly",
+    "available", "existing", "known", "listed", "shown", "recorded", "stored", "registered", "current", "currently", "present", "presently",
+    "here", "there", "people", "person", "persons", "world", "everyone", "anyone", "someone", "somebody", "anybody", "everybody", "who's", "give", "gives", "go", "going", "ok", "okay",
+];
+
+/// A function word (lower-case).
+pub fn is_function_word(word: &str) -> bool {
+    FUNCTION_WORDS.contains(&word)
+}
+
+/// A token that counts for coverage: a word that is not a function word, a number, a date or
+/// a quoted literal. Symbols never count.
+pub fn is_content(t: &Token) -> bool {
+    match t.kind {
+        TokenKind::Symbol => false,
+        TokenKind::Word => !is_function_word(&t.lower) && !t.lower.chars().all(|c| !c.is_alphanumeric()),
+        _ => true,
+    }
+}
+
+/// What a run of tokens became.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Mapped {
+    /// The words.
+    pub phrase: String,
+    /// What they became ("table loans", "loans.genre = 'crime'", "aggregate COUNT").
+    #[serde(rename = "as")]
+    pub role: String,
+}
+
+/// The coverage of a question by a query.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Coverage {
+    /// Used words and what they became.
+    pub mapped: Vec<Mapped>,
+    /// Content words nothing in the query stands for.
+    pub unmapped: Vec<String>,
+    /// Used content words / all content words.
+    pub ratio: f64,
+    /// Multipliers below 1 with their reason (a guessed reading, a spelling fix, …).
+    pub penalties: Vec<(String, f64)>,
+}
+
+/// An unused content word weighs this many used ones.
+pub const UNMAPPED_WEIGHT: f64 = 3.0;
+
+impl Coverage {
+    /// `used / (used + 3·unused) · Π penalty`, to three decimals.
+    pub fn confidence(used: usize, unused: usize, penalties: &[(String, f64)]) -> f64 {
+        let base = if used + unused == 0 { 1.0 } else { used as f64 / (used as f64 + UNMAPPED_WEIGHT * unused as f64) };
+        let p: f64 = penalties.iter().map(|(_, f)| *f).product();
+        ((base * p) * 1000.0).round() / 1000.0
+    }
+}
+
+/// Per token: what it was used for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ledger {
+    roles: Vec<Option<String>>,
+    content: Vec<bool>,
+    texts: Vec<String>,
+}
+
+impl Ledger {
+    /// A ledger over `tokens`, nothing used yet.
+    pub fn new(tokens: &[Token]) -> Ledger {
+        Ledger { roles: vec![None; tokens.len()], content: tokens.iter().map(is_content).collect(), texts: tokens.iter().map(|t| t.text.clone()).collect() }
+    }
+
+    /// Record that tokens `range` stand for `role` (the first use of a token wins).
+    pub fn mark(&mut self, range: std::ops::Range<usize>, role: impl Into<String>) {
+        let role = role.into();
+        for i in range {
+            if let Some(slot) = self.roles.get_mut(i)
+                && slot.is_none()
+            {
+                *slot = Some(role.clone());
+            }
+        }
+    }
+
+    /// Forget what tokens `range` were used for.
+    pub fn unmark(&mut self, range: std::ops::Range<usize>) {
+        for i in range {
+            if let Some(slot) = self.roles.get_mut(i) {
+                *slot = None;
+            }
+        }
+    }
+
+    /// What token `i` was used for.
+    pub fn role(&self, i: usize) -> Option<&str> {
+        self.roles.get(i).and_then(|r| r.as_deref())
+    }
+
+    /// Token `i` is used.
+    pub fn is_used(&self, i: usize) -> bool {
+        self.role(i).is_some()
+    }
+
+    /// Token `i` counts for coverage.
+    pub fn is_content(&self, i: usize) -> bool {
+        self.content.get(i).copied().unwrap_or(false)
+    }
+
+    /// Content tokens not used yet.
+    pub fn unused(&self) -> Vec<usize> {
+        (0..self.roles.len()).filter(|&i| self.content[i] && self.roles[i].is_none()).collect()
+    }
+
+    /// The report and the confidence, with `penalties`.
+    pub fn coverage(&self, penalties: Vec<(String, f64)>) -> (Coverage, f64) {
+        let mut mapped: Vec<Mapped> = Vec::new();
+        let mut unmapped = Vec::new();
+        let (mut used, mut unused) = (0usize, 0usize);
+        let mut last: Option<(usize, &str)> = None;
+        for (i, role) in self.roles.iter().enumerate() {
+            match role {
+                Some(r) => {
+                    if self.content[i] {
+                        used += 1;
+                    }
+                    match (last, mapped.last_mut()) {
+                        (Some((j, lr)), Some(m)) if j + 1 == i && lr == r => {
+                            m.phrase.push(' ');
+                            m.phrase.push_str(&self.texts[i]);
+                        }
+                        _ => mapped.push(Mapped { phrase: self.texts[i].clone(), role: r.clone() }),
+                    }
+                    last = Some((i, r.as_str()));
+                }
+                None => {
+                    if self.content[i] {
+                        unused += 1;
+                        unmapped.push(self.texts[i].to_lowercase());
+                    }
+                }
+            }
+        }
+        let ratio = if used + unused == 0 { 1.0 } else { used as f64 / (used + unused) as f64 };
+        let confidence = Coverage::confidence(used, unused, &penalties);
+        (Coverage { mapped, unmapped, ratio: (ratio * 1000.0).round() / 1000.0, penalties }, confidence)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tokens::tokenize;
+
+    #[test]
+    fn ledger_merges_phrases_and_weighs_unused_words() {
+        let t = tokenize("How many archived accounts in the outdoor category");
+        let mut l = Ledger::new(&t);
+        l.mark(3..4, "table accounts");
+        l.mark(2..3, "accounts.archived = true");
+        l.mark(0..2, "aggregate COUNT");
+        let (c, conf) = l.coverage(vec![]);
+        assert_eq!(c.unmapped, ["outdoor", "category"]);
+        assert_eq!(c.mapped[0], Mapped { phrase: "How many".into(), role: "aggregate COUNT".into() });
+        // 2 content words used (archived, accounts), 2 not: 2 / (2 + 3·2).
+        assert_eq!(conf, 0.25);
+        assert_eq!(Coverage::confidence(4, 0, &[("fuzzy".into(), 0.9)]), 0.9);
+        assert_eq!(l.unused(), [6, 7]);
+    }
+}

@@ -1,0 +1,620 @@
+//! Schema-free cues: comparators ("more than", "at least", "older than", "or more", "between …
+//! and …"), negation, superlatives and top-N ("the 3 largest", "the most", "most common"),
+//! aggregates ("how many", "average", "total"), grouping ("per", "by", "for each"), ordering
+//! ("sorted by", "cheapest first", "alphabetically", "from the oldest to the youngest") and
+//! distinctness. Every cue carries its token range so that coverage can account for it.
+
+use serde::{Deserialize, Serialize};
+
+use crate::numbers::Quantity;
+use crate::tokens::Token;
+
+/// A comparison operator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Op {
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `=`
+    Eq,
+    /// `<>`
+    Ne,
+}
+
+impl Op {
+    /// The SQL spelling.
+    pub fn sql(self) -> &'static str {
+        match self {
+            Op::Gt => ">",
+            Op::Ge => ">=",
+            Op::Lt => "<",
+            Op::Le => "<=",
+            Op::Eq => "=",
+            Op::Ne => "<>",
+        }
+    }
+
+    /// The opposite comparison (for a negated cue: "not more than" is `<=`).
+    pub fn negate(self) -> Op {
+        match self {
+            Op::Gt => Op::Le,
+            Op::Ge => Op::Lt,
+            Op::Lt => Op::Ge,
+            Op::Le => Op::Gt,
+            Op::Eq => Op::Ne,
+            Op::Ne => Op::Eq,
+        }
+    }
+}
+
+/// A measure adjective's base word, the measure nouns it names, and whether its comparative
+/// points up ("heavier" = more weight) or down ("cheaper" = less price). Generic English.
+pub const MEASURES: &[(&[&str], &[&str], bool)] = &[
+    (&["old", "older", "oldest", "elder", "eldest"], &["age", "old"], true),
+    (&["young", "younger", "youngest"], &["age", "young"], false),
+    (&["new", "newer", "newest", "recent", "latest", "late", "later"], &[], true),
+    (&["early", "earlier", "earliest", "first"], &[], false),
+    (&["expensive", "pricey", "pricier", "priciest", "costly", "costlier", "costliest", "dear"], &["price", "cost", "amount", "fee", "fare", "charge", "fine", "rate", "total"], true),
+    (&["cheap", "cheaper", "cheapest", "inexpensive"], &["price", "cost", "amount", "fee", "fare", "charge", "fine", "rate", "total"], false),
+    (&["heavy", "heavier", "heaviest"], &["weight", "mass"], true),
+    (&["light", "lighter", "lightest"], &["weight", "mass"], false),
+    (&["long", "longer", "longest", "lengthy"], &["length", "duration", "time", "hour", "minute", "day", "long"], true),
+    (&["short", "shorter", "shortest", "brief"], &["length", "duration", "time", "hour", "minute", "day", "short"], false),
+    (&["tall", "taller", "tallest"], &["height", "tall"], true),
+    (&["deep", "deeper", "deepest"], &["depth", "deep"], true),
+    (&["shallow", "shallower", "shallowest"], &["depth"], false),
+    (&["big", "bigger", "biggest", "large", "larger", "largest", "huge"], &["size", "capacity", "area", "population", "amount", "volume", "count"], true),
+    (&["small", "smaller", "smallest", "tiny"], &["size", "capacity", "area", "population", "amount", "volume", "count"], false),
+    (&["high", "higher", "highest", "top"], &[], true),
+    (&["low", "lower", "lowest", "bottom"], &[], false),
+    (&["fast", "faster", "fastest", "quick", "quicker", "quickest"], &["speed", "velocity", "fast"], true),
+    (&["slow", "slower", "slowest"], &["speed", "velocity", "slow"], false),
+    (&["far", "farther", "farthest", "further", "furthest", "distant"], &["distance", "far"], true),
+    (&["near", "nearer", "nearest", "close", "closer", "closest"], &["distance", "near"], false),
+    (&["hot", "hotter", "hottest", "warm", "warmer", "warmest"], &["temperature", "temp"], true),
+    (&["cold", "colder", "coldest", "cool", "cooler", "coolest"], &["temperature", "temp"], false),
+    (&["rich", "richer", "richest", "wealthy", "wealthier", "wealthiest"], &["worth", "wealth", "income", "earning", "salary"], true),
+    (&["wide", "wider", "widest"], &["width"], true),
+    (&["good", "better", "best"], &["score", "rating", "rank", "grade"], true),
+    (&["bad", "worse", "worst"], &["score", "rating", "rank", "grade"], false),
+    (&["popular", "common", "frequent"], &[], true),
+    (&["rare", "uncommon"], &[], false),
+];
+
+/// The measure of an adjective (any form): `(base, nouns, up)`.
+pub fn measure_of(word: &str) -> Option<(&'static str, &'static [&'static str], bool)> {
+    MEASURES.iter().find(|(forms, ..)| forms.contains(&word)).map(|(forms, nouns, up)| (forms[0], *nouns, *up))
+}
+
+/// A number compared to something.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Comparison {
+    /// Token range of the cue, the number and its unit.
+    pub start: usize,
+    /// End (exclusive).
+    pub end: usize,
+    /// The operator.
+    pub op: Op,
+    /// The quantity (index into the analysis's quantities).
+    pub quantity: usize,
+    /// The upper quantity of "between A and B".
+    pub high: Option<usize>,
+    /// A measure adjective in the cue ("older than", "more expensive than"): its base word.
+    pub adjective: Option<String>,
+    /// The cue words ("more than", "at least", "" for a bare number).
+    pub cue: String,
+}
+
+/// A ranking: "the most", "the 3 largest", "the youngest", "top 5".
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Superlative {
+    /// Token range of the cue (with "the", the count, "most"/"least").
+    pub start: usize,
+    /// End (exclusive).
+    pub end: usize,
+    /// High values first.
+    pub desc: bool,
+    /// How many ("top 5"); none said is one.
+    pub n: Option<usize>,
+    /// The measure adjective's base word ("old" for "oldest"), if any; "most"/"least" alone have none.
+    pub adjective: Option<String>,
+    /// "most common", "most popular", "most frequent", "most often": the mode of something.
+    pub mode: bool,
+    /// Position after the cue: where its target starts.
+    pub target: usize,
+}
+
+/// An aggregate function word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AggWord {
+    /// how many, number of, count.
+    Count,
+    /// total, sum, combined, how much.
+    Sum,
+    /// average, mean.
+    Avg,
+    /// maximum, max, highest (as a value).
+    Max,
+    /// minimum, min, lowest (as a value).
+    Min,
+}
+
+/// An aggregate cue.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Aggregate {
+    /// Token range.
+    pub start: usize,
+    /// End (exclusive).
+    pub end: usize,
+    /// Which function.
+    pub func: AggWord,
+    /// Position after the cue (its argument starts here).
+    pub target: usize,
+}
+
+/// A grouping cue: "per X", "by X", "for each X", "in each X", "broken down by X".
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Grouping {
+    /// Token range of the cue words.
+    pub start: usize,
+    /// End (exclusive).
+    pub end: usize,
+    /// Where the group's name starts.
+    pub target: usize,
+}
+
+/// An ordering cue.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Ordering {
+    /// Token range.
+    pub start: usize,
+    /// End (exclusive).
+    pub end: usize,
+    /// Where the sort key is named ("sorted by X"), if it is.
+    pub target: Option<usize>,
+    /// Descending, when said ("descending", "newest first"); None: ascending unless the key's
+    /// adjective says otherwise.
+    pub desc: Option<bool>,
+    /// The measure adjective ("cheapest first" → cheap), if the order is said that way.
+    pub adjective: Option<String>,
+    /// Alphabetical: by a name.
+    pub alphabetical: bool,
+}
+
+const NEGATIONS: &[&str] = &[
+    "not", "no", "never", "without", "none", "neither", "nor", "except", "excluding", "isn't", "aren't", "wasn't", "weren't", "don't", "doesn't", "didn't",
+    "haven't", "hasn't", "hadn't", "cannot", "can't", "won't", "nobody", "nothing", "lacking", "n't",
+];
+
+/// A negation word.
+pub fn is_negation(word: &str) -> bool {
+    NEGATIONS.contains(&word)
+}
+
+fn w(t: &[Token], i: usize) -> &str {
+    t.get(i).map(|x| x.lower.as_str()).unwrap_or("")
+}
+
+/// Comparisons around each quantity not read as a date.
+pub fn comparisons(t: &[Token], qs: &[Quantity], date_tokens: &[bool]) -> Vec<Comparison> {
+    let mut out: Vec<Comparison> = Vec::new();
+    let mut skip_q: Vec<usize> = Vec::new();
+    for (qi, q) in qs.iter().enumerate() {
+        if skip_q.contains(&qi) || date_tokens.get(q.at).copied().unwrap_or(false) {
+            continue;
+        }
+        let s = q.start;
+        let mut start = s;
+        let mut op = None;
+        let mut cue = String::new();
+        let mut adjective = None;
+        let high = None;
+        let mut end = q.end;
+        let back = |k: usize| if s >= k { w(t, s - k) } else { "" };
+        // "between 5000 and 10000", "from 5 to 10".
+        if matches!(back(1), "between" | "from")
+            && matches!(w(t, q.end), "and" | "to")
+            && let Some((hj, h)) = qs.iter().enumerate().find(|(_, h)| h.start == q.end + 1)
+        {
+            out.push(Comparison { start: s - 1, end: h.end, op: Op::Ge, quantity: qi, high: Some(hj), adjective: None, cue: back(1).to_string() });
+            skip_q.push(hj);
+            continue;
+        }
+        // Two-word cues before the number.
+        let two = format!("{} {}", back(2), back(1));
+        let two_op = match two.as_str() {
+            "more than" | "greater than" | "larger than" | "bigger than" | "higher than" | "longer than" | "over than" | "excess of" | "upwards of" => Some(Op::Gt),
+            "less than" | "fewer than" | "lower than" | "smaller than" | "shorter than" | "below than" => Some(Op::Lt),
+            "at least" | "minimum of" | "least of" => Some(Op::Ge),
+            "at most" | "maximum of" | "up to" => Some(Op::Le),
+            "equal to" | "equals to" => Some(Op::Eq),
+            _ => None,
+        };
+        if let Some(o) = two_op {
+            op = Some(o);
+            start = s - 2;
+            cue = two.clone();
+            // "no more than", "not less than", "in excess of".
+            if matches!(back(3), "no" | "not") {
+                op = Some(o.negate());
+                start = s - 3;
+                cue = format!("{} {cue}", back(3));
+            }
+            if back(3) == "in" && two == "excess of" {
+                start = s - 3;
+            }
+            if let Some((base, _, up)) = measure_of(back(2)).filter(|_| back(1) == "than" && !matches!(back(2), "more" | "less" | "fewer" | "greater")) {
+                adjective = Some(base.to_string());
+                op = Some(if up { Op::Gt } else { Op::Lt });
+            }
+        } else if back(1) == "than" {
+            // "older than 30", "heavier than 7 kg", "more expensive than 50", "cheaper than".
+            let adj = back(2);
+            if let Some((base, _, up)) = measure_of(adj) {
+                let modified = matches!(back(3), "more" | "less");
+                let up = if back(3) == "less" { !up } else { up };
+                op = Some(if up { Op::Gt } else { Op::Lt });
+                adjective = Some(base.to_string());
+                start = s - if modified { 3 } else { 2 };
+                cue = t[start..s].iter().map(|x| x.lower.as_str()).collect::<Vec<_>>().join(" ");
+            } else if adj.ends_with("er") {
+                op = Some(Op::Gt);
+                start = s - 2;
+                cue = format!("{adj} than");
+                adjective = Some(adj.to_string());
+            }
+        } else {
+            let one_op = match back(1) {
+                "over" | "above" | "exceeding" | "exceeds" | "exceed" | "beyond" | "past" | ">" => Some(Op::Gt),
+                "under" | "below" | "beneath" | "<" => Some(Op::Lt),
+                ">=" | "≥" => Some(Op::Ge),
+                "<=" | "≤" => Some(Op::Le),
+                "=" | "equals" | "exactly" => Some(Op::Eq),
+                "!=" => Some(Op::Ne),
+                _ => None,
+            };
+            if let Some(o) = one_op {
+                op = Some(o);
+                start = s - 1;
+                cue = back(1).to_string();
+                if matches!(back(2), "not" | "no") && matches!(o, Op::Gt | Op::Lt) {
+                    op = Some(o.negate());
+                    start = s - 2;
+                    cue = format!("{} {cue}", back(2));
+                }
+            }
+        }
+        // After the number: "or more", "and above", "+", "or less", "or fewer", "and under".
+        let after = (w(t, end), w(t, end + 1));
+        let after_op = match after {
+            ("or" | "and", "more" | "above" | "higher" | "greater" | "over" | "up") => Some(Op::Ge),
+            ("or" | "and", "less" | "fewer" | "below" | "lower" | "under") => Some(Op::Le),
+            _ => None,
+        };
+        if let Some(o) = after_op.filter(|_| op.is_none() || op == Some(Op::Eq)) {
+            op = Some(o);
+            end += 2;
+            cue = format!("{} {}", after.0, after.1);
+        }
+        let op = op.unwrap_or(Op::Eq);
+        out.push(Comparison { start, end, op, quantity: qi, high, adjective, cue });
+    }
+    out
+}
+
+/// Ranking cues.
+pub fn superlatives(t: &[Token], qs: &[Quantity]) -> Vec<Superlative> {
+    let mut out: Vec<Superlative> = Vec::new();
+    let n_at = |i: usize| qs.iter().find(|q| q.at == i && q.unit.is_none() && q.value.fract() == 0.0 && q.value >= 1.0 && q.value <= 1000.0).map(|q| q.value as usize);
+    let mut i = 0;
+    while i < t.len() {
+        let word = w(t, i);
+        let prev = if i > 0 { w(t, i - 1) } else { "" };
+        let mut hit: Option<(usize, usize, bool, Option<String>, bool)> = None; // (start, end, desc, adjective, mode)
+        match word {
+            "most" | "least" | "fewest" => {
+                if matches!(prev, "at" | "no") {
+                    i += 1;
+                    continue;
+                }
+                let next = w(t, i + 1);
+                if let Some((base, _, up)) = measure_of(next).filter(|_| word != "fewest") {
+                    // "most expensive", "least common".
+                    let mode = matches!(base, "popular" | "common" | "frequent" | "rare");
+                    let desc = if word == "most" { up } else { !up };
+                    hit = Some((i, i + 2, desc, (!mode).then(|| base.to_string()), mode));
+                } else if matches!(next, "often" | "frequently") {
+                    hit = Some((i, i + 2, word == "most", None, true));
+                } else {
+                    hit = Some((i, i + 1, word == "most", None, false));
+                }
+            }
+            "top" | "bottom" if !matches!(w(t, i + 1), "of") => hit = Some((i, i + 1, word == "top", None, false)),
+            _ => {
+                if let Some((base, _, up)) = measure_of(word).filter(|_| word.ends_with("est") || matches!(word, "best" | "worst" | "eldest" | "latest")) {
+                    hit = Some((i, i + 1, up, Some(base.to_string()), false));
+                } else if matches!(word, "maximum" | "max" | "minimum" | "min") && !matches!(w(t, i + 1), "of") {
+                    hit = Some((i, i + 1, matches!(word, "maximum" | "max"), None, false));
+                }
+            }
+        }
+        if let Some((mut start, end, desc, adjective, mode)) = hit {
+            // "the 3 largest", "top 5", "5 most", "the two youngest".
+            let mut n = None;
+            if start > 0 && let Some(k) = n_at(start - 1) {
+                n = Some(k);
+                start -= 1;
+            } else if let Some(k) = n_at(end).filter(|_| matches!(word, "top" | "bottom")) {
+                n = Some(k);
+            }
+            let mut end = if n.is_some() && matches!(word, "top" | "bottom") && n_at(end).is_some() { end + 1 } else { end };
+            if matches!(w(t, end), "one" | "ones") {
+                end += 1;
+            }
+            if start > 0 && w(t, start - 1) == "the" {
+                start -= 1;
+            }
+            out.push(Superlative { start, end, desc, n, adjective, mode, target: end });
+            i = end;
+            continue;
+        }
+        i += 1;
+    }
+    // "first 10" / "last 5" as top-N over an order.
+    out
+}
+
+/// Aggregate cues.
+pub fn aggregates(t: &[Token]) -> Vec<Aggregate> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < t.len() {
+        let (word, next) = (w(t, i), w(t, i + 1));
+        let prev = if i > 0 { w(t, i - 1) } else { "" };
+        let hit = match (word, next) {
+            ("how", "many") => Some((AggWord::Count, 2)),
+            ("how", "much") => Some((AggWord::Sum, 2)),
+            ("number" | "count" | "counts", "of") if !matches!(prev, "average" | "avg" | "mean" | "maximum" | "minimum" | "max" | "min" | "highest" | "lowest" | "largest" | "smallest") => Some((AggWord::Count, 2)),
+            ("count" | "counts", _) => Some((AggWord::Count, 1)),
+            ("total", "number") if w(t, i + 2) == "of" => Some((AggWord::Count, 3)),
+            ("average" | "avg" | "mean", _) => Some((AggWord::Avg, 1)),
+            ("total" | "sum" | "combined" | "altogether" | "overall" | "cumulative", _) => Some((AggWord::Sum, 1)),
+            ("maximum" | "max", _) => Some((AggWord::Max, 1)),
+            ("minimum" | "min", _) => Some((AggWord::Min, 1)),
+            _ => None,
+        };
+        if let Some((func, len)) = hit {
+            let len = if next == "of" && len == 1 && matches!(func, AggWord::Avg | AggWord::Sum | AggWord::Max | AggWord::Min) { 2 } else { len };
+            out.push(Aggregate { start: i, end: i + len, func, target: i + len });
+            i += len;
+            continue;
+        }
+        // "in total".
+        if word == "in" && next == "total" {
+            out.push(Aggregate { start: i, end: i + 2, func: AggWord::Sum, target: i + 2 });
+            i += 2;
+            continue;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Past forms after which "by" names an agent ("written by", "owned by"), not a grouping.
+fn is_agentive(word: &str) -> bool {
+    (word.len() > 3 && (word.ends_with("ed") || word.ends_with("en"))) || qa_core::text::is_verb_form(word) || matches!(word, "made" | "led" | "held" | "sold" | "bought" | "paid" | "run" | "won" | "read" | "sent" | "built" | "taught" | "given" | "taken" | "seen" | "done" | "owned" | "shot" | "drawn" | "set" | "hit" | "put")
+}
+
+/// Grouping cues.
+pub fn groupings(t: &[Token]) -> Vec<Grouping> {
+    let mut out = Vec::new();
+    for i in 0..t.len() {
+        let (word, next) = (w(t, i), w(t, i + 1));
+        let prev = if i > 0 { w(t, i - 1) } else { "" };
+        let skip_article = |k: usize| if matches!(w(t, k), "the" | "each" | "every" | "their" | "its" | "a") { k + 1 } else { k };
+        match word {
+            "per" => out.push(Grouping { start: i, end: i + 1, target: skip_article(i + 1) }),
+            "each" | "every" if !matches!(prev, "for" | "in" | "of" | "per" | "by") && !matches!(next, "of" | "other" | "time") => {
+                out.push(Grouping { start: i, end: i + 1, target: i + 1 })
+            }
+            "for" | "in" | "of" | "across" if matches!(next, "each" | "every") || (matches!(next, "different" | "all") && word == "for" && matches!(w(t, i + 2), "" | "?")) => {
+                if matches!(next, "each" | "every") {
+                    out.push(Grouping { start: i, end: i + 2, target: i + 2 })
+                }
+            }
+            "by" => {
+                let ordering = matches!(prev, "sorted" | "ordered" | "ranked" | "sort" | "order" | "arranged" | "listed" | "organized" | "organised");
+                let grouped = matches!(prev, "grouped" | "broken" | "down" | "split" | "group" | "break" | "categorized" | "categorised" | "aggregated" | "segmented");
+                if !ordering && (grouped || !is_agentive(prev)) {
+                    let start = if grouped { i - 1 } else { i };
+                    let start = if prev == "down" && i >= 2 && matches!(w(t, i - 2), "broken" | "break") { i - 2 } else { start };
+                    out.push(Grouping { start, end: i + 1, target: skip_article(i + 1) });
+                }
+            }
+            "different" | "various" if matches!(prev, "for" | "across" | "among") => out.push(Grouping { start: i - 1, end: i + 1, target: i + 1 }),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Ordering cues.
+pub fn orderings(t: &[Token]) -> Vec<Ordering> {
+    let mut out = Vec::new();
+    let dir_after = |k: usize| match w(t, k) {
+        "desc" | "descending" | "decreasing" | "reverse" | "reversed" => Some(true),
+        "asc" | "ascending" | "increasing" => Some(false),
+        _ => None,
+    };
+    let mut i = 0;
+    while i < t.len() {
+        let (word, next) = (w(t, i), w(t, i + 1));
+        // "ordered by X [descending]", "sorted by", "order by", "ranked by".
+        if matches!(word, "sorted" | "ordered" | "ranked" | "sort" | "order" | "arranged" | "listed" | "organized" | "organised") && next == "by" {
+            let target = if matches!(w(t, i + 2), "the" | "their" | "its") { i + 3 } else { i + 2 };
+            // The direction may follow the key: find it within four words.
+            let mut desc = None;
+            let mut end = i + 2;
+            for k in target..(target + 5).min(t.len()) {
+                if let Some(d) = dir_after(k) {
+                    desc = Some(d);
+                    end = k + 1;
+                    if w(t, k + 1) == "order" {
+                        end += 1;
+                    }
+                    break;
+                }
+            }
+            out.push(Ordering { start: i, end, target: Some(target), desc, adjective: None, alphabetical: false });
+            i += 2;
+            continue;
+        }
+        // "in descending order (of X)", "in alphabetical order", "in reverse alphabetical order".
+        if word == "in" {
+            let mut k = i + 1;
+            let mut desc = None;
+            let mut alpha = false;
+            while k < t.len() && k <= i + 3 {
+                match w(t, k) {
+                    "descending" | "decreasing" | "reverse" | "reversed" | "inverse" => desc = Some(true),
+                    "ascending" | "increasing" => desc = Some(desc.unwrap_or(false)),
+                    "alphabetical" | "alphabetic" | "lexicographical" | "lexicographic" | "lexical" => alpha = true,
+                    "the" | "an" | "a" => {}
+                    _ => break,
+                }
+                k += 1;
+            }
+            if w(t, k) == "order" && (desc.is_some() || alpha) {
+                let mut end = k + 1;
+                let mut target = None;
+                if matches!(w(t, end), "of" | "by") {
+                    target = Some(if w(t, end + 1) == "the" { end + 2 } else { end + 1 });
+                    end += 1;
+                }
+                out.push(Ordering { start: i, end, target, desc: desc.or(Some(false)), adjective: None, alphabetical: alpha });
+                i = end;
+                continue;
+            }
+            // "in order of X".
+            if next == "order" && matches!(w(t, i + 2), "of" | "by") {
+                out.push(Ordering { start: i, end: i + 3, target: Some(i + 3), desc: None, adjective: None, alphabetical: false });
+                i += 3;
+                continue;
+            }
+        }
+        if matches!(word, "alphabetically" | "lexicographically") {
+            out.push(Ordering { start: i, end: i + 1, target: None, desc: Some(false), adjective: None, alphabetical: true });
+        }
+        // "cheapest first", "newest first", "most recent first", "biggest first".
+        if next == "first" || (next == "to" && i > 0) {
+            let adj_at = if word == "recent" && i > 0 && w(t, i - 1) == "most" { i - 1 } else { i };
+            if let Some((base, _, up)) = measure_of(word).filter(|_| next == "first") {
+                let start = if adj_at > 0 && w(t, adj_at - 1) == "the" { adj_at - 1 } else { adj_at };
+                out.push(Ordering { start, end: i + 2, target: None, desc: Some(up), adjective: Some(base.to_string()), alphabetical: false });
+                i += 2;
+                continue;
+            }
+        }
+        // "from the oldest to the youngest", "from highest to lowest", "from A to Z".
+        if word == "from" {
+            let a = if next == "the" { i + 2 } else { i + 1 };
+            if w(t, a + 1) == "to" {
+                let b = if w(t, a + 2) == "the" { a + 3 } else { a + 2 };
+                if let (Some((base, _, up)), Some(_)) = (measure_of(w(t, a)), measure_of(w(t, b))) {
+                    out.push(Ordering { start: i, end: b + 1, target: None, desc: Some(up), adjective: Some(base.to_string()), alphabetical: false });
+                    i = b + 1;
+                    continue;
+                }
+                if w(t, a) == "a" && w(t, b) == "z" {
+                    out.push(Ordering { start: i, end: b + 1, target: None, desc: Some(false), adjective: None, alphabetical: true });
+                    i = b + 1;
+                    continue;
+                }
+                if w(t, a) == "z" && w(t, b) == "a" {
+                    out.push(Ordering { start: i, end: b + 1, target: None, desc: Some(true), adjective: None, alphabetical: true });
+                    i = b + 1;
+                    continue;
+                }
+            }
+        }
+        // A bare "descending"/"ascending" after the key ("by age descending" handled above).
+        i += 1;
+    }
+    out
+}
+
+/// Positions of "distinct", "different", "unique" (not "for different X", a grouping).
+pub fn distinct_words(t: &[Token]) -> Vec<usize> {
+    (0..t.len()).filter(|&i| matches!(w(t, i), "distinct" | "different" | "unique") && !(i > 0 && matches!(w(t, i - 1), "for" | "across" | "among"))).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::numbers::quantities;
+    use crate::tokens::tokenize;
+
+    fn cmp(q: &str) -> Vec<(Op, f64, Option<String>)> {
+        let t = tokenize(q);
+        let qs = quantities(&t);
+        comparisons(&t, &qs, &vec![false; t.len()]).into_iter().map(|c| (c.op, qs[c.quantity].value, c.adjective)).collect()
+    }
+
+    #[test]
+    fn comparators_in_every_form() {
+        assert_eq!(cmp("more than 100 users"), [(Op::Gt, 100.0, None)]);
+        assert_eq!(cmp("no more than 3 stops"), [(Op::Le, 3.0, None)]);
+        assert_eq!(cmp("singers older than 30"), [(Op::Gt, 30.0, Some("old".into()))]);
+        assert_eq!(cmp("cheaper than 20"), [(Op::Lt, 20.0, Some("cheap".into()))]);
+        assert_eq!(cmp("more expensive than 50"), [(Op::Gt, 50.0, Some("expensive".into()))]);
+        assert_eq!(cmp("less expensive than 50"), [(Op::Lt, 50.0, Some("expensive".into()))]);
+        assert_eq!(cmp("3 or more"), [(Op::Ge, 3.0, None)]);
+        assert_eq!(cmp("a rating of 2"), [(Op::Eq, 2.0, None)]);
+        assert_eq!(cmp("under 10 minutes"), [(Op::Lt, 10.0, None)]);
+        let t = tokenize("capacity between 5000 and 10000");
+        let qs = quantities(&t);
+        let c = comparisons(&t, &qs, &vec![false; t.len()]);
+        assert_eq!(c.len(), 1);
+        assert_eq!((c[0].op, qs[c[0].quantity].value, c[0].high.map(|h| qs[h].value)), (Op::Ge, 5000.0, Some(10000.0)));
+    }
+
+    #[test]
+    fn superlatives_aggregates_groupings_and_orderings() {
+        let t = tokenize("Who are the 5 vets with the most appointments?");
+        let qs = quantities(&t);
+        let s = superlatives(&t, &qs);
+        assert_eq!(s.len(), 1);
+        assert!(s[0].desc && s[0].adjective.is_none());
+        let s = superlatives(&tokenize("the 3 largest groups"), &quantities(&tokenize("the 3 largest groups")));
+        assert_eq!((s[0].n, s[0].desc, s[0].adjective.as_deref()), (Some(3), true, Some("big")));
+        let t = tokenize("top 3 teams by number of breaches");
+        let s = superlatives(&t, &quantities(&t));
+        assert_eq!(s[0].n, Some(3));
+        let t = tokenize("What is the most common hometown?");
+        assert!(superlatives(&t, &quantities(&t))[0].mode);
+        let t = tokenize("the youngest singer");
+        let s = superlatives(&t, &quantities(&t));
+        assert_eq!((s[0].desc, s[0].adjective.as_deref()), (false, Some("young")));
+        assert_eq!(aggregates(&tokenize("How many different countries"))[0].func, AggWord::Count);
+        assert_eq!(aggregates(&tokenize("the average age"))[0].func, AggWord::Avg);
+        assert!(groupings(&tokenize("books written by authors")).is_empty());
+        assert_eq!(groupings(&tokenize("number of tickets per team"))[0].target, 4);
+        assert_eq!(groupings(&tokenize("for each city"))[0].target, 2);
+        let o = orderings(&tokenize("List prices, cheapest first"));
+        assert_eq!((o[0].desc, o[0].adjective.as_deref()), (Some(false), Some("cheap")));
+        let o = orderings(&tokenize("ordered by age from the oldest to the youngest"));
+        assert_eq!(o.len(), 2);
+        assert_eq!(o[1].desc, Some(true));
+        let o = orderings(&tokenize("sorted by name descending"));
+        assert_eq!((o[0].target, o[0].desc), (Some(2), Some(true)));
+        assert!(orderings(&tokenize("in reverse alphabetical order"))[0].alphabetical);
+        assert_eq!(distinct_words(&tokenize("for different cities, distinct names")), [4]);
+    }
+}

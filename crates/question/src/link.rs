@@ -1,0 +1,642 @@
+//! Schema linking: which spans of the question name a collection, a field or a stored value,
+//! how surely, and with which words. A field is found when the question says its name the
+//! way people do (see [`crate::names`]): the whole name, without its suffix or flag prefix, its
+//! head noun, its acronym, joined ("firstname"), misspelt, or through a verb of the same word
+//! family ("enrolled" → `enrollment_date`); a flag also by its negation ("inactive", "unpaid",
+//! "non-smoker"). A value is found by its words (case-insensitively, or exactly for short
+//! codes), misspelt, through an alias, or by asking the source ([`ValueLookup`]) about a
+//! literal the samples do not hold. A value right after its field's name ("country code CA",
+//! "status closed") is one link.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use qa_core::text;
+
+use crate::analysis::Analysis;
+use crate::coverage::is_function_word;
+use crate::edit::is_typo_of;
+use crate::names::{self, FormKind, GENERIC_SUFFIXES};
+use crate::schema::{FieldKind, KeyRole, SourceSchema};
+use crate::tokens::{Token, TokenKind};
+
+/// What a span names.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Target {
+    /// A collection (table, index).
+    Collection {
+        /// Its name.
+        collection: String,
+    },
+    /// A field.
+    Field {
+        /// The collection.
+        collection: String,
+        /// The field.
+        field: String,
+    },
+    /// Stored values of a field.
+    Value {
+        /// The collection.
+        collection: String,
+        /// The field.
+        field: String,
+        /// The stored values.
+        values: Vec<String>,
+    },
+}
+
+impl Target {
+    /// The collection it belongs to.
+    pub fn collection(&self) -> &str {
+        match self {
+            Target::Collection { collection } | Target::Field { collection, .. } | Target::Value { collection, .. } => collection,
+        }
+    }
+
+    /// The field, for field and value targets.
+    pub fn field(&self) -> Option<&str> {
+        match self {
+            Target::Field { field, .. } | Target::Value { field, .. } => Some(field),
+            Target::Collection { .. } => None,
+        }
+    }
+
+    /// A short label: `t`, `t.f`, `t.f = 'v'`.
+    pub fn label(&self) -> String {
+        match self {
+            Target::Collection { collection } => collection.clone(),
+            Target::Field { collection, field } => format!("{collection}.{field}"),
+            Target::Value { collection, field, values } => format!("{collection}.{field} = '{}'", values.join("' | '")),
+        }
+    }
+}
+
+/// How a link was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum How {
+    /// The name's words (or the whole name of a collection).
+    Name,
+    /// The name without a suffix or flag prefix.
+    Core,
+    /// The head noun of a longer name.
+    Head,
+    /// Another word of a longer name.
+    Part,
+    /// The initials of a long name.
+    Acronym,
+    /// A synonym from the semantic file.
+    Synonym,
+    /// The words written together ("firstname", "ebook").
+    Joined,
+    /// A misspelling of a name or value.
+    Fuzzy,
+    /// A verb or noun of the name's word family ("enrolled" → enrollment).
+    Family,
+    /// A stored value's words.
+    Value,
+    /// A value alias.
+    Alias,
+    /// A value the source confirmed when asked.
+    Lookup,
+    /// A field's name followed by one of its values ("country code CA").
+    FieldValue,
+}
+
+/// One link: a span of the question and what it names.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Link {
+    /// First token.
+    pub start: usize,
+    /// End (exclusive).
+    pub end: usize,
+    /// What it names.
+    pub target: Target,
+    /// How surely, 0..1.
+    pub score: f64,
+    /// How it was found.
+    pub how: How,
+    /// The question's words it used.
+    pub words: Vec<String>,
+    /// Found through a negation ("inactive" for `is_active`): the flag is false.
+    pub negated: bool,
+}
+
+impl Link {
+    /// The span length in tokens.
+    pub fn len(&self) -> usize {
+        self.end - self.start
+    }
+
+    /// Never empty; here for clippy's `len` rule.
+    pub fn is_empty(&self) -> bool {
+        self.end <= self.start
+    }
+}
+
+/// Asks the source whether a literal is a stored value: `(collection, field, stored value)` for
+/// each field that holds it (case-insensitively).
+pub trait ValueLookup {
+    /// Fields holding `text` as a whole value.
+    fn lookup(&mut self, text: &str) -> Vec<(String, String, String)>;
+}
+
+#[derive(Debug, Clone)]
+struct Entry {
+    target: Target,
+    weight: f64,
+    how: How,
+    negated: bool,
+}
+
+/// A linker over one source's schema: its index of phrases.
+#[derive(Debug, Clone)]
+pub struct Linker<'a> {
+    schema: &'a SourceSchema,
+    /// Normalised phrase (singular words joined by spaces) → entries.
+    phrases: HashMap<String, Vec<Entry>>,
+    /// Phrases written together → entries.
+    joined: HashMap<String, Vec<Entry>>,
+    /// Word families of single-word names → entries (for verbs and nouns of the family).
+    families: Vec<(String, Entry)>,
+    /// The longest phrase, in words.
+    longest: usize,
+}
+
+/// Values that are too common a word to be told apart from the question's own words.
+fn weak_value(words: &[String]) -> bool {
+    words.is_empty() || (words.len() == 1 && (words[0].chars().count() < 2 || text::is_stop(&words[0]) || is_function_word(&words[0]))) || words.iter().all(|w| w.chars().all(|c| c.is_ascii_digit() || c == '.' || c == '-'))
+}
+
+impl<'a> Linker<'a> {
+    /// Index `schema`'s names, synonyms, values and aliases.
+    pub fn new(schema: &'a SourceSchema) -> Linker<'a> {
+        let mut l = Linker { schema, phrases: HashMap::new(), joined: HashMap::new(), families: Vec::new(), longest: 1 };
+        for c in &schema.collections {
+            let target = Target::Collection { collection: c.name.clone() };
+            for f in names::forms(&c.name, &c.synonyms) {
+                // Collections are named by their whole name; a head noun only when longer.
+                let how = match f.kind {
+                    FormKind::Full => How::Name,
+                    FormKind::Synonym => How::Synonym,
+                    FormKind::Head => How::Head,
+                    FormKind::Part => How::Part,
+                    FormKind::Acronym => How::Acronym,
+                    FormKind::Core => continue,
+                };
+                if matches!(f.kind, FormKind::Head | FormKind::Part) && matches!(f.words[0].as_str(), "list" | "info" | "detail" | "data" | "record" | "table" | "log" | "entry" | "item" | "ref" | "type" | "other" | "has" | "map" | "link") {
+                    continue;
+                }
+                l.add(&f.words, Entry { target: target.clone(), weight: f.weight, how, negated: false });
+            }
+            for field in &c.fields {
+                let target = Target::Field { collection: c.name.clone(), field: field.name.clone() };
+                let key_only = field.key != KeyRole::None && names::name_words(&field.name).last().is_some_and(|w| matches!(w.as_str(), "id" | "key" | "ref"));
+                for f in names::forms(&field.name, &field.synonyms) {
+                    let how = match f.kind {
+                        FormKind::Full => How::Name,
+                        FormKind::Core => How::Core,
+                        FormKind::Head => How::Head,
+                        FormKind::Part => How::Part,
+                        FormKind::Acronym => How::Acronym,
+                        FormKind::Synonym => How::Synonym,
+                    };
+                    // A key named `owner_id` is a way to say the owner table, not a field to
+                    // show; it stays linkable at a lower weight (questions ask for "ids").
+                    let weight = if key_only && f.kind != FormKind::Full { f.weight * 0.6 } else { f.weight };
+                    l.add(&f.words, Entry { target: target.clone(), weight, how, negated: false });
+                    // A flag by its negation: "inactive", "unpaid", "non smoker", "not active".
+                    if field.kind == FieldKind::Flag && f.words.len() == 1 && matches!(f.kind, FormKind::Full | FormKind::Core | FormKind::Synonym) {
+                        let w = &f.words[0];
+                        for neg in [format!("in{w}"), format!("un{w}"), format!("non{w}"), format!("im{w}"), format!("dis{w}")] {
+                            l.add(&[neg], Entry { target: target.clone(), weight: f.weight * 0.95, how, negated: true });
+                        }
+                        l.add(&["non".to_string(), w.clone()], Entry { target: target.clone(), weight: f.weight * 0.95, how, negated: true });
+                    }
+                    if f.words.len() == 1 && f.words[0].len() >= 4 && !key_only {
+                        l.families.push((text::word_family(&f.words[0]), Entry { target: target.clone(), weight: f.weight * 0.7, how: How::Family, negated: false }));
+                    }
+                }
+                // Multi-word names: each content word's family too ("enrolled" → enrollment_date).
+                let words = names::name_words(&field.name);
+                if words.len() > 1 && !key_only {
+                    for w in words.iter().filter(|w| w.len() >= 4 && !GENERIC_SUFFIXES.contains(&w.as_str()) && !text::is_stop(w)) {
+                        l.families.push((text::word_family(w), Entry { target: target.clone(), weight: 0.55, how: How::Family, negated: false }));
+                    }
+                }
+                if field.kind == FieldKind::Flag {
+                    continue;
+                }
+                for v in &field.values {
+                    let vw = names::value_words(v);
+                    if weak_value(&vw) {
+                        continue;
+                    }
+                    l.add(&vw, Entry { target: Target::Value { collection: c.name.clone(), field: field.name.clone(), values: vec![v.clone()] }, weight: 1.0, how: How::Value, negated: false });
+                }
+            }
+        }
+        for a in &schema.aliases {
+            let aw = text::normalized_words(&a.phrase);
+            if aw.is_empty() {
+                continue;
+            }
+            l.add(&aw, Entry { target: Target::Value { collection: a.collection.clone(), field: a.field.clone(), values: a.values.clone() }, weight: 1.05, how: How::Alias, negated: false });
+        }
+        l
+    }
+
+    fn add(&mut self, words: &[String], e: Entry) {
+        if words.is_empty() {
+            return;
+        }
+        self.longest = self.longest.max(words.len());
+        let key = words.join(" ");
+        push_entry(self.phrases.entry(key).or_default(), e.clone());
+        if words.len() > 1 {
+            let j: String = words.concat();
+            push_entry(self.joined.entry(j).or_default(), Entry { weight: e.weight * 0.95, how: if e.how == How::Value { How::Value } else { How::Joined }, ..e });
+        }
+    }
+
+    /// The schema linked against.
+    pub fn schema(&self) -> &SourceSchema {
+        self.schema
+    }
+
+    /// Every link the question's spans have, longest first per start; `lookup` (when given) is
+    /// asked about literals no sampled value matched.
+    pub fn link(&self, a: &Analysis, lookup: Option<&mut dyn ValueLookup>) -> Vec<Link> {
+        let t = &a.tokens;
+        let mut out: Vec<Link> = Vec::new();
+        // Date words ("March" of "in March 2025") are not names; prepositions of a date stay free.
+        let date_tok: Vec<bool> = (0..t.len()).map(|i| a.dates.iter().any(|d| (d.start..d.end).contains(&i) && (t[i].kind != TokenKind::Word || crate::dates::month_of(&t[i].lower).is_some()))).collect();
+        for s in 0..t.len() {
+            for n in (1..=self.longest.min(t.len() - s)).rev() {
+                let span = &t[s..s + n];
+                if span.iter().any(|x| !matches!(x.kind, TokenKind::Word | TokenKind::Quoted)) {
+                    continue;
+                }
+                // A span of function words only names nothing; a span may not start or end with
+                // one unless it is a whole value ("in transit", "out of stock").
+                let edge_fn = is_edge_word(&span[0].lower) || is_edge_word(&span[n - 1].lower);
+                let words: Vec<String> = span.iter().map(|x| x.norm.clone()).collect();
+                let key = words.join(" ");
+                let mut found = false;
+                if let Some(es) = self.phrases.get(&key) {
+                    for e in es {
+                        if edge_fn && !matches!(e.how, How::Value | How::Alias) {
+                            continue;
+                        }
+                        if !self.case_ok(e, span) {
+                            continue;
+                        }
+                        out.push(self.make(s, s + n, e, span));
+                        found = true;
+                    }
+                }
+                if !found && !edge_fn {
+                    let joined: String = words.concat();
+                    if let Some(es) = self.joined.get(&joined).or_else(|| if n == 1 { None } else { self.phrases.get(&joined) }) {
+                        for e in es {
+                            out.push(Link { how: if e.how == How::Value { How::Value } else { How::Joined }, score: e.weight * 0.95, ..self.make(s, s + n, e, span) });
+                        }
+                    }
+                }
+            }
+            // Single words: misspellings and word families.
+            let tok = &t[s];
+            if tok.is_word() && !date_tok[s] && !is_function_word(&tok.lower) && !out.iter().any(|l| l.start == s && l.end == s + 1) {
+                let mut fuzzy: Vec<Link> = Vec::new();
+                if tok.lower.chars().count() >= 5 {
+                    for (k, es) in &self.phrases {
+                        if !k.contains(' ') && is_typo_of(&tok.norm, k) {
+                            for e in es {
+                                fuzzy.push(Link { how: How::Fuzzy, score: e.weight * 0.8, negated: e.negated, ..self.make(s, s + 1, e, std::slice::from_ref(tok)) });
+                            }
+                        }
+                    }
+                }
+                out.extend(fuzzy);
+                if tok.lower.len() >= 4 && !text::is_stop(&tok.lower) {
+                    let fam = family(&tok.lower);
+                    for (f, e) in &self.families {
+                        if family_match(&fam, f) && !out.iter().any(|l| l.start == s && l.end == s + 1 && l.target == e.target) {
+                            out.push(self.make(s, s + 1, e, std::slice::from_ref(tok)));
+                        }
+                    }
+                }
+            }
+        }
+        self.demonyms(t, &mut out);
+        if let Some(lookup) = lookup {
+            self.looked_up(a, lookup, &mut out);
+        }
+        self.values_with_their_field_word(t, &mut out);
+        self.field_values(t, &mut out);
+        self.trailing_suffixes(t, &mut out);
+        // Cue words ("List the …", "how many", "most", "per") are grammar: only a whole name or
+        // a value may claim them.
+        let reserved = reserved_tokens(a);
+        out.retain(|l| !(matches!(l.how, How::Part | How::Head | How::Family | How::Fuzzy | How::Acronym | How::Joined) && (l.start..l.end).any(|i| reserved[i])));
+        out.sort_by(|x, y| x.start.cmp(&y.start).then(y.len().cmp(&x.len())).then(y.score.partial_cmp(&x.score).unwrap_or(std::cmp::Ordering::Equal)));
+        out
+    }
+
+    /// Short codes ("CA", "US", "S1") match only as written in capitals, or quoted.
+    fn case_ok(&self, e: &Entry, span: &[Token]) -> bool {
+        let Target::Value { values, .. } = &e.target else { return true };
+        if e.how == How::Alias {
+            return true;
+        }
+        let short = values.iter().all(|v| v.chars().filter(|c| c.is_alphanumeric()).count() <= 3);
+        !short || span.iter().all(|x| x.kind == TokenKind::Quoted || x.all_caps() || x.text.chars().any(|c| c.is_ascii_digit()) || values.iter().any(|v| v == &x.text))
+    }
+
+    fn make(&self, start: usize, end: usize, e: &Entry, span: &[Token]) -> Link {
+        Link { start, end, target: e.target.clone(), score: e.weight * how_weight(e.how), how: e.how, words: span.iter().map(|x| x.lower.clone()).collect(), negated: e.negated }
+    }
+
+    /// Literals (names, codes, quoted text) that no value link covers: ask the source.
+    fn looked_up(&self, a: &Analysis, lookup: &mut dyn ValueLookup, out: &mut Vec<Link>) {
+        let covered = |out: &Vec<Link>, s: usize, e: usize| out.iter().any(|l| matches!(l.target, Target::Value { .. }) && l.start <= s && e <= l.end);
+        for lit in &a.literals {
+            if covered(out, lit.start, lit.end) {
+                continue;
+            }
+            let mut spans: Vec<(usize, usize)> = vec![(lit.start, lit.end)];
+            // "Dr Santos", "Priya Raman": the words alone too (a title dropped; a first and a
+            // last name stored apart).
+            if lit.end - lit.start > 1 {
+                spans.extend((lit.start..lit.end).map(|i| (i, i + 1)));
+            }
+            for (s, e) in spans {
+                if covered(out, s, e) || (e - s == 1 && (text::is_stop(&a.tokens[s].lower) || matches!(a.tokens[s].lower.as_str(), "dr" | "mr" | "mrs" | "ms" | "prof"))) {
+                    continue;
+                }
+                let text = a.tokens[s..e].iter().map(|x| x.text.as_str()).collect::<Vec<_>>().join(" ");
+                for (collection, field, stored) in lookup.lookup(&text) {
+                    if self.schema.field(&collection, &field).is_none() {
+                        continue;
+                    }
+                    let target = Target::Value { collection, field, values: vec![stored] };
+                    if !out.iter().any(|l| l.start == s && l.end == e && l.target == target) {
+                        out.push(Link { start: s, end: e, target, score: 0.95, how: How::Lookup, words: a.tokens[s..e].iter().map(|x| x.lower.clone()).collect(), negated: false });
+                    }
+                }
+            }
+        }
+    }
+
+    /// "country code CA", "status closed", "grade C", "the species cat": a field's name followed
+    /// (maybe after "of", "is", "=", ":") by one of its values is one link.
+    fn field_values(&self, t: &[Token], out: &mut Vec<Link>) {
+        let mut extra = Vec::new();
+        for f in out.iter().filter(|l| matches!(l.target, Target::Field { .. })) {
+            let mut k = f.end;
+            // A generic suffix word after the name ("country code CA").
+            if t.get(k).is_some_and(|x| GENERIC_SUFFIXES.contains(&x.norm.as_str()) && x.is_word()) {
+                k += 1;
+            }
+            while t.get(k).is_some_and(|x| matches!(x.lower.as_str(), "of" | "is" | "=" | ":" | "was" | "equal" | "equals" | "to" | "as" | "being")) {
+                k += 1;
+            }
+            let (Some(fc), Some(ff)) = (Some(f.target.collection()), f.target.field()) else { continue };
+            for v in out.iter().filter(|v| v.start == k && matches!(&v.target, Target::Value { collection, field, .. } if collection == fc && field == ff)) {
+                extra.push(Link { start: f.start, end: v.end, target: v.target.clone(), score: (v.score.max(f.score) + 0.2).min(1.2), how: How::FieldValue, words: t[f.start..v.end].iter().map(|x| x.lower.clone()).collect(), negated: false });
+            }
+            // A short code written in capitals after its field ("grade C", "region BC") that the
+            // samples hold in that case.
+            if let Some(x) = t.get(k).filter(|x| x.is_word() && x.all_caps() || x.is_word() && x.text.chars().count() == 1 && x.text.chars().all(char::is_uppercase))
+                && let Some(field) = self.schema.field(fc, ff)
+                && let Some(v) = field.values.iter().find(|v| **v == x.text)
+            {
+                let target = Target::Value { collection: fc.to_string(), field: ff.to_string(), values: vec![v.clone()] };
+                extra.push(Link { start: f.start, end: k + 1, target, score: 1.1, how: How::FieldValue, words: t[f.start..=k].iter().map(|x| x.lower.clone()).collect(), negated: false });
+            }
+        }
+        for e in extra {
+            if !out.iter().any(|l| l.start == e.start && l.end == e.end && l.target == e.target) {
+                out.push(e);
+            }
+        }
+    }
+
+    /// "Asian", "European", "Canadian", "Brazilian": the adjective of a stored place name.
+    fn demonyms(&self, t: &[Token], out: &mut Vec<Link>) {
+        for (s, tok) in t.iter().enumerate() {
+            if !tok.is_word() || tok.lower.len() < 5 || out.iter().any(|l| l.start == s && matches!(l.target, Target::Value { .. })) {
+                continue;
+            }
+            let w = tok.lower.as_str();
+            let stems: Vec<String> = [w.strip_suffix("n"), w.strip_suffix("an"), w.strip_suffix("ian")].into_iter().flatten().filter(|x| x.len() >= 4).map(str::to_string).collect();
+            if stems.is_empty() || !(w.ends_with('n')) {
+                continue;
+            }
+            for (k, es) in &self.phrases {
+                if k.contains(' ') {
+                    continue;
+                }
+                let fits = stems.iter().any(|st| k == st || (k.starts_with(st.as_str()) && k.len() <= st.len() + 1 && w.ends_with("ian")));
+                if !fits {
+                    continue;
+                }
+                for e in es.iter().filter(|e| e.how == How::Value) {
+                    out.push(Link { how: How::Value, score: 0.85, ..self.make(s, s + 1, e, std::slice::from_ref(tok)) });
+                }
+            }
+        }
+    }
+
+    /// "the code AD", "the city Port Chelsea", "the Caribbean region": a value with a word of
+    /// its field's name next to it takes that word too.
+    fn values_with_their_field_word(&self, t: &[Token], out: &mut Vec<Link>) {
+        let mut extra = Vec::new();
+        for l in out.iter().filter(|l| matches!(l.target, Target::Value { .. }) && l.how != How::FieldValue) {
+            let Some(field) = l.target.field() else { continue };
+            let words = names::name_words(field);
+            // "Package Options" is the field `package_option`, not its value 'Option'.
+            let span_is_name = |s: usize, e: usize| out.iter().any(|o| o.start == s && o.end == e && matches!(&o.target, Target::Field { .. }) && matches!(o.how, How::Name | How::Core | How::Synonym));
+            if (l.start > 0 && span_is_name(l.start - 1, l.end)) || span_is_name(l.start, l.end + 1) {
+                continue;
+            }
+            let is_name_word = |i: usize| t.get(i).is_some_and(|x| x.is_word() && words.contains(&x.norm) && !out.iter().any(|o| o.start == i && o.len() > 1));
+            if l.start > 0 && is_name_word(l.start - 1) {
+                extra.push(Link { start: l.start - 1, how: How::FieldValue, score: l.score + 0.1, words: t[l.start - 1..l.end].iter().map(|x| x.lower.clone()).collect(), ..l.clone() });
+            } else if is_name_word(l.end) {
+                extra.push(Link { end: l.end + 1, how: How::FieldValue, score: l.score + 0.1, words: t[l.start..=l.end].iter().map(|x| x.lower.clone()).collect(), ..l.clone() });
+            }
+        }
+        for e in extra {
+            if !out.iter().any(|l| l.start == e.start && l.end == e.end && l.target == e.target) {
+                out.push(e);
+            }
+        }
+    }
+
+    /// "inspector name", "country code", "order date": a field named with a generic suffix
+    /// word its name lacks takes that word too.
+    fn trailing_suffixes(&self, t: &[Token], out: &mut Vec<Link>) {
+        let mut extra = Vec::new();
+        for l in out.iter().filter(|l| matches!(l.target, Target::Field { .. }) && matches!(l.how, How::Name | How::Core | How::Synonym)) {
+            let Some(x) = t.get(l.end) else { continue };
+            if x.is_word() && matches!(x.norm.as_str(), "code" | "name" | "id" | "number" | "date" | "time" | "value" | "type" | "title" | "label") && !out.iter().any(|o| o.start == l.end) {
+                let mut words = l.words.clone();
+                words.push(x.lower.clone());
+                extra.push(Link { end: l.end + 1, words, score: l.score * 0.95, ..l.clone() });
+            }
+        }
+        out.extend(extra);
+    }
+}
+
+/// Tokens the analysis reads as grammar: the lead of a projection list, aggregate, ranking,
+/// grouping, ordering and comparator cues, negations.
+fn reserved_tokens(a: &Analysis) -> Vec<bool> {
+    let mut r = vec![false; a.tokens.len()];
+    let mut set = |s: usize, e: usize| r.iter_mut().take(e).skip(s).for_each(|x| *x = true);
+    if let Some(p) = &a.projection
+        && let Some(first) = p.items.first()
+    {
+        set(p.start, first.start);
+    }
+    for x in &a.aggregates {
+        set(x.start, x.end);
+    }
+    for x in &a.superlatives {
+        set(x.start, x.end);
+    }
+    for x in &a.groupings {
+        set(x.start, x.end);
+    }
+    for x in &a.orderings {
+        set(x.start, x.target.unwrap_or(x.end).min(x.end));
+    }
+    for x in &a.comparisons {
+        let q = &a.quantities[x.quantity];
+        set(x.start, q.start);
+    }
+    for &i in &a.negations {
+        set(i, i + 1);
+    }
+    r
+}
+
+/// Closed-class words a name never starts or ends with (a value may: "in transit").
+fn is_edge_word(w: &str) -> bool {
+    matches!(
+        w,
+        "a" | "an" | "the" | "of" | "in" | "on" | "at" | "for" | "to" | "by" | "with" | "and" | "or" | "is" | "are" | "was" | "were" | "be" | "been" | "do" | "does"
+            | "did" | "what" | "which" | "who" | "how" | "when" | "where" | "that" | "this" | "these" | "those" | "me" | "us" | "you" | "it" | "its" | "their"
+            | "them" | "they" | "we" | "our" | "i" | "my" | "any" | "all" | "as" | "from" | "than" | "then" | "if" | "there" | "has" | "have" | "had" | "not" | "no"
+    )
+}
+
+fn push_entry(list: &mut Vec<Entry>, e: Entry) {
+    match list.iter_mut().find(|x| x.target == e.target && x.negated == e.negated) {
+        Some(x) if x.weight < e.weight => *x = e,
+        Some(_) => {}
+        None => list.push(e),
+    }
+}
+
+/// How much a way of linking counts, before the form's own weight.
+fn how_weight(h: How) -> f64 {
+    match h {
+        How::Name | How::Value | How::Alias | How::FieldValue => 1.0,
+        How::Synonym | How::Core | How::Lookup => 0.97,
+        How::Acronym | How::Joined => 0.9,
+        How::Fuzzy => 0.8,
+        How::Head => 0.85,
+        How::Part => 0.8,
+        How::Family => 0.85,
+    }
+}
+
+/// A word's family, with the irregular forms people use for dates ("born" → birth).
+fn family(word: &str) -> String {
+    match word {
+        "born" => "birth".into(),
+        "died" | "dead" => "death".into(),
+        "sold" => "sale".into(),
+        "bought" => "purchas".into(),
+        "paid" => "pay".into(),
+        "began" | "begun" => "begin".into(),
+        "built" => "build".into(),
+        "held" => "hold".into(),
+        "made" => "make".into(),
+        "sent" => "send".into(),
+        "spent" => "spend".into(),
+        "won" => "win".into(),
+        "led" => "lead".into(),
+        "left" => "leav".into(),
+        "taught" => "teach".into(),
+        "founded" => "found".into(),
+        _ => text::word_family(word),
+    }
+}
+
+/// Two families are one: equal, or sharing a long prefix ("registrat" / "register").
+fn family_match(a: &str, b: &str) -> bool {
+    if a == b {
+        return a.len() >= 3;
+    }
+    let common = a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
+    let shorter = a.chars().count().min(b.chars().count());
+    common >= 5 && common + 2 >= shorter
+}
+
+/// The best non-overlapping links: a span of tokens and its candidate readings, best first.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Mention {
+    /// First token.
+    pub start: usize,
+    /// End (exclusive).
+    pub end: usize,
+    /// Its readings, best first.
+    pub links: Vec<Link>,
+}
+
+impl Mention {
+    /// The best reading.
+    pub fn best(&self) -> &Link {
+        &self.links[0]
+    }
+}
+
+/// Choose non-overlapping spans that cover the most question words by the surest links
+/// (a link's value is its score times its length, so "list price" beats "list" + "price"), and
+/// group the readings of each chosen span.
+pub fn cover(links: &[Link], n_tokens: usize) -> Vec<Mention> {
+    let mut best = vec![(0.0f64, None::<(usize, usize)>); n_tokens + 1];
+    for i in (0..n_tokens).rev() {
+        best[i] = (best[i + 1].0, None);
+        for l in links.iter().filter(|l| l.start == i && l.end <= n_tokens) {
+            let v = l.score * (l.len() as f64).powf(1.1) + best[l.end].0;
+            if v > best[i].0 + 1e-9 {
+                best[i] = (v, Some((l.start, l.end)));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < n_tokens {
+        match best[i].1 {
+            Some((s, e)) => {
+                let mut ls: Vec<Link> = links.iter().filter(|l| l.start == s && l.end == e).cloned().collect();
+                ls.sort_by(|a, b| b.score.partial_cmp(&a.score).unwrap_or(std::cmp::Ordering::Equal));
+                ls.dedup_by(|a, b| a.target == b.target && a.negated == b.negated);
+                out.push(Mention { start: s, end: e, links: ls });
+                i = e;
+            }
+            None => i += 1,
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

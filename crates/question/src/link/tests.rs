@@ -1,0 +1,93 @@
+use super::*;
+use crate::analysis::analyse;
+use crate::schema::{Collection, Field, Relation};
+
+fn schema() -> SourceSchema {
+    SourceSchema {
+        collections: vec![
+            Collection::new(
+                "vehicles",
+                vec![
+                    Field::new("vehicle_id", FieldKind::Integer).with_key(KeyRole::Primary),
+                    Field::new("vin", FieldKind::Keyword),
+                    Field::new("model", FieldKind::Keyword),
+                    Field::new("list_price", FieldKind::Number),
+                    Field::new("retired", FieldKind::Flag).with_values(&["0", "1"]),
+                    Field::new("fuel_type", FieldKind::Keyword).with_values(&["electric", "diesel", "petrol"]),
+                ],
+            ),
+            Collection::new(
+                "members",
+                vec![
+                    Field::new("member_id", FieldKind::Integer).with_key(KeyRole::Primary),
+                    Field::new("first_name", FieldKind::Keyword),
+                    Field::new("last_name", FieldKind::Keyword),
+                    Field::new("country", FieldKind::Keyword).with_values(&["CA", "US", "GB"]),
+                    Field::new("is_active", FieldKind::Flag),
+                    Field::new("enrollment_date", FieldKind::Date),
+                ],
+            ),
+            Collection::new("bookings", vec![Field::new("booking_id", FieldKind::Integer), Field::new("member_id", FieldKind::Integer).with_key(KeyRole::Foreign), Field::new("booked_at", FieldKind::Date), Field::new("mechanic_name", FieldKind::Keyword), Field::new("satisfactionRating", FieldKind::Integer)]),
+        ],
+        relations: vec![Relation { from: "bookings".into(), from_field: "member_id".into(), to: "members".into(), to_field: "member_id".into() }],
+        aliases: vec![],
+    }
+}
+
+fn best(q: &str) -> Vec<(String, String)> {
+    let s = schema();
+    let a = analyse(q, chrono::NaiveDate::from_ymd_opt(2026, 11, 26).unwrap());
+    let links = Linker::new(&s).link(&a, None);
+    cover(&links, a.tokens.len()).into_iter().map(|m| (m.best().words.join(" "), format!("{}{}", if m.best().negated { "NOT " } else { "" }, m.best().target.label()))).collect()
+}
+
+#[test]
+fn fields_said_naturally() {
+    let b = best("List the VIN, model and list price of electric vehicles, cheapest first");
+    assert_eq!(b, [("vin".into(), "vehicles.vin".into()), ("model".into(), "vehicles.model".into()), ("list price".into(), "vehicles.list_price".into()), ("electric".into(), "vehicles.fuel_type = 'electric'".into()), ("vehicles".into(), "vehicles".into())]);
+    let b = best("How many vehicles are retired?");
+    assert!(b.contains(&("retired".into(), "vehicles.retired".into())), "{b:?}");
+    let b = best("Which mechanic fixes the most cars?");
+    assert_eq!(b[0], ("mechanic".into(), "bookings.mechanic_name".into()));
+    let b = best("bookings with a satisfaction rating of 2");
+    assert!(b.contains(&("satisfaction rating".into(), "bookings.satisfactionRating".into())), "{b:?}");
+    let b = best("Give first name, last name and the number of bookings");
+    assert!(b.contains(&("first name".into(), "members.first_name".into())) && b.contains(&("last name".into(), "members.last_name".into())), "{b:?}");
+}
+
+#[test]
+fn flags_negated_codes_families_and_typos() {
+    let b = best("How many inactive members?");
+    assert_eq!(b[0], ("inactive".into(), "NOT members.is_active".into()));
+    let b = best("How many members live in Canada (country code CA)?");
+    assert!(b.contains(&("country code ca".into(), "members.country = 'CA'".into())), "{b:?}");
+    // A short code needs capitals: "us" the pronoun is no country.
+    let b = best("tell us about members");
+    assert!(!b.iter().any(|(_, t)| t.contains("'US'")), "{b:?}");
+    let b = best("members enrolled in 2024");
+    assert!(b.contains(&("enrolled".into(), "members.enrollment_date".into())), "{b:?}");
+    let b = best("how many vehicels run on diesl");
+    assert!(b.contains(&("vehicels".into(), "vehicles".into())) && b.contains(&("diesl".into(), "vehicles.fuel_type = 'diesel'".into())), "{b:?}");
+}
+
+struct Names;
+
+impl ValueLookup for Names {
+    fn lookup(&mut self, text: &str) -> Vec<(String, String, String)> {
+        match text {
+            "Priya" => vec![("members".into(), "first_name".into(), "Priya".into())],
+            "Raman" => vec![("members".into(), "last_name".into(), "Raman".into())],
+            _ => vec![],
+        }
+    }
+}
+
+#[test]
+fn literals_are_looked_up_in_the_source() {
+    let s = schema();
+    let a = analyse("bookings of Priya Raman", chrono::NaiveDate::from_ymd_opt(2026, 11, 26).unwrap());
+    let links = Linker::new(&s).link(&a, Some(&mut Names));
+    let m = cover(&links, a.tokens.len());
+    let labels: Vec<String> = m.iter().map(|m| m.best().target.label()).collect();
+    assert_eq!(labels, ["bookings", "members.first_name = 'Priya'", "members.last_name = 'Raman'"]);
+}

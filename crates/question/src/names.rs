@@ -1,0 +1,187 @@
+//! How people say a schema name: the words of `list_price`, `satisfactionRating`,
+//! `country_code`, `is_active`, `first_answer_at`, `weight_kg` — split, singular, with generic
+//! suffixes (keys, units, `_at`/`_date`) and flag prefixes (`is_`, `has_`) dropped, the head noun,
+//! the acronym (`vehicle_identification_number` → vin) — each form with a weight saying how
+//! surely it names the field.
+
+use qa_core::text;
+use serde::{Deserialize, Serialize};
+
+/// Words of a name that give its unit, its key role or its date role rather than what it holds.
+pub const GENERIC_SUFFIXES: &[&str] = &[
+    "id", "ids", "name", "code", "no", "num", "nr", "key", "ref", "at", "on", "date", "time", "ts", "timestamp", "dt", "datetime", "flag", "ind", "yn",
+    "kg", "g", "lb", "lbs", "t", "km", "mi", "m", "cm", "mm", "m3", "usd", "eur", "cad", "gbp", "aud", "chf", "jpy", "pct", "percent", "ms", "sec",
+    "secs", "second", "min", "mins", "minute", "hr", "hrs", "hour", "h", "day", "c", "f", "count", "qty", "amt", "value", "millions", "million",
+    "bpm", "mph", "kmh", "year", "yr",
+];
+
+/// Words that open a flag's name and are not said ("is_active" is "active").
+pub const FLAG_PREFIXES: &[&str] = &["is", "has", "was", "can", "allow", "allows", "should", "needs", "did", "does", "are"];
+
+/// How a form was derived from the name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FormKind {
+    /// All the name's words.
+    Full,
+    /// Without a generic suffix or a flag prefix ("weight" of `weight_kg`).
+    Core,
+    /// The last content word of a longer name ("price" of `list_price`): weaker.
+    Head,
+    /// Another content word of a longer name ("list" of `list_price`): weakest.
+    Part,
+    /// The initials of a name of three words or more ("vin").
+    Acronym,
+    /// A synonym from the semantic file.
+    Synonym,
+}
+
+/// One way to say a name.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NameForm {
+    /// Lower-case singular words.
+    pub words: Vec<String>,
+    /// How surely these words name it, 0..1.
+    pub weight: f64,
+    /// How the form was derived.
+    pub kind: FormKind,
+}
+
+/// The words a name is made of (`departure_date` → departure, date; `customerName` → customer,
+/// name; `HTTPStatus` → http, status; `a.b` → a, b), lower-case, singular.
+pub fn name_words(name: &str) -> Vec<String> {
+    let chars: Vec<char> = name.chars().collect();
+    let mut spaced = String::with_capacity(name.len() + 8);
+    for (i, &c) in chars.iter().enumerate() {
+        let prev = i.checked_sub(1).map(|j| chars[j]);
+        let next = chars.get(i + 1).copied();
+        if c.is_uppercase() && i > 0 {
+            let after_lower = prev.is_some_and(|p| p.is_lowercase() || p.is_ascii_digit());
+            // "HTTPStatus": the S starts a word because a lower-case letter follows it.
+            let acronym_end = prev.is_some_and(char::is_uppercase) && next.is_some_and(char::is_lowercase);
+            if after_lower || acronym_end {
+                spaced.push(' ');
+            }
+        }
+        spaced.push(if matches!(c, '_' | '.' | '-' | '/' | ' ') { ' ' } else { c });
+    }
+    spaced.split_whitespace().map(|w| text::singular(&w.to_lowercase())).collect()
+}
+
+fn is_content(w: &str) -> bool {
+    !text::is_stop(w) && !GENERIC_SUFFIXES.contains(&w) && w.chars().any(char::is_alphabetic) && w.len() >= 2
+}
+
+/// The ways to say a field or collection name, best first.
+pub fn forms(name: &str, synonyms: &[String]) -> Vec<NameForm> {
+    let words = name_words(name);
+    let mut out: Vec<NameForm> = Vec::new();
+    let mut push = |words: Vec<String>, weight: f64, kind: FormKind| {
+        if words.is_empty() || words.iter().all(|w| text::is_stop(w) && !FLAG_PREFIXES.contains(&w.as_str())) {
+            return;
+        }
+        if let Some(f) = out.iter_mut().find(|f| f.words == words) {
+            if f.weight < weight {
+                f.weight = weight;
+                f.kind = kind;
+            }
+            return;
+        }
+        out.push(NameForm { words, weight, kind });
+    };
+    push(words.clone(), 1.0, FormKind::Full);
+    // Without flag prefixes and generic suffixes, when content is left.
+    let mut core: &[String] = &words;
+    if core.len() > 1 && FLAG_PREFIXES.contains(&core[0].as_str()) {
+        core = &core[1..];
+    }
+    while core.len() > 1 && GENERIC_SUFFIXES.contains(&core[core.len() - 1].as_str()) {
+        core = &core[..core.len() - 1];
+    }
+    // "number_products" / "num_of_pages": a count named by what it counts.
+    if core.len() > 1 && matches!(core[0].as_str(), "number" | "num" | "no" | "total" | "count") {
+        let rest: Vec<String> = core[1..].iter().filter(|w| w.as_str() != "of").cloned().collect();
+        if rest.iter().any(|w| is_content(w)) {
+            push(rest, 0.85, FormKind::Core);
+        }
+    }
+    if core.len() < words.len() && core.iter().any(|w| is_content(w)) {
+        push(core.to_vec(), 0.92, FormKind::Core);
+    }
+    // Head and other content words of a longer name.
+    let content: Vec<&String> = core.iter().filter(|w| is_content(w)).collect();
+    // The last words of a longer name ("air date" of `original_air_date`).
+    if words.len() >= 3 {
+        for k in 2..words.len() {
+            let tail = words[words.len() - k..].to_vec();
+            if tail.iter().filter(|w| is_content(w)).count() >= 1 && !text::is_stop(&tail[0]) {
+                push(tail, 0.75, FormKind::Head);
+            }
+        }
+    }
+    if content.len() >= 2 {
+        let head = content[content.len() - 1];
+        push(vec![head.clone()], 0.6, FormKind::Head);
+        for w in &content[..content.len() - 1] {
+            push(vec![(*w).clone()], 0.45, FormKind::Part);
+        }
+    }
+    if words.len() >= 3 {
+        let acronym: String = words.iter().filter_map(|w| w.chars().next()).collect();
+        push(vec![acronym], 0.9, FormKind::Acronym);
+    }
+    for s in synonyms {
+        let w = text::normalized_words(s);
+        if !w.is_empty() {
+            push(w, 0.97, FormKind::Synonym);
+        }
+    }
+    out.sort_by(|a, b| b.weight.partial_cmp(&a.weight).unwrap_or(std::cmp::Ordering::Equal));
+    out
+}
+
+/// The words people use for a stored value: `in_transit` → in, transit; `Sky Radio` → sky, radio;
+/// `pre-opening` → pre, opening. Lower-case, singular.
+pub fn value_words(value: &str) -> Vec<String> {
+    value.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '.' || c == '&')).filter(|w| !w.is_empty()).map(|w| text::singular(&w.trim_matches('.').to_lowercase())).filter(|w| !w.is_empty()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words_of(name: &str) -> Vec<Vec<String>> {
+        forms(name, &[]).into_iter().map(|f| f.words).collect()
+    }
+
+    #[test]
+    fn name_words_split_every_convention() {
+        assert_eq!(name_words("satisfactionRating"), ["satisfaction", "rating"]);
+        assert_eq!(name_words("list_price_usd"), ["list", "price", "usd"]);
+        assert_eq!(name_words("HTTPStatus"), ["http", "status"]);
+        assert_eq!(name_words("consignee.city"), ["consignee", "city"]);
+        assert_eq!(name_words("Appointments"), ["appointment"]);
+    }
+
+    #[test]
+    fn forms_drop_suffixes_and_prefixes_and_give_heads() {
+        let f = words_of("mechanic_name");
+        assert!(f.contains(&vec!["mechanic".to_string()]), "{f:?}");
+        let f = words_of("is_active");
+        assert!(f.contains(&vec!["active".to_string()]), "{f:?}");
+        let f = words_of("weight_kg");
+        assert_eq!(f[1], ["weight"]);
+        let f = words_of("first_answer_at");
+        assert!(f.contains(&vec!["first".to_string(), "answer".to_string()]), "{f:?}");
+        let f = words_of("list_price");
+        assert!(f.contains(&vec!["price".to_string()]) && f.contains(&vec!["list".to_string()]));
+        assert_eq!(words_of("vehicle_identification_number").iter().find(|w| w.len() == 1 && w[0] == "vin").map(|_| ()), Some(()));
+        assert!(words_of("number_products").contains(&vec!["product".to_string()]));
+        // A generic word alone is the name itself.
+        assert_eq!(words_of("name"), [vec!["name".to_string()]]);
+        // "last" of last_name is no way to say it.
+        assert!(!words_of("last_name").contains(&vec!["last".to_string()]));
+        assert_eq!(value_words("in_transit"), ["in", "transit"]);
+        assert_eq!(value_words("Pre-Opening"), ["pre", "opening"]);
+    }
+}

@@ -1,0 +1,248 @@
+//! Numbers with units: "40,000", "40k", "$500", "500 dollars", "1.5 km", "30 minutes", "-10 °C",
+//! "two", "2 million"; units of a field's name (`distance_m`, `fine_cad`, `resolutionHours`);
+//! conversion between units of one dimension ("1 km" against `distance_m` is 1000).
+
+use serde::{Deserialize, Serialize};
+
+use crate::tokens::Token;
+
+/// What a unit measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Dimension {
+    /// Kilograms, grams, pounds, tonnes.
+    Mass,
+    /// Metres and kilometres, miles, feet.
+    Length,
+    /// Seconds to years (a duration).
+    Time,
+    /// A currency.
+    Money,
+    /// Degrees.
+    Temperature,
+    /// Percent.
+    Percent,
+    /// Cubic metres, litres.
+    Volume,
+}
+
+/// A unit: its canonical name, dimension and size in the dimension's base unit (kg, m, s,
+/// m³; 1 for money, temperature and percent, which are not converted).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Unit {
+    /// Canonical short name (`km`, `min`, `usd`).
+    pub name: &'static str,
+    /// What it measures.
+    pub dimension: Dimension,
+    /// Size in the base unit.
+    pub factor: f64,
+}
+
+/// Unit words, canonical name, dimension and factor. Generic English and SI, no domain.
+const UNITS: &[(&[&str], &str, Dimension, f64)] = &[
+    (&["kg", "kgs", "kilo", "kilos", "kilogram", "kilograms"], "kg", Dimension::Mass, 1.0),
+    (&["g", "gram", "grams"], "g", Dimension::Mass, 0.001),
+    (&["lb", "lbs", "pound", "pounds"], "lb", Dimension::Mass, 0.453_592),
+    (&["t", "tonne", "tonnes", "ton", "tons"], "t", Dimension::Mass, 1000.0),
+    (&["km", "kms", "kilometre", "kilometres", "kilometer", "kilometers"], "km", Dimension::Length, 1000.0),
+    (&["m", "metre", "metres", "meter", "meters"], "m", Dimension::Length, 1.0),
+    (&["cm", "centimetre", "centimetres", "centimeter", "centimeters"], "cm", Dimension::Length, 0.01),
+    (&["mm", "millimetre", "millimetres", "millimeter", "millimeters"], "mm", Dimension::Length, 0.001),
+    (&["mi", "mile", "miles"], "mi", Dimension::Length, 1609.344),
+    (&["ft", "foot", "feet"], "ft", Dimension::Length, 0.3048),
+    (&["s", "sec", "secs", "second", "seconds"], "s", Dimension::Time, 1.0),
+    (&["ms", "millisecond", "milliseconds"], "ms", Dimension::Time, 0.001),
+    (&["min", "mins", "minute", "minutes"], "min", Dimension::Time, 60.0),
+    (&["h", "hr", "hrs", "hour", "hours"], "hour", Dimension::Time, 3600.0),
+    (&["day", "days"], "day", Dimension::Time, 86_400.0),
+    (&["week", "weeks"], "week", Dimension::Time, 604_800.0),
+    (&["usd", "dollar", "dollars", "$", "bucks"], "usd", Dimension::Money, 1.0),
+    (&["eur", "euro", "euros", "€"], "eur", Dimension::Money, 1.0),
+    (&["gbp", "£", "sterling"], "gbp", Dimension::Money, 1.0),
+    (&["cad"], "cad", Dimension::Money, 1.0),
+    (&["aud"], "aud", Dimension::Money, 1.0),
+    (&["c", "°c", "celsius", "degree", "degrees", "°"], "c", Dimension::Temperature, 1.0),
+    (&["%", "percent", "pct", "per cent"], "pct", Dimension::Percent, 1.0),
+    (&["m3", "m³", "cubic"], "m3", Dimension::Volume, 1.0),
+    (&["l", "litre", "litres", "liter", "liters"], "l", Dimension::Volume, 0.001),
+];
+
+/// The unit a word names, if any.
+pub fn unit_of(word: &str) -> Option<Unit> {
+    let w = word.to_lowercase();
+    UNITS.iter().find(|(words, ..)| words.contains(&w.as_str())).map(|(_, name, dimension, factor)| Unit { name, dimension: *dimension, factor: *factor })
+}
+
+/// The unit a field's name ends with (`distance_m` → m, `resolutionHours` → hour, `fine_cad`
+/// → cad). One-letter suffixes count only after an underscore-separated name of 2+ words.
+pub fn field_unit(name: &str) -> Option<Unit> {
+    let words = crate::names::name_words(name);
+    let last = words.last()?;
+    if words.len() < 2 {
+        return None;
+    }
+    // "hours" is singular "hour" in name_words.
+    unit_of(last).or_else(|| unit_of(&format!("{last}s")))
+}
+
+/// `value` in `from` expressed in `to` (same dimension), else unchanged.
+pub fn convert(value: f64, from: Unit, to: Unit) -> f64 {
+    if from.dimension == to.dimension && from.factor != to.factor && !matches!(from.dimension, Dimension::Money | Dimension::Temperature | Dimension::Percent) {
+        value * from.factor / to.factor
+    } else {
+        value
+    }
+}
+
+/// Small number words.
+const NUMBER_WORDS: &[(&str, f64)] = &[
+    ("zero", 0.0), ("one", 1.0), ("two", 2.0), ("three", 3.0), ("four", 4.0), ("five", 5.0), ("six", 6.0), ("seven", 7.0), ("eight", 8.0),
+    ("nine", 9.0), ("ten", 10.0), ("eleven", 11.0), ("twelve", 12.0), ("fifteen", 15.0), ("twenty", 20.0), ("thirty", 30.0), ("fifty", 50.0),
+    ("hundred", 100.0), ("dozen", 12.0), ("once", 1.0), ("twice", 2.0), ("single", 1.0), ("first", 1.0), ("second", 2.0), ("third", 3.0),
+];
+
+/// The value of a number word ("two" → 2); ordinals and "once"/"twice" included.
+pub fn number_word(word: &str) -> Option<f64> {
+    NUMBER_WORDS.iter().find(|(w, _)| *w == word).map(|(_, v)| *v)
+}
+
+/// A number in the question with its unit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Quantity {
+    /// Token range (the number, a currency symbol before it, the unit words after it).
+    pub start: usize,
+    /// End (exclusive).
+    pub end: usize,
+    /// The number token's index.
+    pub at: usize,
+    /// The value (scaled: "2 million" is 2e6).
+    pub value: f64,
+    /// The unit, when one is written.
+    #[serde(skip_deserializing)]
+    pub unit: Option<Unit>,
+    /// Written as a word ("two", "twice").
+    pub word: bool,
+    /// Four digits 1800–2100 without a unit: may be a year.
+    pub year_like: bool,
+}
+
+/// Every number of the question, with units and scales. Number words count only where a
+/// quantity is meant (after a comparator, "top", "the", or before a plural noun).
+pub fn quantities(tokens: &[Token]) -> Vec<Quantity> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        let t = &tokens[i];
+        let (value, word) = match (t.number(), number_word(&t.lower)) {
+            (Some(v), _) => (v, false),
+            (None, Some(v)) if word_is_quantity(tokens, i) => (v, true),
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        let mut value = value;
+        let mut start = i;
+        let mut end = i + 1;
+        let mut unit = None;
+        // "$500", "€20".
+        if i > 0 && ['$', '€', '£'].iter().any(|c| tokens[i - 1].is_symbol(*c)) {
+            unit = unit_of(&tokens[i - 1].text);
+            start = i - 1;
+        }
+        // "2 million", "3 thousand".
+        if let Some(next) = tokens.get(end) {
+            let scale = match next.lower.as_str() {
+                "thousand" => Some(1e3),
+                "million" | "millions" => Some(1e6),
+                "billion" | "billions" => Some(1e9),
+                _ => None,
+            };
+            if let Some(s) = scale {
+                value *= s;
+                end += 1;
+            }
+        }
+        if unit.is_none()
+            && let Some(next) = tokens.get(end)
+        {
+            // "°C" / "° C" / "%": a symbol, maybe followed by a letter.
+            if next.is_symbol('°') {
+                unit = unit_of("c");
+                end += 1;
+                if tokens.get(end).is_some_and(|t| matches!(t.lower.as_str(), "c" | "celsius")) {
+                    end += 1;
+                }
+            } else if next.is_symbol('%') {
+                unit = unit_of("%");
+                end += 1;
+            } else if next.is_word() && !next.hyphen_next {
+                // "cubic metres" is m3.
+                if next.lower == "cubic" && tokens.get(end + 1).is_some_and(|t| unit_of(&t.lower).is_some_and(|u| u.dimension == Dimension::Length)) {
+                    unit = unit_of("m3");
+                    end += 2;
+                } else if let Some(u) = unit_of(&next.lower) {
+                    // A one-letter unit only when written against the number's meaning: "5 m",
+                    // not "5 a" — "a", "i" are no units, "t"/"s"/"h"/"m"/"g"/"c"/"l" are.
+                    unit = Some(u);
+                    end += 1;
+                }
+            }
+        }
+        let year_like = !word && unit.is_none() && value.fract() == 0.0 && (1800.0..=2100.0).contains(&value) && t.text.len() == 4;
+        out.push(Quantity { start, end, at: i, value, unit, word, year_like });
+        i = end.max(i + 1);
+    }
+    out
+}
+
+/// A number word stands for a quantity: after a comparator, "top", "the", "at least", or
+/// before a plural noun ("two vets", "three largest").
+fn word_is_quantity(tokens: &[Token], i: usize) -> bool {
+    let w = tokens[i].lower.as_str();
+    if matches!(w, "once" | "twice") {
+        return true;
+    }
+    if matches!(w, "first" | "second" | "third" | "single") {
+        return false;
+    }
+    let prev = i.checked_sub(1).map(|j| tokens[j].lower.as_str()).unwrap_or("");
+    let next = tokens.get(i + 1);
+    let after_cue = matches!(prev, "than" | "top" | "the" | "least" | "most" | "exactly" | "over" | "under" | "above" | "below" | "first" | "last" | "between" | "and" | "or" | "with" | "have" | "has" | "had");
+    let before_plural = next.is_some_and(|n| n.is_word() && n.lower != n.norm);
+    let before_rank = next.is_some_and(|n| n.lower.ends_with("est") || matches!(n.lower.as_str(), "most" | "least" | "more" | "fewer" | "less"));
+    w != "one" && (after_cue || before_plural || before_rank) || w == "one" && (matches!(prev, "than" | "exactly" | "least" | "most" | "between") || before_rank)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tokens::tokenize;
+
+    fn q(text: &str) -> Vec<(f64, Option<&'static str>)> {
+        quantities(&tokenize(text)).into_iter().map(|q| (q.value, q.unit.map(|u| u.name))).collect()
+    }
+
+    #[test]
+    fn numbers_units_and_scales() {
+        assert_eq!(q("cars over $40,000 and 2 million km"), [(40000.0, Some("usd")), (2e6, Some("km"))]);
+        assert_eq!(q("longer than 30 minutes below -10 °C"), [(30.0, Some("min")), (-10.0, Some("c"))]);
+        assert_eq!(q("more than two vets, the three largest"), [(2.0, None), (3.0, None)]);
+        assert_eq!(q("one of the cats"), []);
+        assert_eq!(q("at least twice"), [(2.0, None)]);
+        assert_eq!(q("usage of 5 cubic metres"), [(5.0, Some("m3"))]);
+        assert!(quantities(&tokenize("in 2024"))[0].year_like);
+    }
+
+    #[test]
+    fn field_units_and_conversion() {
+        assert_eq!(field_unit("distance_m").map(|u| u.name), Some("m"));
+        assert_eq!(field_unit("resolutionHours").map(|u| u.name), Some("hour"));
+        assert_eq!(field_unit("fine_cad").map(|u| u.name), Some("cad"));
+        assert_eq!(field_unit("m"), None);
+        let (km, m) = (unit_of("km").unwrap(), unit_of("m").unwrap());
+        assert_eq!(convert(1.0, km, m), 1000.0);
+        assert_eq!(convert(90.0, unit_of("minutes").unwrap(), unit_of("hours").unwrap()), 1.5);
+        assert_eq!(convert(5.0, unit_of("usd").unwrap(), unit_of("cad").unwrap()), 5.0, "currencies are not converted");
+    }
+}

@@ -1,0 +1,295 @@
+//! What the question is about and what it shows: the count's target ("how many X"), the
+//! entity asked for ("which X", "the names of X", the subject of a list), and the projection
+//! items ("the VIN, model and list price"), each resolved to columns in context.
+
+use qa_question::link::Target;
+use qa_question::names;
+use qa_question::FieldKind;
+
+use super::super::schema::Term;
+use super::ir::ColRef;
+use super::read::Reader;
+use super::{clarifying_text, Ambiguity, AmbiguityKind, Choice, PlanOutcome, AMBIGUITY_THRESHOLD};
+
+/// What a projection item became.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Shown {
+    /// A column.
+    Col(ColRef),
+    /// The rows of a table, named by their label columns.
+    Rows(String),
+    /// Every column of a table.
+    All(String),
+}
+
+impl Reader<'_> {
+    /// Decide the entity and the table rows come from; resolve the projection. Stops with a
+    /// clarifying question when nothing in the question names a table, column or value.
+    pub fn entities(&mut self) -> Result<(), Box<PlanOutcome>> {
+        let count = self.a.aggregates.iter().find(|g| g.func == qa_question::cues::AggWord::Count).map(|g| (g.start, g.end, g.target));
+        let mut entity: Option<(String, Option<usize>)> = None;
+        // "which X …", "what X …" (a sentence's first words).
+        for &(s, e) in &self.a.sentences {
+            for i in s..(s + 2).min(e) {
+                if matches!(self.word(i), "which" | "what") && !matches!(self.word(i + 1), "is" | "are" | "was" | "were") {
+                    if let Some(mi) = self.mention_at(i + 1) {
+                        if let Some(t) = self.table_in_context(mi) {
+                            entity.get_or_insert((t, Some(mi)));
+                        }
+                    }
+                }
+            }
+        }
+        // "how many X", "the number of X".
+        if let Some((s, e, target)) = count {
+            self.count_at = Some((s, e));
+            let mut p = target;
+            while matches!(self.word(p), "different" | "distinct" | "unique" | "the" | "of" | "all" | "total") {
+                p += 1;
+            }
+            if let Some(mi) = self.mention_at(p)
+                && let Some(t) = self.table_in_context(mi)
+            {
+                entity.get_or_insert((t, Some(mi)));
+            }
+        }
+        // "the names of X", "… for all X": a table named right after the projection list; else
+        // the table of the listed columns; else what a value after the list belongs to.
+        if entity.is_none()
+            && let Some(p) = self.a.projection.clone()
+        {
+            let mut pos = p.end;
+            while pos < self.n() && matches!(self.word(pos), "of" | "for" | "from" | "in" | "about" | "the" | "all" | "every" | "each" | "any" | "those" | "these") {
+                pos += 1;
+            }
+            // A ranking word may sit between ("the name of the youngest singer").
+            let after = (pos..(pos + 3).min(self.n())).find_map(|k| self.ms.iter().position(|m| m.start == k));
+            if let Some(mi) = after.filter(|&mi| self.names_table(mi)) {
+                entity = self.table_in_context(mi).map(|t| (t, Some(mi)));
+            }
+            if entity.is_none() {
+                let mut votes: Vec<(String, usize)> = Vec::new();
+                for it in &p.items {
+                    for mi in (0..self.ms.len()).filter(|&mi| self.ms[mi].start >= it.start && self.ms[mi].end <= it.end) {
+                        // Every table the item may be in gets a vote: the one all items share wins.
+                        let mut tables: Vec<String> = self.readings(mi).iter().filter(|l| !matches!(l.target, Target::Value { .. })).map(|l| l.target.collection().to_string()).collect();
+                        tables.dedup();
+                        for t in tables {
+                            match votes.iter_mut().find(|(x, _)| x.eq_ignore_ascii_case(&t)) {
+                                Some(v) => v.1 += 1,
+                                None => votes.push((t, 1)),
+                            }
+                        }
+                    }
+                }
+                votes.sort_by(|a, b| b.1.cmp(&a.1));
+                if let Some((t, _)) = votes.first() {
+                    entity = Some((t.clone(), None));
+                }
+            }
+            if entity.is_none()
+                && let Some(mi) = after
+            {
+                entity = self.table_in_context(mi).map(|t| (t, Some(mi)));
+            }
+        }
+        // The first table named anywhere.
+        if entity.is_none() {
+            for mi in 0..self.ms.len() {
+                if self.readings(mi).iter().any(|l| matches!(l.target, Target::Collection { .. })) {
+                    if let Some(t) = self.table_in_context(mi) {
+                        entity = Some((t, Some(mi)));
+                        break;
+                    }
+                }
+            }
+        }
+        // The table most of the question's columns and values belong to.
+        if entity.is_none() {
+            let mut votes: Vec<(String, f64)> = Vec::new();
+            for m in &self.ms {
+                let l = m.best();
+                let w = if matches!(l.target, Target::Value { .. }) { 1.5 } else { 1.0 };
+                match votes.iter_mut().find(|(t, _)| t.eq_ignore_ascii_case(l.target.collection())) {
+                    Some(v) => v.1 += w * l.score,
+                    None => votes.push((l.target.collection().to_string(), w * l.score)),
+                }
+            }
+            votes.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal));
+            if let Some((t, _)) = votes.first() {
+                entity = Some((t.clone(), None));
+            }
+        }
+        let Some((table, mi)) = entity else {
+            return Err(Box::new(self.no_table()));
+        };
+        if let Some(mi) = mi {
+            self.entity_mentions.push(mi);
+        }
+        if let Some(c) = self.clar.iter().find_map(|c| match &c.choice {
+            Some(Term::Table { table }) if c.phrase == "<table>" => Some(table.clone()),
+            _ => None,
+        }) {
+            self.entity = Some(c.clone());
+            self.q.table = c;
+        } else {
+            self.entity = Some(table.clone());
+            self.q.table = table;
+        }
+        Ok(())
+    }
+
+    /// The table a mention stands for, in context: a table it names (the one owning most of
+    /// the question's other columns, when several), the table of a value it names, or of a
+    /// column it names.
+    pub fn table_in_context(&self, mi: usize) -> Option<String> {
+        let readings = self.readings(mi);
+        let tables: Vec<(String, f64)> = readings
+            .iter()
+            .filter_map(|l| match &l.target {
+                Target::Collection { collection } => Some((collection.clone(), l.score)),
+                _ => None,
+            })
+            .collect();
+        if !tables.is_empty() {
+            let support = |t: &str| self.ms.iter().enumerate().filter(|(j, m)| *j != mi && m.links.iter().any(|l| !matches!(l.target, Target::Collection { .. }) && l.target.collection().eq_ignore_ascii_case(t))).count();
+            let best = tables.iter().max_by(|a, b| (a.1 + 0.1 * support(&a.0) as f64).partial_cmp(&(b.1 + 0.1 * support(&b.0) as f64)).unwrap_or(std::cmp::Ordering::Equal));
+            return best.map(|(t, _)| t.clone());
+        }
+        let m = &self.ms[mi];
+        Some(m.best().target.collection().to_string())
+    }
+
+    /// Nothing names a table: ask which one.
+    fn no_table(&self) -> PlanOutcome {
+        let options: Vec<Choice> = self.ctx.db.tables.iter().map(|t| Choice { label: t.name.clone(), term: Term::Table { table: t.name.clone() } }).collect();
+        let amb = Ambiguity { phrase: "<table>".into(), options, score: 1.0, kind: AmbiguityKind::Reading };
+        let q = clarifying_text(&amb, "Which table is the question about? Nothing in it names a table, a column or a stored value.");
+        let (coverage, _) = self.ledger.coverage(Vec::new());
+        PlanOutcome {
+            intent: serde_json::json!({"links": self.links_json()}),
+            plan: None,
+            confidence: 0.0,
+            coverage,
+            fixes: Vec::new(),
+            ambiguity: (amb.score >= AMBIGUITY_THRESHOLD).then_some(amb),
+            clarifying_question: Some(q),
+        }
+    }
+
+    pub fn links_json(&self) -> serde_json::Value {
+        serde_json::Value::Array(
+            self.ms
+                .iter()
+                .map(|m| {
+                    let words = self.a.tokens[m.start..m.end].iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join(" ");
+                    serde_json::json!({"phrase": words, "readings": m.links.iter().map(|l| serde_json::json!({"target": l.target.label(), "how": l.how, "score": (l.score * 100.0).round() / 100.0})).collect::<Vec<_>>()})
+                })
+                .collect(),
+        )
+    }
+
+    /// The projection items, resolved: each item's column (or the rows of a table), with the
+    /// token range it used. Items that are aggregates ("the number of X") are left to `shape`.
+    pub fn projected(&mut self) -> Vec<(Shown, usize, usize)> {
+        let Some(p) = self.a.projection.clone() else { return Vec::new() };
+        let entity = self.entity.clone().unwrap_or_default();
+        let mut out = Vec::new();
+        for it in &p.items {
+            if self.a.aggregates.iter().any(|g| g.start >= it.start && g.start < it.end) || self.a.superlatives.iter().any(|s| s.start >= it.start && s.start < it.end) {
+                continue;
+            }
+            let inside: Vec<usize> = (0..self.ms.len()).filter(|&mi| self.ms[mi].start >= it.start && self.ms[mi].end <= it.end).collect();
+            // A table named in the item ("stadium names") is where its column is.
+            let item_table = inside.iter().filter(|&&mi| self.names_table(mi)).find_map(|&mi| self.table(mi));
+            let prefer = item_table.clone().unwrap_or_else(|| entity.clone());
+            let mut shown = None;
+            let words: Vec<String> = self.a.tokens[it.start..it.end].iter().map(|t| t.norm.clone()).collect();
+            // "all the information about X", "every detail": all of X's columns.
+            if words.iter().any(|w| matches!(w.as_str(), "information" | "info" | "detail" | "everything" | "attribute")) && inside.iter().all(|&mi| self.names_table(mi)) && !prefer.is_empty() {
+                shown = Some(Shown::All(prefer.clone()));
+            }
+            // A generic word ("id", "name", "code") is the preferred table's own column.
+            let generic = words.len() == 1 && matches!(words[0].as_str(), "id" | "name" | "title" | "code" | "number" | "description" | "type" | "date");
+            if shown.is_none() && generic {
+                shown = self.field_by_words(&words, &prefer).filter(|c| c.table.eq_ignore_ascii_case(&prefer)).map(Shown::Col).or_else(|| match words[0].as_str() {
+                    "id" => self.pk(&prefer).map(Shown::Col),
+                    "name" | "title" => Some(Shown::Rows(prefer.clone())),
+                    _ => None,
+                });
+            }
+            // The head noun comes last ("official language"): the last column named wins.
+            for &mi in inside.iter().rev().filter(|&&mi| !self.names_table(mi) && shown.is_none()) {
+                let fields = self.fields_of(mi);
+                let pick = fields.iter().find(|(c, _)| c.table.eq_ignore_ascii_case(&prefer)).or_else(|| fields.iter().find(|(c, _)| self.connected(&c.table, &prefer))).or(fields.first()).map(|(c, _)| c.clone());
+                if let Some(c) = pick {
+                    // A key named like a table ("owner id") stays a key; a label word of another
+                    // table is that table's rows.
+                    shown = Some(Shown::Col(c));
+                    break;
+                }
+            }
+            if shown.is_none() {
+                // "first" of "first and last name": with the shared head.
+                if let Some(h) = it.head {
+                    let mut w = words.clone();
+                    w.push(self.a.tokens[h].norm.clone());
+                    shown = self.field_by_words(&w, &prefer).map(Shown::Col);
+                }
+            }
+            if shown.is_none() {
+                let last = words.last().map(String::as_str).unwrap_or("");
+                shown = match last {
+                    "name" | "title" | "label" => item_table.clone().or_else(|| Some(entity.clone())).filter(|t| !t.is_empty()).map(Shown::Rows),
+                    "id" | "identifier" => self.pk(&prefer).map(Shown::Col),
+                    _ => item_table.clone().map(Shown::Rows),
+                };
+            }
+            if let Some(s) = shown {
+                let role = match &s {
+                    Shown::Col(c) => format!("show {c}"),
+                    Shown::Rows(t) | Shown::All(t) => format!("show {t}"),
+                };
+                for &mi in &inside {
+                    self.used[mi] = true;
+                }
+                self.mark(it.start..it.end, role);
+                if let Some(h) = it.head {
+                    self.mark(h..h + 1, "show");
+                }
+                out.push((s, it.start, it.end));
+            }
+        }
+        if !out.is_empty() {
+            self.mark(p.start..p.items[0].start, "show");
+        }
+        out
+    }
+
+    /// A column whose name is exactly these words (singular), in `prefer` first.
+    pub fn field_by_words(&self, words: &[String], prefer: &str) -> Option<ColRef> {
+        let mut found: Vec<ColRef> = Vec::new();
+        for c in &self.schema.collections {
+            for f in &c.fields {
+                if names::forms(&f.name, &f.synonyms).iter().any(|form| form.words == words) {
+                    found.push(ColRef::new(&c.name, &f.name));
+                }
+            }
+        }
+        found.iter().find(|c| c.table.eq_ignore_ascii_case(prefer)).or_else(|| found.iter().find(|c| self.connected(&c.table, prefer))).cloned()
+    }
+
+    /// Columns of `table` whose kind is a date, best first: the semantic default, then those
+    /// named like the table's event ("appointment_date" in appointments), then the others.
+    pub fn date_columns(&self, table: &str) -> Vec<ColRef> {
+        let Some(c) = self.schema.collection(table) else { return Vec::new() };
+        let mut out: Vec<ColRef> = c.fields.iter().filter(|f| f.kind == FieldKind::Date).map(|f| ColRef::new(&c.name, &f.name)).collect();
+        if let Some(d) = self.ctx.default_date(table)
+            && let Some(i) = out.iter().position(|x| x.column.eq_ignore_ascii_case(&d))
+        {
+            let x = out.remove(i);
+            out.insert(0, x);
+        }
+        out
+    }
+}

@@ -1,0 +1,327 @@
+//! The last pass: related tables named without a condition ("members with loans", "people that
+//! are not poker players"), joins along foreign keys to every table the plan reads, the words
+//! that relate two joined tables ("singers who performed in …"), a stable order for lists, and
+//! the outcome with its coverage and confidence.
+
+use qa_question::link::{How, Target};
+
+use super::super::schema::JoinStep;
+use super::ir::{multiplies, ColRef, Cond, Expr, Query};
+use super::read::Reader;
+use super::{clarifying_text, PlanOutcome, AMBIGUITY_THRESHOLD};
+
+/// Longest join path considered between two tables.
+const MAX_PATH: usize = 4;
+
+impl Reader<'_> {
+    pub fn finish(mut self) -> PlanOutcome {
+        self.related_tables();
+        self.related_values();
+        let mut fixes = Vec::new();
+        self.join(&mut fixes);
+        self.account();
+        // A list without an order gets its key's order, so that pages are stable.
+        let fans = self.q.joins.iter().any(|j| multiplies(self.ctx, j));
+        if self.q.order_by.is_empty() && !self.q.aggregates() && self.q.group_by.is_empty() && !self.q.distinct && !fans && self.q.set_op.is_none()
+            && let Some(pk) = self.pk(&self.q.table)
+        {
+            self.q.order_by.push((Expr::col(pk), false));
+        }
+        let (coverage, confidence) = self.ledger.coverage(std::mem::take(&mut self.penalties));
+        let intent = serde_json::json!({
+            "links": self.links_json(),
+            "entity": self.entity,
+            "table": self.q.table,
+            "select": self.q.select,
+            "filters": self.q.filters,
+            "group_by": self.q.group_by,
+            "order_by": self.q.order_by,
+            "limit": self.q.limit,
+            "notes": self.notes,
+        });
+        let ambiguity = self.ambiguity.take().filter(|a| a.score >= AMBIGUITY_THRESHOLD);
+        let clarifying_question = ambiguity.as_ref().map(|a| clarifying_text(a, &format!("What does \"{}\" refer to?", a.phrase)));
+        PlanOutcome { intent, plan: Some(self.q), confidence, coverage, fixes, ambiguity, clarifying_question }
+    }
+
+    /// Tables named without a condition: rows related to the entity become an existence test
+    /// ("with loans" / "without loans", "that are not poker players", "never had an
+    /// appointment"); a table the plan already reads, or a parent of it, is a join hint.
+    fn related_tables(&mut self) {
+        let Some(entity) = self.entity.clone() else { return };
+        let mut reached = self.needed();
+        for t in reached.clone() {
+            if let Some(p) = self.ctx.join_path(&self.q.table, &t) {
+                reached.extend(p.into_iter().map(|s| s.to_table));
+            }
+        }
+        for f in &self.q.filters {
+            if let Cond::InSub { query, .. } | Cond::Sub { query, .. } = f {
+                reached.extend(query.tables());
+            }
+        }
+        for mi in 0..self.ms.len() {
+            if self.used[mi] || self.entity_mentions.contains(&mi) {
+                continue;
+            }
+            let Some(t) = self.readings(mi).iter().find_map(|l| match &l.target {
+                Target::Collection { collection } => Some(collection.clone()),
+                _ => None,
+            }) else {
+                continue;
+            };
+            if t.eq_ignore_ascii_case(&entity) || t.eq_ignore_ascii_case(&self.q.table) || reached.iter().any(|x| x.eq_ignore_ascii_case(&t)) {
+                if reached.iter().any(|x| x.eq_ignore_ascii_case(&t)) {
+                    self.consume(mi, format!("table {t}"));
+                }
+                continue;
+            }
+            let Some(path) = self.ctx.join_path(&entity, &t) else { continue };
+            let Some(first) = path.first() else { continue };
+            if !multiplies(self.ctx, first) || self.q.aggregates() && self.q.table.eq_ignore_ascii_case(&t) {
+                self.reach.push(t.clone());
+                continue;
+            }
+            let neg = self.negation_before(self.ms[mi].start);
+            if let Some(j) = neg {
+                self.mark(j..j + 1, "negation");
+            }
+            let key = ColRef::new(&first.to_table, &first.to_column);
+            let sub = Query { table: first.to_table.clone(), joins: path[1..].to_vec(), select: vec![Expr::col(key)], ..Query::default() };
+            self.consume(mi, format!("table {t} (related rows {} 0)", if neg.is_some() { "=" } else { ">" }));
+            self.q.filters.push(Cond::InSub { col: ColRef::new(&first.from_table, &first.from_column), negated: neg.is_some(), query: Box::new(sub) });
+        }
+    }
+
+    /// A value of rows related many-to-one to the query's rows: "students who do not own cats"
+    /// are those with no related cat (`NOT IN`), not those with a pet that is no cat; "who have
+    /// both cats and dogs" need a related row of each.
+    fn related_values(&mut self) {
+        let base = self.q.table.clone();
+        let output: Vec<String> = self.q.select.iter().chain(self.q.group_by.iter()).chain(self.q.order_by.iter().map(|(e, _)| e)).filter_map(|e| e.column().map(|c| c.table.clone())).collect();
+        let filters = std::mem::take(&mut self.q.filters);
+        for f in filters {
+            let Cond::In { col, values, negated } = &f else {
+                self.q.filters.push(f);
+                continue;
+            };
+            let both = self.both.contains(col) && values.len() > 1 && !negated;
+            let path = (!col.table.eq_ignore_ascii_case(&base)).then(|| self.ctx.join_path(&base, &col.table)).flatten();
+            let fans = path.as_ref().is_some_and(|p| p.iter().any(|s| multiplies(self.ctx, s)));
+            let shown = output.iter().any(|t| t.eq_ignore_ascii_case(&col.table));
+            let (Some(path), true) = (path, fans && !shown && (*negated || both)) else {
+                self.q.filters.push(f);
+                continue;
+            };
+            let first = &path[0];
+            let sub = |vals: Vec<super::ir::Lit>| Query {
+                table: first.to_table.clone(),
+                joins: path[1..].to_vec(),
+                select: vec![Expr::col(ColRef::new(&first.to_table, &first.to_column))],
+                filters: vec![Cond::In { col: col.clone(), values: vals, negated: false }],
+                ..Query::default()
+            };
+            let key = ColRef::new(&first.from_table, &first.from_column);
+            // The related table is read in the sub-query only.
+            self.reach.retain(|t| !path.iter().any(|s| s.to_table.eq_ignore_ascii_case(t)));
+            if both {
+                for v in values {
+                    self.q.filters.push(Cond::InSub { col: key.clone(), negated: false, query: Box::new(sub(vec![v.clone()])) });
+                }
+            } else {
+                self.q.filters.push(Cond::InSub { col: key, negated: true, query: Box::new(sub(values.clone())) });
+            }
+        }
+    }
+
+    /// Every table the outer query reads.
+    fn needed(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let mut add = |t: &str| {
+            if !t.is_empty() && !out.iter().any(|x| x.eq_ignore_ascii_case(t)) {
+                out.push(t.to_string());
+            }
+        };
+        for e in self.q.select.iter().chain(self.q.group_by.iter()).chain(self.q.order_by.iter().map(|(e, _)| e)).chain(self.q.having.iter().map(|h| &h.expr)) {
+            if let Some(c) = e.column() {
+                add(&c.table);
+            }
+        }
+        for f in &self.q.filters {
+            for t in f.tables() {
+                add(&t);
+            }
+        }
+        for t in &self.reach {
+            add(t);
+        }
+        out
+    }
+
+    /// Join every needed table to the plan's table along the shortest foreign-key path from the
+    /// tree built so far (among equally short ones, through tables the question names).
+    fn join(&mut self, fixes: &mut Vec<String>) {
+        let named: Vec<String> = self.ms.iter().flat_map(|m| m.links.iter()).filter_map(|l| match &l.target {
+            Target::Collection { collection } => Some(collection.clone()),
+            _ => None,
+        }).collect();
+        let mut tree = vec![self.q.table.clone()];
+        let mut steps: Vec<JoinStep> = Vec::new();
+        for t in self.needed() {
+            if tree.iter().any(|x| x.eq_ignore_ascii_case(&t)) {
+                continue;
+            }
+            let best = tree.iter().filter_map(|from| self.path(from, &t, &named)).min_by_key(|p| p.len());
+            match best {
+                Some(p) => {
+                    for s in p {
+                        if !tree.iter().any(|x| x.eq_ignore_ascii_case(&s.to_table)) {
+                            tree.push(s.to_table.clone());
+                            steps.push(s);
+                        }
+                    }
+                }
+                None => {
+                    fixes.push(format!("no foreign-key path from {} to {t}", self.q.table));
+                    self.penalties.push((format!("table {t} cannot be joined to {}", self.q.table), 0.5));
+                }
+            }
+        }
+        self.q.joins = steps;
+    }
+
+    /// The shortest path from `from` to `to`; among paths at most as long, the one through
+    /// most of the `named` tables.
+    fn path(&self, from: &str, to: &str, named: &[String]) -> Option<Vec<JoinStep>> {
+        let shortest = self.ctx.join_path(from, to)?;
+        if shortest.len() <= 1 {
+            return Some(shortest);
+        }
+        let edges = self.ctx.fk_steps();
+        let mut best = shortest.clone();
+        let score = |p: &[JoinStep]| p.iter().filter(|s| named.iter().any(|n| n.eq_ignore_ascii_case(&s.to_table))).count();
+        let mut stack: Vec<(String, Vec<JoinStep>)> = vec![(from.to_string(), Vec::new())];
+        while let Some((at, p)) = stack.pop() {
+            if at.eq_ignore_ascii_case(to) {
+                if p.len() <= shortest.len() && score(&p) > score(&best) {
+                    best = p;
+                }
+                continue;
+            }
+            if p.len() >= shortest.len().min(MAX_PATH) {
+                continue;
+            }
+            for e in edges.iter().filter(|e| e.from_table.eq_ignore_ascii_case(&at)) {
+                if e.to_table.eq_ignore_ascii_case(from) || p.iter().any(|s| s.to_table.eq_ignore_ascii_case(&e.to_table)) {
+                    continue;
+                }
+                let mut q = p.clone();
+                q.push(e.clone());
+                stack.push((e.to_table.clone(), q));
+            }
+        }
+        Some(best)
+    }
+
+    /// Coverage of table words and relation words: a table the plan reads counts as used; one
+    /// word between two joined tables' words is their relation ("singers who performed in
+    /// concerts").
+    fn account(&mut self) {
+        let tables = self.q.tables();
+        let in_plan = |t: &str| tables.iter().any(|x| x.eq_ignore_ascii_case(t));
+        for mi in 0..self.ms.len() {
+            if self.used[mi] {
+                continue;
+            }
+            let t = self.readings(mi).iter().find_map(|l| match &l.target {
+                Target::Collection { collection } if in_plan(collection) => Some(collection.clone()),
+                _ => None,
+            });
+            if let Some(t) = t {
+                self.consume(mi, format!("table {t}"));
+            }
+        }
+        // A column the plan uses, named again ("languages other than English", "the code AD").
+        let used_cols = self.used_columns();
+        for mi in 0..self.ms.len() {
+            if self.used[mi] {
+                continue;
+            }
+            let hit = self.readings(mi).into_iter().find_map(|l| match &l.target {
+                Target::Field { collection, field } => used_cols.iter().find(|c| c.table.eq_ignore_ascii_case(collection) && c.column.eq_ignore_ascii_case(field)).cloned(),
+                _ => None,
+            });
+            if let Some(c) = hit {
+                self.consume(mi, format!("show {c}"));
+            }
+        }
+        // A verb next to a used word relates what the plan joins or tests ("singers who
+        // performed in …", "cartoons written by …", "languages spoken in …").
+        for i in 0..self.n() {
+            if self.ledger.is_used(i) || !self.ledger.is_content(i) || self.a.tokens[i].number().is_some() || self.a.negations.contains(&i) {
+                continue;
+            }
+            let w = self.word(i).to_string();
+            let verb_like = (w.len() > 3 && (w.ends_with("ed") || w.ends_with("en"))) || qa_core::text::is_verb_form(&w) || qa_core::text::is_base_verb(&w) || matches!(w.as_str(), "own" | "owns" | "belong" | "belongs" | "speak" | "speaks" | "teach" | "teaches" | "play" | "plays" | "work" | "works" | "live" | "lives" | "shows" | "happen" | "happens" | "occur" | "occurs");
+            if !verb_like {
+                continue;
+            }
+            let near = |j: usize| self.ledger.is_used(j);
+            let left = (0..i).rev().find(|&j| self.ledger.is_content(j) || near(j)).is_some_and(near);
+            let right = (i + 1..self.n()).find(|&j| self.ledger.is_content(j) || near(j)).is_some_and(near);
+            if left || right {
+                self.mark(i..i + 1, "relation");
+            }
+        }
+        // A guess through a weak link (a word of a longer name, a spelling, a word family) to a
+        // table the question is not about costs confidence.
+        let main: Vec<String> = [Some(self.q.table.clone()), self.entity.clone()].into_iter().flatten().collect();
+        for mi in 0..self.ms.len() {
+            if !self.used[mi] {
+                continue;
+            }
+            let Some(t) = self.ledger.role(self.ms[mi].start).and_then(role_table).map(str::to_string) else { continue };
+            if main.iter().any(|m| m.eq_ignore_ascii_case(&t)) {
+                continue;
+            }
+            let strong = self.readings(mi).iter().any(|l| l.target.collection().eq_ignore_ascii_case(&t) && !matches!(l.how, How::Head | How::Part | How::Family | How::Fuzzy | How::Acronym));
+            if !strong {
+                let words = self.a.tokens[self.ms[mi].start..self.ms[mi].end].iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join(" ");
+                self.penalties.push((format!("\"{words}\" read as part of a name in {t}"), 0.78));
+            }
+        }
+    }
+
+    /// Every column the outer query and its sub-queries use.
+    fn used_columns(&self) -> Vec<ColRef> {
+        fn walk(q: &Query, out: &mut Vec<ColRef>) {
+            for e in q.select.iter().chain(q.group_by.iter()).chain(q.order_by.iter().map(|(e, _)| e)).chain(q.having.iter().map(|h| &h.expr)) {
+                out.extend(e.column().cloned());
+            }
+            for f in &q.filters {
+                out.extend(f.col().cloned());
+                match f {
+                    Cond::Sub { query, .. } | Cond::InSub { query, .. } => walk(query, out),
+                    Cond::Or { any } => out.extend(any.iter().filter_map(|c| c.col().cloned())),
+                    _ => {}
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk(&self.q, &mut out);
+        out
+    }
+}
+
+/// The table a coverage role is about: "table loans …", "loans.genre = 'x'", "group by
+/// branches.name", "SUM(loans.late_fee)", "show t.c".
+pub(super) fn role_table(role: &str) -> Option<&str> {
+    if let Some(rest) = role.strip_prefix("table ") {
+        return rest.split(' ').next();
+    }
+    if let Some(rest) = role.strip_prefix("show ").or_else(|| role.strip_prefix("group by ")) {
+        return Some(rest.split(['.', ' ']).next().unwrap_or(rest));
+    }
+    let token = role.split([' ', '(']).find(|t| t.contains('.') && !t.starts_with(|c: char| c.is_ascii_digit() || c == '\'' || c == '['))?;
+    token.split_once('.').map(|(t, _)| t)
+}

@@ -1,0 +1,268 @@
+//! The reader's state: the question's analysis, its links and chosen mentions, the coverage
+//! ledger, and the query being built — with the helpers every stage shares (mentions around a
+//! position, the column a mention names in context, label columns, negation).
+
+use chrono::NaiveDate;
+
+use qa_question::link::{cover, Link, Mention, Target};
+use qa_question::{analyse, Analysis, FieldKind, Ledger, Linker, SourceSchema, ValueLookup};
+
+use super::super::schema::SchemaContext;
+use super::ir::{ColRef, Query};
+use super::{Ambiguity, Clarification};
+
+/// Words skipped between a cue and what it applies to ("the number of the …").
+pub(super) const FILLER: &[&str] = &["the", "a", "an", "all", "of", "their", "its", "his", "her", "that", "those", "these", "any", "each", "every", "whole", "entire", "overall"];
+
+pub(super) struct Reader<'a> {
+    pub ctx: &'a SchemaContext,
+    pub schema: &'a SourceSchema,
+    pub a: Analysis,
+    /// Every link found (readings the chosen mentions do not show are kept for context).
+    pub links: Vec<Link>,
+    /// The chosen, non-overlapping mentions.
+    pub ms: Vec<Mention>,
+    /// Per mention: some part of the plan uses it.
+    pub used: Vec<bool>,
+    pub ledger: Ledger,
+    pub penalties: Vec<(String, f64)>,
+    pub clar: &'a [Clarification],
+    pub ambiguity: Option<Ambiguity>,
+    /// The table whose rows the question is about (listed, counted, ranked), if any.
+    pub entity: Option<String>,
+    /// Mentions that name the entity.
+    pub entity_mentions: Vec<usize>,
+    /// The query under construction; `q.table` is where rows come from.
+    pub q: Query,
+    /// Tables the plan must reach (joined), besides those of its columns.
+    pub reach: Vec<String>,
+    /// Notes for the trace ("date column guessed", …).
+    pub notes: Vec<String>,
+    /// The question asks for a count ("how many", "number of") at this token range.
+    pub count_at: Option<(usize, usize)>,
+    /// The aggregate words already placed.
+    pub aggs_done: Vec<usize>,
+    /// Columns whose values must each hold for some related row ("both A and B").
+    pub both: Vec<ColRef>,
+}
+
+impl<'a> Reader<'a> {
+    pub fn new(ctx: &'a SchemaContext, schema: &'a SourceSchema, question: &str, clar: &'a [Clarification], today: NaiveDate, lookup: Option<&mut dyn ValueLookup>) -> Reader<'a> {
+        let a = analyse(question, today);
+        let links = Linker::new(schema).link(&a, lookup);
+        let ms = cover(&links, a.tokens.len());
+        let ledger = Ledger::new(&a.tokens);
+        let used = vec![false; ms.len()];
+        Reader {
+            ctx,
+            schema,
+            a,
+            links,
+            ms,
+            used,
+            ledger,
+            penalties: Vec::new(),
+            clar,
+            ambiguity: None,
+            entity: None,
+            entity_mentions: Vec::new(),
+            q: Query::default(),
+            reach: Vec::new(),
+            notes: Vec::new(),
+            count_at: None,
+            aggs_done: Vec::new(),
+            both: Vec::new(),
+        }
+    }
+
+    pub fn word(&self, i: usize) -> &str {
+        self.a.tokens.get(i).map(|t| t.lower.as_str()).unwrap_or("")
+    }
+
+    pub fn n(&self) -> usize {
+        self.a.tokens.len()
+    }
+
+    /// Skip filler words from `pos`.
+    pub fn skip_filler(&self, mut pos: usize) -> usize {
+        while pos < self.n() && FILLER.contains(&self.word(pos)) {
+            pos += 1;
+        }
+        pos
+    }
+
+    /// The mention starting at `pos` after filler words.
+    pub fn mention_at(&self, pos: usize) -> Option<usize> {
+        let p = self.skip_filler(pos);
+        self.ms.iter().position(|m| m.start == p)
+    }
+
+    /// The mention ending right before `pos` (filler and linking verbs skipped).
+    pub fn mention_before(&self, pos: usize) -> Option<usize> {
+        let mut p = pos;
+        while p > 0 && matches!(self.word(p - 1), "the" | "a" | "an" | "of" | "is" | "are" | "was" | "were" | "be" | "been" | "has" | "have" | "had" | "with" | "whose" | "that" | "which" | "its" | "their" | "at" | "in" | "on") {
+            p -= 1;
+        }
+        self.ms.iter().position(|m| m.end == p)
+    }
+
+    /// Consume mention `mi` for `role`.
+    pub fn consume(&mut self, mi: usize, role: impl Into<String>) {
+        self.used[mi] = true;
+        let (s, e) = (self.ms[mi].start, self.ms[mi].end);
+        self.ledger.mark(s..e, role);
+    }
+
+    pub fn mark(&mut self, range: std::ops::Range<usize>, role: impl Into<String>) {
+        self.ledger.mark(range, role);
+    }
+
+    /// The field's kind.
+    pub fn kind(&self, c: &ColRef) -> FieldKind {
+        self.schema.field(&c.table, &c.column).map(|f| f.kind).unwrap_or(FieldKind::Other)
+    }
+
+    pub fn is_numeric(&self, c: &ColRef) -> bool {
+        self.kind(c).is_numeric()
+    }
+
+    /// A number that measures something: numeric and not a key.
+    pub fn is_measure(&self, c: &ColRef) -> bool {
+        self.schema.field(&c.table, &c.column).is_some_and(|f| f.kind.is_numeric() && f.key == qa_question::KeyRole::None)
+    }
+
+    /// The mention's best reading names a table.
+    pub fn names_table(&self, mi: usize) -> bool {
+        matches!(self.ms[mi].best().target, Target::Collection { .. })
+    }
+
+    /// Tables in play, most central first: the query's table, the entity, the tables reached.
+    pub fn context_tables(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for t in std::iter::once(&self.q.table).chain(self.entity.iter()).chain(self.reach.iter()) {
+            if !t.is_empty() && !out.iter().any(|x| x.eq_ignore_ascii_case(t)) {
+                out.push(t.clone());
+            }
+        }
+        out
+    }
+
+    /// Every link over exactly the span of mention `mi` (the cover keeps the best only per
+    /// target; this is all of them).
+    pub fn readings(&self, mi: usize) -> Vec<&Link> {
+        let m = &self.ms[mi];
+        self.links.iter().filter(|l| l.start == m.start && l.end == m.end).collect()
+    }
+
+    /// The columns mention `mi` can name (field links), best first; among equally good ones,
+    /// those of the tables in play first.
+    pub fn fields_of(&self, mi: usize) -> Vec<(ColRef, f64)> {
+        let ctx = self.context_tables();
+        let rank = |t: &str| ctx.iter().position(|x| x.eq_ignore_ascii_case(t)).unwrap_or(usize::MAX);
+        let mut out: Vec<(ColRef, f64, usize)> = self
+            .readings(mi)
+            .into_iter()
+            .filter_map(|l| match &l.target {
+                Target::Field { collection, field } => Some((ColRef::new(collection, field), l.score, rank(collection))),
+                _ => None,
+            })
+            .collect();
+        out.sort_by(|a, b| {
+            // A clearly better link wins; close ones go to the table in play.
+            let close = (a.1 - b.1).abs() < 0.12;
+            if close { a.2.cmp(&b.2).then(b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal)) } else { b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal) }
+        });
+        // A fair reading in a table the question is about beats a better one elsewhere ("the
+        // average age for each type of pet" is the pets' age).
+        if let Some(i) = out.iter().position(|x| x.2 != usize::MAX && x.1 >= 0.5)
+            && out.first().is_some_and(|f| f.2 == usize::MAX)
+        {
+            let x = out.remove(i);
+            out.insert(0, x);
+        }
+        out.dedup_by(|a, b| a.0 == b.0);
+        out.into_iter().map(|(c, s, _)| (c, s)).collect()
+    }
+
+    /// The column mention `mi` names, in context.
+    pub fn field(&self, mi: usize) -> Option<ColRef> {
+        self.fields_of(mi).into_iter().next().map(|(c, _)| c)
+    }
+
+    /// The table mention `mi` names, if it names one.
+    pub fn table(&self, mi: usize) -> Option<String> {
+        self.readings(mi).into_iter().find_map(|l| match &l.target {
+            Target::Collection { collection } => Some(collection.clone()),
+            _ => None,
+        })
+    }
+
+    /// The value readings of mention `mi`.
+    pub fn value_readings(&self, mi: usize) -> Vec<&Link> {
+        self.readings(mi).into_iter().filter(|l| matches!(l.target, Target::Value { .. })).collect()
+    }
+
+    /// The primary key of a table (single column).
+    pub fn pk(&self, table: &str) -> Option<ColRef> {
+        let t = self.ctx.table(table)?;
+        (t.primary_key.len() == 1).then(|| ColRef::new(&t.name, &t.primary_key[0]))
+    }
+
+    /// The columns that name a row of `table`: a label column (semantic label, name, title,
+    /// full name), else first and last name, else the first text column that is not a key,
+    /// else the primary key.
+    pub fn label(&self, table: &str) -> Vec<ColRef> {
+        let Some(t) = self.ctx.table(table) else { return Vec::new() };
+        let c = |n: &str| ColRef::new(&t.name, n);
+        if let Some(l) = self.ctx.label_column(table) {
+            let lower = l.to_ascii_lowercase();
+            let first = t.columns.iter().find(|x| matches!(x.name.to_ascii_lowercase().as_str(), "first_name" | "firstname" | "fname" | "given_name"));
+            let last = t.columns.iter().find(|x| matches!(x.name.to_ascii_lowercase().as_str(), "last_name" | "lastname" | "lname" | "surname" | "family_name"));
+            if let (Some(f), Some(l2)) = (first, last)
+                && !["name", "title", "full_name", "label"].contains(&lower.as_str())
+            {
+                return vec![c(&f.name), c(&l2.name)];
+            }
+            let name_like = lower.contains("name") || lower.contains("title") || lower == "label";
+            if name_like {
+                return vec![c(&l)];
+            }
+            if let Some(n) = t.columns.iter().find(|x| x.name.to_ascii_lowercase().ends_with("name") && self.kind(&c(&x.name)).is_textual()) {
+                return vec![c(&n.name)];
+            }
+            return vec![c(&l)];
+        }
+        self.pk(table).into_iter().collect()
+    }
+
+    /// A negation word right before `pos` (an auxiliary, article or "any" may sit between):
+    /// its index.
+    pub fn negation_before(&self, pos: usize) -> Option<usize> {
+        let mut p = pos;
+        let mut steps = 0;
+        let mut verbs = 0;
+        while p > 0 && steps < 5 {
+            p -= 1;
+            steps += 1;
+            let w = self.word(p);
+            // "do not own cats": one verb may sit between the negation and what it negates.
+            let verb = verbs == 0 && !self.ledger.is_used(p) && (qa_core::text::is_base_verb(w) || qa_core::text::is_verb_form(w) || matches!(w, "own" | "speak" | "play" | "use" | "live"));
+            if verb {
+                verbs += 1;
+                continue;
+            }
+            if self.a.negations.contains(&p) || matches!(w, "non" | "other" | "excluding" | "except" | "besides") && !(w == "other" && self.word(p + 1) != "than") {
+                return Some(p);
+            }
+            if !matches!(w, "be" | "is" | "are" | "was" | "were" | "been" | "a" | "an" | "any" | "the" | "yet" | "ever" | "have" | "has" | "had" | "do" | "does" | "did" | "in" | "of" | "from" | "than" | "by" | "with" | "currently" | "still") {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// Are two tables joined by a path of foreign keys?
+    pub fn connected(&self, a: &str, b: &str) -> bool {
+        a.eq_ignore_ascii_case(b) || self.ctx.join_path(a, b).is_some()
+    }
+}
