@@ -105,7 +105,16 @@ pub fn analyse(question: &str, today: NaiveDate) -> Analysis {
             *flag = true;
         }
     }
-    let comparisons = cues::comparisons(&tokens, &quantities, &date_tokens);
+    // A ranking's count ("the five largest") is no comparison.
+    let mut taken = date_tokens.clone();
+    for s in cues::superlatives(&tokens, &quantities) {
+        if s.n.is_some() {
+            for flag in taken.iter_mut().take(s.end).skip(s.start) {
+                *flag = true;
+            }
+        }
+    }
+    let comparisons = cues::comparisons(&tokens, &quantities, &taken);
     let negations = (0..tokens.len()).filter(|&i| cues::is_negation(&tokens[i].lower)).collect();
     let aggregates = cues::aggregates(&tokens);
     let groupings = cues::groupings(&tokens);
@@ -145,7 +154,17 @@ fn sentences(t: &[Token]) -> Vec<(usize, usize)> {
 fn projection(t: &[Token], sentences: &[(usize, usize)]) -> Option<Projection> {
     let w = |i: usize| t.get(i).map(|x| x.lower.as_str()).unwrap_or("");
     let mut best: Option<Projection> = None;
-    for (si, &(s, e)) in sentences.iter().enumerate() {
+    // A clause after a comma may be a request of its own ("For each continent, list its id").
+    let mut clauses: Vec<(usize, usize)> = Vec::new();
+    for &(s, e) in sentences {
+        clauses.push((s, e));
+        for k in s..e {
+            if t[k].is_symbol(',') && k + 1 < e && LEADS.contains(&t[k + 1].lower.as_str()) && t[k + 1].lower != "name" {
+                clauses.push((k + 1, e));
+            }
+        }
+    }
+    for (si, &(s, e)) in clauses.iter().enumerate() {
         let mut i = s;
         // Lead words.
         let mut led = false;
@@ -163,7 +182,7 @@ fn projection(t: &[Token], sentences: &[(usize, usize)]) -> Option<Projection> {
             }
         }
         // A later short sentence is a list on its own ("Drug names please.").
-        let trailing = si > 0 && e - s <= 8;
+        let trailing = si > 0 && e - s <= 8 && sentences.iter().any(|x| x.0 == s);
         if !led && !trailing {
             continue;
         }
@@ -202,11 +221,12 @@ fn projection(t: &[Token], sentences: &[(usize, usize)]) -> Option<Projection> {
         if k >= e && k > cur && k - cur <= 4 {
             items.push(Item { start: cur, end: k, head: None });
         }
-        // "first and last name": the head of the second item may be shared (the linker tries
-        // the word alone first).
-        for j in 0..items.len().saturating_sub(1) {
-            if items[j].end - items[j].start == 1 && items[j + 1].end - items[j + 1].start >= 2 {
-                items[j].head = Some(items[j + 1].end - 1);
+        // "first and last name", "first, middle, and last names": the head of the next longer
+        // item may be shared (the linker tries the word alone first).
+        for j in (0..items.len().saturating_sub(1)).rev() {
+            if items[j].end - items[j].start == 1 {
+                let next = &items[j + 1];
+                items[j].head = if next.end - next.start >= 2 { Some(next.end - 1) } else { next.head };
             }
         }
         if items.is_empty() {

@@ -19,11 +19,11 @@ const FUNCTION_WORDS: &[&str] = &[
     "might", "must", "want", "like", "know", "now", "what's", "there's", "whats", "out", "up", "about", "than", "then", "if", "whether", "it's",
     "s", "many", "much", "such", "other", "else", "same", "his", "her", "he", "she", "together", "including", "included", "along", "well", "provide",
     "print", "output", "report", "fetch", "retrieve", "identify", "select", "name", "names", "detail", "details", "information", "info", "info",
-    "number", "numbers", "amount", "total", "everything", "anything", "thing", "things", "kind", "type", "types", "sort", "whole", "each", "every",
+    "everything", "anything", "thing", "things", "kind", "type", "types", "sort", "whole", "each", "every",
     "per", "different", "distinct", "unique", "various", "respective", "respectively", "corresponding", "given", "certain", "specific", "particular",
     "let", "see", "need", "using", "use", "used", "ones", "any", "already", "yet", "again", "also", "too", "very", "really", "just", "exactly",
     "available", "existing", "known", "listed", "shown", "recorded", "stored", "registered", "current", "currently", "present", "presently",
-    "here", "there", "people", "person", "persons", "world", "everyone", "anyone", "someone", "somebody", "anybody", "everybody", "who's", "give", "gives", "go", "going", "ok", "okay",
+    "here", "there", "world", "everyone", "anyone", "dr", "mr", "mrs", "ms", "prof", "sir", "across", "together", "please", "someone", "somebody", "anybody", "everybody", "who's", "give", "gives", "go", "going", "ok", "okay",
 ];
 
 /// A function word (lower-case).
@@ -36,7 +36,8 @@ pub fn is_function_word(word: &str) -> bool {
 pub fn is_content(t: &Token) -> bool {
     match t.kind {
         TokenKind::Symbol => false,
-        TokenKind::Word => !is_function_word(&t.lower) && !t.lower.chars().all(|c| !c.is_alphanumeric()),
+        // A word in capitals is a code or a name ("US", "IT"), never a pronoun.
+        TokenKind::Word => (!is_function_word(&t.lower) || t.all_caps()) && !t.lower.chars().all(|c| !c.is_alphanumeric()),
         _ => true,
     }
 }

@@ -381,7 +381,7 @@ pub fn aggregates(t: &[Token]) -> Vec<Aggregate> {
         let hit = match (word, next) {
             ("how", "many") => Some((AggWord::Count, 2)),
             ("how", "much") => Some((AggWord::Sum, 2)),
-            ("number" | "count" | "counts", "of") if !matches!(prev, "average" | "avg" | "mean" | "maximum" | "minimum" | "max" | "min" | "highest" | "lowest" | "largest" | "smallest") => Some((AggWord::Count, 2)),
+            ("number" | "count" | "counts", "of") if !matches!(prev, "average" | "avg" | "mean" | "different" | "various" | "each") => Some((AggWord::Count, 2)),
             ("count" | "counts", _) => Some((AggWord::Count, 1)),
             ("total", "number") if w(t, i + 2) == "of" => Some((AggWord::Count, 3)),
             ("average" | "avg" | "mean", _) => Some((AggWord::Avg, 1)),

@@ -277,7 +277,9 @@ impl<'a> Linker<'a> {
         for s in 0..t.len() {
             for n in (1..=self.longest.min(t.len() - s)).rev() {
                 let span = &t[s..s + n];
-                if span.iter().any(|x| !matches!(x.kind, TokenKind::Word | TokenKind::Quoted)) {
+                // A number may sit inside a name ("line 1" of `line_1`), never open one.
+                let number_inside = |i: usize, x: &Token| i > 0 && matches!(x.kind, TokenKind::Number { .. }) && x.text.chars().all(|c| c.is_ascii_digit());
+                if span.iter().enumerate().any(|(i, x)| !matches!(x.kind, TokenKind::Word | TokenKind::Quoted) && !number_inside(i, x)) {
                     continue;
                 }
                 // A span of function words only names nothing; a span may not start or end with
@@ -288,7 +290,8 @@ impl<'a> Linker<'a> {
                 let mut found = false;
                 if let Some(es) = self.phrases.get(&key) {
                     for e in es {
-                        if edge_fn && !matches!(e.how, How::Value | How::Alias) {
+                        let flag_name = n > 1 && matches!(&e.target, Target::Field { collection, field } if self.schema.field(collection, field).is_some_and(|f| f.kind == FieldKind::Flag));
+                        if edge_fn && !matches!(e.how, How::Value | How::Alias) && !flag_name {
                             continue;
                         }
                         if !self.case_ok(e, span) {
@@ -331,6 +334,7 @@ impl<'a> Linker<'a> {
                 }
             }
         }
+        self.families_of_two(t, &mut out);
         self.demonyms(t, &mut out);
         if let Some(lookup) = lookup {
             self.looked_up(a, lookup, &mut out);
@@ -346,14 +350,25 @@ impl<'a> Linker<'a> {
         out
     }
 
-    /// Short codes ("CA", "US", "S1") match only as written in capitals, or quoted.
+    /// Codes stored in capitals ("CA", "US", "S1") match only as written in capitals, or quoted:
+    /// "us" is a pronoun. A name stored capitalised ("Price", "Bennett") matches a lower-case
+    /// word only as itself, not a plural or a spelling of it ("prices" is no vet).
     fn case_ok(&self, e: &Entry, span: &[Token]) -> bool {
         let Target::Value { values, .. } = &e.target else { return true };
-        if e.how == How::Alias {
+        if e.how == How::Alias || span.iter().all(|x| x.kind == TokenKind::Quoted) {
             return true;
         }
-        let short = values.iter().all(|v| v.chars().filter(|c| c.is_alphanumeric()).count() <= 3);
-        !short || span.iter().all(|x| x.kind == TokenKind::Quoted || x.all_caps() || x.text.chars().any(|c| c.is_ascii_digit()) || values.iter().any(|v| v == &x.text))
+        let code = values.iter().all(|v| v.chars().filter(|c| c.is_alphanumeric()).count() <= 3 && !v.chars().any(char::is_lowercase));
+        if code {
+            return span.iter().all(|x| x.all_caps() || x.text.chars().any(|c| c.is_ascii_digit()) || values.iter().any(|v| v == &x.text));
+        }
+        let capitalised = values.iter().all(|v| v.chars().next().is_some_and(char::is_uppercase));
+        if capitalised {
+            let written: Vec<String> = span.iter().map(|x| x.lower.clone()).collect();
+            let stored: Vec<String> = values.iter().flat_map(|v| v.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase)).collect();
+            return span.iter().any(|x| x.capitalized()) || written.iter().all(|w| stored.contains(w));
+        }
+        true
     }
 
     fn make(&self, start: usize, end: usize, e: &Entry, span: &[Token]) -> Link {
@@ -425,6 +440,32 @@ impl<'a> Linker<'a> {
         }
     }
 
+    /// A two-word name said with other forms of its words, in order: "paperless bills" for
+    /// `paperless_billing`, "enrolled participants" for `participant_enrolled`.
+    fn families_of_two(&self, t: &[Token], out: &mut Vec<Link>) {
+        for c in &self.schema.collections {
+            for f in &c.fields {
+                let words = names::name_words(&f.name);
+                let content: Vec<&String> = words.iter().filter(|w| !GENERIC_SUFFIXES.contains(&w.as_str()) && !text::is_stop(w)).collect();
+                if content.len() != 2 || content.iter().any(|w| w.len() < 4) {
+                    continue;
+                }
+                let fams: Vec<String> = content.iter().map(|w| family(w)).collect();
+                for s in 0..t.len().saturating_sub(1) {
+                    let (a, b) = (&t[s], &t[s + 1]);
+                    if !a.is_word() || !b.is_word() || out.iter().any(|l| l.start == s && l.end == s + 2) {
+                        continue;
+                    }
+                    let same = |x: &Token, fam: &str| family_match(&family(&x.lower), fam) || x.norm == fam;
+                    if same(a, &fams[0]) && same(b, &fams[1]) {
+                        let target = Target::Field { collection: c.name.clone(), field: f.name.clone() };
+                        out.push(Link { start: s, end: s + 2, target, score: 0.85, how: How::Family, words: vec![a.lower.clone(), b.lower.clone()], negated: false });
+                    }
+                }
+            }
+        }
+    }
+
     /// "Asian", "European", "Canadian", "Brazilian": the adjective of a stored place name.
     fn demonyms(&self, t: &[Token], out: &mut Vec<Link>) {
         for (s, tok) in t.iter().enumerate() {
@@ -483,7 +524,7 @@ impl<'a> Linker<'a> {
         let mut extra = Vec::new();
         for l in out.iter().filter(|l| matches!(l.target, Target::Field { .. }) && matches!(l.how, How::Name | How::Core | How::Synonym)) {
             let Some(x) = t.get(l.end) else { continue };
-            if x.is_word() && matches!(x.norm.as_str(), "code" | "name" | "id" | "number" | "date" | "time" | "value" | "type" | "title" | "label") && !out.iter().any(|o| o.start == l.end) {
+            if x.is_word() && matches!(x.norm.as_str(), "code" | "name" | "id" | "number" | "date" | "time" | "value" | "type" | "title" | "label") && !out.iter().any(|o| o.start == l.end && o.len() > 1) {
                 let mut words = l.words.clone();
                 words.push(x.lower.clone());
                 extra.push(Link { end: l.end + 1, words, score: l.score * 0.95, ..l.clone() });

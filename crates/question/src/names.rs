@@ -18,6 +18,24 @@ pub const GENERIC_SUFFIXES: &[&str] = &[
 /// Words that open a flag's name and are not said ("is_active" is "active").
 pub const FLAG_PREFIXES: &[&str] = &["is", "has", "was", "can", "allow", "allows", "should", "needs", "did", "does", "are"];
 
+/// Other words for common column names (the name's words → what people say).
+const COMMON_SYNONYMS: &[(&str, &[&str])] = &[
+    ("last name", &["surname", "family name", "last"]),
+    ("lname", &["surname", "last name"]),
+    ("first name", &["forename", "given name", "first"]),
+    ("fname", &["first name", "forename"]),
+    ("birth date", &["birthday", "date of birth", "dob", "born"]),
+    ("date of birth", &["birthday", "birth date", "dob", "born"]),
+    ("dob", &["birthday", "birth date", "date of birth"]),
+    ("phone number", &["phone", "telephone", "phone no"]),
+    ("phone", &["telephone", "phone number"]),
+    ("email", &["e mail", "email address", "mail"]),
+    ("email address", &["email", "e mail"]),
+    ("zip code", &["zip", "postcode", "postal code"]),
+    ("postal code", &["zip", "postcode", "zip code"]),
+    ("postcode", &["zip", "postal code", "zip code"]),
+];
+
 /// How a form was derived from the name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -77,7 +95,8 @@ pub fn forms(name: &str, synonyms: &[String]) -> Vec<NameForm> {
     let words = name_words(name);
     let mut out: Vec<NameForm> = Vec::new();
     let mut push = |words: Vec<String>, weight: f64, kind: FormKind| {
-        if words.is_empty() || words.iter().all(|w| text::is_stop(w) && !FLAG_PREFIXES.contains(&w.as_str())) {
+        // The whole name always counts ("on_call"); a shorter form of stop words never does.
+        if words.is_empty() || (kind != FormKind::Full && words.iter().all(|w| text::is_stop(w) && !FLAG_PREFIXES.contains(&w.as_str()))) {
             return;
         }
         if let Some(f) = out.iter_mut().find(|f| f.words == words) {
@@ -102,6 +121,9 @@ pub fn forms(name: &str, synonyms: &[String]) -> Vec<NameForm> {
     if core.len() > 1 && matches!(core[0].as_str(), "number" | "num" | "no" | "total" | "count") {
         let rest: Vec<String> = core[1..].iter().filter(|w| w.as_str() != "of").cloned().collect();
         if rest.iter().any(|w| is_content(w)) {
+            let mut of = vec!["number".to_string(), "of".to_string()];
+            of.extend(rest.iter().cloned());
+            push(of, 1.0, FormKind::Full);
             push(rest, 0.85, FormKind::Core);
         }
     }
@@ -129,6 +151,15 @@ pub fn forms(name: &str, synonyms: &[String]) -> Vec<NameForm> {
     if words.len() >= 3 {
         let acronym: String = words.iter().filter_map(|w| w.chars().next()).collect();
         push(vec![acronym], 0.9, FormKind::Acronym);
+    }
+    // Words people use for common column names: generic English, no schema's vocabulary.
+    for (name, said) in COMMON_SYNONYMS {
+        let nw: Vec<String> = name.split(' ').map(str::to_string).collect();
+        if core == nw.as_slice() || words == nw {
+            for alt in *said {
+                push(alt.split(' ').map(str::to_string).collect(), 0.9, FormKind::Synonym);
+            }
+        }
     }
     for s in synonyms {
         let w = text::normalized_words(s);

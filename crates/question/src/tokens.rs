@@ -83,9 +83,10 @@ impl Token {
         self.is_word() && self.text.chars().next().is_some_and(char::is_uppercase)
     }
 
-    /// All capitals, two letters or more ("VIN", "CA", "SLA").
+    /// All capitals, two letters or more ("VIN", "CA", "SLA"; "CBCs", a plural).
     pub fn all_caps(&self) -> bool {
-        self.is_word() && self.text.chars().filter(|c| c.is_alphabetic()).count() >= 2 && !self.text.chars().any(char::is_lowercase)
+        let t = self.text.strip_suffix('s').filter(|r| r.chars().filter(|c| c.is_ascii_uppercase()).count() >= 2).unwrap_or(&self.text);
+        self.is_word() && t.chars().filter(|c| c.is_alphabetic()).count() >= 2 && !t.chars().any(char::is_lowercase)
     }
 }
 
@@ -192,7 +193,15 @@ fn push_word(out: &mut Vec<Token>, word: &str, start: usize, end: usize, possess
     }
     let lower = word.to_lowercase().replace('’', "'");
     // `singular` keeps short words; "ids" is the plural people write most.
-    let norm = if lower == "ids" { "id".to_string() } else { text::singular(&lower) };
+    // "CBCs", "SAEs": the plural of an acronym is the acronym.
+    let acronym_plural = word.len() >= 3 && word.ends_with('s') && word[..word.len() - 1].chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit()) && word[..word.len() - 1].chars().filter(char::is_ascii_uppercase).count() >= 2;
+    let norm = if lower == "ids" {
+        "id".to_string()
+    } else if acronym_plural {
+        lower[..lower.len() - 1].to_string()
+    } else {
+        text::singular(&lower)
+    };
     out.push(Token { text: word.to_string(), lower, norm, start, end, kind: TokenKind::Word, hyphen_next: false, possessive });
 }
 

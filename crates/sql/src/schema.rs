@@ -200,25 +200,6 @@ impl SchemaContext {
         self.semantic.as_ref()?.tables.iter().find(|(k, _)| k.eq_ignore_ascii_case(table)).map(|(_, v)| v)
     }
 
-    /// The column that names a row of `table`: the semantic `label`, else a text column called
-    /// name/title/full_name/label, else the first text column with many values (not sampled),
-    /// else the first text column that is not a key.
-    pub(crate) fn label_column(&self, table: &str) -> Option<String> {
-        let t = self.db.table(table)?;
-        if let Some(l) = self.semantic_table(table).and_then(|s| s.label.clone()).filter(|l| t.column(l).is_some()) {
-            return Some(l);
-        }
-        for pref in ["name", "title", "full_name", "label"] {
-            if let Some(c) = t.column(pref) {
-                return Some(c.name.clone());
-            }
-        }
-        // A name has many values: prefer a text column that was not sampled (more distinct
-        // values than sampling keeps) over a category-like one.
-        let texts: Vec<&super::ColumnInfo> = t.columns.iter().filter(|c| c.kind() == ColumnKind::Text && !t.primary_key.contains(&c.name)).collect();
-        texts.iter().find(|c| c.samples.is_empty() && !c.nullable).or(texts.iter().find(|c| c.samples.is_empty())).or(texts.first()).map(|c| c.name.clone())
-    }
-
     /// The date column "in 2024" refers to: the semantic `default_date`, else the first date column.
     pub(crate) fn default_date(&self, table: &str) -> Option<String> {
         let t = self.db.table(table)?;
@@ -355,7 +336,7 @@ fn infer_keys(db: &DbSchema) -> Vec<JoinStep> {
                 let p = b.primary_key[0].to_ascii_lowercase();
                 let Some(pc) = b.column(&p) else { continue };
                 let bname = b.name.to_ascii_lowercase();
-                let named = (p != "id" && lower == p) || (p == "id" && (lower == format!("{}_id", singular(&bname)) || lower == format!("{bname}_id")));
+                let named = (p != "id" && lower == p) || (p == "id" && (lower == format!("{}_id", singular(&bname)) || lower == format!("{bname}_id"))) || lower == singular(&bname) || lower == bname;
                 let same_kind = pc.kind() == c.kind() || (pc.kind() == ColumnKind::Integer && c.kind() == ColumnKind::Integer);
                 if named && same_kind {
                     out.push(JoinStep { from_table: a.name.clone(), from_column: c.name.clone(), to_table: b.name.clone(), to_column: pc.name.clone() });

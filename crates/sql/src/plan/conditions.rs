@@ -22,7 +22,12 @@ enum Measured {
     Col(ColRef, Option<usize>),
     /// The number of related rows of a table ("more than 10 participants").
     Rows(String, Option<usize>),
+    /// The number of the entity's own rows in a group ("shared by at least two teachers").
+    Own(Option<usize>),
 }
+
+/// Words of flag names that say it is a flag, not what it flags ("sms_opt_in").
+const FLAG_WORDS: &[&str] = &["opt", "in", "out", "enabled", "consent", "allowed", "flag", "yn", "ind", "indicator", "status", "required", "attached"];
 
 /// Words of money columns.
 const MONEY_WORDS: &[&str] = &["price", "cost", "amount", "fee", "fine", "total", "budget", "salary", "earning", "revenue", "paid", "charge", "balance", "due", "owed", "income", "wage", "spend", "spent", "value", "worth", "usd", "eur", "cad", "gbp", "dollar", "bill", "invoice", "payment", "rate", "fare"];
@@ -96,13 +101,27 @@ impl Reader<'_> {
             return Some(Measured::Col(c, None));
         }
         let after = |mi: usize| -> Option<Measured> {
+            let entity = self.entity.clone().unwrap_or_default();
+            let child = |t: &str| !entity.is_empty() && !entity.eq_ignore_ascii_case(t) && self.ctx.join_path(&entity, t).is_some_and(|p| p.first().is_some_and(|s| super::ir::multiplies(self.ctx, s)));
             if self.names_table(mi)
                 && let Some(t) = self.table(mi)
-                && self.entity.as_deref().is_some_and(|e| !e.eq_ignore_ascii_case(&t) && self.connected(e, &t))
             {
-                return Some(Measured::Rows(t, Some(mi)));
+                if self.entity.as_deref().is_some_and(|e| e.eq_ignore_ascii_case(&t)) {
+                    // "hometowns shared by at least two teachers": rows of the entity per group.
+                    return Some(Measured::Own(Some(mi)));
+                }
+                if self.entity.as_deref().is_some_and(|e| self.connected(e, &t)) {
+                    return Some(Measured::Rows(t, Some(mi)));
+                }
             }
-            self.fields_of(mi).into_iter().find(|(c, _)| self.is_measure(c)).map(|(c, _)| Measured::Col(c, Some(mi)))
+            if let Some(m) = self.fields_of(mi).into_iter().find(|(c, _)| self.is_measure(c)).map(|(c, _)| Measured::Col(c, Some(mi))) {
+                return Some(m);
+            }
+            // "more than 3 models": rows of a related table the word also names (by a table name
+            // or its own label column).
+            let mut related: Vec<(usize, String)> = self.readings(mi).into_iter().map(|l| l.target.collection().to_string()).filter(|t| child(t)).map(|t| (self.ctx.join_path(&entity, &t).map(|p| p.len()).unwrap_or(9), t)).collect();
+            related.sort();
+            related.into_iter().next().map(|(_, t)| Measured::Rows(t, Some(mi)))
         };
         if let Some(m) = self.ms.iter().position(|m| m.start == end).and_then(after) {
             return Some(m);
@@ -129,6 +148,9 @@ impl Reader<'_> {
                     cols.push(ColRef::new(&c.name, &f.name));
                 }
             }
+        }
+        if std::env::var("QA_DEBUG_PLAN").is_ok() {
+            eprintln!("unit columns {cols:?} in {:?}", self.context_tables());
         }
         (cols.len() == 1).then(|| Measured::Col(cols[0].clone(), None))
     }
@@ -176,7 +198,15 @@ impl Reader<'_> {
             let qt = self.a.quantities[c.quantity].clone();
             // A bare number is a condition only next to the column it values.
             let bare = c.cue.is_empty();
-            let Some(m) = self.measured(c.start, c.end, c.adjective.as_deref(), qt.unit) else { continue };
+            let m = self.measured(c.start, c.end, c.adjective.as_deref(), qt.unit);
+            if std::env::var("QA_DEBUG_PLAN").is_ok() {
+                eprintln!("comparison {c:?} unit {:?} -> {}", qt.unit, m.is_some());
+            }
+            let Some(m) = m else { continue };
+            // "the 5 vets", "Phase 3 trial": a bare number counts no rows.
+            if bare && matches!(m, Measured::Rows(..) | Measured::Own(..)) {
+                continue;
+            }
             match m {
                 Measured::Col(col, mi) => {
                     if bare && mi.is_none() {
@@ -222,6 +252,14 @@ impl Reader<'_> {
                     self.reach.push(col.table.clone());
                     self.q.filters.push(cond);
                 }
+                Measured::Own(mi) => {
+                    let role = format!("HAVING COUNT {} {}", c.op.sql(), qt.value);
+                    self.mark(c.start..c.end, role.clone());
+                    if let Some(mi) = mi {
+                        self.consume(mi, role);
+                    }
+                    self.q.having.push(Having { expr: Expr::count(), op: c.op, value: qt.value });
+                }
                 Measured::Rows(table, mi) => {
                     let Some(entity) = self.entity.clone() else { continue };
                     let Some(mut sub) = self.related_count(&entity, &table, c.op, qt.value) else { continue };
@@ -244,8 +282,8 @@ impl Reader<'_> {
 
     /// `entity.key IN (SELECT fk FROM … GROUP BY fk HAVING COUNT(*) op n)`: entities with `op n`
     /// related rows of `table`.
-    pub fn related_count(&self, entity: &str, table: &str, op: Op, n: f64) -> Option<Cond> {
-        let path = self.ctx.join_path(entity, table)?;
+    pub fn related_count(&mut self, entity: &str, table: &str, op: Op, n: f64) -> Option<Cond> {
+        let path = self.path(entity, table, &[])?;
         let first = path.first()?;
         let key = ColRef::new(&first.to_table, &first.to_column);
         let counted = match self.pk(table) {
@@ -332,10 +370,21 @@ impl Reader<'_> {
         while p > 0 && matches!(self.word(p - 1), "in" | "on" | "during" | "of" | "was" | "were" | "is" | "are" | "the" | "year" | "since" | "before" | "after" | "from" | "between" | "until" | "by") {
             p -= 1;
         }
-        if let Some(mi) = self.ms.iter().position(|m| m.end == p)
-            && let Some((c, _)) = self.fields_of(mi).into_iter().find(|(c, _)| self.kind(c) == FieldKind::Date || is_year_col(self, c))
-        {
-            return Some((c, Some(mi)));
+        if let Some(mi) = self.ms.iter().position(|m| m.end == p) {
+            if let Some((c, _)) = self.fields_of(mi).into_iter().filter(|_| !self.names_table(mi)).find(|(c, _)| self.kind(c) == FieldKind::Date || is_year_col(self, c)) {
+                return Some((c, Some(mi)));
+            }
+            // "a concert in 2014": the named table's date or year column.
+            if let Some(t) = self.table(mi).filter(|_| self.names_table(mi)) {
+                let mut cols = self.date_columns(&t);
+                if cols.is_empty() {
+                    cols = self.schema.collection(&t).map(|c| c.fields.iter().map(|f| ColRef::new(&c.name, &f.name)).filter(|c| is_year_col(self, c)).collect()).unwrap_or_default();
+                }
+                if cols.len() == 1 {
+                    self.reach.push(t.clone());
+                    return Some((cols[0].clone(), None));
+                }
+            }
         }
         // "in 2024" after a mention of a year column ("year 2014", "the year of 1970").
         if d.year.is_some()
@@ -358,6 +407,16 @@ impl Reader<'_> {
                 return Some((c.clone(), Some(mi)));
             }
         }
+        // A date column of a table in play whose name shares a word with the question ("closed
+        // their accounts in 2024" → `closed_date`), even a word read as something else.
+        let words: Vec<String> = self.a.tokens.iter().filter(|t| t.is_word() && t.lower.len() >= 4).map(|t| qa_core::text::word_family(&t.lower)).collect();
+        for t in self.context_tables() {
+            let cols = self.date_columns(&t);
+            let named: Vec<&ColRef> = cols.iter().filter(|c| names::name_words(&c.column).iter().filter(|w| w.len() >= 4 && !matches!(w.as_str(), "date" | "time")).any(|w| words.contains(&qa_core::text::word_family(w)))).collect();
+            if named.len() == 1 && cols.len() > 1 {
+                return Some((named[0].clone(), None));
+            }
+        }
         // The tables in play: their only date column, else the default one (a guess).
         for t in self.context_tables() {
             let cols = self.date_columns(&t);
@@ -368,7 +427,7 @@ impl Reader<'_> {
                     let chosen = cols[0].clone();
                     let default = self.ctx.default_date(&t).is_some_and(|x| x.eq_ignore_ascii_case(&chosen.column));
                     if !default {
-                        self.penalties.push((format!("the date read as {chosen} (the table has {} date columns)", cols.len()), 0.85));
+                        self.penalties.push((format!("the date read as {chosen} (the table has {} date columns)", cols.len()), 0.75));
                     }
                     return Some((chosen, None));
                 }
@@ -388,14 +447,30 @@ impl Reader<'_> {
             if self.used[mi] || !matches!(self.ms[mi].best().target, Target::Value { .. }) {
                 continue;
             }
+            // "flagged as emergencies" of appointments with an `is_emergency` flag: the flag.
+            let ctx = self.context_tables();
+            let flag_here = self.readings(mi).iter().any(|l| matches!(&l.target, Target::Field { collection, field } if ctx.iter().any(|t| t.eq_ignore_ascii_case(collection)) && self.kind(&ColRef::new(collection, field)) == FieldKind::Flag) && !matches!(l.how, How::Part | How::Head));
+            let value_here = self.value_readings(mi).iter().any(|l| ctx.iter().any(|t| t.eq_ignore_ascii_case(l.target.collection())));
+            if flag_here && !value_here {
+                continue;
+            }
             let cands: Vec<qa_question::Link> = self.value_readings(mi).into_iter().cloned().collect();
             let ctx = self.context_tables();
             let in_ctx: Vec<&qa_question::Link> = cands.iter().filter(|l| ctx.iter().any(|t| t.eq_ignore_ascii_case(l.target.collection()))).collect();
             let best_score = cands.iter().map(|l| l.score).fold(0.0, f64::max);
             let top: Vec<&qa_question::Link> = cands.iter().filter(|l| l.score >= best_score - 0.05).collect();
             let phrase = self.a.tokens[self.ms[mi].start..self.ms[mi].end].iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join(" ");
+            // The same value in several columns of one table ("Aruba" as a name and a local name):
+            // the table's label column.
+            let one_table = top.iter().all(|l| l.target.collection().eq_ignore_ascii_case(top[0].target.collection()));
+            let labelled = one_table.then(|| {
+                let label = self.label(top[0].target.collection());
+                top.iter().find(|l| label.iter().any(|c| Some(c.column.as_str()) == l.target.field())).map(|l| (*l).clone())
+            }).flatten();
             let chosen = if top.len() == 1 {
                 Some(top[0].clone())
+            } else if let Some(l) = labelled {
+                Some(l)
             } else if in_ctx.len() == 1 {
                 Some(in_ctx[0].clone())
             } else if let Some(l) = top.iter().find(|l| l.how == How::FieldValue) {
@@ -424,8 +499,10 @@ impl Reader<'_> {
             if let Some(j) = neg {
                 self.mark(j..j + 1, "negation");
             }
-            // "both cats and dogs": each value must hold for some related row.
-            if listed && (0..start).any(|i| self.word(i) == "both") && !self.both.contains(&col) {
+            // "both cats and dogs", "English and French as official languages": each value must
+            // hold for some related row (checked against the query's table at the end).
+            let and = start > 0 && self.word(start - 1) == "and" && !self.q.filters.iter().any(|f| matches!(f, Cond::In { col: c, .. } if *c == col) && false);
+            if listed && ((0..start).any(|i| self.word(i) == "both") || and) && !self.both.contains(&col) {
                 self.both.push(col.clone());
                 if let Some(b) = (0..start).find(|&i| self.word(i) == "both") {
                     self.mark(b..b + 1, format!("{col} = each of"));
@@ -458,7 +535,8 @@ impl Reader<'_> {
             }
             let readings: Vec<qa_question::Link> = self.readings(mi).into_iter().cloned().collect();
             let ctx = self.context_tables();
-            let flag = readings.iter().filter(|l| !matches!(l.how, How::Part | How::Head | How::Acronym | How::Joined) && matches!(&l.target, Target::Field { collection, field } if self.kind(&ColRef::new(collection, field)) == FieldKind::Flag)).max_by(|a, b| {
+            let one_word = |l: &qa_question::Link| l.target.field().is_some_and(|f| names::name_words(f).iter().filter(|w| !qa_question::names::FLAG_PREFIXES.contains(&w.as_str()) && !FLAG_WORDS.contains(&w.as_str())).count() <= 1);
+            let flag = readings.iter().filter(|l| (!matches!(l.how, How::Part | How::Head | How::Acronym | How::Joined | How::Family) || one_word(l)) && matches!(&l.target, Target::Field { collection, field } if self.kind(&ColRef::new(collection, field)) == FieldKind::Flag)).max_by(|a, b| {
                 let ia = ctx.iter().any(|t| t.eq_ignore_ascii_case(a.target.collection()));
                 let ib = ctx.iter().any(|t| t.eq_ignore_ascii_case(b.target.collection()));
                 (ia, a.score).partial_cmp(&(ib, b.score)).unwrap_or(std::cmp::Ordering::Equal)
@@ -470,6 +548,11 @@ impl Reader<'_> {
                     continue;
                 }
                 let col = ColRef::new(&t, &f);
+                // "signed consent" for `consent_signed`: two words of one flag are one condition.
+                if self.q.filters.iter().any(|x| matches!(x, Cond::Cmp { col: c, .. } if *c == col)) {
+                    self.consume(mi, format!("{col} flag"));
+                    continue;
+                }
                 let neg = self.negation_before(self.ms[mi].start);
                 let value = l.negated == neg.is_some();
                 if let Some(j) = neg {

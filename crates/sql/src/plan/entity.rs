@@ -26,13 +26,15 @@ impl Reader<'_> {
     /// Decide the entity and the table rows come from; resolve the projection. Stops with a
     /// clarifying question when nothing in the question names a table, column or value.
     pub fn entities(&mut self) -> Result<(), Box<PlanOutcome>> {
-        let count = self.a.aggregates.iter().find(|g| g.func == qa_question::cues::AggWord::Count).map(|g| (g.start, g.end, g.target));
+        // "the phone number of customers" names a column: its "number of" is no count.
+        let in_name = |r: &Reader, i: usize| r.ms.iter().any(|m| m.start <= i && i < m.end && m.end - m.start >= 2 && matches!(&m.best().target, Target::Field { .. }));
+        let count = self.a.aggregates.iter().find(|g| g.func == qa_question::cues::AggWord::Count && !in_name(self, g.start)).map(|g| (g.start, g.end, g.target));
         let mut entity: Option<(String, Option<usize>)> = None;
         // "which X …", "what X …" (a sentence's first words).
         for &(s, e) in &self.a.sentences {
             for i in s..(s + 2).min(e) {
                 if matches!(self.word(i), "which" | "what") && !matches!(self.word(i + 1), "is" | "are" | "was" | "were") {
-                    if let Some(mi) = self.mention_at(i + 1) {
+                    if let Some(mi) = self.head_at(i + 1) {
                         if let Some(t) = self.table_in_context(mi) {
                             entity.get_or_insert((t, Some(mi)));
                         }
@@ -47,7 +49,7 @@ impl Reader<'_> {
             while matches!(self.word(p), "different" | "distinct" | "unique" | "the" | "of" | "all" | "total") {
                 p += 1;
             }
-            if let Some(mi) = self.mention_at(p)
+            if let Some(mi) = self.head_at(p)
                 && let Some(t) = self.table_in_context(mi)
             {
                 entity.get_or_insert((t, Some(mi)));
@@ -118,6 +120,18 @@ impl Reader<'_> {
             votes.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal));
             if let Some((t, _)) = votes.first() {
                 entity = Some((t.clone(), None));
+            }
+        }
+        // The table the projection list is "of" ("the names … of the teachers and how many …").
+        if let Some(p) = self.a.projection.clone() {
+            let mut pos = p.end;
+            while pos < self.n() && matches!(self.word(pos), "of" | "for" | "from" | "about" | "the" | "all" | "every" | "each" | "any" | "those" | "these") {
+                pos += 1;
+            }
+            if pos > p.end
+                && let Some(mi) = self.head_at(pos).filter(|&mi| self.names_table(mi) && self.ms[mi].start <= pos + 2)
+            {
+                self.proj_table = self.table(mi);
             }
         }
         let Some((table, mi)) = entity else {
@@ -193,7 +207,7 @@ impl Reader<'_> {
     /// token range it used. Items that are aggregates ("the number of X") are left to `shape`.
     pub fn projected(&mut self) -> Vec<(Shown, usize, usize)> {
         let Some(p) = self.a.projection.clone() else { return Vec::new() };
-        let entity = self.entity.clone().unwrap_or_default();
+        let entity = self.proj_table.clone().or_else(|| self.entity.clone()).unwrap_or_default();
         let mut out = Vec::new();
         for it in &p.items {
             if self.a.aggregates.iter().any(|g| g.start >= it.start && g.start < it.end) || self.a.superlatives.iter().any(|s| s.start >= it.start && s.start < it.end) {
@@ -250,10 +264,18 @@ impl Reader<'_> {
                     Shown::Col(c) => format!("show {c}"),
                     Shown::Rows(t) | Shown::All(t) => format!("show {t}"),
                 };
+                // Only what the item's column or table stands for is used: a modifier nothing links
+                // ("surgical treatments") stays a word the plan does not cover.
                 for &mi in &inside {
                     self.used[mi] = true;
+                    let (s, e) = (self.ms[mi].start, self.ms[mi].end);
+                    self.mark(s..e, role.clone());
                 }
-                self.mark(it.start..it.end, role);
+                for k in it.start..it.end {
+                    if matches!(self.a.tokens[k].norm.as_str(), "name" | "id" | "title" | "code" | "number" | "detail" | "information" | "info") {
+                        self.mark(k..k + 1, role.clone());
+                    }
+                }
                 if let Some(h) = it.head {
                     self.mark(h..h + 1, "show");
                 }

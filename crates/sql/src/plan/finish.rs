@@ -171,7 +171,8 @@ impl Reader<'_> {
             if tree.iter().any(|x| x.eq_ignore_ascii_case(&t)) {
                 continue;
             }
-            let best = tree.iter().filter_map(|from| self.path(from, &t, &named)).min_by_key(|p| p.len());
+            let froms = tree.clone();
+            let best = froms.iter().filter_map(|from| self.path(from, &t, &named)).min_by_key(|p| p.len());
             match best {
                 Some(p) => {
                     for s in p {
@@ -192,14 +193,49 @@ impl Reader<'_> {
 
     /// The shortest path from `from` to `to`; among paths at most as long, the one through
     /// most of the `named` tables.
-    fn path(&self, from: &str, to: &str, named: &[String]) -> Option<Vec<JoinStep>> {
+    pub(super) fn path(&mut self, from: &str, to: &str, named: &[String]) -> Option<Vec<JoinStep>> {
         let shortest = self.ctx.join_path(from, to)?;
-        if shortest.len() <= 1 {
+        if shortest.len() == 1 {
+            // Two keys between the same tables (a current and a permanent address): the one
+            // whose name the question says, else a guess.
+            let edges: Vec<JoinStep> = self.ctx.fk_steps().into_iter().filter(|e| e.from_table.eq_ignore_ascii_case(from) && e.to_table.eq_ignore_ascii_case(to)).collect();
+            if edges.len() > 1 {
+                let mut fams: Vec<String> = self.a.tokens.iter().filter(|t| t.is_word() && t.lower.len() >= 4).map(|t| qa_core::text::word_family(&t.lower)).collect();
+                // Where a row goes from and to: generic words for the two ends of a trip.
+                let words: Vec<&str> = self.a.tokens.iter().map(|t| t.lower.as_str()).collect();
+                if words.iter().any(|w| matches!(*w, "from" | "departing" | "leaving" | "departs" | "depart" | "origin" | "out")) {
+                    fams.extend(["source", "origin", "departure", "from", "start"].map(str::to_string));
+                }
+                if words.iter().any(|w| matches!(*w, "to" | "into" | "arriving" | "arrive" | "arrives" | "destination" | "reaching")) {
+                    fams.extend(["dest", "destination", "arrival", "to", "end"].map(str::to_string));
+                }
+                let says = |e: &JoinStep| {
+                    let key = if e.from_column.to_ascii_lowercase().ends_with("id") || !e.from_table.eq_ignore_ascii_case(from) { &e.from_column } else { &e.to_column };
+                    let key = if e.from_table.eq_ignore_ascii_case(from) && self.ctx.table(to).is_some_and(|t| t.primary_key.iter().any(|p| p.eq_ignore_ascii_case(&e.to_column))) { &e.from_column } else { key };
+                    qa_question::names::name_words(key).iter().any(|w| fams.contains(&qa_core::text::word_family(w)) || fams.contains(w))
+                };
+                let said: Vec<&JoinStep> = edges.iter().filter(|e| says(e)).collect();
+                if said.len() == 1 {
+                    return Some(vec![said[0].clone()]);
+                }
+                self.penalties.push((format!("{from} and {to} are joined by {} keys; which one is meant is not said", edges.len()), 0.7));
+            }
             return Some(shortest);
         }
         let edges = self.ctx.fk_steps();
         let mut best = shortest.clone();
-        let score = |p: &[JoinStep]| p.iter().filter(|s| named.iter().any(|n| n.eq_ignore_ascii_case(&s.to_table))).count();
+        let ends: Vec<String> = qa_question::names::name_words(from).into_iter().chain(qa_question::names::name_words(to)).collect();
+        // Tables the question names, then no step that fans out (a path that fans out and comes
+        // back changes the meaning), then a link table named after both ends.
+        let score = |p: &[JoinStep]| {
+            let hits = p.iter().filter(|s| named.iter().any(|n| n.eq_ignore_ascii_case(&s.to_table))).count() as i64;
+            let fans = p.iter().filter(|s| multiplies(self.ctx, s)).count() as i64;
+            let link = p[..p.len().saturating_sub(1)].iter().filter(|s| {
+                let w = qa_question::names::name_words(&s.to_table);
+                w.len() >= 2 && w.iter().all(|x| ends.contains(x))
+            }).count() as i64;
+            hits * 100 - fans * 10 + link
+        };
         let mut stack: Vec<(String, Vec<JoinStep>)> = vec![(from.to_string(), Vec::new())];
         while let Some((at, p)) = stack.pop() {
             if at.eq_ignore_ascii_case(to) {
@@ -255,6 +291,28 @@ impl Reader<'_> {
                 self.consume(mi, format!("show {c}"));
             }
         }
+        // A unit that a used column's name carries ("usage in m3", "weight in kg").
+        for i in 0..self.n() {
+            if self.ledger.is_used(i) || !self.ledger.is_content(i) {
+                continue;
+            }
+            let Some(u) = qa_question::numbers::unit_of(self.word(i)) else { continue };
+            if used_cols.iter().any(|c| qa_question::numbers::field_unit(&c.column).is_some_and(|fu| fu.name == u.name)) {
+                self.mark(i..i + 1, "unit");
+            }
+        }
+        // "Canada (country code CA)": the words a parenthesis restates are its condition's.
+        for i in 0..self.n() {
+            if !self.a.tokens[i].is_symbol('(') || i == 0 {
+                continue;
+            }
+            let close = (i + 1..self.n()).find(|&k| self.a.tokens[k].is_symbol(')')).unwrap_or(self.n());
+            let inside_used = (i + 1..close).filter(|&k| self.ledger.is_content(k)).all(|k| self.ledger.is_used(k)) && (i + 1..close).any(|k| self.ledger.is_used(k));
+            if inside_used && self.ledger.is_content(i - 1) && !self.ledger.is_used(i - 1) && self.a.tokens[i - 1].capitalized() {
+                let role = (i + 1..close).find_map(|k| self.ledger.role(k).map(str::to_string)).unwrap_or_default();
+                self.mark(i - 1..i, role);
+            }
+        }
         // A verb next to a used word relates what the plan joins or tests ("singers who
         // performed in …", "cartoons written by …", "languages spoken in …").
         for i in 0..self.n() {
@@ -262,8 +320,9 @@ impl Reader<'_> {
                 continue;
             }
             let w = self.word(i).to_string();
-            let verb_like = (w.len() > 3 && (w.ends_with("ed") || w.ends_with("en"))) || qa_core::text::is_verb_form(&w) || qa_core::text::is_base_verb(&w) || matches!(w.as_str(), "own" | "owns" | "belong" | "belongs" | "speak" | "speaks" | "teach" | "teaches" | "play" | "plays" | "work" | "works" | "live" | "lives" | "shows" | "happen" | "happens" | "occur" | "occurs");
-            if !verb_like {
+            // After an article or a preposition a word is a noun ("on call", "the results").
+            let noun = i > 0 && matches!(self.word(i - 1), "a" | "an" | "the" | "on" | "in" | "of" | "for" | "at" | "to" | "with" | "their" | "its");
+            if !super::read::is_light_verb(&w) || noun {
                 continue;
             }
             let near = |j: usize| self.ledger.is_used(j);

@@ -248,13 +248,13 @@ pub fn multiplies(ctx: &SchemaContext, step: &JoinStep) -> bool {
     declared || (ctx.inferred(step) && !t.primary_key.iter().eq(std::iter::once(&step.to_column)) && t.primary_key.len() == 1 && !t.primary_key[0].eq_ignore_ascii_case(&step.to_column))
 }
 
-fn expr_sql(e: &Expr, dialect: Dialect, distinct_key: Option<&str>) -> String {
+fn expr_sql(ctx: &SchemaContext, e: &Expr, dialect: Dialect, distinct_key: Option<&str>) -> String {
     match e {
         Expr::Col { col: c } => col(c),
         Expr::Agg { func: AggFunc::Count, col: None } => distinct_key.map(|k| format!("COUNT(DISTINCT {k})")).unwrap_or_else(|| "COUNT(*)".into()),
         Expr::Agg { func: AggFunc::CountDistinct, col: Some(c) } => format!("COUNT(DISTINCT {})", col(c)),
-        Expr::Agg { func: AggFunc::Avg, col: Some(c) } => format!("ROUND(AVG({}), 2)", col(c)),
-        Expr::Agg { func, col: Some(c) } => format!("{}({})", func.sql(), col(c)),
+        Expr::Agg { func: AggFunc::Avg, col: Some(c) } => format!("ROUND(AVG({}), 2)", num_of(ctx, c, dialect)),
+        Expr::Agg { func, col: Some(c) } => format!("{}({})", func.sql(), num_of(ctx, c, dialect)),
         Expr::Agg { func, col: None } => format!("{}(*)", func.sql()),
         Expr::All { table } => format!("{}.*", ident(table)),
         Expr::Time { col: c, month } => match (dialect, month) {
@@ -268,10 +268,10 @@ fn expr_sql(e: &Expr, dialect: Dialect, distinct_key: Option<&str>) -> String {
 
 fn cond_sql(ctx: &SchemaContext, c: &Cond, dialect: Dialect) -> String {
     match c {
-        Cond::Cmp { col: cl, op, value } => format!("{} {} {}", text_of(ctx, cl, value), op.sql(), lit(value)),
-        Cond::In { col: cl, values, negated } if values.len() == 1 => format!("{} {} {}", text_of(ctx, cl, &values[0]), if *negated { "<>" } else { "=" }, lit(&values[0])),
+        Cond::Cmp { col: cl, op, value } => format!("{} {} {}", num_of(ctx, cl, dialect), op.sql(), lit(value)),
+        Cond::In { col: cl, values, negated } if values.len() == 1 => format!("{} {} {}", col(cl), if *negated { "<>" } else { "=" }, lit(&values[0])),
         Cond::In { col: cl, values, negated } => format!("{} {}IN ({})", col(cl), if *negated { "NOT " } else { "" }, values.iter().map(lit).collect::<Vec<_>>().join(", ")),
-        Cond::Between { col: cl, lo, hi } => format!("{} BETWEEN {} AND {}", col(cl), number(*lo), number(*hi)),
+        Cond::Between { col: cl, lo, hi } => format!("{} BETWEEN {} AND {}", num_of(ctx, cl, dialect), number(*lo), number(*hi)),
         Cond::Dates { col: cl, from, to } => {
             let mut parts = Vec::new();
             if let Some(f) = from {
@@ -288,16 +288,23 @@ fn cond_sql(ctx: &SchemaContext, c: &Cond, dialect: Dialect) -> String {
         },
         Cond::Null { col: cl, is_null } => format!("{} IS {}NULL", col(cl), if *is_null { "" } else { "NOT " }),
         Cond::Like { col: cl, text, negated } => format!("LOWER({}) {}LIKE {}", col(cl), if *negated { "NOT " } else { "" }, literal(&format!("%{}%", text.to_lowercase()))),
-        Cond::Sub { col: cl, op, query } => format!("{} {} ({})", col(cl), op.sql(), render_query(ctx, query, dialect, None)),
+        Cond::Sub { col: cl, op, query } => format!("{} {} ({})", num_of(ctx, cl, dialect), op.sql(), render_query(ctx, query, dialect, None)),
         Cond::InSub { col: cl, negated, query } => format!("{} {}IN ({})", col(cl), if *negated { "NOT " } else { "" }, render_query(ctx, query, dialect, None)),
         Cond::Or { any } => format!("({})", any.iter().map(|c| cond_sql(ctx, c, dialect)).collect::<Vec<_>>().join(" OR ")),
     }
 }
 
-/// A text value compared to a number column stored as text, or a text column compared without
-/// regard to case: the column as written (the planner already picked the stored spelling).
-fn text_of(_ctx: &SchemaContext, c: &ColRef, _value: &Lit) -> String {
-    col(c)
+/// A column compared or sorted as a number: numbers stored as text are cast (as text, "150" <
+/// "90").
+fn num_of(ctx: &SchemaContext, c: &ColRef, dialect: Dialect) -> String {
+    if super::source::numeric_text(ctx, c) {
+        match dialect {
+            Dialect::Sqlite => format!("CAST({} AS REAL)", col(c)),
+            Dialect::Postgres => format!("CAST(NULLIF({}, '') AS NUMERIC)", col(c)),
+        }
+    } else {
+        col(c)
+    }
 }
 
 /// How the joins are laid out: inline steps, and filter-only branches that fan out (semi-joins).
@@ -363,7 +370,7 @@ pub(crate) fn render_query(ctx: &SchemaContext, q: &Query, dialect: Dialect, row
     let l = layout(ctx, q);
     let pk = ctx.table(&q.table).and_then(|t| (t.primary_key.len() == 1).then(|| format!("{}.{}", ident(&q.table), ident(&t.primary_key[0]))));
     let count_key = if l.repeats { pk.as_deref() } else { None };
-    let mut select: Vec<String> = q.select.iter().map(|e| expr_sql(e, dialect, count_key)).collect();
+    let mut select: Vec<String> = q.select.iter().map(|e| expr_sql(ctx, e, dialect, count_key)).collect();
     if select.is_empty() {
         select.push(format!("{}.*", ident(&q.table)));
     }
@@ -392,10 +399,10 @@ pub(crate) fn render_query(ctx: &SchemaContext, q: &Query, dialect: Dialect, row
         sql.push_str(&format!(" WHERE {}", wheres.join(" AND ")));
     }
     if !q.group_by.is_empty() {
-        sql.push_str(&format!(" GROUP BY {}", q.group_by.iter().map(|e| expr_sql(e, dialect, None)).collect::<Vec<_>>().join(", ")));
+        sql.push_str(&format!(" GROUP BY {}", q.group_by.iter().map(|e| expr_sql(ctx, e, dialect, None)).collect::<Vec<_>>().join(", ")));
     }
     if !q.having.is_empty() {
-        let hs: Vec<String> = q.having.iter().map(|h| format!("{} {} {}", expr_sql(&h.expr, dialect, count_key), h.op.sql(), number(h.value))).collect();
+        let hs: Vec<String> = q.having.iter().map(|h| format!("{} {} {}", expr_sql(ctx, &h.expr, dialect, count_key), h.op.sql(), number(h.value))).collect();
         sql.push_str(&format!(" HAVING {}", hs.join(" AND ")));
     }
     if let Some((op, other)) = &q.set_op {
@@ -411,7 +418,19 @@ pub(crate) fn render_query(ctx: &SchemaContext, q: &Query, dialect: Dialect, row
         return sql;
     }
     if !q.order_by.is_empty() {
-        let keys: Vec<String> = q.order_by.iter().map(|(e, desc)| format!("{} {}", expr_sql(e, dialect, count_key), if *desc { "DESC" } else { "ASC" })).collect();
+        let keys: Vec<String> = q
+            .order_by
+            .iter()
+            .map(|(e, desc)| {
+                // Numbers stored as text sort as numbers (unless the list is DISTINCT: the
+                // sort key must then be a selected expression).
+                let x = match e {
+                    Expr::Col { col: c } if !distinct => num_of(ctx, c, dialect),
+                    other => expr_sql(ctx, other, dialect, count_key),
+                };
+                format!("{x} {}", if *desc { "DESC" } else { "ASC" })
+            })
+            .collect();
         sql.push_str(&format!(" ORDER BY {}", keys.join(", ")));
     }
     match (q.limit, row_cap) {

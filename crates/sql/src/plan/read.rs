@@ -12,7 +12,7 @@ use super::ir::{ColRef, Query};
 use super::{Ambiguity, Clarification};
 
 /// Words skipped between a cue and what it applies to ("the number of the …").
-pub(super) const FILLER: &[&str] = &["the", "a", "an", "all", "of", "their", "its", "his", "her", "that", "those", "these", "any", "each", "every", "whole", "entire", "overall"];
+pub(super) const FILLER: &[&str] = &["the", "a", "an", "all", "of", "their", "its", "his", "her", "that", "those", "these", "any", "each", "every", "whole", "entire", "overall", "amount", "level", "quantity"];
 
 pub(super) struct Reader<'a> {
     pub ctx: &'a SchemaContext,
@@ -44,6 +44,10 @@ pub(super) struct Reader<'a> {
     pub aggs_done: Vec<usize>,
     /// Columns whose values must each hold for some related row ("both A and B").
     pub both: Vec<ColRef>,
+    /// Tables that come first when a word could name columns of several (a group's table).
+    pub focus: Vec<String>,
+    /// The table a projection list names after it ("the names … of the teachers").
+    pub proj_table: Option<String>,
 }
 
 impl<'a> Reader<'a> {
@@ -72,6 +76,8 @@ impl<'a> Reader<'a> {
             count_at: None,
             aggs_done: Vec::new(),
             both: Vec::new(),
+            focus: Vec::new(),
+            proj_table: None,
         }
     }
 
@@ -95,6 +101,20 @@ impl<'a> Reader<'a> {
     pub fn mention_at(&self, pos: usize) -> Option<usize> {
         let p = self.skip_filler(pos);
         self.ms.iter().position(|m| m.start == p)
+    }
+
+    /// The head of the noun phrase starting at `pos`: the last of the mentions written one after
+    /// the other ("car models" → models, "pet type" stays one mention).
+    pub fn head_at(&self, pos: usize) -> Option<usize> {
+        let mut mi = self.mention_at(pos)?;
+        while let Some(next) = self.ms.iter().position(|m| m.start == self.ms[mi].end) {
+            // A value or a verb-like word ends the phrase ("cats neutered").
+            if matches!(self.ms[next].best().target, Target::Value { .. }) || is_light_verb(self.word(self.ms[next].start)) {
+                break;
+            }
+            mi = next;
+        }
+        Some(mi)
     }
 
     /// The mention ending right before `pos` (filler and linking verbs skipped).
@@ -136,10 +156,11 @@ impl<'a> Reader<'a> {
         matches!(self.ms[mi].best().target, Target::Collection { .. })
     }
 
-    /// Tables in play, most central first: the query's table, the entity, the tables reached.
+    /// Tables in play, most central first: the focus (a group's table), the query's table, the
+    /// entity, the tables reached.
     pub fn context_tables(&self) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
-        for t in std::iter::once(&self.q.table).chain(self.entity.iter()).chain(self.reach.iter()) {
+        for t in self.focus.iter().chain(std::iter::once(&self.q.table)).chain(self.entity.iter()).chain(self.reach.iter()) {
             if !t.is_empty() && !out.iter().any(|x| x.eq_ignore_ascii_case(t)) {
                 out.push(t.clone());
             }
@@ -209,28 +230,46 @@ impl<'a> Reader<'a> {
     }
 
     /// The columns that name a row of `table`: a label column (semantic label, name, title,
-    /// full name), else first and last name, else the first text column that is not a key,
-    /// else the primary key.
+    /// full name), else first and last name, else — for a table that only refines another
+    /// (`poker_player` of `people`) — the referred table's name, else the first text column that
+    /// is not a key or a number, else the primary key.
     pub fn label(&self, table: &str) -> Vec<ColRef> {
         let Some(t) = self.ctx.table(table) else { return Vec::new() };
         let c = |n: &str| ColRef::new(&t.name, n);
-        if let Some(l) = self.ctx.label_column(table) {
-            let lower = l.to_ascii_lowercase();
-            let first = t.columns.iter().find(|x| matches!(x.name.to_ascii_lowercase().as_str(), "first_name" | "firstname" | "fname" | "given_name"));
-            let last = t.columns.iter().find(|x| matches!(x.name.to_ascii_lowercase().as_str(), "last_name" | "lastname" | "lname" | "surname" | "family_name"));
-            if let (Some(f), Some(l2)) = (first, last)
-                && !["name", "title", "full_name", "label"].contains(&lower.as_str())
-            {
-                return vec![c(&f.name), c(&l2.name)];
-            }
-            let name_like = lower.contains("name") || lower.contains("title") || lower == "label";
-            if name_like {
-                return vec![c(&l)];
-            }
-            if let Some(n) = t.columns.iter().find(|x| x.name.to_ascii_lowercase().ends_with("name") && self.kind(&c(&x.name)).is_textual()) {
-                return vec![c(&n.name)];
-            }
+        let first = t.columns.iter().find(|x| matches!(x.name.to_ascii_lowercase().as_str(), "first_name" | "firstname" | "fname" | "given_name"));
+        let last = t.columns.iter().find(|x| matches!(x.name.to_ascii_lowercase().as_str(), "last_name" | "lastname" | "lname" | "surname" | "family_name"));
+        let named = |n: &str| {
+            let l = n.to_ascii_lowercase();
+            l == "name" || l == "title" || l == "full_name" || l == "fullname" || l == "label" || l.ends_with("_name") || l.ends_with("name") && self.kind(&c(n)).is_textual()
+        };
+        if let Some(l) = self.ctx.semantic.as_ref().and_then(|s| s.tables.iter().find(|(k, _)| k.eq_ignore_ascii_case(table))).and_then(|(_, st)| st.label.clone()).filter(|l| t.column(l).is_some()) {
             return vec![c(&l)];
+        }
+        if let Some(n) = t.columns.iter().find(|x| matches!(x.name.to_ascii_lowercase().as_str(), "name" | "title" | "full_name" | "fullname" | "label")) {
+            return vec![c(&n.name)];
+        }
+        if let (Some(f), Some(l)) = (first, last) {
+            return vec![c(&f.name), c(&l.name)];
+        }
+        // A name column of the table's own ("site_name", "series_name" of its entity).
+        let singular = qa_core::text::singular(&table.to_ascii_lowercase());
+        let own = t.columns.iter().filter(|x| named(&x.name) && self.kind(&c(&x.name)).is_textual()).max_by_key(|x| x.name.to_ascii_lowercase().starts_with(&singular));
+        if let Some(n) = own {
+            return vec![c(&n.name)];
+        }
+        // A table that refines another: that one's name.
+        for fk in &t.foreign_keys {
+            if let Some(parent) = self.ctx.table(&fk.ref_table)
+                && t.primary_key.len() == 1
+                && let Some(n) = parent.columns.iter().find(|x| matches!(x.name.to_ascii_lowercase().as_str(), "name" | "title" | "full_name" | "fullname"))
+                && fk.columns.len() == 1
+                && t.columns.iter().filter(|x| self.kind(&c(&x.name)).is_textual()).count() == 0
+            {
+                return vec![ColRef::new(&parent.name, &n.name)];
+            }
+        }
+        if let Some(x) = t.columns.iter().find(|x| self.kind(&c(&x.name)) == qa_question::FieldKind::Keyword && !t.primary_key.contains(&x.name) && !x.name.to_ascii_lowercase().ends_with("_id")) {
+            return vec![c(&x.name)];
         }
         self.pk(table).into_iter().collect()
     }
@@ -246,7 +285,7 @@ impl<'a> Reader<'a> {
             steps += 1;
             let w = self.word(p);
             // "do not own cats": one verb may sit between the negation and what it negates.
-            let verb = verbs == 0 && !self.ledger.is_used(p) && (qa_core::text::is_base_verb(w) || qa_core::text::is_verb_form(w) || matches!(w, "own" | "speak" | "play" | "use" | "live"));
+            let verb = verbs == 0 && !self.ledger.is_used(p) && is_light_verb(w);
             if verb {
                 verbs += 1;
                 continue;
@@ -254,7 +293,7 @@ impl<'a> Reader<'a> {
             if self.a.negations.contains(&p) || matches!(w, "non" | "other" | "excluding" | "except" | "besides") && !(w == "other" && self.word(p + 1) != "than") {
                 return Some(p);
             }
-            if !matches!(w, "be" | "is" | "are" | "was" | "were" | "been" | "a" | "an" | "any" | "the" | "yet" | "ever" | "have" | "has" | "had" | "do" | "does" | "did" | "in" | "of" | "from" | "than" | "by" | "with" | "currently" | "still") {
+            if !matches!(w, "be" | "is" | "are" | "was" | "were" | "been" | "a" | "an" | "any" | "the" | "yet" | "ever" | "have" | "has" | "had" | "do" | "does" | "did" | "in" | "of" | "from" | "than" | "by" | "with" | "currently" | "still" | "to" | "on" | "at" | "for" | "into" | "single" | "one") {
                 return None;
             }
         }
@@ -265,4 +304,19 @@ impl<'a> Reader<'a> {
     pub fn connected(&self, a: &str, b: &str) -> bool {
         a.eq_ignore_ascii_case(b) || self.ctx.join_path(a, b).is_some()
     }
+}
+
+/// A verb that relates things without naming a column: inflected forms of known verbs and the
+/// light verbs of questions ("come from", "work in", "belong to").
+pub(super) fn is_light_verb(w: &str) -> bool {
+    qa_core::text::is_base_verb(w)
+        || qa_core::text::is_verb_form(w)
+        || (w.len() > 4 && w.ends_with("ed"))
+        || matches!(
+            w,
+            "own" | "owns" | "speak" | "speaks" | "spoken" | "play" | "plays" | "use" | "live" | "lives" | "come" | "comes" | "came" | "go" | "goes" | "get" | "gets"
+                | "work" | "works" | "belong" | "belongs" | "happen" | "happens" | "occur" | "occurs" | "stay" | "stays" | "teach" | "teaches" | "taught"
+                | "shows" | "hold" | "holds" | "run" | "runs" | "take" | "takes" | "took" | "make" | "makes" | "made" | "do" | "does" | "did" | "done"
+                | "receive" | "receives" | "involve" | "involves" | "serve" | "serves" | "operate" | "operates" | "offer" | "offers"
+        )
 }

@@ -34,10 +34,12 @@ impl Reader<'_> {
         let shown = self.projected();
         let cued = self.group_keys();
         for (k, _) in &cued {
-            match k {
-                Key::Col(c) | Key::Time(c, _) => self.reach.push(c.table.clone()),
-                Key::Rows(t) => self.reach.push(t.clone()),
-            }
+            let t = match k {
+                Key::Col(c) | Key::Time(c, _) => c.table.clone(),
+                Key::Rows(t) => t.clone(),
+            };
+            self.reach.push(t.clone());
+            self.focus.push(t);
         }
         let aggs = self.aggregate_items();
         let sups: Vec<Superlative> = self.a.superlatives.iter().filter(|s| !self.aggs_done.iter().any(|&g| s.start <= g && g < s.end) && !self.inside_name(s.end - 1)).cloned().collect();
@@ -108,14 +110,28 @@ impl Reader<'_> {
             self.mark(s..e, "aggregate COUNT");
             agg_exprs.insert(0, x);
         }
-        let aggregated = !agg_exprs.is_empty() || measure.as_ref().is_some_and(Expr::is_agg);
+        // "the maximum horsepower and the make of the cars with 3 cylinders": one maximum next to
+        // other columns of the same rows is the row with the maximum.
+        if keys.is_empty()
+            && measure.is_none()
+            && agg_exprs.len() == 1
+            && self.count_at.is_none()
+            && let Expr::Agg { func: f @ (AggFunc::Max | AggFunc::Min), col: Some(c) } = agg_exprs[0].clone()
+            && shown.iter().any(|(x, _, _)| matches!(x, Shown::Col(sc) if *sc != c))
+        {
+            agg_exprs.clear();
+            self.q.order_by.push((Expr::col(c.clone()), f == AggFunc::Max));
+            self.q.limit = Some(1);
+            measure = Some(Expr::col(c));
+        }
+        let aggregated = !agg_exprs.is_empty() || measure.as_ref().is_some_and(Expr::is_agg) || !self.q.having.is_empty();
         // Columns shown next to an aggregate are its groups ("the names of the teachers and how
         // many courses they teach").
         if aggregated && keys.is_empty() {
             let measure_col = measure.as_ref().filter(|m| !m.is_agg()).and_then(|m| m.column().cloned());
             for (s, _, _) in &shown {
                 match s {
-                    Shown::Col(c) if Some(c) != measure_col.as_ref() && !agg_exprs.iter().any(|a| a.column() == Some(c)) => keys.push(Key::Col(c.clone())),
+                    Shown::Col(c) if Some(c) != measure_col.as_ref() && !agg_exprs.iter().any(|a| a.column() == Some(c)) && measure.as_ref().and_then(|m| m.column()) != Some(c) => keys.push(Key::Col(c.clone())),
                     Shown::Rows(t) => keys.push(Key::Rows(t.clone())),
                     _ => {}
                 }
@@ -160,6 +176,11 @@ impl Reader<'_> {
                 Shown::All(t) => vec![Expr::All { table: t.clone() }],
             };
             for x in exprs {
+                // A column of a grouped table's rows ("the name and theme … for each concert").
+                let of_rows = aggregated && x.column().is_some_and(|c| keys.iter().any(|k| matches!(k, Key::Rows(t) if t.eq_ignore_ascii_case(&c.table))));
+                if of_rows && !self.q.group_by.contains(&x) {
+                    self.q.group_by.push(x.clone());
+                }
                 if !select.contains(&x) && !(aggregated && !self.q.group_by.contains(&x)) {
                     self.reach.extend(x.column().map(|c| c.table.clone()));
                     if let Expr::All { table } = &x {
@@ -194,10 +215,16 @@ impl Reader<'_> {
             }
         }
         if select.is_empty() {
-            // A list of the entity's rows, by their label.
+            // A list of the entity's rows, by their label and key.
             if let Some(e) = self.entity.clone() {
                 let label = self.label(&e);
                 select.extend(label.into_iter().map(Expr::col));
+                if let Some(pk) = self.pk(&e)
+                    && !select.contains(&Expr::col(pk.clone()))
+                    && !self.q.distinct
+                {
+                    select.push(Expr::col(pk));
+                }
                 if let Some(m) = &measure
                     && !select.contains(m)
                 {
@@ -213,6 +240,14 @@ impl Reader<'_> {
         }
         self.q.select = select;
         self.orderings();
+        // A list shows what it is sorted by ("site names ordered by city").
+        if !self.q.aggregates() && self.q.group_by.is_empty() {
+            for (e, _) in self.q.order_by.clone() {
+                if matches!(e, Expr::Col { .. }) && !self.q.select.contains(&e) {
+                    self.q.select.push(e);
+                }
+            }
+        }
     }
 
     /// The column of a "which X" / "what X" question, when X names one.
@@ -242,8 +277,11 @@ impl Reader<'_> {
             }
             p += 1;
         }
-        if let Some(mi) = self.ms.iter().position(|m| m.start == p) {
-            if distinct
+        if let Some(mi) = self.head_at(p).or_else(|| self.ms.iter().position(|m| m.start == p)) {
+            // "how many continents speak Chinese": values of a column (not rows of a table) are
+            // counted once each.
+            let non_key = self.field(mi).is_some_and(|c| self.schema.field(&c.table, &c.column).is_some_and(|f| f.key == qa_question::KeyRole::None && f.kind != FieldKind::Flag));
+            if (distinct || non_key)
                 && let Some(c) = self.field(mi).filter(|_| !self.names_table(mi))
             {
                 self.consume(mi, format!("COUNT(DISTINCT {c})"));
@@ -251,10 +289,8 @@ impl Reader<'_> {
                 return Expr::Agg { func: AggFunc::CountDistinct, col: Some(c) };
             }
             if let Some(t) = self.table_in_context(mi) {
-                let role = format!("table {t}");
-                if self.table(mi).is_some() {
-                    self.consume(mi, role);
-                }
+                // "how many languages": the rows of the table the word names or whose column it is.
+                self.consume(mi, format!("table {t}"));
                 self.q.table = t;
             }
         }
@@ -274,7 +310,11 @@ impl Reader<'_> {
                 }
                 continue;
             }
-            let Some(mi) = self.mention_at(g.target) else { continue };
+            let target = if self.word(g.target) == "number" && self.word(g.target + 1) == "of" { g.target + 2 } else { g.target };
+            let Some(mi) = self.mention_at(target) else { continue };
+            if target != g.target {
+                self.mark(g.target..target, "group by");
+            }
             let by = self.word(g.end - 1) == "by";
             let key = if let Some(t) = self.table(mi).filter(|t| self.field(mi).is_none_or(|c| !c.table.eq_ignore_ascii_case(t) || self.readings(mi)[0].target == Target::Collection { collection: t.clone() })) {
                 Key::Rows(t)
@@ -322,10 +362,27 @@ impl Reader<'_> {
             if matches!(g.func, AggWord::Max | AggWord::Min) && self.a.superlatives.iter().any(|s| s.start <= g.start && g.start < s.end) && self.ranks_rows(g.start, None) {
                 continue;
             }
-            let col = self.mention_at(g.target).and_then(|mi| {
-                let fs = self.fields_of(mi);
-                let ok = |c: &ColRef| if matches!(g.func, AggWord::Max | AggWord::Min) { self.is_measure(c) || self.kind(c) == FieldKind::Date } else { self.is_measure(c) };
-                fs.into_iter().find(|(c, _)| ok(c)).map(|(c, _)| (c, mi))
+            let ok = |c: &ColRef| if matches!(g.func, AggWord::Max | AggWord::Min) { self.is_measure(c) || self.kind(c) == FieldKind::Date } else { self.is_measure(c) };
+            // "the average invoice amount": past a table's name to the column.
+            let start = self.skip_filler(g.target);
+            let col = (start..(start + 4).min(self.n())).find_map(|k| {
+                let mi = self.ms.iter().position(|m| m.start == k)?;
+                if self.names_table(mi) && !self.fields_of(mi).iter().any(|(c, _)| ok(c)) {
+                    return None;
+                }
+                self.fields_of(mi).into_iter().find(|(c, _)| ok(c)).map(|(c, _)| (c, mi))
+            });
+            // "how much", "the total of all invoices": the money column of the table in play.
+            let col = col.or_else(|| {
+                if g.func != AggWord::Sum {
+                    return None;
+                }
+                let of_table = self.head_at(g.target).filter(|&mi| self.names_table(mi)).and_then(|mi| self.table(mi));
+                let tables = if self.word(g.start) == "how" { self.context_tables() } else { of_table.into_iter().collect() };
+                let money: Vec<ColRef> = tables.iter().filter_map(|t| self.schema.collection(t)).flat_map(|c| {
+                    c.fields.iter().filter(|f| f.kind.is_numeric() && f.key == qa_question::KeyRole::None && (qa_question::numbers::field_unit(&f.name).is_some_and(|u| u.dimension == qa_question::numbers::Dimension::Money) || qa_question::names::name_words(&f.name).iter().any(|w| matches!(w.as_str(), "amount" | "price" | "cost" | "total" | "paid" | "fee" | "charge")))).map(|f| ColRef::new(&c.name, &f.name)).collect::<Vec<_>>()
+                }).collect();
+                (money.len() == 1).then(|| (money[0].clone(), usize::MAX))
             });
             // "how much" is a total of money.
             let col = col.or_else(|| (g.func == AggWord::Sum && self.word(g.start) == "how").then(|| None).flatten());
@@ -344,8 +401,13 @@ impl Reader<'_> {
         }
         let mut res = Vec::new();
         for (f, c, s, e, mi) in out {
-            let Some(c) = c else { continue };
-            if let Some(mi) = mi {
+            let Some(c) = c else {
+                // The aggregate names no column: the question asks for something not placed.
+                let words = self.a.tokens[s..e].iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join(" ");
+                self.penalties.push((format!("\"{words}\" names no column"), 0.5));
+                continue;
+            };
+            if let Some(mi) = mi.filter(|&mi| mi != usize::MAX) {
                 self.consume(mi, format!("{}({c})", f.sql()));
             }
             self.reach.push(c.table.clone());
@@ -385,12 +447,28 @@ impl Reader<'_> {
     /// Place a ranking: a measure column ordered (or aggregated when the value itself is
     /// asked for), a count or sum per group, or the mode of a column. Returns the measure.
     fn superlative(&mut self, s: &Superlative, keys: &mut Vec<Key>, aggs: &[(AggFunc, Option<ColRef>, usize, usize)], shown: &[(Shown, usize, usize)], which_col: bool) -> Option<Expr> {
-        let n = s.n.unwrap_or(1);
+        // "the 5 vets with the most appointments", "which two crews …": a count said earlier.
+        let earlier = if s.n.is_none() {
+            self.a.quantities.iter().filter(|q| q.end <= s.start && q.unit.is_none() && q.value.fract() == 0.0 && (1.0..=1000.0).contains(&q.value) && !q.year_like && !self.ledger.is_used(q.at)).find(|q| q.start > 0 && matches!(self.word(q.start - 1), "the" | "top" | "which" | "what" | "first") && s.start - q.end <= 6).cloned()
+        } else {
+            None
+        };
+        if let Some(q) = &earlier {
+            self.mark(q.start..q.end, format!("limit {}", q.value));
+        }
+        let n = s.n.or(earlier.map(|q| q.value as usize)).unwrap_or(1);
         let target = self.mention_at(s.target);
         // "the most common hometown": the mode.
         if s.mode {
-            let mi = (s.target..(s.target + 4).min(self.n())).find_map(|k| self.ms.iter().position(|m| m.start == k && !matches!(m.best().target, Target::Collection { .. })))?;
+            let after = (s.target..(s.target + 4).min(self.n())).find_map(|k| self.ms.iter().position(|m| m.start == k && !matches!(m.best().target, Target::Collection { .. })));
+            let mi = match after {
+                Some(mi) => mi,
+                None => self.which_column().map(|(_, mi)| mi)?,
+            };
             let c = self.field(mi)?;
+            if keys.iter().any(|k| *k == Key::Col(c.clone())) {
+                keys.retain(|k| *k != Key::Col(c.clone()));
+            }
             self.consume(mi, format!("group by {c}"));
             self.mark(s.start..s.end, format!("order by COUNT desc limit {n}"));
             self.q.table = c.table.clone();
@@ -546,7 +624,7 @@ impl Reader<'_> {
             let col = match o.target {
                 Some(t) => {
                     // "ordered by the number of X": by the count.
-                    if self.a.aggregates.iter().any(|g| g.start == self.skip_filler(t) && g.func == AggWord::Count) {
+                    if self.a.aggregates.iter().any(|g| g.start == self.skip_filler(t) && g.func == AggWord::Count && !self.inside_name(g.start)) {
                         self.mark(o.start..o.end, "ordering");
                         self.q.order_by.push((Expr::count(), o.desc.unwrap_or(false)));
                         continue;

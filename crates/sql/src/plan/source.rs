@@ -29,7 +29,7 @@ pub(crate) fn field_kind(t: &TableInfo, c: &ColumnInfo) -> FieldKind {
     let key = t.primary_key.iter().any(|p| p.eq_ignore_ascii_case(&c.name));
     match c.kind() {
         ColumnKind::Boolean => FieldKind::Flag,
-        ColumnKind::Integer if complete && !key && !known.is_empty() && known.iter().all(|v| v == "0" || v == "1") && !c.name.to_ascii_lowercase().ends_with("id") => FieldKind::Flag,
+        ColumnKind::Integer if complete && !key && !known.is_empty() && known.iter().all(|v| v == "0" || v == "1") && !code_like(&c.name) => FieldKind::Flag,
         ColumnKind::Integer => FieldKind::Integer,
         ColumnKind::Number => FieldKind::Number,
         ColumnKind::Date => FieldKind::Date,
@@ -38,7 +38,7 @@ pub(crate) fn field_kind(t: &TableInfo, c: &ColumnInfo) -> FieldKind {
                 FieldKind::Flag
             } else if !known.is_empty() && known.iter().all(|v| is_iso_date(v)) {
                 FieldKind::Date
-            } else if complete && !known.is_empty() && known.iter().all(|v| v.trim().parse::<f64>().is_ok()) && !code_like(&c.name) {
+            } else if complete && known.iter().filter(|v| !is_missing(v)).count() > 0 && known.iter().all(|v| is_missing(v) || v.trim().parse::<f64>().is_ok()) && !code_like(&c.name) {
                 FieldKind::Number
             } else if known.iter().map(|v| v.split_whitespace().count()).sum::<usize>() > known.len() * 6 {
                 FieldKind::Text
@@ -47,6 +47,16 @@ pub(crate) fn field_kind(t: &TableInfo, c: &ColumnInfo) -> FieldKind {
             }
         }
     }
+}
+
+/// A stored spelling of "no value".
+pub(crate) fn is_missing(v: &str) -> bool {
+    matches!(v.trim().to_ascii_lowercase().as_str(), "" | "null" | "none" | "na" | "n/a" | "nan" | "-")
+}
+
+/// Numbers stored as text: compared and sorted as numbers only when cast.
+pub(crate) fn numeric_text(ctx: &SchemaContext, c: &super::ir::ColRef) -> bool {
+    ctx.table(&c.table).and_then(|t| t.column(&c.column).map(|col| (t, col))).is_some_and(|(t, col)| matches!(col.kind(), ColumnKind::Text | ColumnKind::Other) && field_kind(t, col) == FieldKind::Number)
 }
 
 /// A name of a column whose digits are an identifier, not a quantity (a zip code, a phone).
