@@ -123,7 +123,7 @@ impl Reader<'_> {
             related.sort();
             related.into_iter().next().map(|(_, t)| Measured::Rows(t, Some(mi)))
         };
-        if let Some(m) = self.ms.iter().position(|m| m.start == end).and_then(after) {
+        if let Some(m) = self.ms.iter().position(|m| m.start == end).and_then(|_| self.head_at(end)).and_then(after) {
             return Some(m);
         }
         if let Some((c, mi)) = self.numeric_before(start) {

@@ -42,6 +42,16 @@ impl Reader<'_> {
                 }
             }
         }
+        // "What are the countries having …", "What is the stadium with …": the table named right
+        // after the question word and its verb.
+        for &(s, e) in &self.a.sentences {
+            if s + 2 < e && matches!(self.word(s), "what" | "which" | "who") && matches!(self.word(s + 1), "are" | "is" | "were" | "was")
+                && let Some(mi) = self.head_at(s + 2).filter(|&mi| self.names_table(mi) && self.ms[mi].start <= s + 4)
+                && let Some(t) = self.table(mi)
+            {
+                entity.get_or_insert((t, Some(mi)));
+            }
+        }
         // "how many X", "the number of X".
         if let Some((s, e, target)) = count {
             self.count_at = Some((s, e));

@@ -87,7 +87,9 @@ impl Reader<'_> {
                 self.mark(j..j + 1, "negation");
             }
             let key = ColRef::new(&first.to_table, &first.to_column);
-            let sub = Query { table: first.to_table.clone(), joins: path[1..].to_vec(), select: vec![Expr::col(key)], ..Query::default() };
+            // "students without any pet": a row of the link table is a related pet.
+            let joins = if path.len() == 2 && !multiplies(self.ctx, &path[1]) { Vec::new() } else { path[1..].to_vec() };
+            let sub = Query { table: first.to_table.clone(), joins, select: vec![Expr::col(key)], ..Query::default() };
             self.consume(mi, format!("table {t} (related rows {} 0)", if neg.is_some() { "=" } else { ">" }));
             self.q.filters.push(Cond::InSub { col: ColRef::new(&first.from_table, &first.from_column), negated: neg.is_some(), query: Box::new(sub) });
         }
@@ -100,7 +102,16 @@ impl Reader<'_> {
         let base = self.q.table.clone();
         let output: Vec<String> = self.q.select.iter().chain(self.q.group_by.iter()).chain(self.q.order_by.iter().map(|(e, _)| e)).filter_map(|e| e.column().map(|c| c.table.clone())).collect();
         let filters = std::mem::take(&mut self.q.filters);
-        for f in filters {
+        // Conditions on a related table that travel with its values ("English and French as
+        // official languages": each language official).
+        let fellow = |t: &str, me: &Cond| -> Vec<Cond> {
+            filters.iter().filter(|g| *g != me && !matches!(g, Cond::In { .. }) && g.col().is_some_and(|c| c.table.eq_ignore_ascii_case(t))).cloned().collect()
+        };
+        let mut moved: Vec<Cond> = Vec::new();
+        for f in filters.iter().cloned() {
+            if moved.contains(&f) {
+                continue;
+            }
             let Cond::In { col, values, negated } = &f else {
                 self.q.filters.push(f);
                 continue;
@@ -114,11 +125,13 @@ impl Reader<'_> {
                 continue;
             };
             let first = &path[0];
+            let others = fellow(&col.table, &f);
+            moved.extend(others.iter().cloned());
             let sub = |vals: Vec<super::ir::Lit>| Query {
                 table: first.to_table.clone(),
                 joins: path[1..].to_vec(),
                 select: vec![Expr::col(ColRef::new(&first.to_table, &first.to_column))],
-                filters: vec![Cond::In { col: col.clone(), values: vals, negated: false }],
+                filters: std::iter::once(Cond::In { col: col.clone(), values: vals, negated: false }).chain(others.iter().cloned()).collect(),
                 ..Query::default()
             };
             let key = ColRef::new(&first.from_table, &first.from_column);
@@ -132,6 +145,8 @@ impl Reader<'_> {
                 self.q.filters.push(Cond::InSub { col: key, negated: true, query: Box::new(sub(values.clone())) });
             }
         }
+        // A fellow condition moved into a sub-query is not tested again outside.
+        self.q.filters.retain(|g| !moved.contains(g));
     }
 
     /// Every table the outer query reads.

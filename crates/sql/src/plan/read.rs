@@ -106,6 +106,10 @@ impl<'a> Reader<'a> {
     /// The head of the noun phrase starting at `pos`: the last of the mentions written one after
     /// the other ("car models" → models, "pet type" stays one mention).
     pub fn head_at(&self, pos: usize) -> Option<usize> {
+        let mut pos = pos;
+        while matches!(self.word(pos), "distinct" | "different" | "unique" | "various") {
+            pos += 1;
+        }
         let mut mi = self.mention_at(pos)?;
         while let Some(next) = self.ms.iter().position(|m| m.start == self.ms[mi].end) {
             // A value or a verb-like word ends the phrase ("cats neutered").
@@ -194,10 +198,10 @@ impl<'a> Reader<'a> {
             if close { a.2.cmp(&b.2).then(b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal)) } else { b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal) }
         });
         // A fair reading in a table the question is about beats a better one elsewhere ("the
-        // average age for each type of pet" is the pets' age).
-        if let Some(i) = out.iter().position(|x| x.2 != usize::MAX && x.1 >= 0.5)
-            && out.first().is_some_and(|f| f.2 == usize::MAX)
-        {
+        // average age for each type of pet" is the pets' age): the focus (a group's table) first.
+        let focus = out.iter().position(|x| x.1 >= 0.5 && self.focus.iter().any(|f| f.eq_ignore_ascii_case(&x.0.table)));
+        let in_ctx = out.iter().position(|x| x.2 != usize::MAX && x.1 >= 0.5).filter(|_| out.first().is_some_and(|f| f.2 == usize::MAX));
+        if let Some(i) = focus.or(in_ctx) {
             let x = out.remove(i);
             out.insert(0, x);
         }

@@ -199,6 +199,14 @@ impl Reader<'_> {
                 select.push(m.clone());
             }
         }
+        // "Which distinct car models …", "What countries …": the column the question names.
+        if select.is_empty()
+            && !aggregated
+            && let Some((c, mi)) = which_col.clone()
+        {
+            self.consume(mi, format!("show {c}"));
+            select.push(Expr::col(c));
+        }
         // "When did …": the date of the rows.
         if select.is_empty() && self.word(0) == "when"
             && let Some(e) = self.entity.clone()
@@ -515,7 +523,7 @@ impl Reader<'_> {
             let desc = if is_date && matches!(adj.as_str(), "old" | "young") { !s.desc } else { s.desc };
             self.reach.push(col.table.clone());
             // The value itself is asked for: MAX / MIN.
-            let value_asked = s.n.is_none() && !self.ranks_rows(s.start, None) && shown.iter().all(|(x, _, _)| matches!(x, Shown::Col(c) if *c == col));
+            let value_asked = s.n.is_none() && !self.ranks_rows(s.end - 1, None) && shown.iter().all(|(x, _, _)| matches!(x, Shown::Col(c) if *c == col));
             if value_asked {
                 let f = if desc { AggFunc::Max } else { AggFunc::Min };
                 self.mark(s.start..s.end, format!("{}({col})", f.sql()));
