@@ -280,10 +280,20 @@ pub fn comparisons(t: &[Token], qs: &[Quantity], date_tokens: &[bool]) -> Vec<Co
                 "!=" => Some(Op::Ne),
                 _ => None,
             };
+            // "under age 30", "above capacity 5000": the cue, the column, then the number.
+            let one_op = one_op.or_else(|| {
+                let o = match back(2) {
+                    "over" | "above" | "exceeding" => Some(Op::Gt),
+                    "under" | "below" => Some(Op::Lt),
+                    _ => None,
+                };
+                o.filter(|_| t.get(s - 1).is_some_and(|x| x.is_word()) && !is_negation(back(1)))
+            });
             if let Some(o) = one_op {
+                let skip = usize::from(!matches!(back(1), "over" | "under" | "above" | "below" | "beneath" | "exceeding" | "exceeds" | "exceed" | "beyond" | "past" | ">" | "<" | ">=" | "≥" | "<=" | "≤" | "=" | "equals" | "exactly" | "!="));
                 op = Some(o);
-                start = s - 1;
-                cue = back(1).to_string();
+                start = s - 1 - skip;
+                cue = back(1 + skip).to_string();
                 if matches!(back(2), "not" | "no") && matches!(o, Op::Gt | Op::Lt) {
                     op = Some(o.negate());
                     start = s - 2;
@@ -336,7 +346,14 @@ pub fn superlatives(t: &[Token], qs: &[Quantity]) -> Vec<Superlative> {
                     hit = Some((i, i + 1, word == "most", None, false));
                 }
             }
-            "top" | "bottom" if !matches!(w(t, i + 1), "of") => hit = Some((i, i + 1, word == "top", None, false)),
+            "top" | "bottom" if !matches!(w(t, i + 1), "of") => {
+                // "the top 5 largest": the ranking word after the count gives the measure.
+                let k = if n_at(i + 1).is_some() { i + 2 } else { i + 1 };
+                match measure_of(w(t, k)).filter(|_| w(t, k).ends_with("est")) {
+                    Some((base, _, up)) => hit = Some((i, k + 1, if word == "top" { up } else { !up }, Some(base.to_string()), false)),
+                    None => hit = Some((i, i + 1, word == "top", None, false)),
+                }
+            }
             _ => {
                 if let Some((base, _, up)) = measure_of(word).filter(|_| word.ends_with("est") || matches!(word, "best" | "worst" | "eldest" | "latest")) {
                     hit = Some((i, i + 1, up, Some(base.to_string()), false));
@@ -355,6 +372,9 @@ pub fn superlatives(t: &[Token], qs: &[Quantity]) -> Vec<Superlative> {
                 n = Some(k);
             }
             let mut end = if n.is_some() && matches!(word, "top" | "bottom") && n_at(end).is_some() { end + 1 } else { end };
+            if matches!(word, "top" | "bottom") && n.is_none() && let Some(k) = n_at(start + 1).filter(|_| end > start + 2) {
+                n = Some(k);
+            }
             if matches!(w(t, end), "one" | "ones") {
                 end += 1;
             }
@@ -379,6 +399,7 @@ pub fn aggregates(t: &[Token]) -> Vec<Aggregate> {
         let (word, next) = (w(t, i), w(t, i + 1));
         let prev = if i > 0 { w(t, i - 1) } else { "" };
         let hit = match (word, next) {
+            ("how", "many") if w(t, i + 2) == "times" => Some((AggWord::Count, 3)),
             ("how", "many") => Some((AggWord::Count, 2)),
             ("how", "much") => Some((AggWord::Sum, 2)),
             ("number" | "count" | "counts", "of") if !matches!(prev, "average" | "avg" | "mean" | "different" | "various" | "each") => Some((AggWord::Count, 2)),
@@ -456,11 +477,14 @@ pub fn orderings(t: &[Token]) -> Vec<Ordering> {
     let mut i = 0;
     while i < t.len() {
         let (word, next) = (w(t, i), w(t, i + 1));
-        // "ordered by X [descending]", "sorted by", "order by", "ranked by".
-        if matches!(word, "sorted" | "ordered" | "ranked" | "sort" | "order" | "arranged" | "listed" | "organized" | "organised") && next == "by" {
-            let target = if matches!(w(t, i + 2), "the" | "their" | "its") { i + 3 } else { i + 2 };
+        // "ordered by X [descending]", "sorted by", "order by", "ranked by", "ordered descending
+        // by X".
+        let dir_first = dir_after(i + 1).filter(|_| w(t, i + 2) == "by");
+        if matches!(word, "sorted" | "ordered" | "ranked" | "sort" | "order" | "arranged" | "listed" | "organized" | "organised") && (next == "by" || dir_first.is_some()) {
+            let by = if dir_first.is_some() { i + 2 } else { i + 1 };
+            let target = if matches!(w(t, by + 1), "the" | "their" | "its") { by + 2 } else { by + 1 };
             // The direction may follow the key: find it within four words.
-            let mut desc = None;
+            let mut desc = dir_first;
             let mut end = i + 2;
             for k in target..(target + 5).min(t.len()) {
                 if let Some(d) = dir_after(k) {
@@ -472,8 +496,9 @@ pub fn orderings(t: &[Token]) -> Vec<Ordering> {
                     break;
                 }
             }
+            let end = end.max(by + 1);
             out.push(Ordering { start: i, end, target: Some(target), desc, adjective: None, alphabetical: false });
-            i += 2;
+            i = by + 1;
             continue;
         }
         // "in descending order (of X)", "in alphabetical order", "in reverse alphabetical order".

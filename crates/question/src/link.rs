@@ -334,6 +334,7 @@ impl<'a> Linker<'a> {
                 }
             }
         }
+        self.of_phrases(t, &mut out);
         self.families_of_two(t, &mut out);
         self.demonyms(t, &mut out);
         if let Some(lookup) = lookup {
@@ -436,6 +437,28 @@ impl<'a> Linker<'a> {
         for e in extra {
             if !out.iter().any(|l| l.start == e.start && l.end == e.end && l.target == e.target) {
                 out.push(e);
+            }
+        }
+    }
+
+    /// "the codes of template types" for `template_type_code`: a name said with "of", its last
+    /// word first.
+    fn of_phrases(&self, t: &[Token], out: &mut Vec<Link>) {
+        for s in 0..t.len() {
+            if !t[s].is_word() || t.get(s + 1).is_none_or(|x| x.lower != "of") {
+                continue;
+            }
+            for n in 1..=3usize {
+                let e = s + 2 + n;
+                if e > t.len() || t[s + 2..e].iter().any(|x| !x.is_word()) {
+                    continue;
+                }
+                let mut words: Vec<String> = t[s + 2..e].iter().map(|x| x.norm.clone()).collect();
+                words.push(t[s].norm.clone());
+                let Some(es) = self.phrases.get(&words.join(" ")) else { continue };
+                for en in es.iter().filter(|en| matches!(en.how, How::Name | How::Core | How::Synonym) && matches!(en.target, Target::Field { .. })) {
+                    out.push(Link { score: en.weight * 0.95, ..self.make(s, e, en, &t[s..e]) });
+                }
             }
         }
     }

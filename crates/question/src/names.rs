@@ -34,6 +34,10 @@ const COMMON_SYNONYMS: &[(&str, &[&str])] = &[
     ("zip code", &["zip", "postcode", "postal code"]),
     ("postal code", &["zip", "postcode", "zip code"]),
     ("postcode", &["zip", "postal code", "zip code"]),
+    ("sex", &["gender"]),
+    ("gender", &["sex"]),
+    ("country", &["nation"]),
+    ("dob", &["birthday", "birth date"]),
 ];
 
 /// How a form was derived from the name.
@@ -155,7 +159,7 @@ pub fn forms(name: &str, synonyms: &[String]) -> Vec<NameForm> {
     // Words people use for common column names: generic English, no schema's vocabulary.
     for (name, said) in COMMON_SYNONYMS {
         let nw: Vec<String> = name.split(' ').map(str::to_string).collect();
-        if core == nw.as_slice() || words == nw {
+        if words == nw || words.concat() == nw.concat() {
             for alt in *said {
                 push(alt.split(' ').map(str::to_string).collect(), 0.9, FormKind::Synonym);
             }

@@ -123,8 +123,19 @@ impl Reader<'_> {
             related.sort();
             related.into_iter().next().map(|(_, t)| Measured::Rows(t, Some(mi)))
         };
-        if let Some(m) = self.ms.iter().position(|m| m.start == end).and_then(|_| self.head_at(end)).and_then(after) {
-            return Some(m);
+        // "under age 30": the column between the cue and the number.
+        if let Some(mi) = self.ms.iter().position(|m| m.start > start && m.end <= end && !self.names_table_idx(m))
+            && let Some((c, _)) = self.fields_of(mi).into_iter().find(|(c, _)| self.is_measure(c))
+        {
+            return Some(Measured::Col(c, Some(mi)));
+        }
+        if let Some(first) = self.ms.iter().position(|m| m.start == end) {
+            if let Some((c, _)) = self.fields_of(first).into_iter().find(|(c, _)| self.is_measure(c)).filter(|_| !self.names_table(first)) {
+                return Some(Measured::Col(c, Some(first)));
+            }
+            if let Some(m) = self.head_at(end).and_then(after) {
+                return Some(m);
+            }
         }
         if let Some((c, mi)) = self.numeric_before(start) {
             return Some(Measured::Col(c, Some(mi)));

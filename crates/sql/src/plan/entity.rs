@@ -294,6 +294,33 @@ impl Reader<'_> {
         }
         if !out.is_empty() {
             self.mark(p.start..p.items[0].start, "show");
+            // "the names of the teachers and the courses they teach": the list goes on after the
+            // table it is of.
+            let mut k = p.end;
+            while matches!(self.word(k), "of" | "for" | "the" | "all" | "every" | "each") {
+                k += 1;
+            }
+            if let Some(ti) = self.ms.iter().position(|m| m.start == k).filter(|&mi| self.names_table(mi)) {
+                let after = self.ms[ti].end;
+                if self.word(after) == "and" {
+                    let next = self.skip_filler(after + 1);
+                    if let Some(mi) = self.ms.iter().position(|m| m.start == next)
+                        && !matches!(self.ms[mi].best().target, Target::Value { .. })
+                        && !self.a.aggregates.iter().any(|g| g.start == next)
+                    {
+                        let shown = if self.names_table(mi) { self.table(mi).map(Shown::Rows) } else { self.field(mi).map(Shown::Col) };
+                        if let Some(sh) = shown {
+                            let role = match &sh {
+                                Shown::Col(c) => format!("show {c}"),
+                                Shown::Rows(t) | Shown::All(t) => format!("show {t}"),
+                            };
+                            self.consume(mi, role.clone());
+                            self.mark(after..after + 1, role);
+                            out.push((sh, self.ms[mi].start, self.ms[mi].end));
+                        }
+                    }
+                }
+            }
         }
         out
     }

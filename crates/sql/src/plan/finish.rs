@@ -17,6 +17,17 @@ impl Reader<'_> {
     pub fn finish(mut self) -> PlanOutcome {
         self.related_tables();
         self.related_values();
+        // A group condition needs groups: the shown columns, else it cannot be asked.
+        if !self.q.having.is_empty() && self.q.group_by.is_empty() {
+            // The groups are what is shown, without the key a list adds.
+            let pk = self.pk(&self.q.table).map(Expr::col);
+            let n = self.q.select.len();
+            self.q.select.retain(|e| Some(e) != pk.as_ref() || n == 1);
+            self.q.group_by = self.q.select.iter().filter(|e| !e.is_agg()).cloned().collect();
+            if self.q.group_by.is_empty() {
+                self.penalties.push(("a condition on a number of rows without the rows it groups".into(), 0.5));
+            }
+        }
         let mut fixes = Vec::new();
         self.join(&mut fixes);
         self.account();
@@ -26,6 +37,20 @@ impl Reader<'_> {
             && let Some(pk) = self.pk(&self.q.table)
         {
             self.q.order_by.push((Expr::col(pk), false));
+        }
+        // "the regions that use English": one attribute of rows chosen through related rows is a
+        // set of values.
+        if self.q.select.len() == 1
+            && !self.q.aggregates()
+            && self.q.group_by.is_empty()
+            && let Some(Expr::Col { col }) = self.q.select.first()
+            && col.table.eq_ignore_ascii_case(&self.q.table)
+            && self.schema.field(&col.table, &col.column).is_some_and(|f| f.kind == qa_question::FieldKind::Keyword && f.key == qa_question::KeyRole::None)
+            && !self.label(&col.table).contains(col)
+            && self.q.filters.iter().any(|f| matches!(f, Cond::InSub { negated: false, .. }))
+        {
+            self.q.distinct = true;
+            self.q.order_by.retain(|(e, _)| matches!(e, Expr::Col { col: c } if c == col));
         }
         let (coverage, confidence) = self.ledger.coverage(std::mem::take(&mut self.penalties));
         let intent = serde_json::json!({

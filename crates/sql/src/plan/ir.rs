@@ -253,7 +253,7 @@ fn expr_sql(ctx: &SchemaContext, e: &Expr, dialect: Dialect, distinct_key: Optio
         Expr::Col { col: c } => col(c),
         Expr::Agg { func: AggFunc::Count, col: None } => distinct_key.map(|k| format!("COUNT(DISTINCT {k})")).unwrap_or_else(|| "COUNT(*)".into()),
         Expr::Agg { func: AggFunc::CountDistinct, col: Some(c) } => format!("COUNT(DISTINCT {})", col(c)),
-        Expr::Agg { func: AggFunc::Avg, col: Some(c) } => format!("ROUND(AVG({}), 2)", num_of(ctx, c, dialect)),
+        Expr::Agg { func: AggFunc::Avg, col: Some(c) } => format!("AVG({})", num_of(ctx, c, dialect)),
         Expr::Agg { func, col: Some(c) } => format!("{}({})", func.sql(), num_of(ctx, c, dialect)),
         Expr::Agg { func, col: None } => format!("{}(*)", func.sql()),
         Expr::All { table } => format!("{}.*", ident(table)),

@@ -155,6 +155,11 @@ impl<'a> Reader<'a> {
         self.schema.field(&c.table, &c.column).is_some_and(|f| f.kind.is_numeric() && f.key == qa_question::KeyRole::None)
     }
 
+    /// A mention's best reading names a table.
+    pub fn names_table_idx(&self, m: &Mention) -> bool {
+        matches!(m.best().target, Target::Collection { .. })
+    }
+
     /// The mention's best reading names a table.
     pub fn names_table(&self, mi: usize) -> bool {
         matches!(self.ms[mi].best().target, Target::Collection { .. })
@@ -200,7 +205,8 @@ impl<'a> Reader<'a> {
         // A fair reading in a table the question is about beats a better one elsewhere ("the
         // average age for each type of pet" is the pets' age): the focus (a group's table) first.
         let focus = out.iter().position(|x| x.1 >= 0.5 && self.focus.iter().any(|f| f.eq_ignore_ascii_case(&x.0.table)));
-        let in_ctx = out.iter().position(|x| x.2 != usize::MAX && x.1 >= 0.5).filter(|_| out.first().is_some_and(|f| f.2 == usize::MAX));
+        let best = out.first().map(|f| f.1).unwrap_or(0.0);
+        let in_ctx = out.iter().position(|x| x.2 != usize::MAX && x.1 >= 0.85 * best).filter(|_| out.first().is_some_and(|f| f.2 == usize::MAX));
         if let Some(i) = focus.or(in_ctx) {
             let x = out.remove(i);
             out.insert(0, x);
@@ -316,11 +322,13 @@ pub(super) fn is_light_verb(w: &str) -> bool {
     qa_core::text::is_base_verb(w)
         || qa_core::text::is_verb_form(w)
         || (w.len() > 4 && w.ends_with("ed"))
+        || (w.len() > 5 && w.ends_with("ing"))
         || matches!(
             w,
             "own" | "owns" | "speak" | "speaks" | "spoken" | "play" | "plays" | "use" | "live" | "lives" | "come" | "comes" | "came" | "go" | "goes" | "get" | "gets"
                 | "work" | "works" | "belong" | "belongs" | "happen" | "happens" | "occur" | "occurs" | "stay" | "stays" | "teach" | "teaches" | "taught"
                 | "shows" | "hold" | "holds" | "run" | "runs" | "take" | "takes" | "took" | "make" | "makes" | "made" | "do" | "does" | "did" | "done"
                 | "receive" | "receives" | "involve" | "involves" | "serve" | "serves" | "operate" | "operates" | "offer" | "offers"
+                | "correspond" | "corresponds" | "land" | "lands" | "depart" | "departs" | "arrive" | "arrives" | "uses"
         )
 }

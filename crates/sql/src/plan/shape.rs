@@ -99,6 +99,15 @@ impl Reader<'_> {
             }
             agg_exprs.push(x);
         }
+        if self.count_at.is_some()
+            && let Some(p) = self.a.projection.clone()
+        {
+            for it in p.items {
+                if it.end - it.start == 1 && matches!(self.a.tokens[it.start].norm.as_str(), "number" | "count" | "total" | "amount") {
+                    self.mark(it.start..it.end, "aggregate COUNT");
+                }
+            }
+        }
         if let Some((s, e)) = self.count_at
             && !self.aggs_done.contains(&s)
             && measure.as_ref().is_none_or(|m| !matches!(m, Expr::Agg { func: AggFunc::Count | AggFunc::CountDistinct, .. }))
@@ -410,6 +419,11 @@ impl Reader<'_> {
         let mut res = Vec::new();
         for (f, c, s, e, mi) in out {
             let Some(c) = c else {
+                // "How many courses in total": with a count, a total is the count.
+                if f == AggFunc::Sum && self.count_at.is_some() {
+                    self.mark(s..e, "aggregate COUNT");
+                    continue;
+                }
                 // The aggregate names no column: the question asks for something not placed.
                 let words = self.a.tokens[s..e].iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join(" ");
                 self.penalties.push((format!("\"{words}\" names no column"), 0.5));
@@ -549,7 +563,13 @@ impl Reader<'_> {
         // "most", "fewest", "top": a count or a sum per entity.
         let entity = self.entity.clone()?;
         let mi = target;
-        let counted_table = mi.filter(|&mi| self.names_table(mi)).and_then(|mi| self.table(mi));
+        let counted_table = mi.filter(|&mi| self.names_table(mi)).and_then(|mi| self.table(mi)).or_else(|| {
+            // "Which continent speaks the most languages": rows of the table whose (non-numeric)
+            // column the word names, when that table is not the entity's.
+            let mi = mi?;
+            let c = self.field(mi)?;
+            (!self.is_measure(&c) && !c.table.eq_ignore_ascii_case(&entity) && self.connected(&entity, &c.table)).then(|| c.table.clone())
+        });
         let numeric = mi.filter(|&mi| !self.names_table(mi)).and_then(|mi| self.fields_of(mi).into_iter().find(|(c, _)| self.is_measure(c)).map(|(c, _)| c));
         let x = match (counted_table, numeric) {
             (Some(t), _) => {
@@ -631,13 +651,28 @@ impl Reader<'_> {
         for o in self.a.orderings.clone() {
             let col = match o.target {
                 Some(t) => {
-                    // "ordered by the number of X": by the count.
-                    if self.a.aggregates.iter().any(|g| g.start == self.skip_filler(t) && g.func == AggWord::Count && !self.inside_name(g.start)) {
+                    // "ordered by the number of X": by the count (unless X is a column that is itself
+                    // a number: "the number of final tables made").
+                    let counted_col = self.mention_at(t + 2).and_then(|mi| self.fields_of(mi).into_iter().next()).is_some_and(|(c, _)| self.is_measure(&c) && self.kind(&c) == FieldKind::Integer);
+                    let t = if counted_col && self.word(self.skip_filler(t)) == "number" { self.skip_filler(t) + 2 } else { t };
+                    if !counted_col && self.a.aggregates.iter().any(|g| g.start == self.skip_filler(t) && g.func == AggWord::Count && !self.inside_name(g.start)) {
                         self.mark(o.start..o.end, "ordering");
                         self.q.order_by.push((Expr::count(), o.desc.unwrap_or(false)));
                         continue;
                     }
-                    let Some(mi) = self.mention_at(t) else { continue };
+                    let Some(mi) = self.mention_at(t) else {
+                        // "ordered descending by value": by what is shown.
+                        let shown: Vec<ColRef> = self.q.select.iter().filter_map(|e| if let Expr::Col { col } = e { Some(col.clone()) } else { None }).collect();
+                        if matches!(self.word(self.skip_filler(t)), "value" | "values" | "it" | "them" | "that" | "this") && shown.len() == 1 {
+                            let c = shown[0].clone();
+                            let k = self.skip_filler(t);
+                            self.mark(o.start..o.end, format!("order by {c}"));
+                            self.mark(k..k + 1, format!("order by {c}"));
+                            let desc = o.desc.unwrap_or(false);
+                            self.q.order_by.push((Expr::col(c), desc));
+                        }
+                        continue;
+                    };
                     let Some(c) = self.field(mi).or_else(|| self.table(mi).and_then(|t| self.label(&t).into_iter().next())) else { continue };
                     self.consume(mi, format!("order by {c}"));
                     Some(c)
