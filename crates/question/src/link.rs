@@ -216,6 +216,19 @@ impl<'a> Linker<'a> {
                         }
                         l.add(&["non".to_string(), w.clone()], Entry { target: target.clone(), weight: f.weight * 0.95, how, negated: true });
                     }
+                    // A flag named for a state ("in_stock", "on_duty"): its opposite is said
+                    // "out of stock", "off duty".
+                    if field.kind == FieldKind::Flag && f.kind == FormKind::Full && f.words.len() >= 2 {
+                        let rest = f.words[1..].to_vec();
+                        let opposite: Option<Vec<String>> = match f.words[0].as_str() {
+                            "in" => Some(["out".to_string(), "of".to_string()].into_iter().chain(rest).collect()),
+                            "on" => Some(std::iter::once("off".to_string()).chain(rest).collect()),
+                            _ => None,
+                        };
+                        if let Some(o) = opposite {
+                            l.add(&o, Entry { target: target.clone(), weight: f.weight, how: How::Name, negated: true });
+                        }
+                    }
                     if f.words.len() == 1 && f.words[0].len() >= 4 && !key_only {
                         l.families.push((text::word_family(&f.words[0]), Entry { target: target.clone(), weight: f.weight * 0.7, how: How::Family, negated: false }));
                     }

@@ -199,6 +199,7 @@ pub fn score(verdict: &Verdict, plan: Option<&Plan>, sql: &str, question: &str, 
                 Cond::In { values, .. } if values.iter().any(|v| match v {
                     Lit::Text(t) => sql.contains(&literal(t)),
                     Lit::Num(n) => sql.contains(&number(*n)),
+                    Lit::Bool(_) => false,
                 }) =>
                 {
                     s += 1.0;

@@ -478,7 +478,12 @@ impl Reader<'_> {
                 let label = self.label(top[0].target.collection());
                 top.iter().find(|l| label.iter().any(|c| Some(c.column.as_str()) == l.target.field())).map(|l| (*l).clone())
             }).flatten();
-            let chosen = if top.len() == 1 {
+            // "closed audits": a value right before a table's name is that table's.
+            let next_table = self.ms.iter().position(|m| m.start == self.ms[mi].end).filter(|&n| self.names_table(n)).and_then(|n| self.table(n));
+            let of_next = next_table.and_then(|t| top.iter().find(|l| l.target.collection().eq_ignore_ascii_case(&t)).map(|l| (*l).clone()));
+            let chosen = if let Some(l) = of_next {
+                Some(l)
+            } else if top.len() == 1 {
                 Some(top[0].clone())
             } else if let Some(l) = labelled {
                 Some(l)

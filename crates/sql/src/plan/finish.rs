@@ -277,14 +277,26 @@ impl Reader<'_> {
             hits * 100 - fans * 10 + link
         };
         let mut stack: Vec<(String, Vec<JoinStep>)> = vec![(from.to_string(), Vec::new())];
+        let mut ties = 0usize;
+        let mut best_score = score(&best);
         while let Some((at, p)) = stack.pop() {
             if at.eq_ignore_ascii_case(to) {
-                if p.len() <= shortest.len() && score(&p) > score(&best) {
-                    best = p;
+                // A path one step longer counts only through a table the question names.
+                let named_hits = p.iter().filter(|s| named.iter().any(|n| n.eq_ignore_ascii_case(&s.to_table))).count();
+                let short_hits = shortest.iter().filter(|s| named.iter().any(|n| n.eq_ignore_ascii_case(&s.to_table))).count();
+                if p.len() <= shortest.len() || (p.len() == shortest.len() + 1 && named_hits > short_hits) {
+                    let sc = score(&p);
+                    if sc > best_score {
+                        best = p;
+                        best_score = sc;
+                        ties = 0;
+                    } else if sc == best_score && p != best {
+                        ties += 1;
+                    }
                 }
                 continue;
             }
-            if p.len() >= shortest.len().min(MAX_PATH) {
+            if p.len() >= (shortest.len() + 1).min(MAX_PATH) {
                 continue;
             }
             for e in edges.iter().filter(|e| e.from_table.eq_ignore_ascii_case(&at)) {
@@ -295,6 +307,10 @@ impl Reader<'_> {
                 q.push(e.clone());
                 stack.push((e.to_table.clone(), q));
             }
+        }
+        // Two equally good ways through different tables: which rows relate is a guess.
+        if ties > 0 && best.iter().map(|s| s.to_table.to_ascii_lowercase()).collect::<Vec<_>>() != shortest.iter().map(|s| s.to_table.to_ascii_lowercase()).collect::<Vec<_>>() || ties > 0 && best.len() > 1 {
+            self.penalties.push((format!("{from} and {to} are related through more than one path"), 0.85));
         }
         Some(best)
     }

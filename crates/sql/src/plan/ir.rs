@@ -97,6 +97,8 @@ impl Expr {
 pub(crate) enum Lit {
     Num(f64),
     Text(String),
+    /// TRUE / FALSE (both engines read the keywords).
+    Bool(bool),
 }
 
 /// A condition (all of a query's conditions hold).
@@ -227,6 +229,7 @@ fn lit(l: &Lit) -> String {
     match l {
         Lit::Num(n) => number(*n),
         Lit::Text(s) => literal(s),
+        Lit::Bool(b) => if *b { "TRUE".into() } else { "FALSE".into() },
     }
 }
 

@@ -318,6 +318,10 @@ impl Reader<'_> {
     fn group_keys(&mut self) -> Vec<(Key, bool)> {
         let mut out: Vec<(Key, bool)> = Vec::new();
         for g in self.a.groupings.clone() {
+            // "top 3 authors by number of books": the "by" names the ranking's measure.
+            if self.word(g.end - 1) == "by" && self.top_by(g.start).is_some() {
+                continue;
+            }
             let w = self.word(g.target).to_string();
             if matches!(w.as_str(), "month" | "months" | "year" | "years") && self.ms.iter().all(|m| m.start != g.target) {
                 let month = w.starts_with("month");
@@ -336,7 +340,11 @@ impl Reader<'_> {
             let key = if let Some(t) = self.table(mi).filter(|t| self.field(mi).is_none_or(|c| !c.table.eq_ignore_ascii_case(t) || self.readings(mi)[0].target == Target::Collection { collection: t.clone() })) {
                 Key::Rows(t)
             } else if let Some(c) = self.field(mi) {
-                Key::Col(c)
+                // "per home branch" naming the key `home_branch_id`: the branches it refers to.
+                match self.ctx.db.table(&c.table).and_then(|t| t.foreign_keys.iter().find(|fk| fk.columns.len() == 1 && fk.columns[0].eq_ignore_ascii_case(&c.column))) {
+                    Some(fk) => Key::Rows(fk.ref_table.clone()),
+                    None => Key::Col(c),
+                }
             } else {
                 continue;
             };
@@ -560,6 +568,54 @@ impl Reader<'_> {
             self.q.limit = Some(n);
             return Some(Expr::col(col));
         }
+        // "top 3 authors by number of books", "top 2 departments by total cost": the group is
+        // named after "top N", the measure after "by".
+        if let Some(by) = (s.target..(s.target + 4).min(self.n())).find(|&k| self.word(k) == "by")
+            && let Some(gm) = self.head_at(s.target).filter(|&mi| self.ms[mi].end <= by)
+        {
+            let group = if self.names_table(gm) { self.table(gm).map(Key::Rows) } else { self.field(gm).map(Key::Col) };
+            let mut k = by + 1;
+            let counts = self.a.aggregates.iter().find(|g| g.start == self.skip_filler(k) && g.func == AggWord::Count).cloned();
+            if let Some(g) = &counts {
+                self.mark(g.start..g.end, "aggregate COUNT");
+                self.aggs_done.push(g.start);
+                k = g.end;
+            }
+            let sums = self.a.aggregates.iter().find(|g| g.start == self.skip_filler(k) && g.func == AggWord::Sum).cloned();
+            if let Some(g) = &sums {
+                self.aggs_done.push(g.start);
+                k = g.end;
+            }
+            let mm = self.head_at(k);
+            let measure = mm.and_then(|mi| {
+                if self.names_table(mi) {
+                    self.table(mi).map(|t| (Expr::count(), t, mi))
+                } else {
+                    self.fields_of(mi).into_iter().find(|(c, _)| self.is_measure(c)).map(|(c, _)| (Expr::Agg { func: AggFunc::Sum, col: Some(c.clone()) }, c.table.clone(), mi))
+                }
+            });
+            if let (Some(g), Some((x, table, mi))) = (group, measure) {
+                self.consume(gm, match &g {
+                    Key::Col(c) => format!("group by {c}"),
+                    Key::Rows(t) | Key::Time(ColRef { table: t, .. }, _) => format!("group by {t}"),
+                });
+                self.consume(mi, match &x {
+                    Expr::Agg { col: Some(c), .. } => format!("SUM({c})"),
+                    _ => format!("table {table}"),
+                });
+                if let Some(g) = &sums {
+                    self.mark(g.start..g.end, "aggregate SUM");
+                }
+                self.mark(s.start..s.end, format!("order by desc limit {n}"));
+                self.mark(by..by + 1, "order by");
+                self.q.table = table;
+                keys.clear();
+                keys.push(g);
+                self.q.order_by.push((x.clone(), s.desc));
+                self.q.limit = Some(n);
+                return Some(x);
+            }
+        }
         // "most", "fewest", "top": a count or a sum per entity.
         let entity = self.entity.clone()?;
         let mi = target;
@@ -605,6 +661,11 @@ impl Reader<'_> {
         self.q.limit = Some(n);
         self.group_entity(keys, which_col);
         Some(x)
+    }
+
+    /// The ranking "top N X" whose "by" is at `by`: its superlative.
+    fn top_by(&self, by: usize) -> Option<Superlative> {
+        self.a.superlatives.iter().find(|s| s.adjective.is_none() && (s.start..s.end).any(|k| matches!(self.word(k), "top" | "bottom")) && s.target < by && by <= s.target + 4).cloned()
     }
 
     /// Token `i` is part of a column's whole name ("best finish", "total amount"): not a cue.

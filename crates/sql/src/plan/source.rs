@@ -70,7 +70,7 @@ pub(crate) fn flag_literal(ctx: &SchemaContext, table: &str, column: &str, value
     let known: Vec<String> = c.map(|c| if c.values.is_empty() { c.samples.clone() } else { c.values.clone() }).unwrap_or_default();
     let want: &[&str] = if value { TRUE_SPELLINGS } else { FALSE_SPELLINGS };
     match c.map(ColumnInfo::kind) {
-        Some(ColumnKind::Boolean) => super::ir::Lit::Text(if value { "TRUE".into() } else { "FALSE".into() }),
+        Some(ColumnKind::Boolean) => super::ir::Lit::Bool(value),
         Some(ColumnKind::Integer) | Some(ColumnKind::Number) => super::ir::Lit::Num(if value { 1.0 } else { 0.0 }),
         _ => match known.iter().find(|v| want.contains(&v.to_lowercase().as_str())) {
             Some(v) => super::ir::Lit::Text(v.clone()),
