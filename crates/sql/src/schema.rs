@@ -200,13 +200,10 @@ impl SchemaContext {
         self.semantic.as_ref()?.tables.iter().find(|(k, _)| k.eq_ignore_ascii_case(table)).map(|(_, v)| v)
     }
 
-    /// The date column "in 2024" refers to: the semantic `default_date`, else the first date column.
+    /// The date column "in 2024" refers to, when the semantic file names one (`default_date`).
     pub(crate) fn default_date(&self, table: &str) -> Option<String> {
         let t = self.db.table(table)?;
-        if let Some(d) = self.semantic_table(table).and_then(|s| s.default_date.clone()).filter(|d| t.column(d).is_some()) {
-            return Some(d);
-        }
-        t.columns.iter().find(|c| c.kind() == ColumnKind::Date).map(|c| c.name.clone())
+        self.semantic_table(table).and_then(|s| s.default_date.clone()).filter(|d| t.column(d).is_some())
     }
 
     /// The schema as prompt text: one block per table with typed columns, keys, sample values

@@ -36,8 +36,8 @@ impl Reader<'_> {
     pub fn conditions(&mut self) {
         self.averages();
         self.comparisons();
-        self.dates();
         self.values();
+        self.dates();
         self.flags();
         self.contains();
     }
@@ -385,8 +385,10 @@ impl Reader<'_> {
             if let Some((c, _)) = self.fields_of(mi).into_iter().filter(|_| !self.names_table(mi)).find(|(c, _)| self.kind(c) == FieldKind::Date || is_year_col(self, c)) {
                 return Some((c, Some(mi)));
             }
-            // "a concert in 2014": the named table's date or year column.
-            if let Some(t) = self.table(mi).filter(|_| self.names_table(mi)) {
+            // "a concert in 2014", "a regulatory audit in 2025": the date or year column of the
+            // table named (or valued) right before.
+            let before = self.table(mi).filter(|_| self.names_table(mi)).or_else(|| matches!(self.ms[mi].best().target, Target::Value { .. }).then(|| self.ms[mi].best().target.collection().to_string()));
+            if let Some(t) = before {
                 let mut cols = self.date_columns(&t);
                 if cols.is_empty() {
                     cols = self.schema.collection(&t).map(|c| c.fields.iter().map(|f| ColRef::new(&c.name, &f.name)).filter(|c| is_year_col(self, c)).collect()).unwrap_or_default();
@@ -394,6 +396,12 @@ impl Reader<'_> {
                 if cols.len() == 1 {
                     self.reach.push(t.clone());
                     return Some((cols[0].clone(), None));
+                }
+                if let Some(d) = self.ctx.default_date(&t).filter(|_| cols.len() > 1)
+                    && let Some(c) = cols.iter().find(|c| c.column.eq_ignore_ascii_case(&d))
+                {
+                    self.reach.push(t.clone());
+                    return Some((c.clone(), None));
                 }
             }
         }
@@ -428,9 +436,18 @@ impl Reader<'_> {
                 return Some((named[0].clone(), None));
             }
         }
+        // "books borrowed in 2025": a column named for another verb (`published_year`) is not
+        // what the verb dates.
+        let verb_before = (1..=2).filter_map(|k| d.start.checked_sub(k)).map(|i| self.word(i).to_string()).find(|w| w.len() > 4 && (w.ends_with("ed") || qa_core::text::is_verb_form(w)));
+        let other_verb = |c: &ColRef| {
+            let Some(v) = &verb_before else { return false };
+            let vf = qa_core::text::word_family(v);
+            let words = names::name_words(&c.column);
+            words.iter().any(|w| w.len() > 4 && (w.ends_with("ed") || qa_core::text::is_verb_form(w))) && !words.iter().any(|w| qa_core::text::word_family(w) == vf)
+        };
         // The tables in play: their only date column, else the default one (a guess).
         for t in self.context_tables() {
-            let cols = self.date_columns(&t);
+            let cols: Vec<ColRef> = self.date_columns(&t).into_iter().filter(|c| !other_verb(c)).collect();
             match cols.len() {
                 0 => {}
                 1 => return Some((cols[0].clone(), None)),
@@ -443,7 +460,7 @@ impl Reader<'_> {
                     return Some((chosen, None));
                 }
             }
-            let years: Vec<ColRef> = self.schema.collection(&t).map(|c| c.fields.iter().map(|f| ColRef::new(&c.name, &f.name)).filter(|c| is_year_col(self, c)).collect()).unwrap_or_default();
+            let years: Vec<ColRef> = self.schema.collection(&t).map(|c| c.fields.iter().map(|f| ColRef::new(&c.name, &f.name)).filter(|c| is_year_col(self, c) && !other_verb(c)).collect()).unwrap_or_default();
             if years.len() == 1 {
                 return Some((years[0].clone(), None));
             }

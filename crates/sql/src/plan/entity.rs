@@ -139,7 +139,7 @@ impl Reader<'_> {
                 pos += 1;
             }
             if pos > p.end
-                && let Some(mi) = self.head_at(pos).filter(|&mi| self.names_table(mi) && self.ms[mi].start <= pos + 2)
+                && let Some(mi) = (pos..(pos + 4).min(self.n())).find_map(|k| self.ms.iter().position(|m| m.start == k && self.names_table_idx(m)))
             {
                 self.proj_table = self.table(mi);
             }

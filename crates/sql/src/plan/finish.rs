@@ -399,7 +399,9 @@ impl Reader<'_> {
             if main.iter().any(|m| m.eq_ignore_ascii_case(&t)) {
                 continue;
             }
-            let strong = self.readings(mi).iter().any(|l| l.target.collection().eq_ignore_ascii_case(&t) && !matches!(l.how, How::Head | How::Part | How::Family | How::Fuzzy | How::Acronym));
+            let weak = |l: &qa_question::Link| matches!(l.how, How::Head | How::Part | How::Family | How::Fuzzy | How::Acronym);
+            let refers = |l: &qa_question::Link| l.target.field().is_some_and(|f| self.ctx.db.table(l.target.collection()).is_some_and(|tb| tb.foreign_keys.iter().any(|fk| fk.ref_table.eq_ignore_ascii_case(&t) && fk.columns.iter().any(|c| c.eq_ignore_ascii_case(f)))));
+            let strong = self.readings(mi).iter().any(|l| (l.target.collection().eq_ignore_ascii_case(&t) || refers(l)) && !weak(l));
             if !strong {
                 let words = self.a.tokens[self.ms[mi].start..self.ms[mi].end].iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join(" ");
                 self.penalties.push((format!("\"{words}\" read as part of a name in {t}"), 0.78));

@@ -332,7 +332,21 @@ impl Reader<'_> {
                 continue;
             }
             let target = if self.word(g.target) == "number" && self.word(g.target + 1) == "of" { g.target + 2 } else { g.target };
-            let Some(mi) = self.mention_at(target) else { continue };
+            let Some(first) = self.mention_at(target) else { continue };
+            // "per branch city": the column of the table named before it.
+            let mi = match self.head_at(target) {
+                Some(h) if h != first && self.names_table(first) && !self.names_table(h) => {
+                    let t = self.table(first).unwrap_or_default();
+                    if self.fields_of(h).iter().any(|(c, _)| c.table.eq_ignore_ascii_case(&t)) {
+                        self.focus.push(t.clone());
+                        self.consume(first, format!("table {t}"));
+                        h
+                    } else {
+                        first
+                    }
+                }
+                _ => first,
+            };
             if target != g.target {
                 self.mark(g.target..target, "group by");
             }
@@ -388,8 +402,12 @@ impl Reader<'_> {
                 continue;
             }
             let ok = |c: &ColRef| if matches!(g.func, AggWord::Max | AggWord::Min) { self.is_measure(c) || self.kind(c) == FieldKind::Date } else { self.is_measure(c) };
-            // "the average invoice amount": past a table's name to the column.
-            let start = self.skip_filler(g.target);
+            // "the average invoice amount": past a table's name to the column; "the average
+            // number of pages": the column that counts.
+            let mut start = self.skip_filler(g.target);
+            if self.word(start) == "number" && self.word(start + 1) == "of" {
+                start += 2;
+            }
             let col = (start..(start + 4).min(self.n())).find_map(|k| {
                 let mi = self.ms.iter().position(|m| m.start == k)?;
                 if self.names_table(mi) && !self.fields_of(mi).iter().any(|(c, _)| ok(c)) {
@@ -618,7 +636,17 @@ impl Reader<'_> {
         }
         // "most", "fewest", "top": a count or a sum per entity.
         let entity = self.entity.clone()?;
-        let mi = target;
+        // "the most open findings": past the values and flags to the noun.
+        let mi = target.map(|t| {
+            let mut k = t;
+            while matches!(self.ms[k].best().target, Target::Value { .. }) || self.ms[k].best().target.field().is_some_and(|f| self.kind(&ColRef::new(self.ms[k].best().target.collection(), f)) == FieldKind::Flag) {
+                match self.ms.iter().position(|m| m.start == self.ms[k].end) {
+                    Some(next) => k = next,
+                    None => return t,
+                }
+            }
+            k
+        });
         let counted_table = mi.filter(|&mi| self.names_table(mi)).and_then(|mi| self.table(mi)).or_else(|| {
             // "Which continent speaks the most languages": rows of the table whose (non-numeric)
             // column the word names, when that table is not the entity's.
