@@ -426,7 +426,7 @@ fn schema(settings: &Settings, dialect: Option<&str>, json_out: bool) -> Result<
         eprintln!("warning: {w}");
     }
     if json_out {
-        println!("{}", serde_json::to_string_pretty(&json!({"database": url.to_string(), "schema": ctx.db, "semantic": ctx.semantic, "lexicon": ctx.lexicon, "context": ctx.render()}))?);
+        println!("{}", serde_json::to_string_pretty(&json!({"database": url.to_string(), "schema": ctx.db, "semantic": ctx.semantic, "context": ctx.render()}))?);
     } else {
         print!("{}", ctx.render());
     }

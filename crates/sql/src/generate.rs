@@ -268,26 +268,27 @@ mod tests {
         let s = sql_for("How many open findings per department?", Dialect::Sqlite);
         assert_eq!(
             s,
-            "SELECT departments.name AS department, COUNT(*) AS finding_count FROM findings \
+            "SELECT departments.\"name\", departments.id, COUNT(*) AS finding_count FROM findings \
              JOIN audits ON findings.audit_id = audits.id JOIN departments ON audits.department_id = departments.id \
-             WHERE findings.status = 'Open' GROUP BY departments.name ORDER BY finding_count DESC, 1 LIMIT 200"
+             WHERE findings.status = 'Open' GROUP BY departments.\"name\", departments.id ORDER BY COUNT(*) DESC, departments.\"name\" ASC, departments.id ASC LIMIT 200"
         );
     }
 
     #[test]
     fn renders_time_buckets_per_dialect() {
         let s = sql_for("Number of findings per month in 2025", Dialect::Postgres);
-        assert!(s.starts_with("SELECT to_char(findings.reported_on, 'YYYY-MM') AS month, COUNT(*) AS finding_count FROM findings"), "{s}");
+        assert!(s.starts_with("SELECT to_char(findings.reported_on, 'YYYY-MM') AS \"month\", COUNT(*) AS finding_count FROM findings"), "{s}");
+        assert!(s.ends_with("ORDER BY to_char(findings.reported_on, 'YYYY-MM') ASC LIMIT 200"), "months read in time order: {s}");
         assert!(s.contains("findings.reported_on >= '2025-01-01' AND findings.reported_on < '2026-01-01'"), "{s}");
-        assert!(s.ends_with("GROUP BY to_char(findings.reported_on, 'YYYY-MM') ORDER BY 1 LIMIT 200"), "{s}");
+        assert!(s.contains("GROUP BY to_char(findings.reported_on, 'YYYY-MM')"), "{s}");
         let s = sql_for("Number of findings per month in 2025", Dialect::Sqlite);
-        assert!(s.starts_with("SELECT strftime('%Y-%m', findings.reported_on) AS month"), "{s}");
+        assert!(s.starts_with("SELECT strftime('%Y-%m', findings.reported_on) AS \"month\""), "{s}");
     }
 
     #[test]
     fn renders_top_one_and_literals_escaped() {
         let s = sql_for("Which department has the most critical findings?", Dialect::Sqlite);
-        assert!(s.ends_with("ORDER BY finding_count DESC, 1 LIMIT 1"), "{s}");
+        assert!(s.ends_with("ORDER BY COUNT(*) DESC LIMIT 1"), "{s}");
         assert_eq!(literal("O'Brien"), "'O''Brien'");
         assert_eq!(ident("Order Items"), "\"Order Items\"");
         assert_eq!(ident("findings"), "findings");

@@ -1,6 +1,7 @@
 //! Schema context: what the database says about itself (introspection, in [`super::db`]) merged
 //! with an optional semantic schema file (descriptions, synonyms, value aliases) into one
-//! context: a lexicon the planner maps question words onto, and a text the LLM is prompted with.
+//! context: what the question reader links words onto (`plan::source`), and a text the LLM is
+//! prompted with.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -94,15 +95,6 @@ pub(crate) enum Term {
     Value { table: String, column: String, values: Vec<String> },
 }
 
-/// One lexicon entry: a normalised phrase (lower-case words joined by single spaces) and what
-/// it stands for, with where the link came from (`name`, `synonym`, `sample`, `alias`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct LexEntry {
-    pub(crate) phrase: String,
-    pub(crate) term: Term,
-    pub(crate) source: String,
-}
-
 /// The merged schema context.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -111,8 +103,6 @@ pub struct SchemaContext {
     pub db: DbSchema,
     /// The semantic schema, when one was given.
     pub semantic: Option<SemanticSchema>,
-    /// Every phrase the planner can map, from names, synonyms, sample values and aliases.
-    pub lexicon: Vec<LexEntry>,
     /// Semantic-schema entries that name tables or columns the database lacks (ignored).
     pub warnings: Vec<String>,
     /// Foreign keys the database does not declare but its names imply (a column named like
@@ -122,70 +112,15 @@ pub struct SchemaContext {
     pub(crate) inferred: Vec<JoinStep>,
 }
 
-/// Lower-case words of `text` (letters, digits, apostrophes dropped), for phrase matching.
-pub(crate) fn words(text: &str) -> Vec<String> {
-    text.split(|c: char| !(c.is_alphanumeric() || c == '\''))
-        .map(|w| w.trim_matches('\'').to_lowercase())
-        .filter(|w| !w.is_empty())
-        .collect()
-}
-
 pub(crate) use qa_core::text::singular;
 
-/// A phrase normalised for matching: words, each singular.
-pub(crate) fn normalise(phrase: &str) -> String {
-    words(&phrase.replace('_', " ")).iter().map(|w| singular(w)).collect::<Vec<_>>().join(" ")
-}
-
 impl SchemaContext {
-    /// Merge `db` with `semantic` and build the lexicon.
+    /// Merge `db` with `semantic` (the question reader builds its index of names, values and
+    /// aliases from both: `plan::source`).
     pub fn build(db: DbSchema, semantic: Option<SemanticSchema>) -> SchemaContext {
         let warnings = semantic.as_ref().map(|s| s.check_against(&db)).unwrap_or_default();
-        let mut lexicon = Vec::new();
-        let mut push = |phrase: &str, term: Term, source: &str| {
-            let phrase = normalise(phrase);
-            if !phrase.is_empty() && !lexicon.iter().any(|e: &LexEntry| e.phrase == phrase && e.term == term) {
-                lexicon.push(LexEntry { phrase, term, source: source.into() });
-            }
-        };
-        for t in &db.tables {
-            push(&t.name, Term::Table { table: t.name.clone() }, "name");
-            for c in &t.columns {
-                // Key columns are reached through joins, not named by users.
-                if !(c.name.eq_ignore_ascii_case("id") || c.name.to_ascii_lowercase().ends_with("_id")) {
-                    push(&c.name, Term::Column { table: t.name.clone(), column: c.name.clone() }, "name");
-                }
-                for v in &c.samples {
-                    // Values that are numbers or single letters would match too much.
-                    if v.chars().any(|ch| ch.is_alphabetic()) && v.chars().count() > 1 {
-                        push(v, Term::Value { table: t.name.clone(), column: c.name.clone(), values: vec![v.clone()] }, "sample");
-                    }
-                }
-            }
-        }
-        if let Some(sem) = &semantic {
-            for (tname, st) in &sem.tables {
-                let Some(t) = db.table(tname) else { continue };
-                for s in &st.synonyms {
-                    push(s, Term::Table { table: t.name.clone() }, "synonym");
-                }
-                for (cname, sc) in &st.columns {
-                    let Some(c) = t.column(cname) else { continue };
-                    for s in &sc.synonyms {
-                        push(s, Term::Column { table: t.name.clone(), column: c.name.clone() }, "synonym");
-                    }
-                }
-            }
-            for a in &sem.value_aliases {
-                if let Some(t) = db.table(&a.table)
-                    && let Some(c) = t.column(&a.column)
-                {
-                    push(&a.phrase, Term::Value { table: t.name.clone(), column: c.name.clone(), values: a.values.clone() }, "alias");
-                }
-            }
-        }
         let inferred = infer_keys(&db);
-        SchemaContext { db, semantic, lexicon, warnings, inferred }
+        SchemaContext { db, semantic, warnings, inferred }
     }
 
     /// `step` (either direction) follows an inferred, not a declared, foreign key.
@@ -426,16 +361,15 @@ pub(crate) mod tests {
         assert_eq!(singular("statuses"), "status");
         assert_eq!(singular("status"), "status");
         assert_eq!(singular("it"), "it");
-        assert_eq!(normalise("Human Resources"), "human resource");
     }
 
     #[test]
     fn sample_semantic_file_matches_the_sample_schema() {
         let ctx = audit_context();
         assert!(ctx.warnings.is_empty(), "{:?}", ctx.warnings);
-        assert!(ctx.lexicon.iter().any(|e| e.phrase == "issue" && e.term == Term::Table { table: "findings".into() }));
-        assert!(ctx.lexicon.iter().any(|e| e.phrase == "urgent" && matches!(&e.term, Term::Value { values, .. } if values == &["Critical"])));
-        assert_eq!(ctx.label_column("departments").as_deref(), Some("name"));
+        let schema = crate::plan::source::source_schema(&ctx);
+        assert!(schema.collection("findings").is_some_and(|c| c.synonyms.iter().any(|s| s == "issue")));
+        assert!(schema.aliases.iter().any(|a| a.phrase == "urgent" && a.values == ["Critical"]));
         assert_eq!(ctx.default_date("findings").as_deref(), Some("reported_on"));
         let text = ctx.render();
         assert!(text.contains("TABLE findings (100 rows) -- Problems found"), "{text}");

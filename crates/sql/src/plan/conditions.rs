@@ -26,6 +26,18 @@ enum Measured {
     Own(Option<usize>),
 }
 
+/// Verbs that name a measure, and the measure's nouns (generic English).
+fn measure_verb(w: &str) -> Option<&'static [&'static str]> {
+    Some(match w {
+        "cost" | "costs" | "costing" | "priced" => &["price", "cost", "amount", "fee", "fare", "charge", "rate"],
+        "weigh" | "weighs" | "weighing" | "weighed" => &["weight", "mass"],
+        "last" | "lasts" | "lasted" | "lasting" | "took" | "take" | "takes" => &["duration", "length", "time", "hour", "minute", "day"],
+        "earn" | "earns" | "earned" | "earning" | "make" | "makes" | "made" => &["earning", "salary", "income", "wage", "revenue"],
+        "measure" | "measures" | "measured" | "measuring" => &["length", "size", "height", "width"],
+        _ => return None,
+    })
+}
+
 /// Words of flag names that say it is a flag, not what it flags ("sms_opt_in").
 const FLAG_WORDS: &[&str] = &["opt", "in", "out", "enabled", "consent", "allowed", "flag", "yn", "ind", "indicator", "status", "required", "attached"];
 
@@ -139,6 +151,16 @@ impl Reader<'_> {
         }
         if let Some((c, mi)) = self.numeric_before(start) {
             return Some(Measured::Col(c, Some(mi)));
+        }
+        // "vehicles that cost more than 40000", "dogs that weigh over 40 kg": a verb that names
+        // a measure.
+        if start > 0
+            && let Some(nouns) = measure_verb(self.word(start - 1))
+        {
+            let cols = self.measure_columns(nouns);
+            if cols.len() == 1 {
+                return Some(Measured::Col(cols[0].clone(), None));
+            }
         }
         if let Some(m) = self.mention_at(end).and_then(after) {
             return Some(m);
@@ -257,6 +279,9 @@ impl Reader<'_> {
                         _ => format!("{col} {} {}", c.op.sql(), super::ir::number(value)),
                     };
                     self.mark(c.start..c.end, role.clone());
+                    if c.start > 0 && measure_verb(self.word(c.start - 1)).is_some() {
+                        self.mark(c.start - 1..c.start, role.clone());
+                    }
                     if let Some(mi) = mi {
                         self.consume(mi, role);
                     }
@@ -504,7 +529,7 @@ impl Reader<'_> {
                 Some(top[0].clone())
             } else if let Some(l) = labelled {
                 Some(l)
-            } else if in_ctx.len() == 1 {
+            } else if in_ctx.len() == 1 && !self.entity_mentions.is_empty() {
                 Some(in_ctx[0].clone())
             } else if let Some(l) = top.iter().find(|l| l.how == How::FieldValue) {
                 Some((*l).clone())
@@ -534,7 +559,7 @@ impl Reader<'_> {
             }
             // "both cats and dogs", "English and French as official languages": each value must
             // hold for some related row (checked against the query's table at the end).
-            let and = start > 0 && self.word(start - 1) == "and" && !self.q.filters.iter().any(|f| matches!(f, Cond::In { col: c, .. } if *c == col) && false);
+            let and = start > 0 && self.word(start - 1) == "and";
             if listed && ((0..start).any(|i| self.word(i) == "both") || and) && !self.both.contains(&col) {
                 self.both.push(col.clone());
                 if let Some(b) = (0..start).find(|&i| self.word(i) == "both") {

@@ -33,12 +33,12 @@ impl Reader<'_> {
         // "which X …", "what X …" (a sentence's first words).
         for &(s, e) in &self.a.sentences {
             for i in s..(s + 2).min(e) {
-                if matches!(self.word(i), "which" | "what") && !matches!(self.word(i + 1), "is" | "are" | "was" | "were") {
-                    if let Some(mi) = self.head_at(i + 1) {
-                        if let Some(t) = self.table_in_context(mi) {
-                            entity.get_or_insert((t, Some(mi)));
-                        }
-                    }
+                if matches!(self.word(i), "which" | "what")
+                    && !matches!(self.word(i + 1), "is" | "are" | "was" | "were")
+                    && let Some(mi) = self.head_at(i + 1)
+                    && let Some(t) = self.table_in_context(mi)
+                {
+                    entity.get_or_insert((t, Some(mi)));
                 }
             }
         }
@@ -94,7 +94,7 @@ impl Reader<'_> {
                         }
                     }
                 }
-                votes.sort_by(|a, b| b.1.cmp(&a.1));
+                votes.sort_by_key(|v| std::cmp::Reverse(v.1));
                 if let Some((t, _)) = votes.first() {
                     entity = Some((t.clone(), None));
                 }
@@ -108,11 +108,11 @@ impl Reader<'_> {
         // The first table named anywhere.
         if entity.is_none() {
             for mi in 0..self.ms.len() {
-                if self.readings(mi).iter().any(|l| matches!(l.target, Target::Collection { .. })) {
-                    if let Some(t) = self.table_in_context(mi) {
-                        entity = Some((t, Some(mi)));
-                        break;
-                    }
+                if self.readings(mi).iter().any(|l| matches!(l.target, Target::Collection { .. }))
+                    && let Some(t) = self.table_in_context(mi)
+                {
+                    entity = Some((t, Some(mi)));
+                    break;
                 }
             }
         }

@@ -309,7 +309,7 @@ impl Reader<'_> {
             }
         }
         // Two equally good ways through different tables: which rows relate is a guess.
-        if ties > 0 && best.iter().map(|s| s.to_table.to_ascii_lowercase()).collect::<Vec<_>>() != shortest.iter().map(|s| s.to_table.to_ascii_lowercase()).collect::<Vec<_>>() || ties > 0 && best.len() > 1 {
+        if ties > 0 && best.len() > 1 {
             self.penalties.push((format!("{from} and {to} are related through more than one path"), 0.85));
         }
         Some(best)
@@ -381,10 +381,14 @@ impl Reader<'_> {
             if !super::read::is_light_verb(&w) || noun {
                 continue;
             }
+            // Between two used words of one sentence: "languages spoken in Aruba", "cartoons
+            // written by Joseph Kuhr". A verb that ends the question ("which bookings were
+            // refunded?") is a condition nothing placed.
             let near = |j: usize| self.ledger.is_used(j);
-            let left = (0..i).rev().find(|&j| self.ledger.is_content(j) || near(j)).is_some_and(near);
-            let right = (i + 1..self.n()).find(|&j| self.ledger.is_content(j) || near(j)).is_some_and(near);
-            if left || right {
+            let sentence = self.a.sentences.iter().find(|&&(s, e)| s <= i && i < e).copied().unwrap_or((0, self.n()));
+            let left = (sentence.0..i).rev().find(|&j| self.ledger.is_content(j) || near(j)).is_some_and(near);
+            let right = (i + 1..sentence.1).find(|&j| self.ledger.is_content(j) || near(j)).is_some_and(near);
+            if left && right {
                 self.mark(i..i + 1, "relation");
             }
         }

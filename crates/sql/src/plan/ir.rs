@@ -368,12 +368,40 @@ fn layout(ctx: &SchemaContext, q: &Query) -> Layout {
     Layout { inline, semi, filters, repeats }
 }
 
+/// The name of a selected aggregate or time bucket.
+fn alias(q: &Query, e: &Expr) -> Option<String> {
+    let stem = |c: &ColRef| qa_question::names::name_words(&c.column).join("_");
+    Some(match e {
+        Expr::Agg { func: AggFunc::Count, col: None } => format!("{}_count", qa_core::text::singular(&q.table.to_ascii_lowercase())),
+        Expr::Agg { func: AggFunc::CountDistinct, col: Some(c) } => format!("{}_count", stem(c)),
+        Expr::Agg { func: AggFunc::Avg, col: Some(c) } => format!("avg_{}", stem(c)),
+        Expr::Agg { func: AggFunc::Sum, col: Some(c) } => format!("total_{}", stem(c)),
+        Expr::Agg { func: AggFunc::Max, col: Some(c) } => format!("max_{}", stem(c)),
+        Expr::Agg { func: AggFunc::Min, col: Some(c) } => format!("min_{}", stem(c)),
+        Expr::Time { month: true, .. } => "month".into(),
+        Expr::Time { month: false, .. } => "year".into(),
+        _ => return None,
+    })
+}
+
 /// Render `q` as SQL; `row_cap` caps the outer query (None for a sub-query).
 pub(crate) fn render_query(ctx: &SchemaContext, q: &Query, dialect: Dialect, row_cap: Option<usize>) -> String {
     let l = layout(ctx, q);
     let pk = ctx.table(&q.table).and_then(|t| (t.primary_key.len() == 1).then(|| format!("{}.{}", ident(&q.table), ident(&t.primary_key[0]))));
     let count_key = if l.repeats { pk.as_deref() } else { None };
-    let mut select: Vec<String> = q.select.iter().map(|e| expr_sql(ctx, e, dialect, count_key)).collect();
+    // Aggregates are named for the reader ("finding_count", "avg_cost"); the planner's other
+    // columns keep their names.
+    let mut select: Vec<String> = q
+        .select
+        .iter()
+        .map(|e| {
+            let x = expr_sql(ctx, e, dialect, count_key);
+            match alias(q, e) {
+                Some(a) if row_cap.is_some() => format!("{x} AS {}", ident(&a)),
+                _ => x,
+            }
+        })
+        .collect();
     if select.is_empty() {
         select.push(format!("{}.*", ident(&q.table)));
     }
@@ -420,6 +448,17 @@ pub(crate) fn render_query(ctx: &SchemaContext, q: &Query, dialect: Dialect, row
         }
         return sql;
     }
+    // Groups without an asked order: the biggest first, then by their keys (a stable order).
+    let mut order = q.order_by.clone();
+    if order.is_empty() && !q.group_by.is_empty() && row_cap.is_some() {
+        // Time buckets read in time order.
+        let by_time = q.group_by.iter().any(|g| matches!(g, Expr::Time { .. }));
+        if let Some(a) = q.select.iter().find(|e| e.is_agg()).filter(|_| !by_time) {
+            order.push((a.clone(), true));
+        }
+        order.extend(q.group_by.iter().map(|g| (g.clone(), false)));
+    }
+    let q = &Query { order_by: order, ..q.clone() };
     if !q.order_by.is_empty() {
         let keys: Vec<String> = q
             .order_by

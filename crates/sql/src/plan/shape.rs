@@ -11,6 +11,9 @@ use super::entity::Shown;
 use super::ir::{AggFunc, ColRef, Expr};
 use super::read::Reader;
 
+/// An aggregate word placed: function, column, token range, the mention of the column.
+type AggItem = (AggFunc, Option<ColRef>, usize, usize, Option<usize>);
+
 /// A grouping key: a column, a table's rows (its label, grouped by its key), or a time bucket.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum Key {
@@ -190,7 +193,7 @@ impl Reader<'_> {
                 if of_rows && !self.q.group_by.contains(&x) {
                     self.q.group_by.push(x.clone());
                 }
-                if !select.contains(&x) && !(aggregated && !self.q.group_by.contains(&x)) {
+                if !select.contains(&x) && (!aggregated || self.q.group_by.contains(&x)) {
                     self.reach.extend(x.column().map(|c| c.table.clone()));
                     if let Expr::All { table } = &x {
                         self.reach.push(table.clone());
@@ -392,7 +395,7 @@ impl Reader<'_> {
     /// Aggregates other than a count: their function, column and token range ("the average age",
     /// "average, minimum and maximum weight", "total fines").
     fn aggregate_items(&mut self) -> Vec<(AggFunc, Option<ColRef>, usize, usize)> {
-        let mut out: Vec<(AggFunc, Option<ColRef>, usize, usize, Option<usize>)> = Vec::new();
+        let mut out: Vec<AggItem> = Vec::new();
         for g in self.a.aggregates.clone() {
             if g.func == AggWord::Count || self.aggs_done.contains(&g.start) || self.inside_name(g.start) {
                 continue;
@@ -428,7 +431,6 @@ impl Reader<'_> {
                 (money.len() == 1).then(|| (money[0].clone(), usize::MAX))
             });
             // "how much" is a total of money.
-            let col = col.or_else(|| (g.func == AggWord::Sum && self.word(g.start) == "how").then(|| None).flatten());
             let (c, mi) = match col {
                 Some((c, mi)) => (Some(c), Some(mi)),
                 None => (None, None),

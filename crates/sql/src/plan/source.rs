@@ -145,10 +145,10 @@ impl ValueLookup for DbLookup<'_> {
                 }
                 self.budget -= 1;
                 let sql = format!("SELECT {} FROM {} WHERE LOWER({}) = LOWER({}) LIMIT 1", ident(&c.name), ident(&t.name), ident(&c.name), literal(needle));
-                if let Ok(r) = self.db.query(&sql, ExecLimits { row_cap: 1, ..self.limits }) {
-                    if let Some(v) = r.rows.first().and_then(|row| row.first()).and_then(|v| v.as_str()) {
-                        out.push((t.name.clone(), c.name.clone(), v.to_string()));
-                    }
+                if let Ok(r) = self.db.query(&sql, ExecLimits { row_cap: 1, ..self.limits })
+                    && let Some(v) = r.rows.first().and_then(|row| row.first()).and_then(|v| v.as_str())
+                {
+                    out.push((t.name.clone(), c.name.clone(), v.to_string()));
                 }
             }
         }

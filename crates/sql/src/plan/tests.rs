@@ -1,0 +1,150 @@
+//! The planner on the audit sample's schema and on a schema of another domain (a small fleet),
+//! asserted on the SQL it renders: what a user would check.
+
+use chrono::NaiveDate;
+
+use super::*;
+use crate::schema::tests::audit_context;
+use crate::{ColumnInfo, DbSchema, Dialect, ForeignKey, TableInfo};
+
+fn today() -> NaiveDate {
+    NaiveDate::from_ymd_opt(2026, 11, 26).unwrap()
+}
+
+fn on(ctx: &SchemaContext, q: &str) -> PlanOutcome {
+    plan_on(ctx, q, &[], today(), None)
+}
+
+fn sql(ctx: &SchemaContext, q: &str) -> String {
+    let o = on(ctx, q);
+    assert!(o.ambiguity.is_none(), "{q}: asked {:?}", o.clarifying_question);
+    assert!(o.confidence >= CONFIDENCE_THRESHOLD, "{q}: confidence {} {:?}", o.confidence, o.coverage);
+    ir::render_query(ctx, &o.plan.unwrap(), Dialect::Sqlite, Some(200))
+}
+
+#[test]
+fn counts_filters_groups_and_joins_on_the_audit_schema() {
+    let ctx = audit_context();
+    assert_eq!(sql(&ctx, "How many critical findings are there?"), "SELECT COUNT(*) AS finding_count FROM findings WHERE findings.severity = 'Critical' LIMIT 200");
+    let s = sql(&ctx, "How many open findings per department?");
+    assert!(s.contains("GROUP BY departments.\"name\", departments.id") && s.contains("findings.status = 'Open'"), "{s}");
+    assert!(s.contains("JOIN audits ON findings.audit_id = audits.id JOIN departments"), "{s}");
+    let s = sql(&ctx, "How many findings in closed audits?");
+    assert!(s.contains("audits.status = 'Closed'"), "a value before a table's name is that table's: {s}");
+    let s = sql(&ctx, "Which department has the most critical findings?");
+    assert!(s.ends_with("ORDER BY COUNT(*) DESC LIMIT 1"), "{s}");
+    let s = sql(&ctx, "List the 5 most expensive critical findings");
+    assert!(s.contains("ORDER BY findings.estimated_cost DESC LIMIT 5"), "{s}");
+    assert_eq!(sql(&ctx, "What is the highest estimated cost of a critical finding?"), "SELECT MAX(findings.estimated_cost) AS max_estimated_cost FROM findings WHERE findings.severity = 'Critical' LIMIT 200");
+    let s = sql(&ctx, "top 2 departments by number of findings");
+    assert!(s.starts_with("SELECT departments.\"name\"") && s.ends_with("ORDER BY COUNT(*) DESC LIMIT 2"), "{s}");
+}
+
+#[test]
+fn ambiguity_asks_and_an_answer_resolves_it() {
+    let ctx = audit_context();
+    let o = on(&ctx, "How many are open?");
+    let amb = o.ambiguity.expect("open is a status of audits and of findings");
+    assert_eq!(amb.options.len(), 2);
+    let choice = resolve_answer(&amb, "findings").expect("an option's words pick it");
+    assert_eq!(resolve_answer(&amb, "9"), None);
+    let o2 = plan_on(&ctx, "How many are open?", &[Clarification { phrase: amb.phrase.clone(), answer: "findings".into(), choice: Some(choice) }], today(), None);
+    assert!(o2.ambiguity.is_none());
+    assert!(ir::render_query(&ctx, &o2.plan.unwrap(), Dialect::Sqlite, Some(200)).contains("findings.status = 'Open'"));
+    let o = on(&ctx, "How is the weather?");
+    assert!(o.plan.is_none() && o.ambiguity.is_some_and(|a| a.options.len() == 4));
+}
+
+#[test]
+fn unused_words_keep_the_confidence_low() {
+    let ctx = audit_context();
+    let o = on(&ctx, "How many findings in the camping category?");
+    assert!(o.confidence < CONFIDENCE_THRESHOLD, "{:?}", o.coverage);
+    assert!(o.coverage.unmapped.contains(&"camping".to_string()), "{:?}", o.coverage);
+}
+
+fn col(name: &str, ty: &str, values: &[&str]) -> ColumnInfo {
+    let v: Vec<String> = values.iter().map(|s| s.to_string()).collect();
+    ColumnInfo { name: name.into(), data_type: ty.into(), nullable: false, samples: v.clone(), distinct: (!v.is_empty()).then_some(v.len() as u64), values: v, values_complete: !values.is_empty() }
+}
+
+/// A fleet: vehicles, members who book them, bookings. Written for these tests, not for rules.
+fn fleet() -> SchemaContext {
+    let fk = |c: &str, t: &str, rc: &str| ForeignKey { columns: vec![c.into()], ref_table: t.into(), ref_columns: vec![rc.into()] };
+    let t = |name: &str, pk: &str, columns: Vec<ColumnInfo>, fks: Vec<ForeignKey>| TableInfo { name: name.into(), columns, primary_key: vec![pk.into()], foreign_keys: fks, row_count: Some(50) };
+    SchemaContext::build(
+        DbSchema {
+            dialect: None,
+            tables: vec![
+                t(
+                    "vehicles",
+                    "vehicle_id",
+                    vec![
+                        col("vehicle_id", "integer", &[]),
+                        col("vin", "text", &[]),
+                        col("model", "text", &["Aster", "Brio", "Cove"]),
+                        col("fuel_type", "text", &["electric", "diesel", "petrol"]),
+                        col("list_price", "numeric(10,2)", &[]),
+                        col("weight_kg", "real", &[]),
+                        col("retired", "integer", &["0", "1"]),
+                    ],
+                    vec![],
+                ),
+                t(
+                    "members",
+                    "member_id",
+                    vec![col("member_id", "integer", &[]), col("first_name", "text", &[]), col("last_name", "text", &[]), col("country", "text", &["CA", "US", "GB"]), col("is_active", "integer", &["0", "1"])],
+                    vec![],
+                ),
+                t(
+                    "bookings",
+                    "booking_id",
+                    vec![col("booking_id", "integer", &[]), col("member_id", "integer", &[]), col("vehicle_id", "integer", &[]), col("booked_at", "text", &["2024-03-05 10:00:00", "2025-01-09 08:30:00"]), col("fee_usd", "numeric(8,2)", &[])],
+                    vec![fk("member_id", "members", "member_id"), fk("vehicle_id", "vehicles", "vehicle_id")],
+                ),
+            ],
+        },
+        None,
+    )
+}
+
+#[test]
+fn names_said_naturally_on_another_schema() {
+    let ctx = fleet();
+    assert_eq!(sql(&ctx, "How many vehicles are retired?"), "SELECT COUNT(*) AS vehicle_count FROM vehicles WHERE vehicles.retired = 1 LIMIT 200");
+    let s = sql(&ctx, "List the VIN, model and list price of electric vehicles that cost more than 40000, cheapest first");
+    assert!(s.starts_with("SELECT vehicles.vin, vehicles.model, vehicles.list_price FROM vehicles"), "{s}");
+    assert!(s.contains("vehicles.fuel_type = 'electric'") && s.contains("vehicles.list_price > 40000") && s.ends_with("ORDER BY vehicles.list_price ASC LIMIT 200"), "{s}");
+    let s = sql(&ctx, "How many members live in Canada (country code CA)?");
+    assert_eq!(s, "SELECT COUNT(*) AS member_count FROM members WHERE members.country = 'CA' LIMIT 200");
+    let s = sql(&ctx, "How many inactive members are there?");
+    assert!(s.contains("members.is_active = 0"), "{s}");
+    let s = sql(&ctx, "How many bookings were made in 2024?");
+    assert!(s.contains("bookings.booked_at >= '2024-01-01' AND bookings.booked_at < '2025-01-01'"), "a verb dates the table's only date column: {s}");
+    let s = sql(&ctx, "Give the first name, last name and the number of bookings of each member");
+    assert!(s.starts_with("SELECT members.first_name, members.last_name") && s.contains("COUNT(*)") && s.contains("GROUP BY"), "{s}");
+    let s = sql(&ctx, "How many vehicles are heavier than 2 t?");
+    assert!(s.contains("vehicles.weight_kg > 2000"), "units convert to the column's: {s}");
+}
+
+#[test]
+fn related_rows_and_averages() {
+    let ctx = fleet();
+    let s = sql(&ctx, "Which members have no bookings?");
+    assert!(s.contains("members.member_id NOT IN (SELECT bookings.member_id FROM bookings)"), "{s}");
+    let s = sql(&ctx, "Which members have more than 3 bookings?");
+    assert!(s.contains("GROUP BY bookings.member_id HAVING COUNT(*) > 3"), "{s}");
+    let s = sql(&ctx, "Which vehicles cost more than the average list price?");
+    assert!(s.contains("vehicles.list_price > (SELECT AVG(vehicles.list_price) FROM vehicles)"), "{s}");
+    let s = sql(&ctx, "Which members never booked an electric vehicle?");
+    assert!(s.contains("NOT IN (SELECT bookings.member_id FROM bookings JOIN vehicles") && s.contains("vehicles.fuel_type = 'electric'"), "a negated value of related rows is an absence, not a <>: {s}");
+}
+
+#[test]
+fn what_the_schema_lacks_is_not_answered() {
+    let ctx = fleet();
+    for q in ["What is the average salary of the members?", "How many vehicles have a sunroof?", "Which bookings were refunded?"] {
+        let o = on(&ctx, q);
+        assert!(o.ambiguity.is_some() || o.confidence < CONFIDENCE_THRESHOLD, "{q}: {:?}", o.coverage);
+    }
+}
