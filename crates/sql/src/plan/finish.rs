@@ -388,7 +388,13 @@ impl Reader<'_> {
             let sentence = self.a.sentences.iter().find(|&&(s, e)| s <= i && i < e).copied().unwrap_or((0, self.n()));
             let left = (sentence.0..i).rev().find(|&j| self.ledger.is_content(j) || near(j)).is_some_and(near);
             let right = (i + 1..sentence.1).find(|&j| self.ledger.is_content(j) || near(j)).is_some_and(near);
-            if left && right {
+            // A participle after "is/are/were" that ends the clause states a condition
+            // ("which bookings were refunded?"); other verbs relate ("the courses they teach",
+            // "the continent Anguilla belongs to").
+            let be = i > 0 && matches!(self.word(i - 1), "is" | "are" | "was" | "were" | "be" | "been" | "being" | "get" | "got" | "gets");
+            let ends = (i + 1..sentence.1).all(|j| !self.ledger.is_content(j) && !near(j));
+            let condition = be && ends;
+            if left && (right || !condition) {
                 self.mark(i..i + 1, "relation");
             }
         }
