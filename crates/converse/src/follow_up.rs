@@ -89,24 +89,13 @@ fn clarification_reply(message: &str, alternatives: &[String]) -> Option<Reading
     if is_force(message) {
         return Some(Reading::ClarificationReply { reply: message.trim().to_string(), force: true });
     }
-    let trimmed = strip_politeness(&m).trim_start_matches("option ").trim_start_matches("number ").trim_start_matches('#');
-    if let Ok(n) = trimmed.parse::<usize>()
-        && (1..=alternatives.len()).contains(&n)
-    {
-        return Some(Reading::ClarificationReply { reply: alternatives[n - 1].clone(), force: false });
+    // An option's number or words ("2", "option 2", "the created date" → `created_date`): the
+    // one rule every route reads choices with.
+    let labels: Vec<&str> = alternatives.iter().map(String::as_str).collect();
+    if let Some(i) = qa_question::choice::pick(strip_politeness(&m), &labels) {
+        return Some(Reading::ClarificationReply { reply: alternatives[i].clone(), force: false });
     }
-    // A choice named in the reply ("the created date" → `created_date`): all of the choice's
-    // words appear in the message.
     let words: Vec<String> = text::normalized_words(message);
-    let best = alternatives.iter().filter(|a| {
-        let aw = text::normalized_words(&a.replace(['_', '.'], " "));
-        !aw.is_empty() && aw.iter().all(|w| words.contains(w))
-    });
-    let mut best: Vec<&String> = best.collect();
-    best.sort_by_key(|a| std::cmp::Reverse(a.len()));
-    if let Some(choice) = best.first() {
-        return Some(Reading::ClarificationReply { reply: (*choice).clone(), force: false });
-    }
     // A short reply right after a question is an answer even when it matches no choice
     // exactly: the route's resume matches it fuzzily or asks again.
     (words.len() <= 4 && !m.ends_with('?')).then(|| Reading::ClarificationReply { reply: message.trim().to_string(), force: false })
