@@ -159,8 +159,10 @@ fn projection(t: &[Token], sentences: &[(usize, usize)]) -> Option<Projection> {
     for &(s, e) in sentences {
         clauses.push((s, e));
         for k in s..e {
-            if t[k].is_symbol(',') && k + 1 < e && LEADS.contains(&t[k + 1].lower.as_str()) && t[k + 1].lower != "name" {
-                clauses.push((k + 1, e));
+            // ", list …", ", and return …".
+            let lead_at = if t.get(k + 1).is_some_and(|x| matches!(x.lower.as_str(), "and" | "then")) { k + 2 } else { k + 1 };
+            if t[k].is_symbol(',') && lead_at < e && LEADS.contains(&t[lead_at].lower.as_str()) && t[lead_at].lower != "name" {
+                clauses.push((lead_at, e));
             }
         }
     }
@@ -304,7 +306,7 @@ mod tests {
 
     #[test]
     fn projection_lists() {
-        assert_eq!(items("List the VIN, model and list price of electric vehicles that cost more than 40000"), ["vin", "model+", "list price"]);
+        assert_eq!(items("List the VIN, model and list price of electric vehicles that cost more than 40000"), ["vin+", "model+", "list price"]);
         assert_eq!(items("Show name, country, age for all singers ordered by age"), ["name", "country", "age"]);
         assert_eq!(items("What are the names and ages of the teachers?"), ["names", "ages"]);
         assert_eq!(items("Which owners registered in 2025? Give their first and last names."), ["first+", "last names"]);

@@ -71,7 +71,7 @@ pub const MEASURES: &[(&[&str], &[&str], bool)] = &[
     (&["shallow", "shallower", "shallowest"], &["depth"], false),
     (&["big", "bigger", "biggest", "large", "larger", "largest", "huge"], &["size", "capacity", "area", "population", "amount", "volume", "count"], true),
     (&["small", "smaller", "smallest", "tiny"], &["size", "capacity", "area", "population", "amount", "volume", "count"], false),
-    (&["high", "higher", "highest", "top"], &[], true),
+    (&["high", "higher", "highest", "top", "great", "greater", "greatest"], &[], true),
     (&["low", "lower", "lowest", "bottom"], &[], false),
     (&["fast", "faster", "fastest", "quick", "quicker", "quickest"], &["speed", "velocity", "fast"], true),
     (&["slow", "slower", "slowest"], &["speed", "velocity", "slow"], false),
@@ -480,6 +480,27 @@ pub fn orderings(t: &[Token]) -> Vec<Ordering> {
         // "ordered by X [descending]", "sorted by", "order by", "ranked by", "ordered descending
         // by X".
         let dir_first = dir_after(i + 1).filter(|_| w(t, i + 2) == "by");
+        // "Sort all the shops by …": the object between the verb and "by".
+        if matches!(word, "sort" | "order" | "rank" | "arrange") && next != "by" && dir_first.is_none()
+            && let Some(k) = (i + 2..(i + 6).min(t.len())).find(|&k| w(t, k) == "by")
+        {
+            let target = if matches!(w(t, k + 1), "the" | "their" | "its") { k + 2 } else { k + 1 };
+            let mut desc = None;
+            let mut end = k + 1;
+            for j in target..(target + 5).min(t.len()) {
+                if let Some(d) = dir_after(j) {
+                    desc = Some(d);
+                    end = j + 1;
+                    if w(t, j + 1) == "order" {
+                        end += 1;
+                    }
+                    break;
+                }
+            }
+            out.push(Ordering { start: k, end, target: Some(target), desc, adjective: None, alphabetical: false });
+            i = k + 1;
+            continue;
+        }
         if matches!(word, "sorted" | "ordered" | "ranked" | "sort" | "order" | "arranged" | "listed" | "organized" | "organised") && (next == "by" || dir_first.is_some()) {
             let by = if dir_first.is_some() { i + 2 } else { i + 1 };
             let target = if matches!(w(t, by + 1), "the" | "their" | "its") { by + 2 } else { by + 1 };

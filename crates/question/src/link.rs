@@ -469,7 +469,9 @@ impl<'a> Linker<'a> {
                 let mut words: Vec<String> = t[s + 2..e].iter().map(|x| x.norm.clone()).collect();
                 words.push(t[s].norm.clone());
                 let Some(es) = self.phrases.get(&words.join(" ")) else { continue };
-                for en in es.iter().filter(|en| matches!(en.how, How::Name | How::Core | How::Synonym) && matches!(en.target, Target::Field { .. })) {
+                // Keys are not read this way: "the ids of documents" are the documents' ids.
+                let plain = |en: &&Entry| matches!(&en.target, Target::Field { collection, field } if self.schema.field(collection, field).is_some_and(|f| f.key == KeyRole::None));
+                for en in es.iter().filter(|en| matches!(en.how, How::Name | How::Core | How::Synonym)).filter(plain) {
                     out.push(Link { score: en.weight * 0.95, ..self.make(s, e, en, &t[s..e]) });
                 }
             }

@@ -90,8 +90,15 @@ pub fn name_words(name: &str) -> Vec<String> {
     spaced.split_whitespace().map(|w| text::singular(&w.to_lowercase())).collect()
 }
 
+/// Words of a name that say nothing alone (the document toolkit's stop words are too broad for
+/// names: "section" of `section_description` is a word people say).
+const NAME_STOP: &[&str] = &[
+    "a", "an", "the", "of", "in", "on", "at", "for", "to", "by", "and", "or", "is", "has", "was", "with", "from", "as", "per", "first", "last", "second",
+    "middle", "other", "new", "old", "current", "previous", "next", "main", "all", "any", "some", "no", "not",
+];
+
 fn is_content(w: &str) -> bool {
-    !text::is_stop(w) && !GENERIC_SUFFIXES.contains(&w) && w.chars().any(char::is_alphabetic) && w.len() >= 2
+    !NAME_STOP.contains(&w) && !GENERIC_SUFFIXES.contains(&w) && w.chars().any(char::is_alphabetic) && w.len() >= 2
 }
 
 /// The ways to say a field or collection name, best first.
@@ -151,6 +158,17 @@ pub fn forms(name: &str, synonyms: &[String]) -> Vec<NameForm> {
         for w in &content[..content.len() - 1] {
             push(vec![(*w).clone()], 0.45, FormKind::Part);
         }
+    }
+    // `line_1`, `address_line_2`: "the first line", "second line".
+    if let Some(last) = words.last()
+        && let Ok(n) = last.parse::<usize>()
+        && words.len() >= 2
+        && (1..=3).contains(&n)
+    {
+        let ordinal = ["first", "second", "third"][n - 1].to_string();
+        let mut w = vec![ordinal];
+        w.extend(words[..words.len() - 1].iter().cloned());
+        push(w, 0.95, FormKind::Synonym);
     }
     if words.len() >= 3 {
         let acronym: String = words.iter().filter_map(|w| w.chars().next()).collect();

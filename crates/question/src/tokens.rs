@@ -114,7 +114,9 @@ pub fn tokenize(question: &str) -> Vec<Token> {
                 let inner = &question[byte(i + 1)..byte(j)];
                 if !inner.trim().is_empty() && j - i <= 80 {
                     let t = inner.trim().to_string();
-                    out.push(Token { lower: t.to_lowercase(), norm: t.to_lowercase(), text: t, start: byte(i), end: byte(j + 1), kind: TokenKind::Quoted, hyphen_next: false, possessive: false });
+                    // Compared as a stored value's words are ("JetBlue Airways" → jetblue airway).
+                    let norm = crate::names::value_words(&t).join(" ");
+                    out.push(Token { lower: t.to_lowercase(), norm, text: t, start: byte(i), end: byte(j + 1), kind: TokenKind::Quoted, hyphen_next: false, possessive: false });
                     i = j + 1;
                     continue;
                 }

@@ -223,7 +223,7 @@ impl Reader<'_> {
             if self.a.aggregates.iter().any(|g| g.start >= it.start && g.start < it.end) || self.a.superlatives.iter().any(|s| s.start >= it.start && s.start < it.end) {
                 continue;
             }
-            let inside: Vec<usize> = (0..self.ms.len()).filter(|&mi| self.ms[mi].start >= it.start && self.ms[mi].end <= it.end).collect();
+            let inside: Vec<usize> = (0..self.ms.len()).filter(|&mi| self.ms[mi].start >= it.start && (self.ms[mi].end <= it.end || self.ms[mi].start < it.end && matches!(self.ms[mi].best().target, Target::Field { .. }))).collect();
             // A table named in the item ("stadium names") is where its column is.
             let item_table = inside.iter().filter(|&&mi| self.names_table(mi)).find_map(|&mi| self.table(mi));
             let prefer = item_table.clone().unwrap_or_else(|| entity.clone());

@@ -364,9 +364,13 @@ impl Reader<'_> {
             }
             let close = (i + 1..self.n()).find(|&k| self.a.tokens[k].is_symbol(')')).unwrap_or(self.n());
             let inside_used = (i + 1..close).filter(|&k| self.ledger.is_content(k)).all(|k| self.ledger.is_used(k)) && (i + 1..close).any(|k| self.ledger.is_used(k));
-            if inside_used && self.ledger.is_content(i - 1) && !self.ledger.is_used(i - 1) && self.a.tokens[i - 1].capitalized() {
+            if inside_used {
                 let role = (i + 1..close).find_map(|k| self.ledger.role(k).map(str::to_string)).unwrap_or_default();
-                self.mark(i - 1..i, role);
+                let mut k = i;
+                while k > 0 && i - k < 2 && self.ledger.is_content(k - 1) && !self.ledger.is_used(k - 1) {
+                    k -= 1;
+                }
+                self.mark(k..i, role);
             }
         }
         // A verb next to a used word relates what the plan joins or tests ("singers who

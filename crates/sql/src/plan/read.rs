@@ -295,7 +295,7 @@ impl<'a> Reader<'a> {
             steps += 1;
             let w = self.word(p);
             // "do not own cats": one verb may sit between the negation and what it negates.
-            let verb = verbs == 0 && !self.ledger.is_used(p) && is_light_verb(w);
+            let verb = verbs == 0 && !self.ledger.is_used(p) && (is_light_verb(w) || p > 0 && self.a.negations.contains(&(p - 1)) && self.ledger.is_content(p));
             if verb {
                 verbs += 1;
                 continue;
