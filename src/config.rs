@@ -219,7 +219,7 @@ impl Default for Settings {
             cypher_generation: Generation::Auto,
             sql_url: None,
             sql_semantic_schema: None,
-            sql_row_cap: 200,
+            sql_row_cap: 1000,
             sql_timeout_ms: 5000,
             sql_k: 3,
             sql_max_loops: 4,

@@ -16,7 +16,10 @@ use qa_sql::answer::{SqlAnswer, SqlQuestion};
 use qa_sql::checkpoint::{self, Checkpoint};
 use qa_sql::db::{self, SqlDatabase};
 use qa_sql::schema::{SchemaContext, SemanticSchema};
-use qa_sql::{eval, present, validate, Dialect, ExecLimits, SqlUrl};
+use qa_sql::{eval, present, validate, Dialect, ExecLimits, QueryResult, SqlUrl};
+
+/// Rows a terminal answer shows; the rest are counted (and all of them are in `--json`).
+const SHOWN_ROWS: usize = 100;
 
 /// Exit code when the run stopped to ask a clarifying question.
 pub const EXIT_NEEDS_CLARIFICATION: u8 = 3;
@@ -332,7 +335,12 @@ pub fn print_outcome_with(settings: &Settings, a: &SqlAnswer, json_out: bool, tr
         match (&run.outcome, &run.result) {
             (Outcome::Answered, Some(r)) => {
                 let width = terminal_width();
-                writeln!(out, "{}", present::render_table(r, width))?;
+                // A terminal shows the first rows only; --json carries every fetched row.
+                let shown = if r.rows.len() > SHOWN_ROWS { QueryResult { rows: r.rows[..SHOWN_ROWS].to_vec(), ..r.clone() } } else { r.clone() };
+                writeln!(out, "{}", present::render_table(&shown, width))?;
+                if shown.rows.len() < r.rows.len() {
+                    writeln!(out, "… {} more rows not shown (all of them with --json)", r.rows.len() - shown.rows.len())?;
+                }
                 writeln!(
                     out,
                     "{} row{}{}",

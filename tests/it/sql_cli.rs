@@ -242,7 +242,7 @@ fn sql_check_judges_statements() {
         qa_sql(dir.path(), &e).args(["sql", "check", "SELECT nope FROM findings"]).assert().code(1).stdout(predicates::str::contains("nope"));
         let v = json_out(qa_sql(dir.path(), &e).args(["sql", "check", "SELECT severity, COUNT(*) FROM findings GROUP BY severity LIMIT 100000", "--json"]), 0);
         assert_eq!(v["verdict"]["ok"], true, "{v}");
-        assert!(v["verdict"]["sql"].as_str().unwrap().ends_with("LIMIT 200"), "{v}");
+        assert!(v["verdict"]["sql"].as_str().unwrap().ends_with("LIMIT 1000"), "{v}");
         assert_eq!(v["schema_checked"], true);
     }
     // Without a database: dialect only, no schema.

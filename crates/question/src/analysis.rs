@@ -86,6 +86,9 @@ const NUMERIC_CUES: &[&str] = &["than", "over", "under", "above", "below", "leas
 const LEADS: &[&str] = &["show", "list", "give", "return", "find", "get", "display", "name", "provide", "print", "output", "report", "tell", "fetch", "retrieve", "identify", "include", "select"];
 
 /// Words that end a projection item list.
+/// Question words whose misspellings are read as them.
+const QUESTION_WORDS: &[&str] = &["which", "where"];
+
 const BOUNDARY: &[&str] = &[
     "of", "for", "from", "in", "on", "at", "whose", "that", "who", "which", "where", "with", "by", "ordered", "sorted", "having", "than", "to", "when",
     "among", "across", "per", "before", "after", "since", "between", "if", "is", "are", "was", "were", "do", "does", "did", "has", "have", "had",
@@ -94,7 +97,14 @@ const BOUNDARY: &[&str] = &[
 
 /// Read `question`; relative dates are relative to `today`.
 pub fn analyse(question: &str, today: NaiveDate) -> Analysis {
-    let tokens = tokens::tokenize(question);
+    let mut tokens = tokens::tokenize(question);
+    // "Whcih dogs …": a mistyped question word is read as the word (the text stays as written).
+    for t in tokens.iter_mut().filter(|t| t.kind == TokenKind::Word) {
+        if let Some(w) = QUESTION_WORDS.iter().find(|w| crate::edit::is_typo_of(&t.lower, w) && t.lower.len() >= 5) {
+            t.lower = w.to_string();
+            t.norm = w.to_string();
+        }
+    }
     let quantities = numbers::quantities(&tokens);
     let mut dates = dates::find_dates(&tokens, today);
     // "more than 2000 participants": a count, not the year 2000.
@@ -235,6 +245,18 @@ fn projection(t: &[Token], sentences: &[(usize, usize)]) -> Option<Projection> {
             continue;
         }
         let end = items.last().map(|it| it.end).unwrap_or(start);
+        // "the name of each teacher and what course they teach": a question word after "and"
+        // asks for one more thing of the same rows.
+        for k in end..e.saturating_sub(2) {
+            if w(k) == "and" && matches!(w(k + 1), "what" | "which") {
+                let from = k + 2;
+                let to = (from..(from + 4).min(e)).find(|&i| matches!(w(i), "they" | "he" | "she" | "it" | "is" | "are" | "was" | "were" | "do" | "does" | "did" | "each") || t[i].kind == TokenKind::Symbol).unwrap_or(e.min(from + 3));
+                if to > from && (from..to).all(|i| t[i].is_word()) {
+                    items.push(Item { start: from, end: to, head: None });
+                }
+                break;
+            }
+        }
         let p = Projection { items, start: if led { s } else { start }, end };
         // The longest list wins (a lead's list over a trailing sentence's of one item).
         if best.as_ref().is_none_or(|b| p.items.len() > b.items.len()) {

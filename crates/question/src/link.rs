@@ -233,8 +233,17 @@ impl<'a> Linker<'a> {
                         l.families.push((text::word_family(&f.words[0]), Entry { target: target.clone(), weight: f.weight * 0.7, how: How::Family, negated: false }));
                     }
                 }
-                // Multi-word names: each content word's family too ("enrolled" → enrollment_date).
+                // "age" of `pets.pet_age`: a column named with its table's name first is named by
+                // the rest in that table's context.
                 let words = names::name_words(&field.name);
+                let table_words: Vec<String> = names::name_words(&c.name).iter().map(|w| text::singular(w)).collect();
+                if field.key == KeyRole::None && words.len() > table_words.len() && words.iter().zip(&table_words).all(|(w, t)| text::singular(w) == *t) {
+                    let rest = words[table_words.len()..].to_vec();
+                    if rest.iter().any(|w| !GENERIC_SUFFIXES.contains(&w.as_str()) && !text::is_stop(w)) {
+                        l.add(&rest, Entry { target: target.clone(), weight: 0.8, how: How::Head, negated: false });
+                    }
+                }
+                // Multi-word names: each content word's family too ("enrolled" → enrollment_date).
                 if words.len() > 1 && !key_only {
                     for w in words.iter().filter(|w| w.len() >= 4 && !GENERIC_SUFFIXES.contains(&w.as_str()) && !text::is_stop(w)) {
                         l.families.push((text::word_family(w), Entry { target: target.clone(), weight: 0.55, how: How::Family, negated: false }));
@@ -360,8 +369,29 @@ impl<'a> Linker<'a> {
         // a value may claim them.
         let reserved = reserved_tokens(a);
         out.retain(|l| !(matches!(l.how, How::Part | How::Head | How::Family | How::Fuzzy | How::Acronym | How::Joined) && (l.start..l.end).any(|i| reserved[i])));
+        self.references_yield_to_tables(&mut out);
         out.sort_by(|x, y| x.start.cmp(&y.start).then(y.len().cmp(&x.len())).then(y.score.partial_cmp(&x.score).unwrap_or(std::cmp::Ordering::Equal)));
         out
+    }
+
+    /// A column that refers to a table and is named like it (`car_makers.country` → `countries`)
+    /// only stands for that table: where the same words name the table as surely, the table is
+    /// the better reading ("the countries having a car maker" lists countries).
+    fn references_yield_to_tables(&self, out: &mut [Link]) {
+        let tables: Vec<(usize, usize, String, f64)> = out
+            .iter()
+            .filter_map(|l| match &l.target {
+                Target::Collection { collection } => Some((l.start, l.end, collection.clone(), l.score)),
+                _ => None,
+            })
+            .collect();
+        for l in out.iter_mut() {
+            let Target::Field { collection, field } = &l.target else { continue };
+            let refers_to = |to: &str| self.schema.relations.iter().any(|r| r.from.eq_ignore_ascii_case(collection) && r.from_field.eq_ignore_ascii_case(field) && r.to.eq_ignore_ascii_case(to));
+            if tables.iter().any(|(s, e, t, score)| *s == l.start && *e == l.end && *score >= l.score && refers_to(t)) {
+                l.score *= 0.97;
+            }
+        }
     }
 
     /// Codes stored in capitals ("CA", "US", "S1") match only as written in capitals, or quoted:
@@ -434,7 +464,9 @@ impl<'a> Linker<'a> {
                 k += 1;
             }
             let (Some(fc), Some(ff)) = (Some(f.target.collection()), f.target.field()) else { continue };
-            for v in out.iter().filter(|v| v.start == k && matches!(&v.target, Target::Value { collection, field, .. } if collection == fc && field == ff)) {
+            // "Package Options" of `package_option`: the words name the field, no value of it.
+            let names_field = |end: usize| out.iter().any(|l| l.start == f.start && l.end == end && l.target.field() == Some(ff) && l.target.collection() == fc && !matches!(l.target, Target::Value { .. }));
+            for v in out.iter().filter(|v| v.start == k && matches!(&v.target, Target::Value { collection, field, .. } if collection == fc && field == ff) && !names_field(v.end)) {
                 extra.push(Link { start: f.start, end: v.end, target: v.target.clone(), score: (v.score.max(f.score) + 0.2).min(1.2), how: How::FieldValue, words: t[f.start..v.end].iter().map(|x| x.lower.clone()).collect(), negated: false });
             }
             // A short code written in capitals after its field ("grade C", "region BC") that the
@@ -461,17 +493,27 @@ impl<'a> Linker<'a> {
             if !t[s].is_word() || t.get(s + 1).is_none_or(|x| x.lower != "of") {
                 continue;
             }
+            // "the feature type name of feature X": the word already ends a whole name.
+            if out.iter().any(|l| l.end == s + 1 && l.len() >= 2 && l.how == How::Name && matches!(l.target, Target::Field { .. })) {
+                continue;
+            }
             for n in 1..=3usize {
                 let e = s + 2 + n;
                 if e > t.len() || t[s + 2..e].iter().any(|x| !x.is_word()) {
                     continue;
                 }
                 let mut words: Vec<String> = t[s + 2..e].iter().map(|x| x.norm.clone()).collect();
+                // "the names of documents" where `documents` is a table: the table is said, and
+                // its column is found in it; one link over both would hide the table.
+                let trailing = words.join(" ");
+                let names_table = |collection: &str| {
+                    self.phrases.get(&trailing).is_some_and(|es| es.iter().any(|x| x.how == How::Name && matches!(&x.target, Target::Collection { collection: c } if c.eq_ignore_ascii_case(collection))))
+                };
                 words.push(t[s].norm.clone());
                 let Some(es) = self.phrases.get(&words.join(" ")) else { continue };
                 // Keys are not read this way: "the ids of documents" are the documents' ids.
                 let plain = |en: &&Entry| matches!(&en.target, Target::Field { collection, field } if self.schema.field(collection, field).is_some_and(|f| f.key == KeyRole::None));
-                for en in es.iter().filter(|en| matches!(en.how, How::Name | How::Core | How::Synonym)).filter(plain) {
+                for en in es.iter().filter(|en| matches!(en.how, How::Name | How::Core | How::Synonym)).filter(plain).filter(|en| !names_table(en.target.collection())) {
                     out.push(Link { score: en.weight * 0.95, ..self.make(s, e, en, &t[s..e]) });
                 }
             }

@@ -38,6 +38,9 @@ const COMMON_SYNONYMS: &[(&str, &[&str])] = &[
     ("gender", &["sex"]),
     ("country", &["nation"]),
     ("dob", &["birthday", "birth date"]),
+    ("completion date", &["end date", "ended", "finished", "completed"]),
+    ("end date", &["completion date", "ended", "finished"]),
+    ("start date", &["began", "started", "begin date"]),
 ];
 
 /// How a form was derived from the name.

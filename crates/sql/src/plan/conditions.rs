@@ -44,6 +44,9 @@ const FLAG_WORDS: &[&str] = &["opt", "in", "out", "enabled", "consent", "allowed
 /// Words of money columns.
 const MONEY_WORDS: &[&str] = &["price", "cost", "amount", "fee", "fine", "total", "budget", "salary", "earning", "revenue", "paid", "charge", "balance", "due", "owed", "income", "wage", "spend", "spent", "value", "worth", "usd", "eur", "cad", "gbp", "dollar", "bill", "invoice", "payment", "rate", "fare"];
 
+/// Words of date columns that say when a row was written down rather than when its event was.
+const BOOKKEEPING_DATES: &[&str] = &["created", "updated", "modified", "inserted", "booked", "entered", "recorded", "logged", "deleted", "changed", "last", "imported", "synced"];
+
 impl Reader<'_> {
     pub fn conditions(&mut self) {
         self.averages();
@@ -442,7 +445,11 @@ impl Reader<'_> {
             if self.used[mi] {
                 continue;
             }
-            let fam: Vec<ColRef> = self.readings(mi).into_iter().filter(|l| l.how == How::Family).filter_map(|l| match &l.target {
+            let verb = {
+                let w = self.word(self.ms[mi].start);
+                self.ms[mi].end == self.ms[mi].start + 1 && w.len() > 4 && (w.ends_with("ed") || qa_core::text::is_verb_form(w))
+            };
+            let fam: Vec<ColRef> = self.readings(mi).into_iter().filter(|l| l.how == How::Family || verb).filter_map(|l| match &l.target {
                 Target::Field { collection, field } => Some(ColRef::new(collection, field)),
                 _ => None,
             }).filter(|c| self.kind(c) == FieldKind::Date).collect();
@@ -463,7 +470,9 @@ impl Reader<'_> {
         }
         // "books borrowed in 2025": a column named for another verb (`published_year`) is not
         // what the verb dates.
-        let verb_before = (1..=2).filter_map(|k| d.start.checked_sub(k)).map(|i| self.word(i).to_string()).find(|w| w.len() > 4 && (w.ends_with("ed") || qa_core::text::is_verb_form(w)));
+        // Verbs that only say something took place date nothing in particular.
+        let event = |w: &str| ["happen", "occur", "took", "take", "held", "hold", "made", "done", "there", "place"].iter().any(|v| w.starts_with(v));
+        let verb_before = (1..=2).filter_map(|k| d.start.checked_sub(k)).map(|i| self.word(i).to_string()).find(|w| w.len() > 4 && (w.ends_with("ed") || qa_core::text::is_verb_form(w)) && !event(w));
         let other_verb = |c: &ColRef| {
             let Some(v) = &verb_before else { return false };
             let vf = qa_core::text::word_family(v);
@@ -472,7 +481,25 @@ impl Reader<'_> {
         };
         // The tables in play: their only date column, else the default one (a guess).
         for t in self.context_tables() {
-            let cols: Vec<ColRef> = self.date_columns(&t).into_iter().filter(|c| !other_verb(c)).collect();
+            let mut cols: Vec<ColRef> = self.date_columns(&t).into_iter().filter(|c| !other_verb(c)).collect();
+            // Bookkeeping dates (when the row was created, booked, updated) do not date what the
+            // row records: "appointments in 2024" are scheduled in 2024, not booked then.
+            let record = |c: &ColRef| names::name_words(&c.column).iter().any(|w| BOOKKEEPING_DATES.contains(&w.as_str()));
+            if cols.len() > 1 && cols.iter().filter(|c| !record(c)).count() == 1 {
+                cols.retain(|c| !record(c));
+            }
+            // One date every row has and others that only some rows have (a closing date, a
+            // payment date): the row's own date is the one it always has.
+            let always = |c: &ColRef| self.schema.field(&c.table, &c.column).is_some_and(|f| !f.nullable);
+            // Only when no verb says which event is dated ("ended in 2022", "activated … in 2023").
+            let verb_in_clause = (d.start.saturating_sub(6)..d.start).any(|i| {
+                let w = self.word(i);
+                !self.ledger.is_used(i) && !event(w) && w.len() > 4 && (w.ends_with("ed") || qa_core::text::is_verb_form(w))
+            });
+            if cols.len() > 1 && !verb_in_clause && cols.iter().filter(|c| always(c)).count() == 1 {
+                cols.retain(|c| always(c));
+                self.notes.push(format!("the date read as {} (the one date every row has)", cols[0]));
+            }
             match cols.len() {
                 0 => {}
                 1 => return Some((cols[0].clone(), None)),
@@ -560,7 +587,15 @@ impl Reader<'_> {
             // "both cats and dogs", "English and French as official languages": each value must
             // hold for some related row (checked against the query's table at the end).
             let and = start > 0 && self.word(start - 1) == "and";
-            if listed && ((0..start).any(|i| self.word(i) == "both") || and) && !self.both.contains(&col) {
+            // "cartoons directed by A and cartoons directed by B": a second value of the column in
+            // a clause joined by "and" must hold too.
+            let tag = format!("{col} ");
+            let clause_and = !listed
+                && (0..start).rev().find(|&i| self.ledger.role(i).is_some_and(|r| r.starts_with(&tag))).is_some_and(|p| {
+                    let between: Vec<&str> = (p + 1..start).map(|i| self.word(i)).collect();
+                    between.contains(&"and") && !between.contains(&"or")
+                });
+            if (listed && ((0..start).any(|i| self.word(i) == "both") || and) || clause_and) && !self.both.contains(&col) {
                 self.both.push(col.clone());
                 if let Some(b) = (0..start).find(|&i| self.word(i) == "both") {
                     self.mark(b..b + 1, format!("{col} = each of"));
@@ -584,6 +619,21 @@ impl Reader<'_> {
         }
     }
 
+    /// The negation at `j` follows a value of `table` said as the subject ("English is not …"),
+    /// and `table` holds many rows per row of the query's table.
+    fn negates_group(&self, j: usize, table: &str) -> bool {
+        let mut p = j;
+        while p > 0 && matches!(self.word(p - 1), "is" | "are" | "was" | "were") {
+            p -= 1;
+        }
+        if p == j || p == 0 {
+            return false;
+        }
+        let value_before = self.ledger.role(p - 1).is_some_and(|r| r.to_ascii_lowercase().starts_with(&format!("{}.", table.to_ascii_lowercase())) && r.contains(" = '"));
+        let fans = !table.eq_ignore_ascii_case(&self.q.table) && self.ctx.join_path(&self.q.table, table).is_some_and(|path| path.iter().any(|s| super::ir::multiplies(self.ctx, s)));
+        value_before && fans
+    }
+
     /// Flags said by their adjective ("retired", "inactive", "not archived") and optional
     /// columns said with "with" / "without" / "never".
     fn flags(&mut self) {
@@ -594,7 +644,8 @@ impl Reader<'_> {
             let readings: Vec<qa_question::Link> = self.readings(mi).into_iter().cloned().collect();
             let ctx = self.context_tables();
             let one_word = |l: &qa_question::Link| l.target.field().is_some_and(|f| names::name_words(f).iter().filter(|w| !qa_question::names::FLAG_PREFIXES.contains(&w.as_str()) && !FLAG_WORDS.contains(&w.as_str())).count() <= 1);
-            let flag = readings.iter().filter(|l| (!matches!(l.how, How::Part | How::Head | How::Acronym | How::Joined | How::Family) || one_word(l)) && matches!(&l.target, Target::Field { collection, field } if self.kind(&ColRef::new(collection, field)) == FieldKind::Flag)).max_by(|a, b| {
+            // A two-word family reading ("paperless bills" of `paperless_billing`) names the whole flag.
+            let flag = readings.iter().filter(|l| (!matches!(l.how, How::Part | How::Head | How::Acronym | How::Joined | How::Family) || one_word(l) || l.how == How::Family && l.len() >= 2) && matches!(&l.target, Target::Field { collection, field } if self.kind(&ColRef::new(collection, field)) == FieldKind::Flag)).max_by(|a, b| {
                 let ia = ctx.iter().any(|t| t.eq_ignore_ascii_case(a.target.collection()));
                 let ib = ctx.iter().any(|t| t.eq_ignore_ascii_case(b.target.collection()));
                 (ia, a.score).partial_cmp(&(ib, b.score)).unwrap_or(std::cmp::Ordering::Equal)
@@ -612,7 +663,13 @@ impl Reader<'_> {
                     continue;
                 }
                 let neg = self.negation_before(self.ms[mi].start);
-                let value = l.negated == neg.is_some();
+                // "English is not the official language" on rows related to many: the value and
+                // the flag hold together for no related row.
+                let group = neg.filter(|&j| self.negates_group(j, &t)).is_some();
+                if group {
+                    self.negated_groups.push(t.clone());
+                }
+                let value = l.negated == (neg.is_some() && !group);
                 if let Some(j) = neg {
                     self.mark(j..j + 1, "negation");
                 }

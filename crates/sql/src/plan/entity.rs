@@ -75,7 +75,15 @@ impl Reader<'_> {
                 pos += 1;
             }
             // A ranking word may sit between ("the name of the youngest singer").
-            let after = (pos..(pos + 3).min(self.n())).find_map(|k| self.ms.iter().position(|m| m.start == k));
+            let mut after = (pos..(pos + 3).min(self.n())).find_map(|k| self.ms.iter().position(|m| m.start == k));
+            // "the names of the 3 most populated countries": the measure word of a ranking
+            // sits before the table.
+            if let Some(mi) = after.filter(|&mi| !self.names_table(mi))
+                && self.a.superlatives.iter().any(|s| s.end >= pos && s.end <= self.ms[mi].start)
+                && let Some(next) = self.ms.iter().position(|m| m.start == self.ms[mi].end).filter(|&n| self.names_table(n))
+            {
+                after = Some(next);
+            }
             if let Some(mi) = after.filter(|&mi| self.names_table(mi)) {
                 entity = self.table_in_context(mi).map(|t| (t, Some(mi)));
             }
@@ -220,7 +228,9 @@ impl Reader<'_> {
         let entity = self.proj_table.clone().or_else(|| self.entity.clone()).unwrap_or_default();
         let mut out = Vec::new();
         for it in &p.items {
-            if self.a.aggregates.iter().any(|g| g.start >= it.start && g.start < it.end) || self.a.superlatives.iter().any(|s| s.start >= it.start && s.start < it.end) {
+            // "the number of …" is a count, unless a column's name holds it ("phone number of …").
+            let in_name = |i: usize| self.ms.iter().any(|m| m.start <= i && i < m.end && m.end - m.start >= 2 && matches!(&m.best().target, Target::Field { .. }));
+            if self.a.aggregates.iter().any(|g| g.start >= it.start && g.start < it.end && !in_name(g.start)) || self.a.superlatives.iter().any(|s| s.start >= it.start && s.start < it.end) {
                 continue;
             }
             let inside: Vec<usize> = (0..self.ms.len()).filter(|&mi| self.ms[mi].start >= it.start && (self.ms[mi].end <= it.end || self.ms[mi].start < it.end && matches!(self.ms[mi].best().target, Target::Field { .. }))).collect();
@@ -245,7 +255,16 @@ impl Reader<'_> {
             // The head noun comes last ("official language"): the last column named wins.
             for &mi in inside.iter().rev().filter(|&&mi| !self.names_table(mi) && shown.is_none()) {
                 let fields = self.fields_of(mi);
-                let pick = fields.iter().find(|(c, _)| c.table.eq_ignore_ascii_case(&prefer)).or_else(|| fields.iter().find(|(c, _)| self.connected(&c.table, &prefer))).or(fields.first()).map(|(c, _)| c.clone());
+                // Its own column, else one of a row it refers to (a template's type description),
+                // else one of any related table.
+                let to_one = |t: &str| self.ctx.join_path(&prefer, t).is_some_and(|p| !p.iter().any(|s| super::ir::multiplies(self.ctx, s)));
+                let pick = fields
+                    .iter()
+                    .find(|(c, _)| c.table.eq_ignore_ascii_case(&prefer))
+                    .or_else(|| fields.iter().find(|(c, _)| to_one(&c.table)))
+                    .or_else(|| fields.iter().find(|(c, _)| self.connected(&c.table, &prefer)))
+                    .or(fields.first())
+                    .map(|(c, _)| c.clone());
                 if let Some(c) = pick {
                     // A key named like a table ("owner id") stays a key; a label word of another
                     // table is that table's rows.
@@ -288,6 +307,15 @@ impl Reader<'_> {
                 }
                 if let Some(h) = it.head {
                     self.mark(h..h + 1, "show");
+                    // "first" of "first and last name" is a word of the column it became.
+                    if let Shown::Col(c) = &s {
+                        let words = names::name_words(&c.column);
+                        for k in it.start..it.end {
+                            if words.contains(&self.a.tokens[k].norm) || words.contains(&self.a.tokens[k].lower) {
+                                self.mark(k..k + 1, role.clone());
+                            }
+                        }
+                    }
                 }
                 out.push((s, it.start, it.end));
             }

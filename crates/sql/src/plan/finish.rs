@@ -14,6 +14,35 @@ use super::{clarifying_text, PlanOutcome, AMBIGUITY_THRESHOLD};
 const MAX_PATH: usize = 4;
 
 impl Reader<'_> {
+    /// "cars with 8 cylinders or made before 1980": two different conditions joined by "or".
+    /// The query requires every condition, so it would answer another question: ask instead.
+    /// (Values of one column joined by "or" are one `IN` list and read fine.)
+    fn alternatives(&mut self) {
+        let condition = |r: &str| {
+            r.contains("(related rows")
+                || !(r.starts_with("show") || r.starts_with("table ") || r.starts_with("group by") || r.starts_with("order by") || r.starts_with("limit ") || r.starts_with("aggregate") || matches!(r, "negation" | "distinct" | "relation"))
+        };
+        // What a condition is on: its column ("pets.type = 'cat'" and "pets.type = 'dog'" are
+        // one list), or the related rows it counts.
+        let subject = |r: &str| if r.starts_with("table ") { r.to_string() } else { r.split(' ').next().unwrap_or(r).to_string() };
+        for i in 1..self.n() {
+            if self.word(i) != "or" || self.a.comparisons.iter().any(|c| c.start <= i && i < c.end) {
+                continue;
+            }
+            let role_at = |k: usize| self.ledger.role(k).filter(|r| condition(r)).map(str::to_string);
+            let before = (0..i).rev().take(8).find_map(role_at);
+            let after = (i + 1..self.n()).take(8).find_map(role_at);
+            if let (Some(b), Some(a)) = (before, after)
+                && condition(&b)
+                && condition(&a)
+                && subject(&a) != subject(&b)
+            {
+                self.penalties.push((format!("either {b} or {a} (the query would require both)"), 0.4));
+                return;
+            }
+        }
+    }
+
     pub fn finish(mut self) -> PlanOutcome {
         self.related_tables();
         self.related_values();
@@ -52,6 +81,7 @@ impl Reader<'_> {
             self.q.distinct = true;
             self.q.order_by.retain(|(e, _)| matches!(e, Expr::Col { col: c } if c == col));
         }
+        self.alternatives();
         let (coverage, confidence) = self.ledger.coverage(std::mem::take(&mut self.penalties));
         let intent = serde_json::json!({
             "links": self.links_json(),
@@ -142,10 +172,11 @@ impl Reader<'_> {
                 continue;
             };
             let both = self.both.contains(col) && values.len() > 1 && !negated;
+            let group_negated = !negated && self.negated_groups.iter().any(|t| t.eq_ignore_ascii_case(&col.table));
             let path = (!col.table.eq_ignore_ascii_case(&base)).then(|| self.ctx.join_path(&base, &col.table)).flatten();
             let fans = path.as_ref().is_some_and(|p| p.iter().any(|s| multiplies(self.ctx, s)));
             let shown = output.iter().any(|t| t.eq_ignore_ascii_case(&col.table));
-            let (Some(path), true) = (path, fans && !shown && (*negated || both)) else {
+            let (Some(path), true) = (path, fans && !shown && (*negated || both || group_negated)) else {
                 self.q.filters.push(f);
                 continue;
             };
@@ -395,7 +426,11 @@ impl Reader<'_> {
             // A participle after "is/are/were" that ends the clause states a condition
             // ("which bookings were refunded?"); other verbs relate ("the courses they teach",
             // "the continent Anguilla belongs to").
-            let be = i > 0 && matches!(self.word(i - 1), "is" | "are" | "was" | "were" | "be" | "been" | "being" | "get" | "got" | "gets");
+            let mut b = i;
+            while b > 0 && matches!(self.word(b - 1), "still" | "currently" | "now" | "already" | "yet" | "also" | "ever") {
+                b -= 1;
+            }
+            let be = b > 0 && matches!(self.word(b - 1), "is" | "are" | "was" | "were" | "be" | "been" | "being" | "get" | "got" | "gets");
             let ends = (i + 1..sentence.1).all(|j| !self.ledger.is_content(j) && !near(j));
             let condition = be && ends;
             if left && (right || !condition) {
@@ -411,6 +446,10 @@ impl Reader<'_> {
             }
             let Some(t) = self.ledger.role(self.ms[mi].start).and_then(role_table).map(str::to_string) else { continue };
             if main.iter().any(|m| m.eq_ignore_ascii_case(&t)) {
+                continue;
+            }
+            // Said right after a noun of that table ("a cat that is age 3"): not a guess.
+            if self.mention_before(self.ms[mi].start).is_some_and(|b| self.ms[b].best().target.collection().eq_ignore_ascii_case(&t)) {
                 continue;
             }
             let weak = |l: &qa_question::Link| matches!(l.how, How::Head | How::Part | How::Family | How::Fuzzy | How::Acronym);

@@ -48,6 +48,9 @@ pub(super) struct Reader<'a> {
     pub focus: Vec<String>,
     /// The table a projection list names after it ("the names … of the teachers").
     pub proj_table: Option<String>,
+    /// Related tables whose condition group the question negates as a whole ("where English is
+    /// not the official language": no related row is English and official).
+    pub negated_groups: Vec<String>,
 }
 
 impl<'a> Reader<'a> {
@@ -78,6 +81,7 @@ impl<'a> Reader<'a> {
             both: Vec::new(),
             focus: Vec::new(),
             proj_table: None,
+            negated_groups: Vec::new(),
         }
     }
 
@@ -206,8 +210,19 @@ impl<'a> Reader<'a> {
         // average age for each type of pet" is the pets' age): the focus (a group's table) first.
         let focus = out.iter().position(|x| x.1 >= 0.5 && self.focus.iter().any(|f| f.eq_ignore_ascii_case(&x.0.table)));
         let best = out.first().map(|f| f.1).unwrap_or(0.0);
-        let in_ctx = out.iter().position(|x| x.2 != usize::MAX && x.1 >= 0.85 * best).filter(|_| out.first().is_some_and(|f| f.2 == usize::MAX));
-        if let Some(i) = focus.or(in_ctx) {
+        // A column of the table in play named in part ("air date" of `original_air_date`) beats a
+        // whole name in a table two joins away.
+        let far = out.first().is_some_and(|f| {
+            let base = self.entity.as_deref().unwrap_or(&self.q.table);
+            !base.is_empty() && self.ctx.join_path(base, &f.0.table).is_none_or(|p| p.len() > 1)
+        });
+        let share = if far { 0.6 } else { 0.85 };
+        let in_ctx = out.iter().position(|x| x.2 != usize::MAX && x.1 >= share * best).filter(|_| out.first().is_some_and(|f| f.2 == usize::MAX));
+        // "a cat that is age 3", "departments with a budget over …": an attribute said right
+        // after a noun (a table, or a value of one) is that table's.
+        let before = self.mention_before(self.ms[mi].start).map(|b| self.ms[b].best().target.collection().to_string());
+        let near = before.and_then(|t| out.iter().position(|x| x.1 >= 0.5 && x.0.table.eq_ignore_ascii_case(&t)));
+        if let Some(i) = near.or(focus).or(in_ctx) {
             let x = out.remove(i);
             out.insert(0, x);
         }
@@ -261,8 +276,12 @@ impl<'a> Reader<'a> {
         if let (Some(f), Some(l)) = (first, last) {
             return vec![c(&f.name), c(&l.name)];
         }
-        // A name column of the table's own ("site_name", "series_name" of its entity).
+        // A text column named like its table (`course.course`) names the rows.
         let singular = qa_core::text::singular(&table.to_ascii_lowercase());
+        if let Some(n) = t.columns.iter().find(|x| qa_core::text::singular(&x.name.to_ascii_lowercase()) == singular && self.kind(&c(&x.name)).is_textual()) {
+            return vec![c(&n.name)];
+        }
+        // A name column of the table's own ("site_name", "series_name" of its entity).
         let own = t.columns.iter().filter(|x| named(&x.name) && self.kind(&c(&x.name)).is_textual()).max_by_key(|x| x.name.to_ascii_lowercase().starts_with(&singular));
         if let Some(n) = own {
             return vec![c(&n.name)];

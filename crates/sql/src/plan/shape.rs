@@ -32,6 +32,9 @@ fn agg_of(w: AggWord) -> AggFunc {
     }
 }
 
+/// Words of column names that hold a place ("where …" asks for one).
+const PLACE_WORDS: &[&str] = &["city", "town", "country", "hometown", "location", "address", "place", "state", "region", "venue", "home", "birthplace", "origin", "nationality", "site"];
+
 impl Reader<'_> {
     pub fn shape(&mut self) {
         let shown = self.projected();
@@ -67,7 +70,17 @@ impl Reader<'_> {
         // "Which X …" where X is a column: with an aggregate or a ranking, X is the group.
         let which_col = self.which_column();
         let ranked = !sups.is_empty();
+        // "Which model has the largest horsepower": a ranking by a column of the same rows shows
+        // the model of the top row; it groups nothing.
+        let plain_rank = aggs.is_empty()
+            && self.count_at.is_none()
+            && sups.first().is_some_and(|s| s.adjective.is_some() && !s.mode && !self.a.aggregates.iter().any(|g| g.start == s.target))
+            && which_col.as_ref().is_some_and(|(c, _)| {
+                let target = sups.first().and_then(|s| self.mention_at(s.target));
+                target.and_then(|mi| self.fields_of(mi).into_iter().find(|(m, _)| self.is_measure(m))).is_some_and(|(m, _)| self.connected(&m.table, &c.table))
+            });
         if (ranked || self.count_at.is_some() || !aggs.is_empty())
+            && !plain_rank
             && let Some((c, mi)) = which_col.clone()
             && keys.is_empty()
         {
@@ -218,6 +231,9 @@ impl Reader<'_> {
         {
             self.consume(mi, format!("show {c}"));
             select.push(Expr::col(c));
+            if let Some(m) = measure.as_ref().filter(|m| !m.is_agg() && plain_rank) {
+                select.push(m.clone());
+            }
         }
         // "When did …": the date of the rows.
         if select.is_empty() && self.word(0) == "when"
@@ -232,6 +248,24 @@ impl Reader<'_> {
             if dates.len() == 1 {
                 self.mark(0..1, format!("show {}", dates[0]));
                 select.push(Expr::col(dates[0].clone()));
+            }
+        }
+        // "Where is the youngest teacher from?": the place of the rows.
+        if select.is_empty() && self.word(0) == "where"
+            && let Some(e) = self.entity.clone()
+            && let Some(c) = self.schema.collection(&e)
+        {
+            let places: Vec<ColRef> = c
+                .fields
+                .iter()
+                .filter(|f| f.kind.is_textual() && qa_question::names::name_words(&f.name).iter().any(|w| PLACE_WORDS.contains(&w.as_str())))
+                .map(|f| ColRef::new(&c.name, &f.name))
+                .collect();
+            if places.len() == 1 {
+                self.mark(0..1, format!("show {}", places[0]));
+                select.push(Expr::col(places[0].clone()));
+            } else {
+                self.penalties.push(("\"where\": no single column of the rows holds a place".into(), 0.5));
             }
         }
         if select.is_empty() {
@@ -273,10 +307,13 @@ impl Reader<'_> {
     /// The column of a "which X" / "what X" question, when X names one.
     fn which_column(&self) -> Option<(ColRef, usize)> {
         for &(s, e) in &self.a.sentences {
-            for i in s..(s + 2).min(e) {
+            // At the sentence's start, or opening the clause after a comma ("For the cars with 4
+            // cylinders, which model …").
+            let starts = (s..(s + 2).min(e)).chain((s + 1..e).filter(|&i| self.word(i - 1) == ","));
+            for i in starts {
                 if matches!(self.word(i), "which" | "what")
                     && let Some(mi) = self.mention_at(i + 1)
-                    && !self.readings(mi).iter().any(|l| matches!(l.target, Target::Collection { .. }))
+                    && !self.names_table(mi)
                     && let Some(c) = self.field(mi)
                 {
                     return Some((c, mi));
@@ -408,7 +445,8 @@ impl Reader<'_> {
             // "the average invoice amount": past a table's name to the column; "the average
             // number of pages": the column that counts.
             let mut start = self.skip_filler(g.target);
-            if self.word(start) == "number" && self.word(start + 1) == "of" {
+            let number_of = (self.word(start) == "number" && self.word(start + 1) == "of").then_some(start);
+            if number_of.is_some() {
                 start += 2;
             }
             let col = (start..(start + 4).min(self.n())).find_map(|k| {
@@ -435,6 +473,11 @@ impl Reader<'_> {
                 Some((c, mi)) => (Some(c), Some(mi)),
                 None => (None, None),
             };
+            // "the average number of customers affected": "number of" is said of the counting
+            // column.
+            if let (Some(n), Some(c)) = (number_of, &c) {
+                self.mark(n..n + 2, format!("{}({c})", agg_of(g.func).sql()));
+            }
             out.push((agg_of(g.func), c, g.start, g.end, mi));
         }
         // Elliptic lists: "average, minimum and maximum age" share the last column.
