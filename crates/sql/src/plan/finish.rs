@@ -74,9 +74,12 @@ impl Reader<'_> {
             && self.q.group_by.is_empty()
             && let Some(Expr::Col { col }) = self.q.select.first()
             && col.table.eq_ignore_ascii_case(&self.q.table)
-            && self.schema.field(&col.table, &col.column).is_some_and(|f| f.kind == qa_question::FieldKind::Keyword && f.key == qa_question::KeyRole::None)
+            && self.schema.field(&col.table, &col.column).is_some_and(|f| f.kind.is_textual() && f.key == qa_question::KeyRole::None)
             && !self.label(&col.table).contains(col)
-            && self.q.filters.iter().any(|f| matches!(f, Cond::InSub { negated: false, .. }))
+            && self.q.filters.iter().any(|f| {
+                matches!(f, Cond::InSub { negated: false, .. })
+                    || f.tables().iter().any(|t| !t.eq_ignore_ascii_case(&self.q.table) && self.ctx.join_path(&self.q.table, t).is_some_and(|p| p.iter().any(|s| multiplies(self.ctx, s))))
+            })
         {
             self.q.distinct = true;
             self.q.order_by.retain(|(e, _)| matches!(e, Expr::Col { col: c } if c == col));
