@@ -51,7 +51,8 @@ pub fn dates(a: &Analysis) -> (Vec<i32>, Option<DateRange>) {
                 (Some(f), Some(t)) if f > t => (Some(t), Some(f)),
                 ends => ends,
             };
-            range = Some(DateRange { from, to, phrase: m.phrase.clone() });
+            // The words in lower case, as the router has always given them ("march 2026").
+            range = Some(DateRange { from, to, phrase: m.phrase.to_lowercase() });
         }
     }
     years.retain(|y| YEARS.contains(y));
