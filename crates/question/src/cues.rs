@@ -92,6 +92,70 @@ pub fn measure_of(word: &str) -> Option<(&'static str, &'static [&'static str], 
     MEASURES.iter().find(|(forms, ..)| forms.contains(&word)).map(|(forms, nouns, up)| (forms[0], *nouns, *up))
 }
 
+/// How many `(noun, forms)` pairs [`MEASURES`] holds: one per measure and noun.
+const N_NOUN_FORMS: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < MEASURES.len() {
+        n += MEASURES[i].1.len();
+        i += 1;
+    }
+    n
+};
+
+const fn noun_forms() -> [(&'static str, &'static [&'static str]); N_NOUN_FORMS] {
+    let mut out: [(&'static str, &'static [&'static str]); N_NOUN_FORMS] = [("", &[]); N_NOUN_FORMS];
+    let (mut i, mut k) = (0, 0);
+    while i < MEASURES.len() {
+        let (forms, nouns, _) = MEASURES[i];
+        let mut j = 0;
+        while j < nouns.len() {
+            out[k] = (nouns[j], forms);
+            k += 1;
+            j += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// [`MEASURES`] by noun: `(noun, the adjective forms that name it)`, one pair per measure and
+/// noun ("weight" → heavy, heavier, heaviest; "weight" → light, lighter, lightest), in the order
+/// of [`MEASURES`]. Derived at compile time: no vocabulary of its own.
+pub const MEASURE_NOUN_FORMS: &[(&str, &[&str])] = &noun_forms();
+
+const N_DOWNWARD: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < MEASURES.len() {
+        if !MEASURES[i].2 {
+            n += MEASURES[i].0.len();
+        }
+        i += 1;
+    }
+    n
+};
+
+const fn downward_forms() -> [&'static str; N_DOWNWARD] {
+    let mut out: [&'static str; N_DOWNWARD] = [""; N_DOWNWARD];
+    let (mut i, mut k) = (0, 0);
+    while i < MEASURES.len() {
+        let (forms, _, up) = MEASURES[i];
+        let mut j = 0;
+        while !up && j < forms.len() {
+            out[k] = forms[j];
+            k += 1;
+            j += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Every form of the measure adjectives of [`MEASURES`] whose comparative points down
+/// ("lighter than" is "less than"). Derived at compile time.
+pub const DOWNWARD_FORMS: &[&str] = &downward_forms();
+
 /// A number compared to something.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Comparison {
@@ -611,6 +675,18 @@ mod tests {
         let t = tokenize(q);
         let qs = quantities(&t);
         comparisons(&t, &qs, &vec![false; t.len()]).into_iter().map(|c| (c.op, qs[c.quantity].value, c.adjective)).collect()
+    }
+
+    #[test]
+    fn measure_tables_derived_from_measures() {
+        let heavy: Vec<&str> = MEASURE_NOUN_FORMS.iter().filter(|(n, _)| *n == "weight").flat_map(|(_, f)| f.iter().copied()).collect();
+        assert!(heavy.contains(&"heavier") && heavy.contains(&"lightest"), "{heavy:?}");
+        assert_eq!(MEASURE_NOUN_FORMS.len(), MEASURES.iter().map(|m| m.1.len()).sum::<usize>());
+        for (noun, forms) in MEASURE_NOUN_FORMS {
+            assert!(forms.iter().all(|f| measure_of(f).is_some_and(|(_, nouns, _)| nouns.contains(noun))), "{noun}");
+        }
+        assert!(DOWNWARD_FORMS.contains(&"cheaper") && DOWNWARD_FORMS.contains(&"youngest") && !DOWNWARD_FORMS.contains(&"heavier"));
+        assert!(DOWNWARD_FORMS.iter().all(|f| measure_of(f).is_some_and(|(_, _, up)| !up)));
     }
 
     #[test]

@@ -5,8 +5,9 @@
 //!
 //! Sources are described to the router as [`profile::SourceProfile`]s — collections, fields with
 //! sampled values and aliases, entities — so the rules never depend on one database's or index's
-//! names. [`classify`] gives the query type, [`filters`] the extracted filters, [`score`] the
-//! target, and [`analysis`] the record selection and the deterministic analysis that answer
+//! names. The question is read by qa-question ([`reading`]: its dates, and the words that surely
+//! name a source's collections, fields and values). [`classify`] gives the query type,
+//! [`filters`] the extracted filters, [`score`] the target, and [`analysis`] the record selection and the deterministic analysis that answer
 //! complex and hybrid questions without an LLM.
 
 pub mod analysis;
@@ -17,6 +18,7 @@ pub mod metadata;
 pub mod page;
 pub mod profile;
 pub mod prompt;
+pub mod reading;
 pub mod score;
 #[cfg(test)]
 mod properties;

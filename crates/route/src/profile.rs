@@ -2,6 +2,7 @@
 //! index), fields with their role, sampled values and value aliases, and — for documents —
 //! entity names from the corpus's entity index.
 
+use qa_question::{Collection, Field, FieldKind, SourceSchema, ValueAlias};
 use serde::{Deserialize, Serialize};
 
 use crate::score::Target;
@@ -52,38 +53,14 @@ pub struct SourceProfile {
     pub entities: Vec<String>,
 }
 
-/// Words of a field name that give its unit or a generic role rather than what it holds.
-pub const NAME_SUFFIXES: &[&str] = &[
-    "kg", "g", "lb", "lbs", "t", "km", "mi", "m", "cm", "mm", "usd", "eur", "gbp", "pct", "percent", "ms", "sec", "secs", "min", "mins",
-    "hr", "hrs", "count", "num", "nr", "qty", "id", "code", "value", "amt", "total",
-];
+/// Measure adjectives by noun ("weight" → heavy, heavier, …), for crates/es: a re-export of
+/// [`qa_question::cues::MEASURE_NOUN_FORMS`], derived from the one vocabulary
+/// [`qa_question::cues::MEASURES`]. The router itself reads measures through qa-question.
+pub use qa_question::cues::MEASURE_NOUN_FORMS as MEASURE_ADJECTIVES;
 
-/// Adjectives (plain, comparative, superlative) that name a measure, by the measure's noun:
-/// generic English, so a question can say "heavier than 20 t" or "the cheapest" of any schema or
-/// mapping with such a field.
-pub const MEASURE_ADJECTIVES: &[(&str, &[&str])] = &[
-    ("weight", &["heavy", "heavier", "heaviest", "light", "lighter", "lightest"]),
-    ("price", &["expensive", "pricier", "priciest", "cheap", "cheaper", "cheapest", "costly", "costlier", "costliest"]),
-    ("cost", &["expensive", "cheap", "cheaper", "cheapest", "costly", "costlier", "costliest"]),
-    ("length", &["long", "longer", "longest", "short", "shorter", "shortest"]),
-    ("duration", &["long", "longer", "longest", "short", "shorter", "shortest"]),
-    ("distance", &["far", "farther", "farthest", "further", "furthest", "near", "nearer", "nearest"]),
-    ("age", &["old", "older", "oldest", "young", "younger", "youngest"]),
-    ("size", &["big", "bigger", "biggest", "large", "larger", "largest", "small", "smaller", "smallest"]),
-    ("height", &["tall", "taller", "tallest"]),
-    ("speed", &["fast", "faster", "fastest", "slow", "slower", "slowest"]),
-];
-
-/// The adjectives of [`MEASURE_ADJECTIVES`] that point down ("lighter than" is "less than").
-pub const DOWNWARD: &[&str] = &[
-    "light", "lighter", "lightest", "cheap", "cheaper", "cheapest", "short", "shorter", "shortest", "near", "nearer", "nearest", "young",
-    "younger", "youngest", "small", "smaller", "smallest", "slow", "slower", "slowest",
-];
-
-/// The measure nouns an adjective names ("heavier" → weight), if any.
-pub fn measure_nouns(adjective: &str) -> Vec<&'static str> {
-    MEASURE_ADJECTIVES.iter().filter(|(_, adjs)| adjs.contains(&adjective)).map(|(noun, _)| *noun).collect()
-}
+/// The measure adjectives that point down ("lighter than" is "less than"), for crates/es: a
+/// re-export of [`qa_question::cues::DOWNWARD_FORMS`].
+pub use qa_question::cues::DOWNWARD_FORMS as DOWNWARD;
 
 impl SourceProfile {
     /// An empty profile of `target` named `name`.
@@ -96,26 +73,62 @@ impl SourceProfile {
         self.fields.iter().find(|f| f.name == name)
     }
 
-    /// The name words without a unit or generic suffix (`weight_kg` → weight, `driver_id` →
-    /// driver, `container_count` → container); empty when nothing else is left.
+    /// The name words without a unit, key or date suffix or a flag prefix (`weight_kg` →
+    /// weight, `driver_id` → driver, `container_count` → container, `is_active` → active): the
+    /// core form of [`qa_question::names::forms`]; the name's words when it has none, nothing when
+    /// the name is only generic words (`id`). A thin wrapper kept for crates/es.
     pub fn core_name_words(name: &str) -> Vec<String> {
+        let forms = qa_question::names::forms(name, &[]);
+        if let Some(core) = forms.iter().find(|f| f.kind == qa_question::names::FormKind::Core) {
+            return core.words.clone();
+        }
         let words = Self::name_words(name);
-        let core: Vec<String> = words.iter().filter(|w| !NAME_SUFFIXES.contains(&w.as_str())).cloned().collect();
-        if core.len() == words.len() { words } else { core }
+        if words.iter().all(|w| qa_question::names::GENERIC_SUFFIXES.contains(&w.as_str())) { Vec::new() } else { words }
     }
 
     /// The words a field name is made of (`departure_date` → departure, date; `customerName` →
-    /// customer, name; `a.b` → a, b), singular, lower-case.
+    /// customer, name; `a.b` → a, b), singular, lower-case: [`qa_question::names::name_words`].
+    /// A thin wrapper kept for crates/es.
     pub fn name_words(name: &str) -> Vec<String> {
-        let mut spaced = String::with_capacity(name.len() + 4);
-        let mut prev_lower = false;
-        for c in name.chars() {
-            if c.is_uppercase() && prev_lower {
-                spaced.push(' ');
-            }
-            prev_lower = c.is_lowercase() || c.is_ascii_digit();
-            spaced.push(if c == '_' || c == '.' || c == '-' { ' ' } else { c });
-        }
-        qa_core::text::normalized_words(&spaced)
+        qa_question::names::name_words(name)
+    }
+
+    /// The profile as a [`SourceSchema`] for [`qa_question::Linker`]: each name of
+    /// [`SourceProfile::collections`] a collection, and the fields (which the profile does not
+    /// tie to a collection) in one more collection without a name, so that it is never linked
+    /// itself. Roles become kinds (category → keyword with its values, date, number, text,
+    /// other); the aliases of a category field become value aliases, one per stored value, and
+    /// so do those that name a value the field lacks (the caller reports them).
+    pub fn schema(&self) -> SourceSchema {
+        let mut collections: Vec<Collection> = self.collections.iter().map(|c| Collection::new(c.clone(), Vec::new())).collect();
+        let mut aliases = Vec::new();
+        let fields = self
+            .fields
+            .iter()
+            .map(|f| {
+                let kind = match f.role {
+                    FieldRole::Category => FieldKind::Keyword,
+                    FieldRole::Date => FieldKind::Date,
+                    FieldRole::Number => FieldKind::Number,
+                    FieldRole::Text => FieldKind::Text,
+                    FieldRole::Other => FieldKind::Other,
+                };
+                let mut field = Field::new(f.name.clone(), kind);
+                field.synonyms = f.synonyms.clone();
+                if f.role == FieldRole::Category {
+                    field.values = f.values.clone();
+                    for (phrase, value) in &f.aliases {
+                        aliases.push(ValueAlias { phrase: phrase.clone(), collection: FIELDS.to_string(), field: f.name.clone(), values: vec![value.clone()] });
+                    }
+                }
+                field
+            })
+            .collect();
+        collections.push(Collection::new(FIELDS, fields));
+        SourceSchema { collections, relations: Vec::new(), aliases }
     }
 }
+
+/// The name of the schema's collection that holds a profile's fields: empty, so that no
+/// question word names it.
+pub(crate) const FIELDS: &str = "";

@@ -1,14 +1,16 @@
 //! Which source answers: each configured source is scored by how well the question maps onto
-//! it — collection names, field names and synonyms, category values (directly or by alias),
-//! entity names of the documents, and the question's form — and the best one is chosen.
+//! it — collection names, field names and synonyms, category values (directly or by alias), all
+//! read through qa-question's linker and only where the link is sure ([`crate::reading`]), entity
+//! names of the documents, and the question's form — and the best one is chosen.
 
 use serde::{Deserialize, Serialize};
 
 use qa_core::text;
 
 use crate::classify::{QueryType, classify};
-use crate::filters::{ExtractedFilters, extract};
+use crate::filters::{ExtractedFilters, of_reading};
 use crate::profile::SourceProfile;
+use crate::reading::{self, Matches};
 
 /// A source kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -87,26 +89,25 @@ const RECORD_CUES: &[&str] = &["how many", "number of", "count", "list", "per", 
 
 /// Score one source: returns the score and the matches as reasons.
 pub fn score_source(question: &str, profile: &SourceProfile, filters: &ExtractedFilters) -> (f64, Vec<String>) {
-    let words: Vec<String> = text::normalized_words(question);
+    // Linking does not depend on the day (only the dates' own reading does).
+    let a = qa_question::analyse(question, chrono::Utc::now().date_naive());
+    score_matches(question, profile, &reading::matches(&a, profile), filters)
+}
+
+/// Score one source from what the question surely names of it: a collection 2, a field 1, a
+/// field with values 2, an entity of the documents 1.5 (at most 4), and 0.5 for a question about
+/// records on a structured source that matches something.
+fn score_matches(question: &str, profile: &SourceProfile, matches: &Matches, filters: &ExtractedFilters) -> (f64, Vec<String>) {
     let mut score = 0.0;
     let mut reasons = Vec::new();
     let label = profile.target.as_str();
-    let mut matched_collections: Vec<Vec<String>> = Vec::new();
-    for c in &profile.collections {
-        let cw = SourceProfile::name_words(c);
-        // A table and its synonym that read the same count once.
-        if !cw.is_empty() && !matched_collections.contains(&cw) && text::contains_seq(&words, &cw) {
-            matched_collections.push(cw.clone());
-            score += 2.0;
-            reasons.push(format!("{label}: \"{}\" names {c}", cw.join(" ")));
-        }
+    for (words, c) in &matches.collections {
+        score += 2.0;
+        reasons.push(format!("{label}: \"{words}\" names {c}"));
     }
-    for f in &profile.fields {
-        let names = [SourceProfile::name_words(&f.name), SourceProfile::core_name_words(&f.name)].into_iter().chain(f.synonyms.iter().map(|s| text::normalized_words(s)));
-        if let Some(hit) = names.into_iter().find(|n| !n.is_empty() && n.iter().any(|w| !text::is_stop(w)) && text::contains_seq(&words, n)) {
-            score += 1.0;
-            reasons.push(format!("{label}: \"{}\" names field {}", hit.join(" "), f.name));
-        }
+    for (words, f) in &matches.fields {
+        score += 1.0;
+        reasons.push(format!("{label}: \"{words}\" names field {f}"));
     }
     let mut valued: Vec<&str> = filters.values.iter().map(|v| v.field.as_str()).collect();
     valued.dedup();
@@ -114,6 +115,7 @@ pub fn score_source(question: &str, profile: &SourceProfile, filters: &Extracted
         reasons.push(format!("{label}: \"{}\" is {} = {:?}{}", v.phrase, v.field, v.value, if v.via_alias { " (alias)" } else { "" }));
     }
     score += 2.0 * valued.len() as f64;
+    let words: Vec<String> = text::normalized_words(question);
     let mut entities = 0usize;
     for e in &profile.entities {
         let ew = text::normalized_words(e);
@@ -143,9 +145,11 @@ pub fn decide(question: &str, profiles: &[SourceProfile], today: chrono::NaiveDa
     let mut scores = Scores::default();
     let mut reasons = Vec::new();
     let mut scored: Vec<(Target, f64, ExtractedFilters)> = Vec::new();
+    let a = qa_question::analyse(question, today);
     for p in profiles {
-        let filters = extract(question, Some(p), today);
-        let (s, r) = score_source(question, p, &filters);
+        let matches = reading::matches(&a, p);
+        let filters = of_reading(&a, Some(&matches));
+        let (s, r) = score_matches(question, p, &matches, &filters);
         scores.set(p.target, s);
         reasons.extend(r);
         scored.push((p.target, s, filters));
@@ -183,7 +187,7 @@ pub fn decide(question: &str, profiles: &[SourceProfile], today: chrono::NaiveDa
             Target::Documents
         }
     };
-    let extracted_filters = scored.into_iter().find(|(t, ..)| *t == chosen).map(|(_, _, f)| f).unwrap_or_else(|| extract(question, None, today));
+    let extracted_filters = scored.into_iter().find(|(t, ..)| *t == chosen).map(|(_, _, f)| f).unwrap_or_else(|| of_reading(&a, None));
     reasons.extend(type_decision.reasons.iter().cloned());
     let (mut query_type, mut confidence, mut requires_llm) = (type_decision.query_type, type_decision.confidence, type_decision.requires_llm);
     // No phrase cue, but filters on a structured source ("shipments in transit", "orders from

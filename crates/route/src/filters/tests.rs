@@ -1,5 +1,5 @@
 use super::*;
-use crate::profile::{FieldProfile, SourceProfile};
+use crate::profile::{FieldProfile, FieldRole, SourceProfile};
 use crate::score::Target;
 
 fn today() -> NaiveDate {
