@@ -745,7 +745,7 @@ fn term_of(t: &Target) -> Term {
     }
 }
 
-fn term_matches(term: &Term, t: &Target) -> bool {
+pub(super) fn term_matches(term: &Term, t: &Target) -> bool {
     match (term, t) {
         (Term::Value { table, column, .. }, Target::Value { collection, field, .. }) => table.eq_ignore_ascii_case(collection) && column.eq_ignore_ascii_case(field),
         (Term::Column { table, column }, Target::Field { collection, field }) => table.eq_ignore_ascii_case(collection) && column.eq_ignore_ascii_case(field),

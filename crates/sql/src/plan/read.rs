@@ -303,6 +303,23 @@ impl<'a> Reader<'a> {
         self.pk(table).into_iter().collect()
     }
 
+    /// The columns a list of `table`'s rows shows: its label, after its key when the label is no
+    /// name (a finding is known by its id, then its category).
+    pub fn row_columns(&self, table: &str) -> Vec<ColRef> {
+        let label = self.label(table);
+        let semantic = self.ctx.semantic.as_ref().and_then(|s| s.tables.iter().find(|(k, _)| k.eq_ignore_ascii_case(table))).and_then(|(_, st)| st.label.clone());
+        let singular = qa_core::text::singular(&table.to_ascii_lowercase());
+        let is_name = label.len() > 1
+            || label.iter().any(|c| {
+                let l = c.column.to_ascii_lowercase();
+                semantic.as_deref().is_some_and(|s| s.eq_ignore_ascii_case(&c.column)) || l.contains("name") || l.contains("title") || l == "label" || qa_core::text::singular(&l) == singular || !c.table.eq_ignore_ascii_case(table)
+            });
+        match self.pk(table) {
+            Some(pk) if !is_name && !label.contains(&pk) => std::iter::once(pk).chain(label).collect(),
+            _ => label,
+        }
+    }
+
     /// A negation word right before `pos` (an auxiliary, article or "any" may sit between):
     /// its index.
     pub fn negation_before(&self, pos: usize) -> Option<usize> {

@@ -197,7 +197,7 @@ impl Reader<'_> {
         for (s, _, _) in &shown {
             let exprs: Vec<Expr> = match s {
                 Shown::Col(c) => vec![Expr::col(c.clone())],
-                Shown::Rows(t) => self.label(t).into_iter().map(Expr::col).collect(),
+                Shown::Rows(t) => if aggregated { self.label(t) } else { self.row_columns(t) }.into_iter().map(Expr::col).collect(),
                 Shown::All(t) => vec![Expr::All { table: t.clone() }],
             };
             for x in exprs {
