@@ -9,7 +9,7 @@ use std::path::Path;
 use common::llm_server::use_scripted_llm as with_llm;
 use common::sql_fixture::{self, sql_llm};
 use common::qa;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// One database to run a scenario on: the URL for `--db` and env for the password.
 struct Engine {
@@ -63,8 +63,10 @@ fn deterministic_answer_is_correct_on_every_engine() {
     for e in engines(dir.path()) {
         let v = json_out(qa_sql(dir.path(), &e).args(["sql", "How many critical findings per department?", "--json"]), 0);
         assert_eq!(v["status"], "answered", "{}: {v}", e.name);
-        assert_eq!(v["columns"], json!(["department", "finding_count"]), "{}", e.name);
-        assert_eq!(sum_column(&v, 1) as i64, expected, "{}: per-department counts add up to the total", e.name);
+        // The departments by their name (and key), then the count.
+        let cols: Vec<&str> = v["columns"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+        assert_eq!((cols.first().copied(), cols.last().copied()), (Some("name"), Some("finding_count")), "{}: {v}", e.name);
+        assert_eq!(sum_column(&v, cols.len() - 1) as i64, expected, "{}: per-department counts add up to the total", e.name);
         let sql = v["sql"].as_str().unwrap();
         assert!(sql.contains("findings.audit_id = audits.id") && sql.contains("LIMIT"), "{sql}");
         assert!(v["explain"].as_str().is_some_and(|p| !p.is_empty()), "EXPLAIN ran first: {v}");
@@ -86,7 +88,8 @@ fn text_output_has_table_chart_sql_and_viz_file() {
     let text = String::from_utf8(out).unwrap();
     assert!(text.contains("avg_estimated_cost"), "{text}");
     assert!(text.contains("█"), "bar chart: {text}");
-    assert!(text.contains("SQL: SELECT findings.category AS category, ROUND(AVG(findings.estimated_cost), 2)"), "{text}");
+    assert!(text.contains("SQL: SELECT findings.category, AVG(findings.estimated_cost) AS avg_estimated_cost"), "{text}");
+    assert!(text.contains("GROUP BY findings.category"), "{text}");
     assert!(text.contains("findings.severity = 'Critical'"), "the alias 'urgent' became the filter: {text}");
     let spec: Value = serde_json::from_str(&std::fs::read_to_string(&viz).unwrap()).unwrap();
     assert_eq!(spec["mark"]["type"].as_str().or(spec["mark"].as_str()), Some("bar"));
@@ -96,7 +99,7 @@ fn text_output_has_table_chart_sql_and_viz_file() {
 fn trace_records_contract_steps_and_state() {
     let dir = tempfile::tempdir().unwrap();
     let e = &engines(dir.path())[0];
-    qa_sql(dir.path(), e).args(["sql", "How many open findings in 2024?"]).assert().success();
+    qa_sql(dir.path(), e).args(["sql", "How many open findings were reported in 2024?"]).assert().success();
     let t = last_trace(dir.path());
     assert_eq!(t["route"], "sql");
     let sql = &t["internal"]["sql"];
@@ -111,7 +114,7 @@ fn trace_records_contract_steps_and_state() {
     for s in sql["executed"].as_array().unwrap() {
         let s = s.as_str().unwrap();
         let n: usize = s.rsplit("LIMIT ").next().unwrap().trim().parse().unwrap_or_else(|_| panic!("no LIMIT: {s}"));
-        assert!(n <= 200, "{s}");
+        assert!(n <= 1000, "within the default row cap: {s}");
     }
     // `qa traces show` renders the SQL route's stages, candidates and final statement.
     let id = t["trace_id"].as_str().unwrap();
@@ -169,8 +172,10 @@ fn llm_candidate_with_wrong_casing_is_fixed_by_the_value_probe() {
         .query_row("SELECT a.full_name, COUNT(*) FROM audits JOIN auditors a ON audits.lead_auditor_id = a.id GROUP BY a.full_name ORDER BY 2 DESC LIMIT 1", [], |r| Ok((r.get(0)?, r.get(1)?)))
         .unwrap();
     let lower = name.to_lowercase();
-    let question = format!("How many audits did {lower} lead?");
-    let sql: &'static str = Box::leak(format!("SELECT COUNT(*) AS audit_count FROM audits JOIN auditors ON audits.lead_auditor_id = auditors.id WHERE auditors.full_name = '{lower}'").into_boxed_str());
+    // "zorblat" is a word the planner cannot place, so its own plan asks and the model's
+    // statement (which names it) is the one that runs.
+    let question = format!("How many audits did {lower} lead as zorblat?");
+    let sql: &'static str = Box::leak(format!("SELECT COUNT(*) AS zorblat FROM audits JOIN auditors ON audits.lead_auditor_id = auditors.id WHERE auditors.full_name = '{lower}'").into_boxed_str());
     for e in engines(dir.path()) {
         let server = sql_llm(sql);
         let v = json_out(with_llm(qa_sql(dir.path(), &e), &server).args(["sql", &question, "--k", "1", "--json"]), 0);

@@ -141,9 +141,10 @@ fn llm_candidates_are_judged_by_the_same_coverage() {
     let (name, led): (String, i64) = conn
         .query_row("SELECT a.full_name, COUNT(*) FROM audits JOIN auditors a ON audits.lead_auditor_id = a.id GROUP BY a.full_name ORDER BY 2 DESC LIMIT 1", [], |r| Ok((r.get(0)?, r.get(1)?)))
         .unwrap();
-    let question = format!("How many audits did {name} lead?");
-    // A statement that names the auditor covers the question: it runs.
-    let good: &'static str = Box::leak(format!("SELECT COUNT(*) FROM audits JOIN auditors ON audits.lead_auditor_id = auditors.id WHERE auditors.full_name = '{name}'").into_boxed_str());
+    // "zorblat" is a word the planner cannot place: its own plan asks, the model's statements are judged.
+    let question = format!("How many audits did {name} lead as zorblat?");
+    // A statement that names the auditor (and the word, as its column) covers the question: it runs.
+    let good: &'static str = Box::leak(format!("SELECT COUNT(*) AS zorblat FROM audits JOIN auditors ON audits.lead_auditor_id = auditors.id WHERE auditors.full_name = '{name}'").into_boxed_str());
     let server = sql_llm(good);
     let v: Value = serde_json::from_slice(&with_llm(qa(dir.path()), &server).args(["sql", &question, "--db", &db, "--k", "1", "--json"]).assert().success().get_output().stdout).unwrap();
     assert_eq!(v["rows"], json!([[led]]), "{v}");

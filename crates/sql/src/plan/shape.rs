@@ -176,17 +176,19 @@ impl Reader<'_> {
                     self.q.group_by.push(Expr::Time { col: c.clone(), month: *month });
                 }
                 Key::Rows(t) => {
-                    for c in self.label(t) {
+                    // The rows as a list shows them (their name; their key too when they have
+                    // no name); the key always groups, so two rows of one name stay apart.
+                    let shown_cols = self.row_columns(t);
+                    for c in &shown_cols {
+                        let c = if Some(c) == self.pk(t).as_ref() { self.local_key(c) } else { c.clone() };
                         select.push(Expr::col(c.clone()));
                         self.q.group_by.push(Expr::col(c));
                     }
-                    // The key too: two rows of one name stay apart, and the id is shown.
                     if let Some(pk) = self.pk(t)
+                        && !shown_cols.contains(&pk)
                         && !self.q.group_by.iter().any(|g| g.column() == Some(&pk))
                     {
-                        let pk = self.local_key(&pk);
-                        select.push(Expr::col(pk.clone()));
-                        self.q.group_by.push(Expr::col(pk));
+                        self.q.group_by.push(Expr::col(self.local_key(&pk)));
                     }
                     self.reach.push(t.clone());
                 }

@@ -112,6 +112,8 @@ fn reflects(f: &Facts, role: &str) -> bool {
         "distinct" => return f.kw("distinct"),
         "group by time" => return f.kw("group"),
         "measure" => return true,
+        // A verb between two things the statement relates: it joins, or reads a sub-query.
+        "relation" => return f.kw("join") || f.keywords.iter().filter(|k| *k == "select").count() > 1,
         _ => {}
     }
     // Aggregates over a column: "SUM(t.c)", "COUNT(DISTINCT t.c)".
