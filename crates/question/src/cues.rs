@@ -58,7 +58,7 @@ impl Op {
 pub const MEASURES: &[(&[&str], &[&str], bool)] = &[
     (&["old", "older", "oldest", "elder", "eldest"], &["age", "old"], true),
     (&["young", "younger", "youngest"], &["age", "young"], false),
-    (&["new", "newer", "newest", "recent", "latest", "late", "later"], &[], true),
+    (&["new", "newer", "newest", "recent", "recently", "latest", "late", "later"], &[], true),
     (&["early", "earlier", "earliest", "first"], &[], false),
     (&["expensive", "pricey", "pricier", "priciest", "costly", "costlier", "costliest", "dear"], &["price", "cost", "amount", "fee", "fare", "charge", "fine", "rate", "total"], true),
     (&["cheap", "cheaper", "cheapest", "inexpensive"], &["price", "cost", "amount", "fee", "fare", "charge", "fine", "rate", "total"], false),

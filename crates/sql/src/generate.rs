@@ -268,7 +268,7 @@ mod tests {
         let s = sql_for("How many open findings per department?", Dialect::Sqlite);
         assert_eq!(
             s,
-            "SELECT departments.\"name\", departments.id, COUNT(*) AS finding_count FROM findings \
+            "SELECT departments.\"name\", COUNT(*) AS finding_count FROM findings \
              JOIN audits ON findings.audit_id = audits.id JOIN departments ON audits.department_id = departments.id \
              WHERE findings.status = 'Open' GROUP BY departments.\"name\", departments.id ORDER BY COUNT(*) DESC, departments.\"name\" ASC, departments.id ASC LIMIT 200"
         );

@@ -54,7 +54,40 @@ impl Reader<'_> {
         self.values();
         self.dates();
         self.flags();
+        self.never_related();
         self.contains();
+    }
+
+    /// "Which treatments have never been given?": rows no row of the one table that refers to
+    /// them points at (`NOT IN`). With several referring tables the verb does not say which, and
+    /// the words stay unused.
+    fn never_related(&mut self) {
+        let Some(entity) = self.entity.clone() else { return };
+        for i in 0..self.n() {
+            if self.word(i) != "never" || self.ledger.is_used(i) {
+                continue;
+            }
+            let mut k = i + 1;
+            while matches!(self.word(k), "been" | "be" | "was" | "were" | "ever" | "yet" | "once") {
+                k += 1;
+            }
+            let w = self.word(k).to_string();
+            let verb = super::read::is_light_verb(&w) || (w.len() > 3 && (w.ends_with("ed") || w.ends_with("en")));
+            if k >= self.n() || !verb || self.ledger.is_used(k) || self.ms.iter().any(|m| m.start <= k && k < m.end) {
+                continue;
+            }
+            // "never been sent to an outage": the table said after the verb is the related one
+            // (a condition on related rows, placed with the others).
+            if self.ms.iter().any(|m| m.start > k && m.start <= k + 3 && self.names_table_idx(m)) {
+                continue;
+            }
+            let mut refs: Vec<super::super::schema::JoinStep> = self.ctx.fk_steps().into_iter().filter(|s| s.from_table.eq_ignore_ascii_case(&entity) && super::ir::multiplies(self.ctx, s)).collect();
+            refs.dedup_by(|a, b| a.to_table.eq_ignore_ascii_case(&b.to_table));
+            let [step] = refs.as_slice() else { continue };
+            let sub = Query { table: step.to_table.clone(), select: vec![Expr::col(ColRef::new(&step.to_table, &step.to_column))], ..Query::default() };
+            self.q.filters.push(Cond::InSub { col: ColRef::new(&step.from_table, &step.from_column), negated: true, query: Box::new(sub) });
+            self.mark(i..k + 1, format!("table {} (no related rows)", step.to_table));
+        }
     }
 
     /// Numeric columns of the tables in play whose name words include one of `nouns`.

@@ -361,7 +361,11 @@ impl Reader<'_> {
         let mut found: Vec<ColRef> = Vec::new();
         for c in &self.schema.collections {
             for f in &c.fields {
-                if names::forms(&f.name, &f.synonyms).iter().any(|form| form.words == words) {
+                // Its name, or its name after the table's own ("code" of `treatments.treatment_code`).
+                let table_words: Vec<String> = names::name_words(&c.name).iter().map(|w| qa_core::text::singular(w)).collect();
+                let own = names::name_words(&f.name);
+                let after_table = own.len() > table_words.len() && own.iter().zip(&table_words).all(|(a, b)| qa_core::text::singular(a) == *b) && own[table_words.len()..] == *words;
+                if after_table || names::forms(&f.name, &f.synonyms).iter().any(|form| form.words == words) {
                     found.push(ColRef::new(&c.name, &f.name));
                 }
             }
