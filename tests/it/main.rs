@@ -14,6 +14,7 @@ mod es_remote;
 mod cypher_corpus;
 mod embed_model;
 mod es_cli;
+mod es_eval;
 mod eval_cli;
 mod graph_cli;
 mod index_cli;
