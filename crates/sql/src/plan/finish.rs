@@ -69,7 +69,11 @@ impl Reader<'_> {
         }
         // "the regions that use English": one attribute of rows chosen through related rows is a
         // set of values.
+        // Only when the attribute is what the question is about: "the package options of the
+        // tv channels that …" lists channels.
+        let table_named = self.ms.iter().any(|m| matches!(&m.best().target, Target::Collection { collection } if collection.eq_ignore_ascii_case(&self.q.table)));
         if self.q.select.len() == 1
+            && !table_named
             && !self.q.aggregates()
             && self.q.group_by.is_empty()
             && let Some(Expr::Col { col }) = self.q.select.first()
@@ -77,12 +81,22 @@ impl Reader<'_> {
             && self.schema.field(&col.table, &col.column).is_some_and(|f| f.kind.is_textual() && f.key == qa_question::KeyRole::None)
             && !self.label(&col.table).contains(col)
             && self.q.filters.iter().any(|f| {
-                matches!(f, Cond::InSub { negated: false, .. })
+                matches!(f, Cond::InSub { .. })
                     || f.tables().iter().any(|t| !t.eq_ignore_ascii_case(&self.q.table) && self.ctx.join_path(&self.q.table, t).is_some_and(|p| p.iter().any(|s| multiplies(self.ctx, s))))
             })
         {
             self.q.distinct = true;
             self.q.order_by.retain(|(e, _)| matches!(e, Expr::Col { col: c } if c == col));
+            // "the countries that are not playing cartoons by X": no row of the country is
+            // related — the attribute's values minus those of related rows.
+            let attr = col.clone();
+            let table = self.q.table.clone();
+            for f in self.q.filters.iter_mut() {
+                if let Cond::InSub { col: key, negated: true, query } = f {
+                    let related = Query { table: table.clone(), select: vec![Expr::col(attr.clone())], filters: vec![Cond::InSub { col: key.clone(), negated: false, query: query.clone() }], ..Query::default() };
+                    *f = Cond::InSub { col: attr.clone(), negated: true, query: Box::new(related) };
+                }
+            }
         }
         self.alternatives();
         let (coverage, confidence) = self.ledger.coverage(std::mem::take(&mut self.penalties));
@@ -129,7 +143,7 @@ impl Reader<'_> {
                 continue;
             };
             if t.eq_ignore_ascii_case(&entity) || t.eq_ignore_ascii_case(&self.q.table) || reached.iter().any(|x| x.eq_ignore_ascii_case(&t)) {
-                if reached.iter().any(|x| x.eq_ignore_ascii_case(&t)) {
+                if reached.iter().any(|x| x.eq_ignore_ascii_case(&t)) && !self.negated_conditions_of(mi, &t) {
                     self.consume(mi, format!("table {t}"));
                 }
                 continue;
@@ -151,6 +165,34 @@ impl Reader<'_> {
             self.consume(mi, format!("table {t} (related rows {} 0)", if neg.is_some() { "=" } else { ">" }));
             self.q.filters.push(Cond::InSub { col: ColRef::new(&first.from_table, &first.from_column), negated: neg.is_some(), query: Box::new(sub) });
         }
+    }
+
+    /// "stadiums that did not have a concert in 2014": a negated table whose rows the conditions
+    /// choose, related one-to-many and not shown, is `NOT IN` the related rows meeting them all.
+    fn negated_conditions_of(&mut self, mi: usize, t: &str) -> bool {
+        let Some(j) = self.negation_before(self.ms[mi].start) else { return false };
+        let base = self.q.table.clone();
+        let Some(path) = self.ctx.join_path(&base, t) else { return false };
+        let shown = self.q.select.iter().chain(self.q.group_by.iter()).chain(self.q.order_by.iter().map(|(e, _)| e)).any(|e| e.column().is_some_and(|c| c.table.eq_ignore_ascii_case(t)));
+        if shown || !path.iter().any(|s| multiplies(self.ctx, s)) {
+            return false;
+        }
+        let on_t = |f: &Cond| {
+            let ts = f.tables();
+            !ts.is_empty() && ts.iter().all(|x| x.eq_ignore_ascii_case(t))
+        };
+        let conds: Vec<Cond> = self.q.filters.iter().filter(|f| on_t(f)).cloned().collect();
+        if conds.is_empty() {
+            return false;
+        }
+        self.q.filters.retain(|f| !on_t(f));
+        let first = &path[0];
+        let sub = Query { table: first.to_table.clone(), joins: path[1..].to_vec(), select: vec![Expr::col(ColRef::new(&first.to_table, &first.to_column))], filters: conds, ..Query::default() };
+        self.q.filters.push(Cond::InSub { col: ColRef::new(&first.from_table, &first.from_column), negated: true, query: Box::new(sub) });
+        self.reach.retain(|x| !path.iter().any(|s| s.to_table.eq_ignore_ascii_case(x)));
+        self.mark(j..j + 1, "negation");
+        self.consume(mi, format!("table {t} (no related rows)"));
+        true
     }
 
     /// A value of rows related many-to-one to the query's rows: "students who do not own cats"

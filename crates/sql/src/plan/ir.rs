@@ -292,7 +292,18 @@ fn cond_sql(ctx: &SchemaContext, c: &Cond, dialect: Dialect) -> String {
         Cond::Null { col: cl, is_null } => format!("{} IS {}NULL", col(cl), if *is_null { "" } else { "NOT " }),
         Cond::Like { col: cl, text, negated } => format!("LOWER({}) {}LIKE {}", col(cl), if *negated { "NOT " } else { "" }, literal(&format!("%{}%", text.to_lowercase()))),
         Cond::Sub { col: cl, op, query } => format!("{} {} ({})", num_of(ctx, cl, dialect), op.sql(), render_query(ctx, query, dialect, None)),
-        Cond::InSub { col: cl, negated, query } => format!("{} {}IN ({})", col(cl), if *negated { "NOT " } else { "" }, render_query(ctx, query, dialect, None)),
+        Cond::InSub { col: cl, negated, query } => {
+            // `x NOT IN (… NULL …)` is never true: a NOT IN list leaves out the NULLs.
+            let mut q = (**query).clone();
+            let nullable = |c: &ColRef| ctx.table(&c.table).and_then(|t| t.column(&c.column)).is_none_or(|x| x.nullable);
+            if *negated
+                && let Some(Expr::Col { col: inner }) = q.select.first().cloned()
+                && nullable(&inner)
+            {
+                q.filters.push(Cond::Null { col: inner, is_null: false });
+            }
+            format!("{} {}IN ({})", col(cl), if *negated { "NOT " } else { "" }, render_query(ctx, &q, dialect, None))
+        }
         Cond::Or { any } => format!("({})", any.iter().map(|c| cond_sql(ctx, c, dialect)).collect::<Vec<_>>().join(" OR ")),
     }
 }
