@@ -449,10 +449,59 @@ impl Reader<'_> {
             // "a concert in 2014", "a regulatory audit in 2025": the date or year column of the
             // table named (or valued) right before.
             let before = self.table(mi).filter(|_| self.names_table(mi)).or_else(|| matches!(self.ms[mi].best().target, Target::Value { .. }).then(|| self.ms[mi].best().target.collection().to_string()));
+            // "members who borrowed a travel book in 2025": a column named for another verb
+            // (`published_year`) is not what the clause's verb dates.
+            // A verb that names the table itself ("borrowed" as a word for loans) dates it.
+            let before_t = before.clone();
+            let before_table_word = |i: usize| self.ms.iter().any(|m| m.start <= i && i < m.end && m.links.iter().any(|l| matches!(&l.target, Target::Collection { collection } if before_t.as_deref().is_some_and(|b| b.eq_ignore_ascii_case(collection)))));
+            let clause_verbs: Vec<String> = (d.start.saturating_sub(6)..d.start)
+                .map(|i| (i, self.word(i).to_string()))
+                .filter(|(i, w)| !self.ledger.is_used(*i) && !before_table_word(*i) && w.len() > 4 && (w.ends_with("ed") || qa_core::text::is_verb_form(w)) && !["happen", "occur", "took", "held", "made", "done"].iter().any(|v| w.starts_with(v)))
+                .map(|(_, w)| qa_core::text::word_family(&w))
+                .collect();
+            let named_for_other_verb = |c: &ColRef| {
+                let words = names::name_words(&c.column);
+                !clause_verbs.is_empty()
+                    && words.iter().any(|w| w.len() > 4 && (w.ends_with("ed") || qa_core::text::is_verb_form(w)))
+                    && !words.iter().any(|w| clause_verbs.contains(&qa_core::text::word_family(w)))
+            };
             if let Some(t) = before {
                 let mut cols = self.date_columns(&t);
                 if cols.is_empty() {
                     cols = self.schema.collection(&t).map(|c| c.fields.iter().map(|f| ColRef::new(&c.name, &f.name)).filter(|c| is_year_col(self, c)).collect()).unwrap_or_default();
+                }
+                // The semantic file's default date stays; another verb's date goes. When that
+                // leaves dates nothing names ("loaned_on, due_on" for "borrowed"), the verb did not
+                // say which: the date stays unused.
+                let default = self.ctx.default_date(&t);
+                let n = cols.len();
+                cols.retain(|c| default.as_deref().is_some_and(|d| d.eq_ignore_ascii_case(&c.column)) || !named_for_other_verb(c));
+                if cols.len() < n && !cols.is_empty() && cols.iter().all(|c| default.as_deref().is_none_or(|d| !d.eq_ignore_ascii_case(&c.column))) {
+                    return None;
+                }
+                // "members who borrowed a book in 2025": the book has no date of that verb; the
+                // one dated table on the way back to the rows asked about (the loans) does.
+                if cols.is_empty()
+                    && let Some(path) = self.ctx.join_path(&self.q.table, &t)
+                {
+                    // A table's default date (semantic file) is its date.
+                    let between: Vec<ColRef> = path
+                        .iter()
+                        .filter(|s| !s.to_table.eq_ignore_ascii_case(&t))
+                        .flat_map(|s| match self.ctx.default_date(&s.to_table) {
+                            Some(d) => vec![ColRef::new(&s.to_table, &d)],
+                            None => self.date_columns(&s.to_table),
+                        })
+                        .collect();
+                    match between.len() {
+                        0 => {}
+                        1 => {
+                            self.reach.push(t.clone());
+                            return Some((between[0].clone(), None));
+                        }
+                        // Several dates there and no word says which: the date stays unused.
+                        _ => return None,
+                    }
                 }
                 if cols.len() == 1 {
                     self.reach.push(t.clone());
