@@ -92,6 +92,20 @@ pub fn measure_of(word: &str) -> Option<(&'static str, &'static [&'static str], 
     MEASURES.iter().find(|(forms, ..)| forms.contains(&word)).map(|(forms, nouns, up)| (forms[0], *nouns, *up))
 }
 
+/// Words after a quantity that say what it measures when no field is named ("1 km away": a
+/// distance; "300 m up": a height): the measure nouns, or none. Generic English.
+pub fn measure_hint(word: &str) -> &'static [&'static str] {
+    match word {
+        "away" | "apart" | "off" | "distant" | "far" | "from" => &["distance"],
+        "up" | "high" | "altitude" | "elevation" | "tall" => &["elevation", "altitude", "height"],
+        "deep" | "down" | "below" => &["depth"],
+        "long" | "lasting" => &["length", "duration"],
+        "old" => &["age"],
+        "wide" | "across" => &["width"],
+        _ => &[],
+    }
+}
+
 /// A number compared to something.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Comparison {
@@ -616,5 +630,12 @@ mod tests {
         assert_eq!((o[0].target, o[0].desc), (Some(2), Some(true)));
         assert!(orderings(&tokenize("in reverse alphabetical order"))[0].alphabetical);
         assert_eq!(distinct_words(&tokenize("for different cities, distinct names")), [4]);
+    }
+
+    #[test]
+    fn measure_hints() {
+        assert_eq!(measure_hint("away"), ["distance"]);
+        assert!(measure_hint("up").contains(&"elevation"));
+        assert!(measure_hint("cats").is_empty());
     }
 }

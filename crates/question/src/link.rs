@@ -397,14 +397,17 @@ impl<'a> Linker<'a> {
         let mut extra = Vec::new();
         for f in out.iter().filter(|l| matches!(l.target, Target::Field { .. })) {
             let mut k = f.end;
-            // A generic suffix word after the name ("country code CA").
-            if t.get(k).is_some_and(|x| GENERIC_SUFFIXES.contains(&x.norm.as_str()) && x.is_word()) {
+            let (Some(fc), Some(ff)) = (Some(f.target.collection()), f.target.field()) else { continue };
+            // A generic suffix word after the name ("country code CA"), unless it is itself a
+            // stored value ("grade C": C is no unit here).
+            let stored = |x: &Token| self.schema.field(fc, ff).is_some_and(|fl| fl.values.contains(&x.text));
+            // ("at", "on", "no" are suffixes of names, but words of their own in a question.)
+            if t.get(k).is_some_and(|x| GENERIC_SUFFIXES.contains(&x.norm.as_str()) && x.is_word() && !stored(x) && !is_edge_word(&x.lower)) {
                 k += 1;
             }
             while t.get(k).is_some_and(|x| matches!(x.lower.as_str(), "of" | "is" | "=" | ":" | "was" | "equal" | "equals" | "to" | "as" | "being")) {
                 k += 1;
             }
-            let (Some(fc), Some(ff)) = (Some(f.target.collection()), f.target.field()) else { continue };
             for v in out.iter().filter(|v| v.start == k && matches!(&v.target, Target::Value { collection, field, .. } if collection == fc && field == ff)) {
                 extra.push(Link { start: f.start, end: v.end, target: v.target.clone(), score: (v.score.max(f.score) + 0.2).min(1.2), how: How::FieldValue, words: t[f.start..v.end].iter().map(|x| x.lower.clone()).collect(), negated: false });
             }
@@ -637,6 +640,8 @@ pub fn cover(links: &[Link], n_tokens: usize) -> Vec<Mention> {
     }
     out
 }
+
+mod loose;
 
 #[cfg(test)]
 mod tests;
