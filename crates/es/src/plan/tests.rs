@@ -1,0 +1,1 @@
+//! Plan tests (filled below).
