@@ -106,6 +106,15 @@ pub fn measure_hint(word: &str) -> &'static [&'static str] {
     }
 }
 
+/// The comparison of a comparative said before a noun ("greater", "lower").
+fn comparative_op(word: &str) -> Option<Op> {
+    match word {
+        "more" | "greater" | "higher" | "larger" | "bigger" | "longer" => Some(Op::Gt),
+        "less" | "fewer" | "lower" | "smaller" | "shorter" => Some(Op::Lt),
+        _ => None,
+    }
+}
+
 /// A number compared to something.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Comparison {
@@ -278,6 +287,11 @@ pub fn comparisons(t: &[Token], qs: &[Quantity], date_tokens: &[bool]) -> Vec<Co
                 adjective = Some(base.to_string());
                 start = s - if modified { 3 } else { 2 };
                 cue = t[start..s].iter().map(|x| x.lower.as_str()).collect::<Vec<_>>().join(" ");
+            } else if let Some(o) = comparative_op(back(3)).filter(|_| s >= 3) {
+                // "a greater weight than 10", "a lower score than 60": the noun between.
+                op = Some(o);
+                start = s - 3;
+                cue = format!("{} {} than", back(3), adj);
             } else if adj.ends_with("er") {
                 op = Some(Op::Gt);
                 start = s - 2;
@@ -592,6 +606,8 @@ mod tests {
         assert_eq!(cmp("3 or more"), [(Op::Ge, 3.0, None)]);
         assert_eq!(cmp("a rating of 2"), [(Op::Eq, 2.0, None)]);
         assert_eq!(cmp("under 10 minutes"), [(Op::Lt, 10.0, None)]);
+        assert_eq!(cmp("a greater weight than 10"), [(Op::Gt, 10.0, None)]);
+        assert_eq!(cmp("with a lower score than 60"), [(Op::Lt, 60.0, None)]);
         let t = tokenize("capacity between 5000 and 10000");
         let qs = quantities(&t);
         let c = comparisons(&t, &qs, &vec![false; t.len()]);

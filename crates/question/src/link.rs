@@ -283,7 +283,8 @@ impl<'a> Linker<'a> {
                 // A span of function words only names nothing; a span may not start or end with
                 // one unless it is a whole value ("in transit", "out of stock").
                 let edge_fn = is_edge_word(&span[0].lower) || is_edge_word(&span[n - 1].lower);
-                let words: Vec<String> = span.iter().map(|x| x.norm.clone()).collect();
+                // A quoted literal is said in a stored value's words ("Ben Jones" → ben jone).
+                let words: Vec<String> = span.iter().flat_map(|x| if x.kind == TokenKind::Quoted { names::value_words(&x.text) } else { vec![x.norm.clone()] }).collect();
                 let key = words.join(" ");
                 let mut found = false;
                 if let Some(es) = self.phrases.get(&key) {
@@ -313,7 +314,9 @@ impl<'a> Linker<'a> {
                 let mut fuzzy: Vec<Link> = Vec::new();
                 if tok.lower.chars().count() >= 5 {
                     for (k, es) in &self.phrases {
-                        if !k.contains(' ') && is_typo_of(&tok.norm, k) {
+                        // Another form of the same word ("delivery" / "delivered") is no
+                        // misspelling: word families link fields, and values need their form.
+                        if !k.contains(' ') && is_typo_of(&tok.norm, k) && family(&tok.lower) != text::word_family(k) {
                             for e in es {
                                 fuzzy.push(Link { how: How::Fuzzy, score: e.weight * 0.8, negated: e.negated, ..self.make(s, s + 1, e, std::slice::from_ref(tok)) });
                             }
@@ -408,7 +411,10 @@ impl<'a> Linker<'a> {
             while t.get(k).is_some_and(|x| matches!(x.lower.as_str(), "of" | "is" | "=" | ":" | "was" | "equal" | "equals" | "to" | "as" | "being")) {
                 k += 1;
             }
-            for v in out.iter().filter(|v| v.start == k && matches!(&v.target, Target::Value { collection, field, .. } if collection == fc && field == ff)) {
+            // "Package Options" is the field `package_option`, not its value 'Option' named with
+            // a word of its field.
+            let own_name = |e: usize| out.iter().any(|o| o.start == f.start && o.end == e && o.target == f.target && matches!(o.how, How::Name | How::Core | How::Synonym));
+            for v in out.iter().filter(|v| v.start == k && matches!(&v.target, Target::Value { collection, field, .. } if collection == fc && field == ff) && !own_name(v.end)) {
                 extra.push(Link { start: f.start, end: v.end, target: v.target.clone(), score: (v.score.max(f.score) + 0.2).min(1.2), how: How::FieldValue, words: t[f.start..v.end].iter().map(|x| x.lower.clone()).collect(), negated: false });
             }
             // A short code written in capitals after its field ("grade C", "region BC") that the

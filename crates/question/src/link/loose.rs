@@ -121,7 +121,10 @@ impl Linker<'_> {
                     }
                     let fam = text::word_family(&vw[0]);
                     for (i, tok) in t.iter().enumerate() {
-                        if !tok.is_word() || tok.lower.len() < 4 || is_function_word(&tok.lower) || tok.norm == vw[0] || family(&tok.lower) != fam {
+                        // A participle or gerund says the value ("failed" for 'fail'); a noun of
+                        // the family does not ("delivery" is no 'delivered').
+                        let verb_form = tok.lower.ends_with("ed") || tok.lower.ends_with("ing") || text::is_verb_form(&tok.lower);
+                        if !tok.is_word() || tok.lower.len() < 4 || !verb_form || is_function_word(&tok.lower) || tok.norm == vw[0] || family(&tok.lower) != fam {
                             continue;
                         }
                         let covered = links.iter().chain(out.iter()).any(|l| l.start <= i && i < l.end && matches!(l.target, Target::Value { .. }));
@@ -200,6 +203,7 @@ mod tests {
                     Field::new("shipped_by_courier", FieldKind::Flag),
                     Field::new("size_class", FieldKind::Keyword).with_values(&["S", "M", "L"]),
                     Field::new("sign_up_confirmed", FieldKind::Flag),
+                    Field::new("package_option", FieldKind::Keyword).with_values(&["Option", "Premium"]),
                 ],
             )],
             ..Default::default()
@@ -251,6 +255,25 @@ mod tests {
     }
 
     #[test]
+    fn a_field_named_whole_is_not_a_value_of_it() {
+        let s = schema();
+        let l = Linker::new(&s);
+        let q = a("List the package options of all orders");
+        let m = cover(&l.link(&q, None), q.tokens.len());
+        assert!(m.iter().any(|m| m.best().target.label() == "orders.package_option" && m.end - m.start == 2), "{m:?}");
+        assert!(!m.iter().any(|m| m.best().target.label() == "orders.package_option = 'Option'"), "{m:?}");
+    }
+
+    #[test]
+    fn a_quoted_value_is_found_in_its_words() {
+        let s = SourceSchema { collections: vec![Collection::new("films", vec![Field::new("director", FieldKind::Keyword).with_values(&["Anna Jones", "Bo Widerberg"])])], ..Default::default() };
+        let l = Linker::new(&s);
+        let q = a("films directed by \"Anna Jones\"");
+        let m = cover(&l.link(&q, None), q.tokens.len());
+        assert!(m.iter().any(|m| m.best().target.label() == "films.director = 'Anna Jones'"), "{m:?}");
+    }
+
+    #[test]
     fn a_preposition_between_a_field_and_a_value_is_no_suffix() {
         let s = schema();
         let l = Linker::new(&s);
@@ -274,5 +297,10 @@ mod tests {
         let c = l.closest(&["region".into()]);
         assert_eq!(c[0].0.field(), Some("warehouseRegion"));
         assert!(l.closest(&["the".into()]).is_empty());
+        // A noun of a value's family is not the value.
+        let q = a("orders with a failure report");
+        assert!(l.value_families(&q, &l.link(&q, None)).is_empty());
+        let q = a("orders with a passing outcome");
+        assert_eq!(l.value_families(&q, &l.link(&q, None)).len(), 1);
     }
 }
