@@ -254,9 +254,11 @@ impl ValueLookup for IndexLookup<'_> {
                 let mut term = Map::new();
                 term.insert(exact.clone(), json!(sp));
                 let resp = self.ask(json!({"size": 1, "_source": [&f.path], "query": {"term": term}}));
-                let hit = resp.as_ref().and_then(|r| r["hits"]["hits"].as_array()).is_some_and(|h| !h.is_empty());
-                if hit {
-                    out.push((self.mapping.index.clone(), f.path.clone(), sp));
+                let hit = resp.as_ref().and_then(|r| r["hits"]["hits"].as_array()).and_then(|h| h.first().cloned());
+                if let Some(h) = hit {
+                    // The value as stored (a text field's source may differ in spacing).
+                    let stored = h["_source"].pointer(&format!("/{}", f.path.replace('.', "/"))).and_then(Value::as_str).filter(|v| v.trim() == sp).map(str::to_string);
+                    out.push((self.mapping.index.clone(), f.path.clone(), if f.kind == FieldKind::Keyword { sp } else { stored.unwrap_or(sp) }));
                     break;
                 }
             }

@@ -64,6 +64,11 @@ pub enum Filter {
         /// The ranges.
         ranges: Vec<BTreeMap<String, Value>>,
     },
+    /// One of several conditions ("8 cylinders or produced before 1980").
+    Any {
+        /// The conditions.
+        any: Vec<Filter>,
+    },
     /// Text the documents must contain, asked for explicitly ("mentioning X").
     Text {
         /// Text fields searched.
@@ -87,6 +92,10 @@ pub enum BucketOrder {
     MetricDesc,
     /// Lowest metric first.
     MetricAsc,
+    /// By the group's value, ascending.
+    KeyAsc,
+    /// By the group's value, descending.
+    KeyDesc,
 }
 
 /// How results are grouped.
@@ -101,6 +110,9 @@ pub enum Group {
         size: usize,
         /// Bucket order.
         order: BucketOrder,
+        /// Only groups with at least this many documents.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        min_count: Option<u64>,
     },
     /// Buckets per calendar interval of a date field.
     Calendar {
@@ -131,6 +143,9 @@ pub struct EsPlan {
     pub groups: Vec<Group>,
     /// `(avg|sum|min|max|cardinality, field)`.
     pub metric: Option<(String, String)>,
+    /// More metrics asked together ("the average and maximum capacity").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub more_metrics: Vec<(String, String)>,
     /// Hits sorted by `(field, descending)`.
     pub sort: Option<(String, bool)>,
     /// Hits asked for ("the 5 deepest"): the page holds at most this many.
@@ -220,25 +235,11 @@ impl EsPlan {
         let mut must: Vec<Value> = Vec::new();
         let mut must_not: Vec<Value> = Vec::new();
         for f in &self.filters {
-            match f {
-                Filter::Terms { field, values, negated } => {
-                    let c = if values.len() == 1 { one("term", field, values[0].clone()) } else { one("terms", field, Value::Array(values.clone())) };
-                    if *negated { must_not.push(c) } else { filter.push(c) }
-                }
-                Filter::Range { field, bounds, negated } => {
-                    let c = range_clause(field, bounds);
-                    if *negated { must_not.push(c) } else { filter.push(c) }
-                }
-                Filter::AnyRange { field, ranges } => {
-                    let any: Vec<Value> = ranges.iter().map(|b| range_clause(field, b)).collect();
-                    filter.push(json!({"bool": {"should": any, "minimum_should_match": 1}}));
-                }
-                Filter::Text { fields, text, phrase } => must.push(match (fields.as_slice(), phrase) {
-                    ([f], false) => one("match", f, json!({"query": text, "operator": "and"})),
-                    ([f], true) => one("match_phrase", f, json!(text)),
-                    (_, false) => json!({"multi_match": {"query": text, "fields": fields, "operator": "and"}}),
-                    (_, true) => json!({"multi_match": {"query": text, "fields": fields, "type": "phrase"}}),
-                }),
+            let (c, negated) = clause(f);
+            match (f, negated) {
+                (_, true) => must_not.push(c),
+                (Filter::Text { .. }, false) => must.push(c),
+                _ => filter.push(c),
             }
         }
         let mut b = Map::new();
@@ -254,18 +255,27 @@ impl EsPlan {
     /// total for counts, aggregations for groupings and metrics.
     pub fn render(&self, offset: usize, page_size: usize) -> (Endpoint, Value) {
         let mut body = json!({"query": self.query()});
-        let metric_agg = self.metric.as_ref().map(|(op, field)| one(op, "field", json!(field)));
+        let mut metric_aggs = Map::new();
+        for (i, (op, field)) in self.metric.iter().chain(self.more_metrics.iter()).enumerate() {
+            metric_aggs.insert(if i == 0 { "metric".into() } else { format!("metric{}", i + 1) }, one(op, "field", json!(field)));
+        }
+        let metric_agg = (!metric_aggs.is_empty()).then_some(Value::Object(metric_aggs));
         if !self.groups.is_empty() {
-            let mut inner: Option<Value> = metric_agg.map(|m| json!({"metric": m}));
+            let mut inner: Option<Value> = metric_agg;
             for (i, g) in self.groups.iter().enumerate().rev() {
                 let mut agg = match g {
-                    Group::Terms { field, size, order } => {
+                    Group::Terms { field, size, order, min_count } => {
                         let mut t = json!({"field": field, "size": size});
+                        if let Some(n) = min_count {
+                            t["min_doc_count"] = json!(n);
+                        }
                         match order {
                             BucketOrder::CountDesc => {}
                             BucketOrder::CountAsc => t["order"] = json!({"_count": "asc"}),
                             BucketOrder::MetricDesc if self.metric.is_some() => t["order"] = json!({"metric": "desc"}),
                             BucketOrder::MetricAsc if self.metric.is_some() => t["order"] = json!({"metric": "asc"}),
+                            BucketOrder::KeyAsc => t["order"] = json!({"_key": "asc"}),
+                            BucketOrder::KeyDesc => t["order"] = json!({"_key": "desc"}),
                             _ => {}
                         }
                         json!({"terms": t})
@@ -281,7 +291,7 @@ impl EsPlan {
             body["aggs"] = inner.unwrap_or_default();
             body["size"] = json!(0);
         } else if let Some(m) = metric_agg {
-            body["aggs"] = json!({"metric": m});
+            body["aggs"] = m;
             body["size"] = json!(0);
         } else if self.intent == Intent::Count {
             body["size"] = json!(0);
@@ -302,25 +312,8 @@ impl EsPlan {
 
     /// The plan in plain language.
     pub fn summary(&self) -> String {
-        let mut parts: Vec<String> = Vec::new();
-        for f in &self.filters {
-            parts.push(match f {
-                Filter::Terms { field, values, negated } => {
-                    let vs = values.iter().map(|v| format!("\"{}\"", scalar_text(v))).collect::<Vec<_>>().join(" or ");
-                    format!("{field} is {}{vs}", if *negated { "not " } else { "" })
-                }
-                Filter::Range { field, bounds, negated } => {
-                    let b: Vec<String> = bounds.iter().map(|(op, v)| format!("{} {}", if v.is_string() { date_words(op) } else { op_words(op) }, scalar_text(v))).collect();
-                    format!("{field} {}{}", if *negated { "not " } else { "" }, b.join(" and "))
-                }
-                Filter::AnyRange { field, ranges } => {
-                    let first = ranges.first().and_then(|b| b.get("gte")).map(scalar_text).unwrap_or_default();
-                    format!("{field} in the month of {first} in any of {} years", ranges.len())
-                }
-                Filter::Text { fields, text, .. } => format!("{} matches \"{text}\"", if fields.len() == 1 { fields[0].clone() } else { "text".into() }),
-            });
-        }
-        let metric = self.metric.as_ref().map(|(op, f)| format!("{op} of {f}"));
+        let parts: Vec<String> = self.filters.iter().map(filter_words).collect();
+        let metric = self.metric.as_ref().map(|_| self.metric.iter().chain(self.more_metrics.iter()).map(|(op, f)| format!("{op} of {f}")).collect::<Vec<_>>().join(" and "));
         let what = match (self.groups.first(), &metric, self.intent) {
             (Some(g), m, _) => {
                 let per: Vec<String> = self.groups.iter().map(|g| match g {
@@ -328,12 +321,13 @@ impl EsPlan {
                     Group::Calendar { field, interval } => format!("{interval} of {field}"),
                 }).collect();
                 let top = match g {
-                    Group::Terms { size, order, .. } if matches!(order, BucketOrder::MetricAsc | BucketOrder::MetricDesc | BucketOrder::CountAsc) || *size <= 5 => {
+                    Group::Terms { size, order, .. } if matches!(order, BucketOrder::MetricAsc | BucketOrder::MetricDesc | BucketOrder::CountAsc) || *size <= 5 && !matches!(order, BucketOrder::KeyAsc | BucketOrder::KeyDesc) => {
                         let by = match order {
                             BucketOrder::CountDesc => "most documents",
                             BucketOrder::CountAsc => "fewest documents",
                             BucketOrder::MetricDesc => "highest",
                             BucketOrder::MetricAsc => "lowest",
+                            BucketOrder::KeyAsc | BucketOrder::KeyDesc => "value",
                         };
                         format!(" (top {size} by {by})")
                     }
@@ -350,6 +344,57 @@ impl EsPlan {
             },
         };
         if parts.is_empty() { format!("{what}, all documents") } else { format!("{what} where {}", parts.join(", ")) }
+    }
+}
+
+/// One filter's clause, and whether it excludes.
+fn clause(f: &Filter) -> (Value, bool) {
+    match f {
+        Filter::Terms { field, values, negated } => (if values.len() == 1 { one("term", field, values[0].clone()) } else { one("terms", field, Value::Array(values.clone())) }, *negated),
+        Filter::Range { field, bounds, negated } => (range_clause(field, bounds), *negated),
+        Filter::AnyRange { field, ranges } => {
+            let any: Vec<Value> = ranges.iter().map(|b| range_clause(field, b)).collect();
+            (json!({"bool": {"should": any, "minimum_should_match": 1}}), false)
+        }
+        Filter::Any { any } => {
+            let subs: Vec<Value> = any
+                .iter()
+                .map(|x| match clause(x) {
+                    (c, true) => json!({"bool": {"must_not": [c]}}),
+                    (c, false) => c,
+                })
+                .collect();
+            (json!({"bool": {"should": subs, "minimum_should_match": 1}}), false)
+        }
+        Filter::Text { fields, text, phrase } => (
+            match (fields.as_slice(), phrase) {
+                ([f], false) => one("match", f, json!({"query": text, "operator": "and"})),
+                ([f], true) => one("match_phrase", f, json!(text)),
+                (_, false) => json!({"multi_match": {"query": text, "fields": fields, "operator": "and"}}),
+                (_, true) => json!({"multi_match": {"query": text, "fields": fields, "type": "phrase"}}),
+            },
+            false,
+        ),
+    }
+}
+
+/// One filter in plain language.
+fn filter_words(f: &Filter) -> String {
+    match f {
+        Filter::Terms { field, values, negated } => {
+            let vs = values.iter().map(|v| format!("\"{}\"", scalar_text(v))).collect::<Vec<_>>().join(" or ");
+            format!("{field} is {}{vs}", if *negated { "not " } else { "" })
+        }
+        Filter::Range { field, bounds, negated } => {
+            let b: Vec<String> = bounds.iter().map(|(op, v)| format!("{} {}", if v.is_string() { date_words(op) } else { op_words(op) }, scalar_text(v))).collect();
+            format!("{field} {}{}", if *negated { "not " } else { "" }, b.join(" and "))
+        }
+        Filter::AnyRange { field, ranges } => {
+            let first = ranges.first().and_then(|b| b.get("gte")).map(scalar_text).unwrap_or_default();
+            if ranges.len() > 2 { format!("{field} in the month of {first} in any of {} years", ranges.len()) } else { format!("{field} in one of {} ranges from {first}", ranges.len()) }
+        }
+        Filter::Any { any } => format!("({})", any.iter().map(filter_words).collect::<Vec<_>>().join(" or ")),
+        Filter::Text { fields, text, .. } => format!("{} matches \"{text}\"", if fields.len() == 1 { fields[0].clone() } else { "text".into() }),
     }
 }
 

@@ -8,7 +8,7 @@
 
 use qa_question::link::{How, Target};
 use qa_question::numbers::{field_unit, unit_of};
-use qa_question::FieldKind;
+use qa_question::{names, FieldKind};
 
 use super::read::Reader;
 use super::{Filter, Group, RUN_WITHOUT};
@@ -19,7 +19,8 @@ use crate::Ambiguity;
 const LIGHT_VERBS: &[&str] = &[
     "be", "have", "do", "make", "carry", "conduct", "perform", "take", "happen", "occur", "come", "go", "get", "record", "log", "report", "note", "register",
     "enter", "file", "submit", "raise", "open", "create", "see", "spot", "sight", "observe", "find", "handle", "process", "issue", "hold", "run", "involve",
-    "concern", "exist", "last", "end", "result", "lead", "belong", "work", "deal", "list", "show", "write", "place", "put", "do",
+    "concern", "exist", "last", "end", "result", "lead", "belong", "work", "deal", "list", "show", "write", "place", "put", "do", "produce", "build",
+    "manufacture", "depart", "arrive", "leave", "land", "fly", "travel", "correspond", "originate", "base", "locate", "send", "ship", "dispatch", "need", "require", "keep", "bring",
 ];
 
 /// Particles of a light verb ("carried out", "took place", "came in").
@@ -46,6 +47,12 @@ fn lemmas(w: &str) -> Vec<String> {
         "had" | "has" => Some("have"),
         "wrote" | "written" => Some("write"),
         "put" => Some("put"),
+        "sent" => Some("send"),
+        "built" => Some("build"),
+        "kept" => Some("keep"),
+        "left" => Some("leave"),
+        "flew" | "flown" => Some("fly"),
+        "brought" => Some("bring"),
         _ => None,
     };
     if let Some(b) = irregular {
@@ -74,9 +81,71 @@ impl Reader<'_> {
         self.nouns_after_values();
         self.units_and_time_words();
         self.entity_nouns();
+        self.key_words();
+        self.or_between_filters();
         self.grammar_words();
         self.relation_verbs();
         self.leftovers()
+    }
+
+    /// "8 cylinders or produced before 1980": an "or" between the words of two conditions on
+    /// different fields makes them one condition, either of which holds.
+    fn or_between_filters(&mut self) {
+        for i in 0..self.n() {
+            if self.ledger.is_used(i) || self.word(i) != "or" {
+                continue;
+            }
+            let spans = &self.filter_spans;
+            let a = (0..spans.len()).filter(|&k| spans[k].1 <= i).max_by_key(|&k| spans[k].1);
+            let b = (0..spans.len()).filter(|&k| spans[k].0 > i).min_by_key(|&k| spans[k].0);
+            let (Some(a), Some(b)) = (a, b) else { continue };
+            // Only function words between the two conditions and the "or".
+            let verb = |k: usize| {
+                let w = self.word(k);
+                (w.len() > 3 && w.ends_with("ed")) || qa_core::text::is_verb_form(w) || lemmas(w).iter().any(|l| LIGHT_VERBS.contains(&l.as_str()))
+            };
+            let gap_ok = (spans[a].1..i).chain(i + 1..spans[b].0).all(|k| !self.ledger.is_content(k) || self.ledger.is_used(k) || verb(k));
+            if !gap_ok || a == b {
+                continue;
+            }
+            let (fa, fb) = (self.plan.filters[a].clone(), self.plan.filters[b].clone());
+            let (lo, hi) = (a.min(b), a.max(b));
+            self.plan.filters.remove(hi);
+            self.plan.filters.remove(lo);
+            let span = (spans[lo].0.min(spans[hi].0), spans[lo].1.max(spans[hi].1));
+            self.filter_spans.remove(hi);
+            self.filter_spans.remove(lo);
+            self.plan.filters.insert(lo, Filter::Any { any: vec![fa, fb] });
+            self.filter_spans.insert(lo, span);
+            self.mark(i..i + 1, "or");
+        }
+    }
+
+    /// "the ids of …", "document id": the index's own key field (its primary key, or the one
+    /// `*_id` field named after the index).
+    fn key_words(&mut self) {
+        let Some(c) = self.schema.collections.first() else { return };
+        let index_words: Vec<String> = names::name_words(&c.name).iter().map(|w| qa_core::text::word_family(w)).collect();
+        let keys: Vec<String> = c
+            .fields
+            .iter()
+            .filter(|f| {
+                let w = names::name_words(&f.name);
+                w.last().is_some_and(|l| l == "id") && (f.key == qa_question::KeyRole::Primary || w[..w.len() - 1].iter().any(|x| index_words.contains(&qa_core::text::word_family(x))))
+            })
+            .map(|f| f.name.clone())
+            .collect();
+        let [key] = keys.as_slice() else { return };
+        let key = key.clone();
+        for i in 0..self.n() {
+            if self.ledger.is_used(i) || !matches!(self.a.tokens[i].norm.as_str(), "id" | "identifier") {
+                continue;
+            }
+            self.mark(i..i + 1, format!("show {key}"));
+            if !self.shown.contains(&key) {
+                self.shown.push(key.clone());
+            }
+        }
     }
 
     /// Every field the plan uses (its own path, not the exact one).
@@ -84,9 +153,13 @@ impl Reader<'_> {
         let base = |p: &str| self.mapping.field(p).map_or_else(|| p.to_string(), |f| f.path.clone());
         let mut out: Vec<String> = Vec::new();
         for f in &self.plan.filters {
-            match f {
-                Filter::Terms { field, .. } | Filter::Range { field, .. } | Filter::AnyRange { field, .. } => out.push(base(field)),
-                Filter::Text { fields, .. } => out.extend(fields.iter().map(|x| base(x))),
+            let mut stack = vec![f];
+            while let Some(f) = stack.pop() {
+                match f {
+                    Filter::Terms { field, .. } | Filter::Range { field, .. } | Filter::AnyRange { field, .. } => out.push(base(field)),
+                    Filter::Text { fields, .. } => out.extend(fields.iter().map(|x| base(x))),
+                    Filter::Any { any } => stack.extend(any.iter()),
+                }
             }
         }
         out.extend(self.plan.groups.iter().map(|g| base(g.field())));

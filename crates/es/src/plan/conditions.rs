@@ -59,6 +59,12 @@ fn bounds(pairs: &[(&str, Value)]) -> BTreeMap<String, Value> {
 }
 
 impl Reader<'_> {
+    /// Add a filter said by tokens `span`.
+    pub fn push_filter(&mut self, span: (usize, usize), f: Filter) {
+        self.plan.filters.push(f);
+        self.filter_spans.push(span);
+    }
+
     pub fn conditions(&mut self) -> Result<(), Ambiguity> {
         self.index_words();
         self.top_n_count();
@@ -70,10 +76,13 @@ impl Reader<'_> {
         Ok(())
     }
 
-    /// The index named ("tickets", "inspection"): the documents themselves.
+    /// The index named ("tickets", "inspection"): the documents themselves — also when a
+    /// field's shortened name reads the same ("teachers" in an index of teachers with a
+    /// `teacher_id`); a field said by its whole name stays a field.
     fn index_words(&mut self) {
         for mi in 0..self.ms.len() {
-            if self.names_index(mi) {
+            let field_named = self.readings(mi).iter().any(|l| matches!(l.target, Target::Field { .. }) && matches!(l.how, How::Name | How::Synonym));
+            if self.names_index(mi) || (self.may_name_index(mi) && !field_named && self.value_readings(mi).is_empty()) {
                 let role = format!("index {}", self.mapping.index);
                 self.consume(mi, role);
             }
@@ -153,7 +162,7 @@ impl Reader<'_> {
         if let Some(mi) = named {
             self.consume(mi, role);
         }
-        self.plan.filters.push(Filter::Text { fields, text, phrase });
+        self.push_filter((mark_from, we), Filter::Text { fields, text, phrase });
     }
 
     /// "mentioning the VPN", "whose notes mention mould", "containing 'jam'", "with the word X".
@@ -223,18 +232,41 @@ impl Reader<'_> {
         if said.is_empty() || said.len() == cands.len() { cands } else { said }
     }
 
+    /// A keyword field whose values are all numbers ("age" stored as text): equality only.
+    fn numeric_keyword(&self, field: &str) -> bool {
+        self.schema.collections.first().and_then(|c| c.field(field)).is_some_and(|f| f.kind == FieldKind::Keyword && !f.values.is_empty() && f.values.iter().all(|v| v.trim().parse::<f64>().is_ok()))
+    }
+
+    /// The field mention `mi` names that a number compares with.
+    fn compared_of(&self, mi: usize, eq: bool) -> Option<String> {
+        self.measure_of(mi).or_else(|| eq.then(|| self.fields_of(mi).into_iter().map(|(f, ..)| f).find(|f| self.numeric_keyword(f))).flatten())
+    }
+
     /// The field a comparison measures, and the mention that named it.
     fn measured(&mut self, c: &Comparison, q: &Quantity) -> Result<Option<(String, Option<usize>)>, Ambiguity> {
         let after = c.end.max(q.end);
+        let eq = matches!(c.op, Op::Eq | Op::Ne) && c.high.is_none();
         if let Some(mi) = self.mention_at(after).filter(|&mi| !self.used[mi])
-            && let Some(f) = self.measure_of(mi)
+            && let Some(f) = self.compared_of(mi, eq)
         {
             return Ok(Some((f, Some(mi))));
         }
         if let Some(mi) = self.mention_before(c.start).filter(|&mi| !self.used[mi])
-            && let Some(f) = self.measure_of(mi)
+            && let Some(f) = self.compared_of(mi, eq)
         {
             return Ok(Some((f, Some(mi))));
+        }
+        // "a greater weight than 10": named inside the cue.
+        if let Some(mi) = self.ms.iter().position(|m| m.start >= c.start && m.end <= q.start).filter(|&mi| !self.used[mi])
+            && let Some(f) = self.compared_of(mi, eq)
+        {
+            return Ok(Some((f, Some(mi))));
+        }
+        // "either 32 or 33": the field of the number before.
+        if eq && c.cue.is_empty() && q.start > 0 && matches!(self.word(q.start - 1), "or" | "and" | ",")
+            && let Some(f) = self.last_compared.clone()
+        {
+            return Ok(Some((f, None)));
         }
         let mut cands: Vec<String> = c.adjective.as_deref().map(|a| self.adjective_fields(a)).unwrap_or_default();
         if let Some(u) = q.unit {
@@ -280,9 +312,11 @@ impl Reader<'_> {
             }
             let bare = c.cue.is_empty();
             let Some((field, mi)) = self.measured(&c, &q)? else { continue };
-            if bare && mi.is_none() {
+            let joined = bare && q.start > 0 && matches!(self.word(q.start - 1), "or" | "and" | ",") && self.last_compared.as_deref() == Some(field.as_str());
+            if bare && mi.is_none() && !joined {
                 continue;
             }
+            self.last_compared = Some(field.clone());
             let fu = field_unit(&field);
             let conv = |v: f64| match (q.unit, fu) {
                 (Some(qu), Some(fu)) => convert(v, qu, fu),
@@ -290,6 +324,12 @@ impl Reader<'_> {
             };
             let value = conv(q.value);
             let (filter, role) = match (c.high, c.op) {
+                // A number stored as text: its spelling.
+                (None, Op::Eq | Op::Ne) if self.numeric_keyword(&field) => {
+                    let Some(exact) = self.exact(&field) else { continue };
+                    let spelt = if value.fract() == 0.0 { format!("{}", value as i64) } else { value.to_string() };
+                    (Filter::Terms { field: exact, values: vec![json!(spelt)], negated: c.op == Op::Ne }, format!("{field} {} {spelt}", c.op.sql()))
+                }
                 (Some(h), _) => {
                     let hi = conv(self.a.quantities[h].value);
                     (Filter::Range { field: field.clone(), bounds: bounds(&[("gte", number(value)), ("lte", number(hi))]), negated: false }, format!("{field} between {value} and {hi}"))
@@ -316,7 +356,14 @@ impl Reader<'_> {
             if let Some(mi) = mi {
                 self.consume(mi, role);
             }
-            self.plan.filters.push(filter);
+            if q.start > 0 && self.word(q.start - 1) == "either" {
+                self.mark(q.start - 1..q.start, "or");
+            }
+            if joined {
+                self.join_or((q.start, end), filter);
+            } else {
+                self.push_filter((c.start, end), filter);
+            }
         }
         Ok(())
     }
@@ -343,7 +390,8 @@ impl Reader<'_> {
                 let e = self.ms[mi].end;
                 self.mark(e..e + 2, format!("{f} = 0"));
             }
-            self.plan.filters.push(Filter::Range { field: f, bounds: bounds(&[("gte", json!(0)), ("lte", json!(0))]), negated: false });
+            let e = self.ms[mi].end;
+            self.push_filter((p - 1, e), Filter::Range { field: f, bounds: bounds(&[("gte", json!(0)), ("lte", json!(0))]), negated: false });
         }
     }
 
@@ -361,16 +409,30 @@ impl Reader<'_> {
         }
     }
 
-    /// The date field of `d`, and the mention that named it.
+    /// Fields that hold a year as a number or as four digits (`year`, `birth_year`).
+    pub fn year_fields(&self) -> Vec<String> {
+        let Some(c) = self.schema.collections.first() else { return Vec::new() };
+        c.fields
+            .iter()
+            .filter(|f| names::name_words(&f.name).iter().any(|w| matches!(w.as_str(), "year" | "yr")))
+            .filter(|f| matches!(f.kind, FieldKind::Integer | FieldKind::Number) || (f.kind == FieldKind::Keyword && !f.values.is_empty() && f.values.iter().all(|v| v.len() == 4 && v.chars().all(|c| c.is_ascii_digit()))))
+            .map(|f| f.name.clone())
+            .collect()
+    }
+
+    /// The date field of a date at token `start` (or a year field), and the mention that
+    /// named it.
     pub fn date_target(&mut self, start: usize, phrase: &str) -> Result<Option<(String, Option<usize>)>, Ambiguity> {
         let dates = self.date_fields();
-        if dates.is_empty() {
+        let years = self.year_fields();
+        if dates.is_empty() && years.is_empty() {
             return Ok(None);
         }
-        let date_of = |r: &Reader, mi: usize| r.fields_of(mi).into_iter().map(|(f, ..)| f).find(|f| r.kind(f) == FieldKind::Date);
-        // Named right before ("created in 2025", "the inspection date in March").
+        let date_of = |r: &Reader, mi: usize| r.fields_of(mi).into_iter().map(|(f, ..)| f).find(|f| r.kind(f) == FieldKind::Date || years.contains(f));
+        // Named right before ("created in 2025", "the inspection date in March", "birth year
+        // 1948").
         let mut p = start;
-        while p > 0 && matches!(self.word(p - 1), "in" | "on" | "during" | "of" | "was" | "were" | "is" | "are" | "the" | "year" | "since" | "before" | "after" | "from" | "between" | "until" | "by" | "been") {
+        while p > 0 && matches!(self.word(p - 1), "in" | "on" | "during" | "of" | "was" | "were" | "is" | "are" | "the" | "year" | "since" | "before" | "after" | "from" | "between" | "until" | "by" | "been" | "either") {
             p -= 1;
         }
         if let Some(mi) = self.ms.iter().position(|m| m.end == p).filter(|&mi| !self.used[mi])
@@ -383,6 +445,8 @@ impl Reader<'_> {
         if let Some((f, mi)) = verbs.first().filter(|(f, _)| verbs.iter().all(|(g, _)| g == f)) {
             return Ok(Some((f.clone(), Some(*mi))));
         }
+        // Without date fields, the only year field.
+        let dates = if dates.is_empty() { years } else { dates };
         if dates.len() == 1 {
             return Ok(Some((dates[0].clone(), None)));
         }
@@ -393,6 +457,70 @@ impl Reader<'_> {
         Ok(Some((f, None)))
     }
 
+    /// A year field's condition for a date: years compared as numbers, or as four-digit text.
+    fn year_filter(&self, field: &str, d: &qa_question::dates::DateMention) -> Option<Filter> {
+        let text = self.kind(field) == FieldKind::Keyword;
+        let y = |v: i32| if text { json!(v.to_string()) } else { json!(v) };
+        let (from, to) = (d.from.map(|f| f.year()), d.to.map(|t| t.year()));
+        let exact = self.exact(field)?;
+        Some(match (from, to) {
+            (Some(a), Some(b)) if a == b => Filter::Terms { field: exact, values: vec![y(a)], negated: false },
+            (a, b) if a.is_some() || b.is_some() => {
+                let mut bo = Vec::new();
+                if let Some(a) = a {
+                    bo.push(("gte", y(a)));
+                }
+                if let Some(b) = b {
+                    bo.push(("lte", y(b)));
+                }
+                Filter::Range { field: exact, bounds: bounds(&bo), negated: false }
+            }
+            _ => return None,
+        })
+    }
+
+    /// "in 2014 or 2015", "either 32 or 33": a second condition on the field of the one just
+    /// before, joined by "or", widens it.
+    fn join_or(&mut self, span: (usize, usize), f: Filter) {
+        let start = span.0;
+        let or = start > 0 && matches!(self.word(start - 1), "or" | "nor");
+        let same = |x: &Filter| match (x, &f) {
+            (Filter::Terms { field: a, negated: false, .. } | Filter::Range { field: a, negated: false, .. } | Filter::AnyRange { field: a, .. }, Filter::Terms { field: b, .. } | Filter::Range { field: b, .. } | Filter::AnyRange { field: b, .. }) => a == b,
+            _ => false,
+        };
+        let Some(i) = self.plan.filters.iter().rposition(same).filter(|_| or) else {
+            self.push_filter(span, f);
+            return;
+        };
+        let prev = self.plan.filters.remove(i);
+        let merged = match (prev, f) {
+            (Filter::Terms { field, mut values, .. }, Filter::Terms { values: more, .. }) => {
+                values.extend(more);
+                Filter::Terms { field, values, negated: false }
+            }
+            (a, b) => {
+                let ranges = |x: Filter| -> Vec<BTreeMap<String, Value>> {
+                    match x {
+                        Filter::Range { bounds, .. } => vec![bounds],
+                        Filter::AnyRange { ranges, .. } => ranges,
+                        Filter::Terms { values, .. } => values.into_iter().map(|v| bounds(&[("gte", v.clone()), ("lte", v)])).collect(),
+                        Filter::Text { .. } | Filter::Any { .. } => Vec::new(),
+                    }
+                };
+                let field = match &a {
+                    Filter::Terms { field, .. } | Filter::Range { field, .. } | Filter::AnyRange { field, .. } => field.clone(),
+                    Filter::Text { .. } | Filter::Any { .. } => String::new(),
+                };
+                let mut all = ranges(a);
+                all.extend(ranges(b));
+                Filter::AnyRange { field, ranges: all }
+            }
+        };
+        self.plan.filters.insert(i, merged);
+        self.filter_spans[i].1 = span.1;
+        self.mark(start - 1..start, "or");
+    }
+
     fn dates(&mut self) -> Result<(), Ambiguity> {
         for d in self.a.dates.clone() {
             if (d.start..d.end).any(|i| self.ledger.is_used(i)) {
@@ -400,7 +528,10 @@ impl Reader<'_> {
             }
             let Some((field, mi)) = self.date_target(d.start, &d.phrase)? else { continue };
             let day = |x: chrono::NaiveDate| json!(x.format("%Y-%m-%d").to_string());
-            let filter = if let Some(m) = d.month_of_year {
+            let filter = if self.kind(&field) != FieldKind::Date {
+                let Some(f) = self.year_filter(&field, &d) else { continue };
+                f
+            } else if let Some(m) = d.month_of_year {
                 // A month of any year: that month in every year the field spans.
                 let year = |v: Option<&Value>| v.and_then(Value::as_str).and_then(|s| s.get(..4)).and_then(|y| y.parse::<i32>().ok());
                 let (lo, hi) = self.meta.ranges.get(&field).map(|(a, b)| (year(Some(a)), year(Some(b)))).unwrap_or((None, None));
@@ -431,7 +562,11 @@ impl Reader<'_> {
             if let Some(mi) = mi {
                 self.consume(mi, role);
             }
-            self.plan.filters.push(filter);
+            // "either 2014 or 2015".
+            if d.start > 0 && self.word(d.start - 1) == "either" {
+                self.mark(d.start - 1..d.start, "or");
+            }
+            self.join_or((d.start, d.end), filter);
         }
         Ok(())
     }
@@ -500,7 +635,8 @@ impl Reader<'_> {
         let stored = crate::lookup::flag_value(f, self.meta, value);
         let Some(exact) = f.exact_path() else { return };
         self.consume(mi, format!("{field} = {value}"));
-        self.plan.filters.push(Filter::Terms { field: exact, values: vec![stored], negated: false });
+        let span = (neg.unwrap_or(self.ms[mi].start).min(self.ms[mi].start), self.ms[mi].end);
+        self.push_filter(span, Filter::Terms { field: exact, values: vec![stored], negated: false });
     }
 
     /// Values of a mention: the field they belong to (the only one; the one named with them;
@@ -565,6 +701,7 @@ impl Reader<'_> {
         }
         match (earlier, listed) {
             (Some(i), true) => {
+                self.filter_spans[i].1 = self.filter_spans[i].1.max(e);
                 if let Filter::Terms { values: v, .. } = &mut self.plan.filters[i] {
                     for x in values {
                         if !v.contains(&x) {
@@ -573,7 +710,7 @@ impl Reader<'_> {
                     }
                 }
             }
-            _ => self.plan.filters.push(Filter::Terms { field: exact, values, negated }),
+            _ => self.push_filter((neg.unwrap_or(s).min(s), e), Filter::Terms { field: exact, values, negated }),
         }
         Ok(())
     }
@@ -585,8 +722,8 @@ fn by_direction(preposition: &str, fields: &[String]) -> Option<String> {
     const TO: &[&str] = &["destination", "dest", "to", "target", "recipient", "receiver", "arrival", "inbound"];
     const FROM: &[&str] = &["origin", "from", "source", "sender", "departure", "outbound"];
     let wanted = match preposition {
-        "to" | "into" | "toward" | "towards" => TO,
-        "from" | "out" => FROM,
+        "to" | "into" | "toward" | "towards" | "destination" | "arriving" | "arrive" | "arrives" => TO,
+        "from" | "out" | "origin" | "source" | "departing" | "depart" | "departs" | "leaving" => FROM,
         _ => return None,
     };
     let hits: Vec<&String> = fields.iter().filter(|f| names::name_words(f).iter().any(|w| wanted.contains(&w.as_str()))).collect();

@@ -38,6 +38,12 @@ pub(super) struct Reader<'a> {
     pub aggs_done: Vec<usize>,
     /// "The 5 tickets …": a number of hits asked for, and where it is.
     pub top_n: Option<(usize, usize)>,
+    /// The field the last number was compared with ("either 32 or 33").
+    pub last_compared: Option<String>,
+    /// Fields the question asks to be shown.
+    pub shown: Vec<String>,
+    /// The tokens each filter of the plan stands for (parallel to `plan.filters`).
+    pub filter_spans: Vec<(usize, usize)>,
 }
 
 impl<'a> Reader<'a> {
@@ -53,8 +59,8 @@ impl<'a> Reader<'a> {
         let ms = cover(&links, a.tokens.len());
         let ledger = Ledger::new(&a.tokens);
         let used = vec![false; ms.len()];
-        let plan = EsPlan { intent: Intent::Search, filters: Vec::new(), groups: Vec::new(), metric: None, sort: None, size: None, source: Vec::new(), notes: Vec::new(), coverage: Default::default() };
-        Reader { mapping: input.mapping, meta: input.meta, input, schema, linker, a, links, ms, used, ledger, penalties: Vec::new(), notes: Vec::new(), ignored: Vec::new(), plan, count: false, aggs_done: Vec::new(), top_n: None }
+        let plan = EsPlan { intent: Intent::Search, filters: Vec::new(), groups: Vec::new(), metric: None, more_metrics: Vec::new(), sort: None, size: None, source: Vec::new(), notes: Vec::new(), coverage: Default::default() };
+        Reader { mapping: input.mapping, meta: input.meta, input, schema, linker, a, links, ms, used, ledger, penalties: Vec::new(), notes: Vec::new(), ignored: Vec::new(), plan, count: false, aggs_done: Vec::new(), top_n: None, last_compared: None, shown: Vec::new(), filter_spans: Vec::new() }
     }
 
     pub fn choices(&self) -> &Choices {
@@ -133,6 +139,18 @@ impl<'a> Reader<'a> {
         matches!(self.ms[mi].best().target, Target::Collection { .. })
     }
 
+    /// Some reading of the mention names the index ("flights" is the index `flights`, whatever
+    /// `flight_no` it may also say).
+    pub fn may_name_index(&self, mi: usize) -> bool {
+        self.readings(mi).iter().any(|l| matches!(l.target, Target::Collection { .. }))
+    }
+
+    /// Token `i` is inside a field's whole name of two words or more ("best finish", "total
+    /// amount"): not a cue.
+    pub fn inside_name(&self, i: usize) -> bool {
+        self.ms.iter().any(|m| m.start <= i && i < m.end && m.end - m.start >= 2 && matches!(&m.best().target, Target::Field { .. }) && matches!(m.best().how, How::Name | How::Synonym | How::Core))
+    }
+
     /// Every link over exactly the span of mention `mi`.
     pub fn readings(&self, mi: usize) -> Vec<&Link> {
         let m = &self.ms[mi];
@@ -192,7 +210,7 @@ impl<'a> Reader<'a> {
                 verbs += 1;
                 continue;
             }
-            if self.a.negations.contains(&p) || matches!(w, "non" | "excluding" | "except" | "besides" | "outside") {
+            if self.a.negations.contains(&p) || matches!(w, "non" | "excluding" | "except" | "besides" | "outside") || (w == "other" && self.word(p + 1) == "than") {
                 return Some(p);
             }
             if !matches!(w, "be" | "is" | "are" | "was" | "were" | "been" | "a" | "an" | "any" | "the" | "yet" | "ever" | "have" | "has" | "had" | "do" | "does" | "did" | "in" | "of" | "from" | "than" | "by" | "with" | "currently" | "still" | "through" | "via" | "to" | "for" | "at" | "on" | "into") {

@@ -4,8 +4,8 @@
 //! ranking or an aggregate (X is the group), rankings ("the most", "the 5 deepest", "the lowest
 //! average rating", "most often"), ordering ("sorted by X", "cheapest first") and the fields shown.
 
-use qa_question::cues::{measure_of, AggWord};
-use qa_question::link::Target;
+use qa_question::cues::{measure_of, AggWord, Op};
+use qa_question::link::{How, Target};
 use qa_question::FieldKind;
 
 use super::read::Reader;
@@ -32,13 +32,14 @@ const PHRASE_END: &[&str] = &["in", "on", "at", "since", "before", "after", "fro
 
 impl Reader<'_> {
     pub fn shape(&mut self) -> Result<(), Ambiguity> {
-        self.counts();
         self.groupings()?;
+        self.counts();
         self.metrics()?;
         self.which_group();
         self.superlatives()?;
-        self.orderings();
         self.projection();
+        self.orderings();
+        self.group_counts();
         self.bucket_sizes();
         Ok(())
     }
@@ -92,8 +93,25 @@ impl Reader<'_> {
                 p += 1;
             }
             self.aggs_done.push(g.start);
-            if let Some(mi) = self.ms.iter().position(|m| m.start == p).filter(|&mi| !self.used[mi] && !self.names_index(mi) && matches!(self.ms[mi].best().target, Target::Field { .. })) {
-                if let Some(f) = self.measure_of(mi).filter(|_| !distinct) {
+            // "how many different templates": the values of a field, even one whose word also
+            // reads as the index.
+            if distinct
+                && let Some(mi) = self.ms.iter().position(|m| m.start == p)
+                && (!self.used[mi] || self.ledger.role(p).is_some_and(|r| r.starts_with("index ")))
+                && let Some(f) = self.fields_of(mi).into_iter().map(|(f, ..)| f).find(|f| self.is_groupable(f))
+                && let Some(exact) = self.exact(&f)
+            {
+                let (ms, me) = (self.ms[mi].start, self.ms[mi].end);
+                self.ledger.unmark(ms..me);
+                let role = format!("number of distinct {f}");
+                self.mark(g.start..p, role.clone());
+                self.consume(mi, role);
+                self.plan.metric = Some(("cardinality".into(), exact));
+                continue;
+            }
+            if let Some(mi) = self.ms.iter().position(|m| m.start == p).filter(|&mi| !self.used[mi] && !self.may_name_index(mi) && matches!(self.ms[mi].best().target, Target::Field { .. })) {
+                let code = |f: &str| qa_question::names::name_words(f).last().is_some_and(|w| matches!(w.as_str(), "no" | "nr" | "id" | "code" | "key" | "ref"));
+                if let Some(f) = self.measure_of(mi).filter(|f| !distinct && !code(f)) {
                     let role = format!("sum of {f}");
                     self.mark(g.start..p, role.clone());
                     self.consume(mi, role);
@@ -123,6 +141,11 @@ impl Reader<'_> {
             }
             self.count = true;
             self.mark(g.start..end, "count");
+            // "how many continents": the index's documents, whatever field the word also names.
+            if let Some(mi) = self.ms.iter().position(|m| m.start == p).filter(|&mi| !self.used[mi] && self.may_name_index(mi)) {
+                let role = format!("index {}", self.mapping.index);
+                self.consume(mi, role);
+            }
         }
     }
 
@@ -138,15 +161,67 @@ impl Reader<'_> {
                 self.mark(g.start..g.end, "ranking");
                 continue;
             }
+            // "for different number of cylinders": the count's word names the group's field.
+            let mut t = t;
+            if let Some(c) = self.a.aggregates.iter().find(|x| x.start == t && x.func == AggWord::Count && self.word(g.end - 1) != "by").cloned() {
+                self.aggs_done.push(c.start);
+                self.mark(c.start..c.end, "group");
+                t = self.skip_filler(c.end);
+            }
+            // "for every singer": the documents themselves.
+            let target = self.ms.iter().position(|m| m.start == t);
+            if let Some(mi) = target.filter(|&mi| self.may_name_index(mi) && !self.used[mi]) {
+                let role = format!("every document of {}", self.mapping.index);
+                self.mark(g.start..g.end, role.clone());
+                self.consume(mi, role);
+                continue;
+            }
+            // Without an aggregate or a ranking, "by X" orders and "for each X" names the rows.
+            let aggregated = !self.a.aggregates.is_empty()
+                || !self.a.superlatives.is_empty()
+                || self.word(g.start) == "per"
+                || (0..self.n()).any(|i| matches!(self.word(i), "break" | "breakdown" | "broken" | "split" | "group" | "grouped" | "distribution"));
+            if !aggregated {
+                if let Some(mi) = target.filter(|&mi| !self.used[mi])
+                    && let Some(f) = self.field(mi)
+                {
+                    let by = self.word(g.end - 1) == "by";
+                    let role = if by { format!("sort by {f}") } else { format!("every {f}") };
+                    self.mark(g.start..g.end, role.clone());
+                    self.consume(mi, role);
+                    if by && self.plan.sort.is_none() {
+                        self.plan.sort = Some((self.sort_path(&f), false));
+                    }
+                }
+                continue;
+            }
             if let Some(interval) = calendar(self.word(t)).filter(|_| self.ms.iter().all(|m| m.start != t || m.best().target.field().is_none_or(|f| self.kind(f) != FieldKind::Date))) {
                 let phrase = self.phrase(g.start, t + 1);
-                if let Some((field, mi)) = self.date_target(t, &phrase)? {
+                // "per month of delivery", "by year of birth": the date named after.
+                let named = (self.word(t + 1) == "of")
+                    .then(|| self.ms.iter().position(|m| m.start == self.skip_filler(t + 2)))
+                    .flatten()
+                    .filter(|&mi| !self.used[mi])
+                    .and_then(|mi| self.fields_of(mi).into_iter().map(|(f, ..)| f).find(|f| self.kind(f) == FieldKind::Date).map(|f| (f, Some(mi))));
+                let target = match named {
+                    Some((f, mi)) => {
+                        self.mark(t + 1..t + 2, format!("per {interval} of {f}"));
+                        Some((f, mi))
+                    }
+                    None => self.date_target(t, &phrase)?,
+                };
+                if let Some((field, mi)) = target {
                     let role = format!("per {interval} of {field}");
                     self.mark(g.start..t + 1, role.clone());
                     if let Some(mi) = mi {
                         self.consume(mi, role);
                     }
-                    self.plan.groups.push(Group::Calendar { field, interval: interval.into() });
+                    if self.kind(&field) == FieldKind::Date {
+                        self.plan.groups.push(Group::Calendar { field, interval: interval.into() });
+                    } else if let Some(exact) = self.exact(&field) {
+                        // A year field: its values are the years.
+                        self.plan.groups.push(Group::Terms { field: exact, size: 0, order: BucketOrder::KeyAsc, min_count: None });
+                    }
                 }
                 continue;
             }
@@ -179,16 +254,18 @@ impl Reader<'_> {
                 }
             }
             if let Some(exact) = self.exact(&field) {
-                self.plan.groups.push(Group::Terms { field: exact, size: 0, order: BucketOrder::CountDesc });
+                self.plan.groups.push(Group::Terms { field: exact, size: 0, order: BucketOrder::CountDesc, min_count: None });
             }
         }
         Ok(())
     }
 
-    /// "the average score", "total fines", "maximum depth", "how much".
+    /// "the average score", "total fines", "maximum depth", "how much"; "the average and
+    /// maximum capacity", "the maximum capacity and the average": one field for a list.
     fn metrics(&mut self) -> Result<(), Ambiguity> {
+        let mut found: Vec<(&'static str, Option<String>, usize, usize)> = Vec::new();
         for g in self.a.aggregates.clone() {
-            if g.func == AggWord::Count || self.aggs_done.contains(&g.start) || self.ledger.is_used(g.start) {
+            if g.func == AggWord::Count || self.aggs_done.contains(&g.start) || self.ledger.is_used(g.start) || self.inside_name(g.start) {
                 continue;
             }
             let op = match g.func {
@@ -201,8 +278,16 @@ impl Reader<'_> {
             // The field: after the cue, past filler and the index's own name ("average
             // inspection score").
             let mut p = self.skip_filler(g.target);
-            while let Some(mi) = self.ms.iter().position(|m| m.start == p).filter(|&mi| self.names_index(mi)) {
-                p = self.skip_filler(self.ms[mi].end);
+            loop {
+                if let Some(mi) = self.ms.iter().position(|m| m.start == p).filter(|&mi| self.names_index(mi)) {
+                    p = self.skip_filler(self.ms[mi].end);
+                } else if matches!(self.word(p), "amount" | "value" | "level") && self.word(p + 1) == "of" && self.mention_covering(p).is_none() {
+                    // "the total amount of bonus".
+                    self.mark(p..p + 2, format!("{op} of"));
+                    p = self.skip_filler(p + 2);
+                } else {
+                    break;
+                }
             }
             let ok = |r: &Reader, f: &str| r.is_measure(f) || (matches!(op, "max" | "min") && r.kind(f) == FieldKind::Date);
             let named = self.ms.iter().position(|m| m.start == p).filter(|&mi| !self.used[mi]).and_then(|mi| self.fields_of(mi).into_iter().map(|(f, ..)| f).find(|f| ok(self, f)).map(|f| (f, mi)));
@@ -211,6 +296,8 @@ impl Reader<'_> {
                     self.consume(mi, format!("{op} of {f}"));
                     Some(f)
                 }
+                // "the average and maximum capacity": said once, for both.
+                None if matches!(self.word(g.end), "and" | "," | "or") || found.last().is_some_and(|x| x.1.is_some() && x.3 + 3 >= g.start) => None,
                 None => {
                     let (e, _) = self.phrase_from(p);
                     if e == p {
@@ -219,14 +306,24 @@ impl Reader<'_> {
                     self.field_for(p, e, &format!("give the {op}"), ok)?
                 }
             };
-            let Some(field) = field else { continue };
-            if self.plan.metric.is_some() {
-                // A second metric is not built: its words stay unused.
-                continue;
+            found.push((op, field, g.start, g.end));
+        }
+        // Elliptic lists share the next (or previous) field.
+        for i in 0..found.len() {
+            if found[i].1.is_none() {
+                found[i].1 = found[i + 1..].iter().find_map(|x| x.1.clone()).or_else(|| found[..i].iter().rev().find_map(|x| x.1.clone()));
             }
-            self.aggs_done.push(g.start);
-            self.mark(g.start..g.end, format!("{op} of {field}"));
-            self.plan.metric = Some((op.into(), field));
+        }
+        for (op, field, s, e) in found {
+            let Some(field) = field else { continue };
+            let m = (op.to_string(), field.clone());
+            self.aggs_done.push(s);
+            self.mark(s..e, format!("{op} of {field}"));
+            if self.plan.metric.is_none() {
+                self.plan.metric = Some(m);
+            } else if self.plan.metric.as_ref() != Some(&m) && !self.plan.more_metrics.contains(&m) {
+                self.plan.more_metrics.push(m);
+            }
         }
         Ok(())
     }
@@ -234,7 +331,27 @@ impl Reader<'_> {
     /// "Which X …" (or "what X") with a ranking, a count or a metric: X is the group.
     fn which_group(&mut self) {
         let ranked = !self.a.superlatives.is_empty() || self.plan.metric.is_some() || self.count;
-        if !self.plan.groups.is_empty() || !ranked {
+        if !ranked {
+            // "Which airline has abbreviation UAL?": the field asked for is shown.
+            for (s, e) in self.a.sentences.clone() {
+                for i in s..(s + 2).min(e) {
+                    if !matches!(self.word(i), "which" | "what") {
+                        continue;
+                    }
+                    let Some(mi) = self.ms.iter().position(|m| m.start == i + 1).filter(|&mi| !self.used[mi] && !self.names_index(mi)) else { continue };
+                    if !matches!(self.ms[mi].best().target, Target::Field { .. }) {
+                        continue;
+                    }
+                    let Some(f) = self.field(mi) else { continue };
+                    self.consume(mi, format!("show {f}"));
+                    self.mark(i..i + 1, format!("show {f}"));
+                    self.shown.push(f);
+                    return;
+                }
+            }
+            return;
+        }
+        if !self.plan.groups.is_empty() {
             return;
         }
         for (s, e) in self.a.sentences.clone() {
@@ -250,9 +367,22 @@ impl Reader<'_> {
                 let Some(exact) = self.exact(&f) else { continue };
                 self.consume(mi, format!("group by {f}"));
                 self.mark(i..i + 1, format!("group by {f}"));
-                self.plan.groups.push(Group::Terms { field: exact, size: 0, order: BucketOrder::CountDesc });
+                self.plan.groups.push(Group::Terms { field: exact, size: 0, order: BucketOrder::CountDesc, min_count: None });
                 return;
             }
+        }
+        // "What is the year that had the most concerts?": the listed field is the group.
+        if let Some(p) = self.a.projection.clone()
+            && let Some(it) = p.items.first()
+            && let Some(mi) = self.ms.iter().position(|m| m.start >= it.start && m.end <= it.end && !self.used[self.ms.iter().position(|x| x.start == m.start).unwrap_or(0)])
+            && !self.may_name_index(mi)
+            && matches!(self.ms[mi].best().target, Target::Field { .. })
+            && let Some(f) = self.field(mi).filter(|f| self.is_groupable(f) && !self.is_measure(f))
+            && let Some(exact) = self.exact(&f)
+            && !self.a.superlatives.iter().any(|s| s.adjective.is_some() && !s.mode)
+        {
+            self.consume(mi, format!("group by {f}"));
+            self.plan.groups.push(Group::Terms { field: exact, size: 0, order: BucketOrder::CountDesc, min_count: None });
         }
     }
 
@@ -272,8 +402,16 @@ impl Reader<'_> {
 
     /// The rows of the question are documents: a number of them, the index named after the
     /// ranking, or a request for a list.
-    fn ranks_documents(&self, end: usize, n: Option<usize>) -> bool {
+    fn ranks_documents(&self, start: usize, end: usize, n: Option<usize>) -> bool {
         if n.is_some() {
+            return true;
+        }
+        // "the car with the largest …", "the country that has the shortest …".
+        let mut p = start;
+        while p > 0 && matches!(self.word(p - 1), "the" | "a" | "an") {
+            p -= 1;
+        }
+        if p > 0 && matches!(self.word(p - 1), "with" | "has" | "have" | "had" | "having" | "whose" | "of" | "by" | "for" | "that" | "which" | "who") {
             return true;
         }
         let after = self.skip_filler(end);
@@ -296,20 +434,28 @@ impl Reader<'_> {
     /// "the highest fine" (the value).
     fn superlatives(&mut self) -> Result<(), Ambiguity> {
         for s in self.a.superlatives.clone() {
-            if (s.start..s.end).any(|i| self.aggs_done.contains(&i)) || (s.start..s.end).all(|i| self.ledger.is_used(i)) {
+            if (s.start..s.end).any(|i| self.aggs_done.contains(&i)) || (s.start..s.end).all(|i| self.ledger.is_used(i)) || self.inside_name(s.end - 1) {
                 continue;
             }
             let n = s.n.or(self.top_n.map(|t| t.0));
             let role = |what: &str| format!("ranking: {what}");
             if s.mode {
-                let mi = (s.target..(s.target + 3).min(self.n())).find_map(|k| self.ms.iter().position(|m| m.start == k).filter(|&mi| !self.used[mi] && !self.names_index(mi)));
+                // "the nationality that is most common": the field before; "the most common
+                // citizenship": the field after.
+                let mut b = s.start;
+                while b > 0 && matches!(self.word(b - 1), "is" | "are" | "was" | "were" | "the") {
+                    b -= 1;
+                }
+                let predicative = b < s.start && b > 0 && matches!(self.word(b - 1), "that" | "which" | "who");
+                let before = predicative.then(|| self.mention_before(b - 1)).flatten().filter(|&mi| !self.used[mi] && !self.may_name_index(mi));
+                let mi = before.or_else(|| (s.target..(s.target + 3).min(self.n())).find_map(|k| self.ms.iter().position(|m| m.start == k).filter(|&mi| !self.used[mi] && !self.may_name_index(mi))));
                 if let Some(mi) = mi
                     && self.plan.groups.is_empty()
                     && let Some(f) = self.fields_of(mi).into_iter().map(|(f, ..)| f).find(|f| self.is_groupable(f))
                     && let Some(exact) = self.exact(&f)
                 {
                     self.consume(mi, format!("group by {f}"));
-                    self.plan.groups.push(Group::Terms { field: exact, size: 0, order: BucketOrder::CountDesc });
+                    self.plan.groups.push(Group::Terms { field: exact, size: 0, order: BucketOrder::CountDesc, min_count: None });
                 }
                 if self.plan.groups.is_empty() {
                     continue;
@@ -318,10 +464,21 @@ impl Reader<'_> {
                 self.mark(s.start..s.end, role("most documents"));
                 continue;
             }
+            // "the maximum mpg" that the metrics could not place: no ranking of groups either.
+            if (s.start..s.end).any(|i| matches!(self.word(i), "maximum" | "minimum" | "max" | "min")) {
+                continue;
+            }
             if s.adjective.is_none() {
+                // "the fewest people": a noun after the cue that names nothing of the index —
+                // the ranking cannot be placed.
+                let next = s.end;
+                let unlinked_noun = self.a.tokens.get(next).is_some_and(|t| t.is_word() && !self.ledger.is_used(next) && self.mention_covering(next).is_none() && !qa_core::text::is_stop(&t.lower));
+                if unlinked_noun {
+                    continue;
+                }
                 let after = self.next_mention(s.target, 4);
                 if !self.plan.groups.is_empty() {
-                    let measure = after.and_then(|mi| self.measure_of(mi).map(|f| (f, mi)));
+                    let measure = after.filter(|&mi| !self.may_name_index(mi)).and_then(|mi| self.measure_of(mi).map(|f| (f, mi)));
                     match measure {
                         Some((f, mi)) if self.plan.metric.is_none() => {
                             self.consume(mi, format!("sum of {f}"));
@@ -339,13 +496,17 @@ impl Reader<'_> {
                     continue;
                 }
                 let Some(mi) = after else { continue };
+                if self.may_name_index(mi) {
+                    // "the most concerts" with no group to rank: nothing to place.
+                    continue;
+                }
                 if matches!(self.ms[mi].best().target, Target::Field { .. })
                     && let Some(f) = self.fields_of(mi).into_iter().map(|(f, ..)| f).find(|f| self.is_groupable(f) && !self.is_measure(f))
                     && let Some(exact) = self.exact(&f)
                 {
                     // "top 3 teams …": the teams with the most documents.
                     self.consume(mi, format!("group by {f}"));
-                    self.plan.groups.push(Group::Terms { field: exact, size: n.unwrap_or(1), order: if s.desc { BucketOrder::CountDesc } else { BucketOrder::CountAsc } });
+                    self.plan.groups.push(Group::Terms { field: exact, size: n.unwrap_or(1), order: if s.desc { BucketOrder::CountDesc } else { BucketOrder::CountAsc }, min_count: None });
                     self.mark(s.start..s.end, role("top groups"));
                     continue;
                 }
@@ -402,7 +563,7 @@ impl Reader<'_> {
                 }
                 self.set_order(if desc { BucketOrder::MetricDesc } else { BucketOrder::MetricAsc }, n.unwrap_or(1));
                 self.mark(s.start..s.end, role(&format!("{op} of {field}")));
-            } else if !self.ranks_documents(s.end, n) && self.plan.metric.is_none() {
+            } else if !self.ranks_documents(s.start, s.end, n) && self.plan.metric.is_none() {
                 self.plan.metric = Some((op.into(), field.clone()));
                 self.mark(s.start..s.end, format!("{op} of {field}"));
             } else {
@@ -427,7 +588,7 @@ impl Reader<'_> {
                 continue;
             }
             let field = match o.target {
-                Some(t) => match self.mention_at(t).filter(|&mi| !self.names_index(mi)) {
+                Some(t) => match self.mention_at(skip_direction(self, t)).filter(|&mi| !self.names_index(mi)) {
                     Some(mi) => {
                         let f = self.field(mi);
                         if let Some(f) = &f {
@@ -448,11 +609,13 @@ impl Reader<'_> {
                             None
                         }
                     }
-                    None if o.alphabetical => self.plan.source.iter().find(|f| self.kind(f) == FieldKind::Keyword).cloned(),
-                    None => None,
+                    None if o.alphabetical => self.shown.iter().find(|f| self.kind(f) == FieldKind::Keyword).cloned(),
+                    // "in descending order": of what is sorted or shown already.
+                    None => self.plan.sort.as_ref().map(|(f, _)| f.clone()).or_else(|| self.shown.first().cloned()).or_else(|| self.plan.groups.first().map(|g| g.field().to_string())),
                 },
             };
             let Some(field) = field else { continue };
+            let field = self.mapping.field(&field).map_or(field, |f| f.path.clone());
             let is_date = self.kind(&field) == FieldKind::Date;
             let desc = match (&o.adjective, o.desc) {
                 (Some(adj), Some(d)) if is_date && matches!(measure_of(adj).map(|m| m.0), Some("old" | "young")) => !d,
@@ -460,40 +623,83 @@ impl Reader<'_> {
                 (_, None) => false,
             };
             self.mark(o.start..o.end, format!("sort by {field}"));
-            if self.plan.groups.is_empty() && self.plan.sort.is_none() {
-                let sort = self.sort_path(&field);
-                self.plan.sort = Some((sort, desc));
+            let sort = self.sort_path(&field);
+            // "… per document. Order by document id": the groups in their key's order;
+            // "ordered by the average": by the metric.
+            if let Some(Group::Terms { field: g, order, .. }) = self.plan.groups.first_mut() {
+                if *g == sort {
+                    *order = if desc { BucketOrder::KeyDesc } else { BucketOrder::KeyAsc };
+                } else if self.plan.metric.as_ref().is_some_and(|(_, m)| *m == field) {
+                    *order = if desc { BucketOrder::MetricDesc } else { BucketOrder::MetricAsc };
+                }
+                continue;
+            }
+            match &mut self.plan.sort {
+                // "ordered by age from the oldest to the youngest": one key, the later direction.
+                Some((f, d)) if *f == sort && o.desc.is_some() => *d = desc,
+                Some((f, _)) if *f == sort => {}
+                None if self.plan.groups.is_empty() => self.plan.sort = Some((sort, desc)),
+                _ => {}
             }
         }
     }
 
-    /// "the id, title and status of …": the fields shown; next to a count or metric without a
-    /// group, they are the group.
+    /// "the id, title and status of …": the fields shown (all of a document's fields unless
+    /// every item is a field said by its name); next to a count or metric without a group,
+    /// they are the group; "the distinct codes": the codes, once each.
     fn projection(&mut self) {
         let Some(p) = self.a.projection.clone() else { return };
         let mut shown: Vec<String> = Vec::new();
+        let mut all_strong = true;
         for it in &p.items {
+            let mut found = false;
             for mi in 0..self.ms.len() {
                 let m = &self.ms[mi];
-                if self.used[mi] || m.start < it.start || m.end > it.end || !matches!(m.best().target, Target::Field { .. }) {
+                if m.start < it.start || m.end > it.end {
+                    continue;
+                }
+                if self.used[mi] {
+                    found |= matches!(m.best().target, Target::Field { .. });
+                    continue;
+                }
+                let named = self.readings(mi).iter().any(|l| matches!(l.target, Target::Field { .. }) && matches!(l.how, How::Name | How::Synonym));
+                if !matches!(m.best().target, Target::Field { .. }) || (self.may_name_index(mi) && !named) {
                     continue;
                 }
                 if let Some(f) = self.field(mi) {
+                    all_strong &= matches!(m.best().how, How::Name | How::Core | How::Synonym | How::Acronym | How::Joined | How::Fuzzy);
+                    found = true;
                     self.consume(mi, format!("show {f}"));
                     shown.push(f);
                 }
             }
+            all_strong &= found;
         }
+        self.shown.extend(shown.iter().cloned());
         let aggregated = self.count || self.plan.metric.is_some();
-        if aggregated && self.plan.groups.is_empty() {
-            if let Some(f) = shown.iter().find(|f| self.is_groupable(f)).cloned()
+        if aggregated {
+            if self.plan.groups.is_empty()
+                && let Some(f) = shown.iter().find(|f| self.is_groupable(f) && !self.is_measure(f)).cloned()
                 && let Some(exact) = self.exact(&f)
             {
-                self.plan.groups.push(Group::Terms { field: exact, size: 0, order: BucketOrder::CountDesc });
+                self.plan.groups.push(Group::Terms { field: exact, size: 0, order: BucketOrder::CountDesc, min_count: None });
             }
             return;
         }
-        if !aggregated {
+        if !self.a.distinct.is_empty()
+            && self.plan.groups.is_empty()
+            && self.plan.sort.is_none()
+            && self.plan.size.is_none()
+            && let Some(f) = shown.iter().find(|f| self.is_groupable(f)).cloned()
+            && let Some(exact) = self.exact(&f)
+        {
+            for d in self.a.distinct.clone() {
+                self.mark(d..d + 1, format!("distinct {f}"));
+            }
+            self.plan.groups.push(Group::Terms { field: exact, size: 0, order: BucketOrder::CountDesc, min_count: None });
+            return;
+        }
+        if all_strong && self.plan.groups.is_empty() {
             for f in shown {
                 if !self.plan.source.contains(&f) {
                     self.plan.source.push(f);
@@ -523,6 +729,40 @@ impl Reader<'_> {
         for (g, n) in self.plan.groups.iter_mut().zip(sizes) {
             if let Group::Terms { size, .. } = g {
                 *size = n;
+            }
+        }
+    }
+}
+
+/// Past direction words at an ordering's key ("ordered by ascending age").
+fn skip_direction(r: &Reader, mut t: usize) -> usize {
+    while matches!(r.word(t), "ascending" | "descending" | "increasing" | "decreasing" | "the" | "their" | "its") {
+        t += 1;
+    }
+    t
+}
+
+impl Reader<'_> {
+    /// "document ids with at least two paragraphs", "nationalities shared by 2 or more people":
+    /// groups with at least so many documents.
+    fn group_counts(&mut self) {
+        if self.plan.groups.is_empty() {
+            return;
+        }
+        for c in self.a.comparisons.clone() {
+            let q = self.a.quantities[c.quantity].clone();
+            if (c.start..c.end).any(|i| self.ledger.is_used(i)) || !matches!(c.op, Op::Gt | Op::Ge) || c.high.is_some() || q.unit.is_some() || q.value.fract() != 0.0 {
+                continue;
+            }
+            let Some(mi) = self.mention_at(c.end.max(q.end)).filter(|&mi| self.may_name_index(mi)) else { continue };
+            let n = if c.op == Op::Gt { q.value as u64 + 1 } else { q.value as u64 };
+            if let Some(Group::Terms { min_count, .. }) = self.plan.groups.first_mut() {
+                *min_count = Some(n);
+            }
+            let role = format!("groups of at least {n} documents");
+            self.mark(c.start..c.end, role.clone());
+            if !self.used[mi] {
+                self.consume(mi, role);
             }
         }
     }
