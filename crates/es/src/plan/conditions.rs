@@ -274,10 +274,17 @@ impl Reader<'_> {
             if cands.is_empty() {
                 cands = by_unit;
             } else {
+                // "longer than 20 km": the unit says which "long" is meant; "heavier than 3 km"
+                // means nothing.
                 let both: Vec<String> = cands.iter().filter(|f| by_unit.contains(f)).cloned().collect();
-                if !both.is_empty() {
-                    cands = both;
-                }
+                let dims: Vec<Dimension> = c.adjective.as_deref().and_then(measure_of).map(|(_, nouns, _)| nouns.iter().filter_map(|n| noun_dimension(n)).collect()).unwrap_or_default();
+                cands = if !both.is_empty() {
+                    both
+                } else if dims.contains(&u.dimension) {
+                    by_unit
+                } else {
+                    return Ok(None);
+                };
             }
         }
         if cands.len() > 1 {
@@ -312,6 +319,13 @@ impl Reader<'_> {
             }
             let bare = c.cue.is_empty();
             let Some((field, mi)) = self.measured(&c, &q)? else { continue };
+            // A quantity in a unit of another kind than the field's ("20 km" on minutes) is no
+            // condition on it.
+            if let (Some(u), Some(fu)) = (q.unit, field_unit(&field))
+                && u.dimension != fu.dimension
+            {
+                continue;
+            }
             let joined = bare && q.start > 0 && matches!(self.word(q.start - 1), "or" | "and" | ",") && self.last_compared.as_deref() == Some(field.as_str());
             if bare && mi.is_none() && !joined {
                 continue;
@@ -347,6 +361,19 @@ impl Reader<'_> {
                     (Filter::Range { field: field.clone(), bounds: bounds(&[(key, number(value))]), negated: false }, format!("{field} {} {value}", op.sql()))
                 }
             };
+            // "cost more than 10 euros", "weighs over 2 kg": the verb of the measure.
+            if mi.is_none() && c.start > 0 && !self.ledger.is_used(c.start - 1) {
+                let w = self.word(c.start - 1).to_string();
+                let dim = match w.trim_end_matches('s') {
+                    "cost" | "costed" | "price" | "priced" | "pay" | "paid" | "charge" | "charged" => Some(Dimension::Money),
+                    "weigh" | "weighed" | "weighe" => Some(Dimension::Mass),
+                    "last" | "lasted" | "take" | "took" => Some(Dimension::Time),
+                    _ => None,
+                };
+                if dim.is_some() && field_unit(&field).map(|u| u.dimension).or(q.unit.map(|u| u.dimension)) == dim {
+                    self.mark(c.start - 1..c.start, format!("{field} (measure)"));
+                }
+            }
             let mut end = c.end;
             // "reopened 3 times": the count's word.
             if matches!(self.word(end), "times" | "time") {

@@ -85,6 +85,9 @@ fn flags_values_units_and_counts() {
     // Units convert to the field's: 500 g is 0.5 kg, 1500 m is 1.5 km.
     assert_eq!(filters(&a.plan("parcels heavier than 500 g")), ["weight_kg over 0.5"]);
     assert_eq!(filters(&a.plan("How many parcels travelled further than 1500 m?")), ["distance_km over 1.5"]);
+    // The unit says which measure a comparative means; a unit of another kind is no condition.
+    assert_eq!(filters(&a.plan("parcels that weigh more than 3 kg")), ["weight_kg over 3"]);
+    a.asks("parcels heavier than 3 km");
     // A negated flag, by its prefix or by "not".
     assert_eq!(filters(&a.plan("How many parcels are not fragile?")), ["isFragile is \"false\""]);
     let b = a.body("Show the parcels that needed more than 2 attempts at Riverside depot");
