@@ -380,7 +380,8 @@ impl<'a> Linker<'a> {
                 if covered(out, s, e) || (e - s == 1 && (text::is_stop(&a.tokens[s].lower) || matches!(a.tokens[s].lower.as_str(), "dr" | "mr" | "mrs" | "ms" | "prof"))) {
                     continue;
                 }
-                let text = a.tokens[s..e].iter().map(|x| x.text.as_str()).collect::<Vec<_>>().join(" ");
+                // The literal as written ("SHP-001751"), or one of its words.
+                let text = if (s, e) == (lit.start, lit.end) { lit.text.clone() } else { a.tokens[s..e].iter().map(|x| x.text.as_str()).collect::<Vec<_>>().join(" ") };
                 for (collection, field, stored) in lookup.lookup(&text) {
                     if self.schema.field(&collection, &field).is_none() {
                         continue;

@@ -576,6 +576,13 @@ impl Reader<'_> {
         Ok(())
     }
 
+    /// The one field that names a document (`name`, `title`, `*_name`), if there is one.
+    fn label_field(&self) -> Option<String> {
+        let c = self.schema.collections.first()?;
+        let labels: Vec<String> = c.fields.iter().filter(|f| f.kind == FieldKind::Keyword && qa_question::names::name_words(&f.name).last().is_some_and(|w| matches!(w.as_str(), "name" | "title"))).map(|f| f.name.clone()).collect();
+        (labels.len() == 1).then(|| labels[0].clone())
+    }
+
     /// The path to sort on (a text field's exact form).
     fn sort_path(&self, field: &str) -> String {
         self.exact(field).unwrap_or_else(|| field.to_string())
@@ -609,7 +616,7 @@ impl Reader<'_> {
                             None
                         }
                     }
-                    None if o.alphabetical => self.shown.iter().find(|f| self.kind(f) == FieldKind::Keyword).cloned(),
+                    None if o.alphabetical => self.shown.iter().find(|f| self.kind(f) == FieldKind::Keyword).cloned().or_else(|| self.label_field()),
                     // "in descending order": of what is sorted or shown already.
                     None => self.plan.sort.as_ref().map(|(f, _)| f.clone()).or_else(|| self.shown.first().cloned()).or_else(|| self.plan.groups.first().map(|g| g.field().to_string())),
                 },
@@ -655,7 +662,8 @@ impl Reader<'_> {
             let mut found = false;
             for mi in 0..self.ms.len() {
                 let m = &self.ms[mi];
-                if m.start < it.start || m.end > it.end {
+                // A mention that starts in the item ("descriptions of all the sections").
+                if m.start < it.start || m.start >= it.end {
                     continue;
                 }
                 if self.used[mi] {
