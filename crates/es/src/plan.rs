@@ -338,6 +338,7 @@ impl EsPlan {
             (None, Some(m), _) => m.clone(),
             (None, None, Intent::Count) => "the number of documents".to_string(),
             (None, None, _) => match (&self.sort, self.size) {
+                (Some((f, desc)), Some(1)) => format!("the document with the {} {f}", if *desc { "highest" } else { "lowest" }),
                 (Some((f, desc)), n) => format!("{} documents by {f} {}", n.map_or_else(String::new, |n| format!("the {n}")), if *desc { "descending" } else { "ascending" }).trim_start().to_string(),
                 (None, Some(n)) => format!("{n} documents"),
                 (None, None) => "documents".to_string(),
