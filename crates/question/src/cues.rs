@@ -317,6 +317,18 @@ pub fn comparisons(t: &[Token], qs: &[Quantity], date_tokens: &[bool]) -> Vec<Co
                     start = s - 2;
                     cue = format!("{} {cue}", back(2));
                 }
+            } else if s >= 2 && t[s - 1].is_word() && !crate::coverage::is_function_word(back(1)) {
+                // "above age 20", "under grade 3": the measure's word between the cue and the number.
+                let cue_op = match back(2) {
+                    "over" | "above" | "exceeding" | "beyond" => Some(Op::Gt),
+                    "under" | "below" | "beneath" => Some(Op::Lt),
+                    _ => None,
+                };
+                if let Some(o) = cue_op {
+                    op = Some(o);
+                    start = s - 2;
+                    cue = format!("{} {}", back(2), back(1));
+                }
             }
         }
         // After the number: "or more", "and above", "+", "or less", "or fewer", "and under".
@@ -608,6 +620,7 @@ mod tests {
         assert_eq!(cmp("under 10 minutes"), [(Op::Lt, 10.0, None)]);
         assert_eq!(cmp("a greater weight than 10"), [(Op::Gt, 10.0, None)]);
         assert_eq!(cmp("with a lower score than 60"), [(Op::Lt, 60.0, None)]);
+        assert_eq!(cmp("singers above age 20"), [(Op::Gt, 20.0, None)]);
         let t = tokenize("capacity between 5000 and 10000");
         let qs = quantities(&t);
         let c = comparisons(&t, &qs, &vec![false; t.len()]);

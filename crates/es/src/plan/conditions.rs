@@ -262,8 +262,10 @@ impl Reader<'_> {
         {
             return Ok(Some((f, Some(mi))));
         }
-        // "either 32 or 33": the field of the number before.
-        if eq && c.cue.is_empty() && q.start > 0 && matches!(self.word(q.start - 1), "or" | "and" | ",")
+        // "either 32 or 33", "no less than 3000 and no more than 4000": the field of the number
+        // before.
+        let joined = if eq && c.cue.is_empty() { q.start } else { c.start };
+        if joined > 0 && matches!(self.word(joined - 1), "or" | "and" | ",")
             && let Some(f) = self.last_compared.clone()
         {
             return Ok(Some((f, None)));
@@ -327,8 +329,12 @@ impl Reader<'_> {
                 continue;
             }
             let joined = bare && q.start > 0 && matches!(self.word(q.start - 1), "or" | "and" | ",") && self.last_compared.as_deref() == Some(field.as_str());
+            let after_and = !bare && c.start > 0 && matches!(self.word(c.start - 1), "and" | "or" | ",") && self.last_compared.as_deref() == Some(field.as_str());
             if bare && mi.is_none() && !joined {
                 continue;
+            }
+            if after_and && mi.is_none() {
+                self.mark(c.start - 1..c.start, format!("{field} (and)"));
             }
             self.last_compared = Some(field.clone());
             let fu = field_unit(&field);

@@ -343,6 +343,16 @@ impl Reader<'_> {
                         continue;
                     }
                     let Some(f) = self.field(mi) else { continue };
+                    // "In which years …", "Which airline has …": the field's values (once each).
+                    if self.is_groupable(&f)
+                        && self.plan.groups.is_empty()
+                        && let Some(exact) = self.exact(&f)
+                    {
+                        self.consume(mi, format!("values of {f}"));
+                        self.mark(i..i + 1, format!("values of {f}"));
+                        self.plan.groups.push(Group::Terms { field: exact, size: 0, order: BucketOrder::CountDesc, min_count: None });
+                        return;
+                    }
                     self.consume(mi, format!("show {f}"));
                     self.mark(i..i + 1, format!("show {f}"));
                     self.shown.push(f);
@@ -497,7 +507,25 @@ impl Reader<'_> {
                 }
                 let Some(mi) = after else { continue };
                 if self.may_name_index(mi) {
-                    // "the most concerts" with no group to rank: nothing to place.
+                    // "the document with the fewest paragraphs": the field named before is the
+                    // group; without one, nothing to place.
+                    let mut b = s.start;
+                    while b > 0 && matches!(self.word(b - 1), "the" | "with" | "has" | "have" | "had" | "that" | "which" | "who") {
+                        b -= 1;
+                    }
+                    let before = (b < s.start).then(|| self.ms.iter().position(|m| m.end == b)).flatten().filter(|&m| !self.used[m] && !self.names_index(m));
+                    if let Some(bm) = before
+                        && let Some(f) = self.fields_of(bm).into_iter().map(|(f, ..)| f).find(|f| self.is_groupable(f) && !self.is_measure(f))
+                        && let Some(exact) = self.exact(&f)
+                    {
+                        self.consume(bm, format!("group by {f}"));
+                        let index_role = format!("index {}", self.mapping.index);
+                        if !self.used[mi] {
+                            self.consume(mi, index_role);
+                        }
+                        self.plan.groups.push(Group::Terms { field: exact, size: n.unwrap_or(1), order: if s.desc { BucketOrder::CountDesc } else { BucketOrder::CountAsc }, min_count: None });
+                        self.mark(s.start..s.end, role("top groups"));
+                    }
                     continue;
                 }
                 if matches!(self.ms[mi].best().target, Target::Field { .. })
