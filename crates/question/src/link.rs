@@ -314,10 +314,11 @@ impl<'a> Linker<'a> {
                 let mut fuzzy: Vec<Link> = Vec::new();
                 if tok.lower.chars().count() >= 5 {
                     for (k, es) in &self.phrases {
-                        // Another form of the same word ("delivery" / "delivered") is no
-                        // misspelling: word families link fields, and values need their form.
-                        if !k.contains(' ') && is_typo_of(&tok.norm, k) && family(&tok.lower) != text::word_family(k) {
-                            for e in es {
+                        // Another form of a value's word ("delivery" / 'delivered') is no
+                        // misspelling of the value: a value needs its form.
+                        if !k.contains(' ') && is_typo_of(&tok.norm, k) {
+                            let other_form = family(&tok.lower) == text::word_family(k);
+                            for e in es.iter().filter(|e| !(other_form && matches!(e.target, Target::Value { .. }))) {
                                 fuzzy.push(Link { how: How::Fuzzy, score: e.weight * 0.8, negated: e.negated, ..self.make(s, s + 1, e, std::slice::from_ref(tok)) });
                             }
                         }

@@ -161,7 +161,7 @@ impl Linker<'_> {
             }
             let longest = a.chars().count().max(b.chars().count()).max(1);
             let ratio = 1.0 - edit_distance(a, b) as f64 / longest as f64;
-            if ratio >= 0.5 { ratio * 0.5 } else { 0.0 }
+            if ratio >= 0.6 { ratio * 0.5 } else { 0.0 }
         };
         let mut out: Vec<(Target, f64)> = Vec::new();
         for c in &self.schema.collections {
