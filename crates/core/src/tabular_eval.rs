@@ -221,7 +221,9 @@ enum Cell {
 }
 
 fn cell(v: &Value) -> Cell {
-    let num = |f: f64| Cell::Num((f * 100.0).round() as i64);
+    // Two decimals as the exact value rounds ("84.675" is 84.674999… → 84.67), the way the
+    // expected rows were rounded; `(f * 100.0).round()` would give 8467.5 → 84.68.
+    let num = |f: f64| Cell::Num(format!("{f:.2}").parse::<f64>().map_or(0, |v| (v * 100.0).round() as i64));
     match v {
         Value::Null => Cell::Null,
         Value::Bool(b) => Cell::Num(if *b { 100 } else { 0 }),
@@ -351,6 +353,9 @@ mod tests {
         assert!(compare(&e, &c, &r, false, true).is_err());
         let e = expected(&["x"], json!([[true]]));
         assert_eq!(compare(&e, &cols(&["x"]), &rows(json!([[1]])), false, false), Ok(()));
+        // Rounded as the exact binary value rounds: 84.675 is below the half.
+        let e = expected(&["avg"], json!([[84.67]]));
+        assert_eq!(compare(&e, &cols(&["avg"]), &rows(json!([[84.675]])), false, false), Ok(()));
     }
 
     #[test]

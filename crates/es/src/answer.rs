@@ -107,4 +107,8 @@ pub struct EsAnswer {
     /// What went wrong (status `error`).
     #[serde(default)]
     pub error: Option<String>,
+    /// What each word of the question became in the query, and the words not used (the
+    /// deterministic plan's reading; absent for pasted queries and pages of earlier ones).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coverage: Option<qa_question::Coverage>,
 }

@@ -70,20 +70,20 @@ pub fn remove(data_dir: &Path, id: &str) {
 }
 
 /// The alternative `reply` picks: its number (1-based), its name, or the one whose words the
-/// reply contains (or that contains the reply's words).
+/// reply shares most ([`qa_question::choice::pick`]; a tie picks none). "yes", "run", "anyway"
+/// pick a "run it without …" option.
 pub fn pick(reply: &str, alternatives: &[String]) -> Option<String> {
-    let r = reply.trim().trim_start_matches('#');
-    if let Ok(n) = r.parse::<usize>() {
-        return alternatives.get(n.checked_sub(1)?).cloned();
-    }
-    if let Some(a) = alternatives.iter().find(|a| a.eq_ignore_ascii_case(r)) {
+    let r = reply.trim();
+    if let Some(a) = alternatives.iter().find(|a| a.eq_ignore_ascii_case(r.trim_start_matches('#'))) {
         return Some(a.clone());
     }
-    let words = crate::lookup::name_words(r);
-    let scored = alternatives.iter().map(|a| {
-        let aw = crate::lookup::name_words(a);
-        let shared = aw.iter().filter(|w| words.contains(w) && !qa_core::text::is_stop(w)).count();
-        (shared, std::cmp::Reverse(aw.len()), a)
-    });
-    scored.filter(|(s, ..)| *s > 0).max().map(|(.., a)| a.clone())
+    if let Some(run) = alternatives.iter().find(|a| a.starts_with(crate::plan::RUN_WITHOUT))
+        && qa_core::text::words(r).iter().any(|w| matches!(w.as_str(), "yes" | "y" | "run" | "ok" | "okay" | "proceed" | "anyway" | "go" | "force" | "without"))
+    {
+        return Some(run.clone());
+    }
+    // Labels with a field path's words spelt out ("createdAt" is also "created at").
+    let labels: Vec<String> = alternatives.iter().map(|a| format!("{a} {}", crate::lookup::name_words(a).join(" "))).collect();
+    let refs: Vec<&str> = labels.iter().map(String::as_str).collect();
+    qa_question::choice::pick(r, &refs).map(|i| alternatives[i].clone())
 }

@@ -125,6 +125,7 @@ mod tests {
             trace_id: String::new(),
             notes: Vec::new(),
             error: None,
+            coverage: None,
         }
     }
 

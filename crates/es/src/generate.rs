@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 use qa_llm::{ChatMessage, ChatRequest, LlmRun, OutputFormat, Prompt, PromptError};
 
 use crate::guard::{Verdict, check_body};
-use crate::lookup::{Analysis, Metadata};
+use crate::lookup::Metadata;
 use crate::{Endpoint, EsLimits, FieldKind, Intent, Mapping};
 
 /// Longest body (serialized) accepted from the model.
@@ -95,35 +95,15 @@ impl EsQueryPrompt<'_> {
         out
     }
 
-    /// What the lookup found, one line each.
+    /// What the question's words became in the plan, one line each, and the words not used.
     fn lookup_block(&self) -> String {
-        let a = self.input.analysis;
-        let mut out = format!("- intent: {}\n", intent_name(a.intent_type));
-        for m in &a.mappings {
-            match &m.value {
-                Some(v) => out.push_str(&format!("- \"{}\" is the value {v:?} of {}\n", m.term, m.field)),
-                None => out.push_str(&format!("- \"{}\" names the field {}\n", m.term, m.field)),
-            }
+        let plan = self.input.plan;
+        let mut out = format!("- intent: {}\n", intent_name(plan.intent));
+        for m in &plan.coverage.mapped {
+            out.push_str(&format!("- \"{}\": {}\n", m.phrase, m.role));
         }
-        if let Some(d) = &a.date {
-            let day = |x: Option<chrono::NaiveDate>| x.map_or("open".to_string(), |d| d.format("%Y-%m-%d").to_string());
-            out.push_str(&format!("- \"{}\" is the dates {} to {} (inclusive)", d.phrase, day(d.from), day(d.to)));
-            if !d.named_fields.is_empty() {
-                out.push_str(&format!(" of {}", d.named_fields.join(" or ")));
-            }
-            out.push('\n');
-        }
-        for c in &a.comparisons {
-            out.push_str(&format!("- \"{}\": {} {} {}\n", c.phrase, c.field, c.op, c.value));
-        }
-        if let Some(g) = &a.group_term {
-            out.push_str(&format!("- grouped per \"{g}\"\n"));
-        }
-        if let Some((op, f)) = &a.metric {
-            out.push_str(&format!("- metric: {op} of {f}\n"));
-        }
-        if !a.free_text.is_empty() {
-            out.push_str(&format!("- words matching no field or value: {}\n", a.free_text.join(" ")));
+        if !plan.coverage.unmapped.is_empty() {
+            out.push_str(&format!("- words matching nothing in the index: {}\n", plan.coverage.unmapped.join(" ")));
         }
         out
     }
@@ -260,8 +240,6 @@ pub struct GenerateInput<'a> {
     pub question: &'a str,
     /// The index's fields.
     pub mapping: &'a Mapping,
-    /// The lookup.
-    pub analysis: &'a Analysis,
     /// Sampled values, and how many were asked per field (fewer means the list is complete).
     pub meta: &'a Metadata,
     /// Values sampled per field.
@@ -363,8 +341,11 @@ fn with_page_size(mut body: Value, page_size: usize) -> Value {
         o.remove("from");
         o.remove("search_after");
         let aggregating = o.contains_key("aggs") || o.contains_key("aggregations");
+        let sorted = o.contains_key("sort");
         match o.get("size").and_then(Value::as_u64) {
             Some(0) => {}
+            // "the 5 deepest": a sorted top-N keeps its size.
+            Some(n) if sorted && (n as usize) <= page_size => {}
             None if aggregating => {
                 o.insert("size".into(), json!(0));
             }

@@ -1,19 +1,22 @@
 //! Mapping lookup (F05): what the index holds (sampled through one guard-checked `size: 0`
-//! search: the top values of every exact field, min/max of dates and numbers) and how the
-//! question's words map onto it — fields by their name words and synonyms, values exactly,
-//! case-insensitively, fuzzily or through aliases, dates and ranges, numeric comparisons,
-//! "per X" groupings and metrics.
+//! search: the top values of every exact field, min/max of dates and numbers), the index as the
+//! shared question reader sees it ([`source_schema`]: one collection, the index, with its fields'
+//! kinds, sampled values, synonyms and value aliases), and the value lookup that asks the index
+//! whether a name or code of the question is a stored value ([`IndexLookup`]). Reading the
+//! question itself is [`qa_question`]'s: analysis, linking and coverage; the plan ([`crate::plan`])
+//! is built from them.
 
 use std::collections::BTreeMap;
 
-use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use qa_core::text;
+use qa_question::link::ValueLookup;
+use qa_question::{Collection, KeyRole, SourceSchema, ValueAlias};
 
+use crate::plan::Choices;
 use crate::semantic::Semantic;
-use crate::{Endpoint, EsError, EsLimits, FieldKind, Intent, Mapping, SearchEngine};
+use crate::{Endpoint, EsError, EsLimits, Field, FieldKind, Mapping, SearchEngine};
 
 /// What was sampled from the index.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -83,191 +86,183 @@ fn scalar(v: &Value) -> Option<String> {
     }
 }
 
-/// How a word of the question was matched.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum MatchKind {
-    /// The field's name words.
-    FieldName,
-    /// A synonym from the semantic file.
-    Synonym,
-    /// A sampled value, same case.
-    Exact,
-    /// A sampled value, other case.
-    CaseInsensitive,
-    /// A sampled value within a small edit distance.
-    Fuzzy,
-    /// A value alias from the semantic file.
-    Alias,
-}
-
-/// One mapping of question words to a field (and a value).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Mention {
-    /// The question's words.
-    pub term: String,
-    /// The field (dotted path; values name the exact path to filter on).
-    pub field: String,
-    /// The value, for value matches.
-    pub value: Option<String>,
-    /// How it matched.
-    pub match_kind: MatchKind,
-    /// Longer and exacter matches score higher.
-    pub score: f64,
-    /// Position of its first word in the question.
-    #[serde(skip)]
-    pub at: usize,
-}
-
-/// A numeric comparison ("over 1000 kg").
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Comparison {
-    /// The numeric field it binds to.
-    pub field: String,
-    /// `gt`, `gte`, `lt` or `lte`.
-    pub op: String,
-    /// The number.
-    pub value: f64,
-    /// The words.
-    pub phrase: String,
-}
-
-/// A date interval the question states (inclusive days).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct DateMention {
-    /// First day.
-    pub from: Option<NaiveDate>,
-    /// Last day.
-    pub to: Option<NaiveDate>,
-    /// The words.
-    pub phrase: String,
-    /// Date fields the question names ("arrival" → `arrival_date`).
-    pub named_fields: Vec<String>,
-}
-
-/// `analysis_result`: the question mapped onto the index.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Analysis {
-    /// What the question asks for.
-    pub intent_type: Intent,
-    /// Field and value matches.
-    pub mappings: Vec<Mention>,
-    /// A date interval.
-    pub date: Option<DateMention>,
-    /// Numeric comparisons.
-    pub comparisons: Vec<Comparison>,
-    /// "per X" / "by X": the words after the grouping word.
-    pub group_term: Option<String>,
-    /// "average weight": the metric and its field.
-    pub metric: Option<(String, String)>,
-    /// "top 5": how many buckets or hits.
-    pub top: Option<usize>,
-    /// Words matching nothing (searched as free text).
-    pub free_text: Vec<String>,
-    /// The question's normalized words.
-    #[serde(skip)]
-    pub words: Vec<String>,
-}
-
 /// The words of a field name: `eta_date` → eta, date; `consigneeName` → consignee, name.
 pub fn name_words(path: &str) -> Vec<String> {
-    qa_route::SourceProfile::name_words(path)
+    qa_question::names::name_words(path)
 }
 
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            cur[j + 1] = (prev[j] + usize::from(ca != *cb)).min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        prev = cur;
+/// The spellings of true and false a keyword flag may store (lower case).
+const TRUE_SPELLINGS: &[&str] = &["true", "yes", "y", "t", "1"];
+const FALSE_SPELLINGS: &[&str] = &["false", "no", "n", "f", "0"];
+
+/// The sampled values of a field (at its exact path), most frequent first.
+pub fn sampled<'a>(f: &Field, meta: &'a Metadata) -> &'a [(String, u64)] {
+    f.exact_path().and_then(|p| meta.values.get(&p)).map(Vec::as_slice).unwrap_or(&[])
+}
+
+/// Prose: a text field whose sampled values are sentences (or that has no exact form).
+pub fn is_prose(f: &Field, meta: &Metadata) -> bool {
+    if f.kind != FieldKind::Text {
+        return false;
     }
-    prev[b.len()]
+    let vals = sampled(f, meta);
+    if vals.is_empty() {
+        return true;
+    }
+    let words: usize = vals.iter().map(|(v, _)| v.split_whitespace().count()).sum();
+    words >= vals.len() * 4
 }
 
+/// A keyword field that stores only true/false spellings (`yes`/`no`, `Y`/`N`) in a complete
+/// sample: a flag.
+fn keyword_flag(f: &Field, meta: &Metadata, sample_size: usize) -> bool {
+    let vals = sampled(f, meta);
+    f.kind == FieldKind::Keyword
+        && !vals.is_empty()
+        && vals.len() <= 2
+        && vals.len() < sample_size
+        && vals.iter().all(|(v, _)| TRUE_SPELLINGS.contains(&v.to_lowercase().as_str()) || FALSE_SPELLINGS.contains(&v.to_lowercase().as_str()))
+        && vals.iter().any(|(v, _)| TRUE_SPELLINGS.contains(&v.to_lowercase().as_str()))
+}
 
-/// Field-name and synonym matches: the longest name phrase found in the question per field.
-fn field_mentions(words: &[String], mapping: &Mapping, semantic: &Semantic) -> Vec<Mention> {
-    let mut out = Vec::new();
+/// What a mapping field holds, for reading questions: keywords and name-like text are
+/// keywords, prose is text, booleans (and yes/no keywords) are flags.
+pub fn field_kind(f: &Field, meta: &Metadata, sample_size: usize) -> qa_question::FieldKind {
+    use qa_question::FieldKind as K;
+    match f.kind {
+        FieldKind::Keyword if keyword_flag(f, meta, sample_size) => K::Flag,
+        FieldKind::Keyword => K::Keyword,
+        FieldKind::Text if is_prose(f, meta) => K::Text,
+        FieldKind::Text => K::Keyword,
+        FieldKind::Long => K::Integer,
+        FieldKind::Double => K::Number,
+        FieldKind::Date => K::Date,
+        FieldKind::Boolean => K::Flag,
+        FieldKind::Other => K::Other,
+    }
+}
+
+/// The stored form of true or false for a flag field: a JSON boolean, or the keyword's spelling.
+pub fn flag_value(f: &Field, meta: &Metadata, value: bool) -> Value {
+    if f.kind == FieldKind::Boolean {
+        return Value::Bool(value);
+    }
+    let want = if value { TRUE_SPELLINGS } else { FALSE_SPELLINGS };
+    match sampled(f, meta).iter().find(|(v, _)| want.contains(&v.to_lowercase().as_str())) {
+        Some((v, _)) => Value::String(v.clone()),
+        None => Value::Bool(value),
+    }
+}
+
+/// A choice that binds a phrase of the question to a field (an answer to "no field matches …"):
+/// the phrase and the field. Other choices (the date field, "run it without …") are not.
+pub fn bound_phrases<'a>(choices: &'a Choices, mapping: &'a Mapping) -> impl Iterator<Item = (&'a str, &'a str)> + 'a {
+    choices.iter().filter(|(k, v)| k.as_str() != crate::plan::DATE_CHOICE && mapping.field(v).is_some()).map(|(k, v)| (k.as_str(), v.as_str()))
+}
+
+/// The index as the question reader sees it: one collection named after the index, a field per
+/// mapping field (dotted paths) with its kind, its sampled values (keywords and name-like text;
+/// a flag's stored spellings), the semantic file's synonyms and value aliases, and — from earlier
+/// answers — the phrases the user said name a field.
+pub fn source_schema(mapping: &Mapping, meta: &Metadata, semantic: &Semantic, choices: &Choices, sample_size: usize) -> SourceSchema {
+    let mut fields = Vec::new();
     for f in &mapping.fields {
-        let mut candidates: Vec<(Vec<String>, MatchKind)> = vec![(name_words(&f.path), MatchKind::FieldName)];
-        // The last part of a dotted path alone ("city" of "consignee.city").
-        if let Some((_, last)) = f.path.rsplit_once('.') {
-            candidates.push((name_words(last), MatchKind::FieldName));
-        }
-        // A field named `x_date` or `x_at` is also found by its first words ("arrival").
-        let nw = name_words(&f.path);
-        if f.kind == FieldKind::Date && nw.len() > 1 {
-            candidates.push((nw[..nw.len() - 1].to_vec(), MatchKind::FieldName));
-        }
-        // Units and generic suffixes dropped ("weight" for `weight_kg`, "container" for
-        // `container_count`), unless another field is named exactly that.
-        let core = qa_route::SourceProfile::core_name_words(&f.path);
-        if !core.is_empty() && core.len() < nw.len() && !mapping.fields.iter().any(|o| o.path != f.path && name_words(&o.path) == core) {
-            candidates.push((core, MatchKind::FieldName));
-        }
-        // A measure named by its adjective: "heavier", "heaviest" for a weight field.
-        if matches!(f.kind, FieldKind::Long | FieldKind::Double) {
-            for (noun, adjectives) in qa_route::profile::MEASURE_ADJECTIVES {
-                if nw.iter().any(|w| w == noun) {
-                    candidates.extend(adjectives.iter().map(|a| (vec![a.to_string()], MatchKind::FieldName)));
-                }
-            }
-        }
-        if let Some(sf) = semantic.fields.get(&f.path) {
-            candidates.extend(sf.synonyms.iter().map(|s| (text::normalized_words(s), MatchKind::Synonym)));
-        }
-        let best = candidates
-            .into_iter()
-            .filter(|(w, _)| !w.is_empty() && w.iter().any(|x| !text::is_stop(x)))
-            .filter_map(|(w, k)| words.windows(w.len()).position(|win| win == w.as_slice()).map(|at| (w, k, at)))
-            .max_by_key(|(w, _, _)| w.len());
-        if let Some((w, kind, at)) = best {
-            out.push(Mention { term: w.join(" "), field: f.path.clone(), value: None, match_kind: kind, score: w.len() as f64, at });
-        }
-    }
-    out
-}
-
-/// Value matches against the sampled values and the aliases.
-fn value_mentions(words: &[String], raw: &str, meta: &Metadata, semantic: &Semantic) -> Vec<Mention> {
-    let mut out = Vec::new();
-    for (path, values) in &meta.values {
-        for (v, _) in values {
-            // `customs_hold` is said "customs hold".
-            let vw = text::normalized_words(&v.replace('_', " "));
-            if vw.is_empty() || (vw.len() == 1 && (vw[0].chars().count() < 2 || text::is_stop(&vw[0]))) {
-                continue;
-            }
-            if let Some(at) = words.windows(vw.len()).position(|w| w == vw.as_slice()) {
-                let kind = if raw.contains(v.as_str()) { MatchKind::Exact } else { MatchKind::CaseInsensitive };
-                out.push(Mention { term: vw.join(" "), field: path.clone(), value: Some(v.clone()), match_kind: kind, score: 2.0 + vw.len() as f64, at });
-            } else if vw.len() == 1 && vw[0].chars().count() >= 5 {
-                let max = if vw[0].chars().count() >= 9 { 2 } else { 1 };
-                if let Some(at) = words.iter().position(|w| w.chars().count() >= 4 && edit_distance(w, &vw[0]) <= max) {
-                    out.push(Mention { term: words[at].clone(), field: path.clone(), value: Some(v.clone()), match_kind: MatchKind::Fuzzy, score: 1.5, at });
-                }
-            }
-        }
-    }
-    for a in &semantic.value_aliases {
-        let aw = text::normalized_words(&a.phrase);
-        if aw.is_empty() {
+        let kind = field_kind(f, meta, sample_size);
+        if kind == qa_question::FieldKind::Other {
             continue;
         }
-        if let Some(at) = words.windows(aw.len()).position(|w| w == aw.as_slice()) {
-            for v in &a.values {
-                out.push(Mention { term: aw.join(" "), field: a.field.clone(), value: Some(v.clone()), match_kind: MatchKind::Alias, score: 2.5 + aw.len() as f64, at });
-            }
-        }
+        let values: Vec<String> = match kind {
+            qa_question::FieldKind::Keyword | qa_question::FieldKind::Flag => sampled(f, meta).iter().map(|(v, _)| v.clone()).collect(),
+            _ => Vec::new(),
+        };
+        let mut synonyms = semantic.fields.get(&f.path).map(|s| s.synonyms.clone()).unwrap_or_default();
+        synonyms.extend(bound_phrases(choices, mapping).filter(|(_, v)| mapping.field(v).is_some_and(|x| x.path == f.path)).map(|(k, _)| k.to_string()));
+        let words = name_words(&f.path);
+        let key = match words.last().map(String::as_str) {
+            Some("id") if words.len() == 1 => KeyRole::Primary,
+            Some("id") => KeyRole::Foreign,
+            _ => KeyRole::None,
+        };
+        let distinct = Some(sampled(f, meta).len() as u64).filter(|n| (*n as usize) < sample_size && *n > 0);
+        fields.push(qa_question::Field { name: f.path.clone(), kind, values, distinct, synonyms, nullable: false, key });
     }
-    out
+    let aliases = semantic.value_aliases.iter().map(|a| ValueAlias { phrase: a.phrase.clone(), collection: mapping.index.clone(), field: a.field.clone(), values: a.values.clone() }).collect();
+    SourceSchema { collections: vec![Collection::new(mapping.index.clone(), fields)], relations: Vec::new(), aliases }
 }
 
-pub(crate) mod rules;
-pub use rules::analyse;
+/// Asks the index whether a literal of the question (a name, a code, quoted text) is a stored
+/// value of a keyword or name-like text field whose sample does not list every value: one
+/// guard-checked `size: 1` search per field and spelling, a few per question at most.
+pub struct IndexLookup<'a> {
+    /// The index.
+    pub engine: &'a dyn SearchEngine,
+    /// Its mapping.
+    pub mapping: &'a Mapping,
+    /// What was sampled.
+    pub meta: &'a Metadata,
+    /// Caps.
+    pub limits: &'a EsLimits,
+    /// Values sampled per field (a shorter list is complete).
+    pub sample_size: usize,
+    /// Searches left.
+    pub budget: usize,
+    /// The bodies sent, for the trace.
+    pub executed: Vec<Value>,
+}
 
-#[cfg(test)]
-mod tests;
+impl IndexLookup<'_> {
+    fn ask(&mut self, body: Value) -> Option<Value> {
+        if self.budget == 0 {
+            return None;
+        }
+        self.budget -= 1;
+        let req = crate::guard::checked(&body, Endpoint::Search, self.mapping, self.limits).ok()?;
+        self.executed.push(json!({"endpoint": "_search", "body": req.body(), "purpose": "value lookup"}));
+        self.engine.run(&req).ok()
+    }
+}
+
+impl ValueLookup for IndexLookup<'_> {
+    fn lookup(&mut self, text: &str) -> Vec<(String, String, String)> {
+        let needle = text.trim();
+        let mut out = Vec::new();
+        // Month names are dates, not names to look up.
+        if needle.chars().count() < 2 || needle.chars().count() > 80 || qa_question::dates::month_of(needle).is_some() {
+            return out;
+        }
+        let title: String = needle.split(' ').map(|w| {
+            let mut c = w.chars();
+            c.next().map(|f| f.to_uppercase().chain(c.flat_map(char::to_lowercase)).collect::<String>()).unwrap_or_default()
+        }).collect::<Vec<_>>().join(" ");
+        for f in &self.mapping.fields {
+            let kind = field_kind(f, self.meta, self.sample_size);
+            let Some(exact) = f.exact_path().filter(|_| kind == qa_question::FieldKind::Keyword) else { continue };
+            let vals = sampled(f, self.meta);
+            // A complete sample was linked already; a field of numbers or dates holds no names.
+            if vals.len() < self.sample_size && !vals.is_empty() {
+                continue;
+            }
+            if let Some((v, _)) = vals.iter().find(|(v, _)| v.eq_ignore_ascii_case(needle)) {
+                out.push((self.mapping.index.clone(), f.path.clone(), v.clone()));
+                continue;
+            }
+            let mut spellings = vec![needle.to_string()];
+            if title != needle {
+                spellings.push(title.clone());
+            }
+            for sp in spellings {
+                let mut term = Map::new();
+                term.insert(exact.clone(), json!(sp));
+                let resp = self.ask(json!({"size": 1, "_source": [&f.path], "query": {"term": term}}));
+                let hit = resp.as_ref().and_then(|r| r["hits"]["hits"].as_array()).and_then(|h| h.first().cloned());
+                if let Some(h) = hit {
+                    // The value as stored (a text field's source may differ in spacing).
+                    let stored = h["_source"].pointer(&format!("/{}", f.path.replace('.', "/"))).and_then(Value::as_str).filter(|v| v.trim() == sp).map(str::to_string);
+                    out.push((self.mapping.index.clone(), f.path.clone(), if f.kind == FieldKind::Keyword { sp } else { stored.unwrap_or(sp) }));
+                    break;
+                }
+            }
+        }
+        out
+    }
+}

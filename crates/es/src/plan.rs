@@ -1,27 +1,51 @@
-//! ES query generation (F06), deterministic: the typed intermediate form [`EsPlan`] built from
-//! the mapping lookup, its rendering to the query DSL, its plain-language summary, and the
-//! ambiguities that stop the run with a clarifying question (or, under force, are settled by
-//! the best guess, which the answer names).
+//! ES query generation (F06), deterministic: the question is read with [`qa_question`]
+//! (analysis, links to the index's fields and values, coverage) into the typed intermediate form
+//! [`EsPlan`], which renders to the query DSL and says itself in plain language.
+//!
+//! Every content word of the question is either used by the plan (the coverage says what it
+//! became) or the run stops with a clarifying question — nothing is dropped silently: a filter
+//! or word the plan cannot place asks (with the closest fields by link score), or, under force
+//! or after the user said "run it without …", runs with a first note naming what was ignored.
+//! Free text is searched only when the question asks for it (mention, containing, about, notes
+//! that …, a quoted literal). A phrase that could mean several things (a value of two fields, a
+//! date with several date fields) asks too, or under force takes the best guess, which the
+//! answer names.
+//!
+//! Modules: `read` (the reader's state and helpers), `conditions` (numbers, dates, values,
+//! flags, text), `shape` (counts, groups, metrics, rankings, ordering, projection), `account`
+//! (the words that relate the others, and what is left).
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
-use crate::lookup::{Analysis, Mention, rules::calendar_interval};
+use qa_question::{Coverage, ValueLookup};
+
+use crate::lookup::Metadata;
 use crate::semantic::Semantic;
-use crate::{Ambiguity, Endpoint, FieldKind, Intent, Mapping};
+use crate::{Ambiguity, Endpoint, Intent, Mapping};
+
+mod account;
+mod conditions;
+mod read;
+mod shape;
+#[cfg(test)]
+mod tests;
 
 /// A filter of the plan.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Filter {
-    /// The field has one of the values.
+    /// The field has one of the values (none of them when negated).
     Terms {
         /// Exact field path.
         field: String,
-        /// Values.
-        values: Vec<String>,
+        /// Values (strings, numbers or booleans as stored).
+        values: Vec<Value>,
+        /// None of the values.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        negated: bool,
     },
     /// The field lies in a range (`gte`/`lte`/`gt`/`lt`, dates as `yyyy-MM-dd`).
     Range {
@@ -29,7 +53,49 @@ pub enum Filter {
         field: String,
         /// Bounds by operator.
         bounds: BTreeMap<String, Value>,
+        /// Outside the range.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        negated: bool,
     },
+    /// The field lies in one of several ranges (a month of every year).
+    AnyRange {
+        /// Field path.
+        field: String,
+        /// The ranges.
+        ranges: Vec<BTreeMap<String, Value>>,
+    },
+    /// One of several conditions ("8 cylinders or produced before 1980").
+    Any {
+        /// The conditions.
+        any: Vec<Filter>,
+    },
+    /// Text the documents must contain, asked for explicitly ("mentioning X").
+    Text {
+        /// Text fields searched.
+        fields: Vec<String>,
+        /// The words.
+        text: String,
+        /// The words in this order, next to each other.
+        phrase: bool,
+    },
+}
+
+/// How the buckets of a terms grouping are ordered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BucketOrder {
+    /// Most documents first (Elasticsearch's default).
+    CountDesc,
+    /// Fewest documents first.
+    CountAsc,
+    /// Highest metric first.
+    MetricDesc,
+    /// Lowest metric first.
+    MetricAsc,
+    /// By the group's value, ascending.
+    KeyAsc,
+    /// By the group's value, descending.
+    KeyDesc,
 }
 
 /// How results are grouped.
@@ -42,8 +108,11 @@ pub enum Group {
         field: String,
         /// Buckets.
         size: usize,
-        /// Fewest first ("least").
-        ascending: bool,
+        /// Bucket order.
+        order: BucketOrder,
+        /// Only groups with at least this many documents.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        min_count: Option<u64>,
     },
     /// Buckets per calendar interval of a date field.
     Calendar {
@@ -54,6 +123,15 @@ pub enum Group {
     },
 }
 
+impl Group {
+    /// The field grouped by.
+    pub fn field(&self) -> &str {
+        match self {
+            Group::Terms { field, .. } | Group::Calendar { field, .. } => field,
+        }
+    }
+}
+
 /// The intermediate form of a query.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EsPlan {
@@ -61,247 +139,172 @@ pub struct EsPlan {
     pub intent: Intent,
     /// Filters, all must hold.
     pub filters: Vec<Filter>,
-    /// Free text matched against the text fields.
-    pub text: Option<(Vec<String>, String)>,
-    /// Grouping.
-    pub group: Option<Group>,
-    /// `(avg|sum|min|max, field)`.
+    /// Groupings, outermost first.
+    pub groups: Vec<Group>,
+    /// `(avg|sum|min|max|cardinality, field)`.
     pub metric: Option<(String, String)>,
-    /// Guesses made under force, and other notes for the answer.
+    /// More metrics asked together ("the average and maximum capacity").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub more_metrics: Vec<(String, String)>,
+    /// Hits sorted by `(field, descending)`.
+    pub sort: Option<(String, bool)>,
+    /// Hits asked for ("the 5 deepest"): the page holds at most this many.
+    pub size: Option<usize>,
+    /// Fields shown ("the id and title of …"); all when empty.
+    pub source: Vec<String>,
+    /// Guesses made, words ignored, and other notes for the answer (what was ignored first).
     pub notes: Vec<String>,
+    /// What each word of the question became, and the words not used.
+    pub coverage: Coverage,
 }
 
-/// Choices made by the user for earlier ambiguities: ambiguity key → field.
+/// Choices made by the user for earlier ambiguities: ambiguity key → choice (a field path, or
+/// the "run it without …" option).
 pub type Choices = BTreeMap<String, String>;
 
-struct Builder<'a> {
-    mapping: &'a Mapping,
-    /// The question's normalized words (for the words around a match).
-    words: Vec<String>,
-    choices: &'a Choices,
-    force: bool,
-    notes: Vec<String>,
+/// The key of the date-field choice.
+pub const DATE_CHOICE: &str = "date";
+
+/// The start of the option that runs a query without the words it could not place.
+pub const RUN_WITHOUT: &str = "run it without";
+
+/// What the plan reads besides the question.
+pub struct PlanInput<'a> {
+    /// The index's fields.
+    pub mapping: &'a Mapping,
+    /// What was sampled.
+    pub meta: &'a Metadata,
+    /// The semantic file.
+    pub semantic: &'a Semantic,
+    /// Earlier answers to clarifying questions.
+    pub choices: &'a Choices,
+    /// Take the best guess instead of asking.
+    pub force: bool,
+    /// "Today", for relative dates.
+    pub today: chrono::NaiveDate,
+    /// Values sampled per field (a shorter list is complete).
+    pub sample_size: usize,
+    /// Bucket cap.
+    pub max_buckets: usize,
 }
 
-impl Builder<'_> {
-    /// Settle an ambiguity: the user's earlier choice, the best guess under force, or a question.
-    fn choose(&mut self, key: &str, message: String, alternatives: Vec<String>) -> Result<String, Ambiguity> {
-        if let Some(c) = self.choices.get(key) {
-            return Ok(c.clone());
-        }
-        match (self.force, alternatives.first()) {
-            (true, Some(best)) => {
-                self.notes.push(format!("best guess: \"{key}\" taken as `{best}` (other choices: {})", alternatives[1..].join(", ")));
-                Ok(best.clone())
-            }
-            _ => Err(Ambiguity { field: key.to_string(), message, alternatives }),
-        }
-    }
+/// A plan, and how the question was read (for the trace and the LLM prompt).
+#[derive(Debug, Clone)]
+pub struct Planned {
+    /// The plan.
+    pub plan: EsPlan,
+    /// The question's mentions: words, what they name, how, score.
+    pub reading: Value,
+}
 
-    fn date_field(&mut self, a: &Analysis, semantic: &Semantic, phrase: &str) -> Result<Option<String>, Ambiguity> {
-        let dates: Vec<String> = self.mapping.fields.iter().filter(|f| f.kind == FieldKind::Date).map(|f| f.path.clone()).collect();
-        let named = a.date.as_ref().map(|d| d.named_fields.clone()).unwrap_or_default();
-        Ok(Some(match (named.as_slice(), dates.as_slice()) {
-            (_, []) => return Ok(None),
-            ([one], _) => one.clone(),
-            (_, [only]) => only.clone(),
-            _ => match semantic.default_date.clone().filter(|d| dates.contains(d)) {
-                Some(d) => d,
-                None => {
-                    let alternatives = if named.len() > 1 { named } else { dates };
-                    self.choose("date", format!("Which date does \"{phrase}\" refer to?"), alternatives)?
-                }
-            },
-        }))
+/// Read `question` and build the plan; an ambiguity (or a part of the question that matches
+/// nothing) that neither the choices nor force settles is returned as the clarifying question.
+pub fn build(question: &str, input: &PlanInput, lookup: Option<&mut dyn ValueLookup>) -> Result<Planned, (Ambiguity, Value, Intent)> {
+    let schema = crate::lookup::source_schema(input.mapping, input.meta, input.semantic, input.choices, input.sample_size);
+    let mut r = read::Reader::new(question, input, &schema, lookup);
+    let outcome = r.conditions().and_then(|_| r.shape()).and_then(|_| r.account());
+    let reading = r.reading();
+    match outcome {
+        Ok(()) => Ok(Planned { plan: r.finish(), reading }),
+        Err(a) => Err((a, reading, r.intent())),
     }
 }
 
-/// Build the plan; an ambiguity that neither `choices` nor `force` settles is returned.
-pub fn build(a: &Analysis, mapping: &Mapping, semantic: &Semantic, choices: &Choices, force: bool) -> Result<EsPlan, Ambiguity> {
-    let mut b = Builder { mapping, words: a.words.clone(), choices, force, notes: Vec::new() };
-    let mut filters = values_filters(&mut b, &a.mappings)?;
-    if let Some(d) = &a.date
-        && let Some(field) = b.date_field(a, semantic, &d.phrase)?
-    {
-            let mut bounds = BTreeMap::new();
-            if let Some(f) = d.from {
-                bounds.insert("gte".to_string(), json!(f.format("%Y-%m-%d").to_string()));
-            }
-            if let Some(t) = d.to {
-                bounds.insert("lte".to_string(), json!(t.format("%Y-%m-%d").to_string()));
-            }
-            filters.push(Filter::Range { field, bounds });
-    }
-    for c in &a.comparisons {
-        let mut bounds = BTreeMap::new();
-        bounds.insert(c.op.clone(), json!(c.value));
-        filters.push(Filter::Range { field: c.field.clone(), bounds });
-    }
-    let group = match &a.group_term {
-        None => None,
-        Some(term) => Some(group_of(&mut b, a, semantic, term)?),
-    };
-    let text_fields: Vec<String> = mapping.fields.iter().filter(|f| f.kind == FieldKind::Text).map(|f| f.path.clone()).collect();
-    let index_words = crate::lookup::name_words(&mapping.index);
-    let free: Vec<&String> = a.free_text.iter().filter(|w| !index_words.contains(w) && a.group_term.as_deref().is_none_or(|g| !g.split(' ').any(|x| x == w.as_str()))).collect();
-    let text = (!free.is_empty() && !text_fields.is_empty()).then(|| (text_fields, free.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(" ")));
-    Ok(EsPlan { intent: a.intent_type, filters, text, group, metric: a.metric.clone(), notes: b.notes })
+fn scalar_text(v: &Value) -> String {
+    v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string())
 }
 
-/// Value filters: per question term the best match; a term whose best matches are in several
-/// fields equally is ambiguous.
-fn values_filters(b: &mut Builder, mentions: &[Mention]) -> Result<Vec<Filter>, Ambiguity> {
-    let mut by_term: BTreeMap<(usize, String), Vec<&Mention>> = BTreeMap::new();
-    for m in mentions.iter().filter(|m| m.value.is_some()) {
-        by_term.entry((m.at, m.term.clone())).or_default().push(m);
-    }
-    let mut per_field: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for ((_, term), ms) in by_term {
-        let best = ms.iter().map(|m| m.score).fold(f64::MIN, f64::max);
-        let mut fields: Vec<&str> = ms.iter().filter(|m| m.score == best).map(|m| m.field.as_str()).collect();
-        fields.dedup();
-        let direction = ms.first().and_then(|m| b.words.get(m.at.wrapping_sub(1))).map(String::as_str);
-        let directed = direction.and_then(|d| by_direction(d, &fields));
-        // "destination port Saltmere Harbour", "status is open": the field named right before.
-        let at = ms.first().map_or(0, |m| m.at);
-        let named: Vec<&str> = fields
-            .iter()
-            .copied()
-            .filter(|f| {
-                mentions.iter().any(|x| {
-                    let end = x.at + x.term.split(' ').count();
-                    x.value.is_none() && x.field == *f && (end == at || end + 1 == at && matches!(b.words.get(end).map(String::as_str), Some("is" | "of" | "equal" | "equals")))
-                })
-            })
-            .collect();
-        let field = if let [f] = named.as_slice() {
-            f.to_string()
-        } else if let Some(f) = directed {
-            f
-        } else if fields.len() > 1 {
-            let alternatives: Vec<String> = fields.iter().map(|f| f.to_string()).collect();
-            b.choose(&term, format!("\"{term}\" is a value of several fields: which one do you mean?"), alternatives)?
-        } else {
-            fields[0].to_string()
-        };
-        for m in ms.iter().filter(|m| m.field == field) {
-            let values = per_field.entry(field.clone()).or_default();
-            if let Some(v) = &m.value
-                && !values.contains(v)
-            {
-                values.push(v.clone());
-            }
-        }
-    }
-    Ok(per_field.into_iter().map(|(field, values)| Filter::Terms { field, values }).collect())
+fn range_clause(field: &str, bounds: &BTreeMap<String, Value>) -> Value {
+    let mut m = Map::new();
+    m.insert(field.to_string(), json!(bounds));
+    json!({"range": m})
 }
 
-/// "to X" / "from X" when X is a value of both an origin-like and a destination-like field:
-/// the field whose name says the direction (generic English direction words).
-fn by_direction(preposition: &str, fields: &[&str]) -> Option<String> {
-    const TO: &[&str] = &["destination", "dest", "to", "target", "recipient", "receiver", "arrival", "inbound"];
-    const FROM: &[&str] = &["origin", "from", "source", "sender", "departure", "outbound"];
-    let wanted = match preposition {
-        "to" | "into" | "toward" | "towards" => TO,
-        "from" | "out" => FROM,
-        _ => return None,
-    };
-    let hits: Vec<&&str> = fields.iter().filter(|f| crate::lookup::name_words(f).iter().any(|w| wanted.contains(&w.as_str()))).collect();
-    (hits.len() == 1).then(|| hits[0].to_string())
-}
-
-fn group_of(b: &mut Builder, a: &Analysis, semantic: &Semantic, term: &str) -> Result<Group, Ambiguity> {
-    let size = a.top.unwrap_or(10).min(1_000);
-    if let Some(interval) = calendar_interval(term) {
-        return match b.date_field(a, semantic, term)? {
-            Some(field) => Ok(Group::Calendar { field, interval: interval.to_string() }),
-            None => Err(Ambiguity { field: term.to_string(), message: format!("No date field to group \"{term}\" by."), alternatives: vec![] }),
-        };
-    }
-    let term_words: Vec<String> = term.split(' ').map(str::to_string).collect();
-    let named = a.mappings.iter().filter(|m| m.value.is_none() && term_words.iter().any(|w| m.term.split(' ').any(|t| t == w))).max_by(|x, y| x.score.total_cmp(&y.score));
-    if let Some(m) = named
-        && let Some(field) = b.mapping.field(&m.field).and_then(|f| f.exact_path())
-    {
-        return Ok(Group::Terms { field, size, ascending: a.free_text.iter().any(|w| w == "least" || w == "fewest") });
-    }
-    // "by owner" with no owner field: ask, offering the fields one can group by.
-    let mut alternatives: Vec<(usize, String)> = b.mapping.fields.iter().filter_map(|f| f.exact_path().filter(|_| f.kind == FieldKind::Keyword || f.kind == FieldKind::Text).map(|p| (distance(term, &f.path), p))).collect();
-    alternatives.sort();
-    let alternatives: Vec<String> = alternatives.into_iter().map(|(_, p)| p).take(6).collect();
-    let field = b.choose(term, format!("No field matches \"{term}\": which field should the results be grouped by?"), alternatives)?;
-    Ok(Group::Terms { field, size, ascending: false })
-}
-
-fn distance(a: &str, b: &str) -> usize {
-    let last = b.rsplit('.').next().unwrap_or(b);
-    strsim(a, last)
-}
-
-fn strsim(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            cur[j + 1] = (prev[j] + usize::from(ca != *cb)).min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
+fn one(key: &str, field: &str, v: Value) -> Value {
+    let mut m = Map::new();
+    m.insert(field.to_string(), v);
+    let mut o = Map::new();
+    o.insert(key.to_string(), Value::Object(m));
+    Value::Object(o)
 }
 
 impl EsPlan {
-    /// The plan as a request body for `endpoint` (always `_search`): hits for searches,
-    /// `size: 0` with the total for counts, aggregations for groupings and metrics.
-    pub fn render(&self, offset: usize, page_size: usize) -> (Endpoint, Value) {
+    /// The query clause of the filters.
+    fn query(&self) -> Value {
         let mut filter: Vec<Value> = Vec::new();
+        let mut must: Vec<Value> = Vec::new();
+        let mut must_not: Vec<Value> = Vec::new();
         for f in &self.filters {
-            filter.push(match f {
-                Filter::Terms { field, values } if values.len() == 1 => json!({"term": {field: values[0]}}),
-                Filter::Terms { field, values } => json!({"terms": {field: values}}),
-                Filter::Range { field, bounds } => json!({"range": {field: bounds}}),
-            });
+            let (c, negated) = clause(f);
+            match (f, negated) {
+                (_, true) => must_not.push(c),
+                (Filter::Text { .. }, false) => must.push(c),
+                _ => filter.push(c),
+            }
         }
-        let mut bool_q = serde_json::Map::new();
-        if !filter.is_empty() {
-            bool_q.insert("filter".into(), Value::Array(filter));
+        let mut b = Map::new();
+        for (k, v) in [("must", must), ("filter", filter), ("must_not", must_not)] {
+            if !v.is_empty() {
+                b.insert(k.into(), Value::Array(v));
+            }
         }
-        if let Some((fields, text)) = &self.text {
-            let m = if fields.len() == 1 { json!({"match": {&fields[0]: {"query": text}}}) } else { json!({"multi_match": {"query": text, "fields": fields}}) };
-            // With filters, free text only ranks; alone, it selects.
-            bool_q.insert(if bool_q.is_empty() { "must" } else { "should" }.into(), json!([m]));
+        if b.is_empty() { json!({"match_all": {}}) } else { json!({"bool": b}) }
+    }
+
+    /// The plan as a request body (always `_search`): hits for searches, `size: 0` with the
+    /// total for counts, aggregations for groupings and metrics.
+    pub fn render(&self, offset: usize, page_size: usize) -> (Endpoint, Value) {
+        let mut body = json!({"query": self.query()});
+        let mut metric_aggs = Map::new();
+        for (i, (op, field)) in self.metric.iter().chain(self.more_metrics.iter()).enumerate() {
+            metric_aggs.insert(if i == 0 { "metric".into() } else { format!("metric{}", i + 1) }, one(op, "field", json!(field)));
         }
-        let query = if bool_q.is_empty() { json!({"match_all": {}}) } else { json!({"bool": bool_q}) };
-        let mut body = json!({"query": query});
-        match (&self.group, &self.metric, self.intent) {
-            (Some(g), metric, _) => {
+        let metric_agg = (!metric_aggs.is_empty()).then_some(Value::Object(metric_aggs));
+        if !self.groups.is_empty() {
+            let mut inner: Option<Value> = metric_agg;
+            for (i, g) in self.groups.iter().enumerate().rev() {
                 let mut agg = match g {
-                    Group::Terms { field, size, ascending } => {
+                    Group::Terms { field, size, order, min_count } => {
                         let mut t = json!({"field": field, "size": size});
-                        if *ascending {
-                            t["order"] = json!({"_count": "asc"});
+                        if let Some(n) = min_count {
+                            t["min_doc_count"] = json!(n);
+                        }
+                        match order {
+                            BucketOrder::CountDesc => {}
+                            BucketOrder::CountAsc => t["order"] = json!({"_count": "asc"}),
+                            BucketOrder::MetricDesc if self.metric.is_some() => t["order"] = json!({"metric": "desc"}),
+                            BucketOrder::MetricAsc if self.metric.is_some() => t["order"] = json!({"metric": "asc"}),
+                            BucketOrder::KeyAsc => t["order"] = json!({"_key": "asc"}),
+                            BucketOrder::KeyDesc => t["order"] = json!({"_key": "desc"}),
+                            _ => {}
                         }
                         json!({"terms": t})
                     }
                     Group::Calendar { field, interval } => json!({"date_histogram": {"field": field, "calendar_interval": interval}}),
                 };
-                if let Some((op, field)) = metric {
-                    agg["aggs"] = json!({"metric": {op: {"field": field}}});
+                if let Some(sub) = inner.take() {
+                    agg["aggs"] = sub;
                 }
-                body["aggs"] = json!({"group": agg});
-                body["size"] = json!(0);
+                let name = if i == 0 { "group".to_string() } else { format!("group{i}") };
+                inner = Some(one_obj(&name, agg));
             }
-            (None, Some((op, field)), _) => {
-                body["aggs"] = json!({"metric": {op: {"field": field}}});
-                body["size"] = json!(0);
+            body["aggs"] = inner.unwrap_or_default();
+            body["size"] = json!(0);
+        } else if let Some(m) = metric_agg {
+            body["aggs"] = m;
+            body["size"] = json!(0);
+        } else if self.intent == Intent::Count {
+            body["size"] = json!(0);
+        } else {
+            body["size"] = json!(self.size.map_or(page_size, |n| n.min(page_size.max(1))));
+            if let Some((field, desc)) = &self.sort {
+                body["sort"] = json!([one_obj(field, json!({"order": if *desc { "desc" } else { "asc" }}))]);
             }
-            (None, None, Intent::Count) => body["size"] = json!(0),
-            (None, None, _) => {
-                body["size"] = json!(page_size);
-                if offset > 0 {
-                    body["from"] = json!(offset);
-                }
+            if !self.source.is_empty() {
+                body["_source"] = json!(self.source);
+            }
+            if offset > 0 {
+                body["from"] = json!(offset);
             }
         }
         (Endpoint::Search, body)
@@ -309,27 +312,106 @@ impl EsPlan {
 
     /// The plan in plain language.
     pub fn summary(&self) -> String {
-        let mut parts: Vec<String> = Vec::new();
-        for f in &self.filters {
-            parts.push(match f {
-                Filter::Terms { field, values } => format!("{field} is {}", values.iter().map(|v| format!("\"{v}\"")).collect::<Vec<_>>().join(" or ")),
-                Filter::Range { field, bounds } => {
-                    let b: Vec<String> = bounds.iter().map(|(op, v)| format!("{} {}", op_words(op), v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string()))).collect();
-                    format!("{field} {}", b.join(" and "))
-                }
-            });
-        }
-        if let Some((_, t)) = &self.text {
-            parts.push(format!("text matches \"{t}\""));
-        }
-        let what = match (&self.group, &self.metric, self.intent) {
-            (Some(Group::Terms { field, .. }), m, _) => format!("{} per {field}", m.as_ref().map(|(op, f)| format!("{op} of {f}")).unwrap_or_else(|| "documents".into())),
-            (Some(Group::Calendar { field, interval }), m, _) => format!("{} per {interval} of {field}", m.as_ref().map(|(op, f)| format!("{op} of {f}")).unwrap_or_else(|| "documents".into())),
-            (None, Some((op, f)), _) => format!("{op} of {f}"),
+        let parts: Vec<String> = self.filters.iter().map(filter_words).collect();
+        let metric = self.metric.as_ref().map(|_| self.metric.iter().chain(self.more_metrics.iter()).map(|(op, f)| format!("{op} of {f}")).collect::<Vec<_>>().join(" and "));
+        let what = match (self.groups.first(), &metric, self.intent) {
+            (Some(g), m, _) => {
+                let per: Vec<String> = self.groups.iter().map(|g| match g {
+                    Group::Terms { field, .. } => field.clone(),
+                    Group::Calendar { field, interval } => format!("{interval} of {field}"),
+                }).collect();
+                let top = match g {
+                    Group::Terms { size, order, .. } if matches!(order, BucketOrder::MetricAsc | BucketOrder::MetricDesc | BucketOrder::CountAsc) || *size <= 5 && !matches!(order, BucketOrder::KeyAsc | BucketOrder::KeyDesc) => {
+                        let by = match order {
+                            BucketOrder::CountDesc => "most documents",
+                            BucketOrder::CountAsc => "fewest documents",
+                            BucketOrder::MetricDesc => "highest",
+                            BucketOrder::MetricAsc => "lowest",
+                            BucketOrder::KeyAsc | BucketOrder::KeyDesc => "value",
+                        };
+                        format!(" (top {size} by {by})")
+                    }
+                    _ => String::new(),
+                };
+                format!("{} per {}{top}", m.clone().unwrap_or_else(|| "documents".into()), per.join(" and "))
+            }
+            (None, Some(m), _) => m.clone(),
             (None, None, Intent::Count) => "the number of documents".to_string(),
-            (None, None, _) => "documents".to_string(),
+            (None, None, _) => match (&self.sort, self.size) {
+                (Some((f, desc)), Some(1)) => format!("the document with the {} {f}", if *desc { "highest" } else { "lowest" }),
+                (Some((f, desc)), n) => format!("{} documents by {f} {}", n.map_or_else(String::new, |n| format!("the {n}")), if *desc { "descending" } else { "ascending" }).trim_start().to_string(),
+                (None, Some(n)) => format!("{n} documents"),
+                (None, None) => "documents".to_string(),
+            },
         };
         if parts.is_empty() { format!("{what}, all documents") } else { format!("{what} where {}", parts.join(", ")) }
+    }
+}
+
+/// One filter's clause, and whether it excludes.
+fn clause(f: &Filter) -> (Value, bool) {
+    match f {
+        Filter::Terms { field, values, negated } => (if values.len() == 1 { one("term", field, values[0].clone()) } else { one("terms", field, Value::Array(values.clone())) }, *negated),
+        Filter::Range { field, bounds, negated } => (range_clause(field, bounds), *negated),
+        Filter::AnyRange { field, ranges } => {
+            let any: Vec<Value> = ranges.iter().map(|b| range_clause(field, b)).collect();
+            (json!({"bool": {"should": any, "minimum_should_match": 1}}), false)
+        }
+        Filter::Any { any } => {
+            let subs: Vec<Value> = any
+                .iter()
+                .map(|x| match clause(x) {
+                    (c, true) => json!({"bool": {"must_not": [c]}}),
+                    (c, false) => c,
+                })
+                .collect();
+            (json!({"bool": {"should": subs, "minimum_should_match": 1}}), false)
+        }
+        Filter::Text { fields, text, phrase } => (
+            match (fields.as_slice(), phrase) {
+                ([f], false) => one("match", f, json!({"query": text, "operator": "and"})),
+                ([f], true) => one("match_phrase", f, json!(text)),
+                (_, false) => json!({"multi_match": {"query": text, "fields": fields, "operator": "and"}}),
+                (_, true) => json!({"multi_match": {"query": text, "fields": fields, "type": "phrase"}}),
+            },
+            false,
+        ),
+    }
+}
+
+/// One filter in plain language.
+fn filter_words(f: &Filter) -> String {
+    match f {
+        Filter::Terms { field, values, negated } => {
+            let vs = values.iter().map(|v| format!("\"{}\"", scalar_text(v))).collect::<Vec<_>>().join(" or ");
+            format!("{field} is {}{vs}", if *negated { "not " } else { "" })
+        }
+        Filter::Range { field, bounds, negated } => {
+            let b: Vec<String> = bounds.iter().map(|(op, v)| format!("{} {}", if v.is_string() { date_words(op) } else { op_words(op) }, scalar_text(v))).collect();
+            format!("{field} {}{}", if *negated { "not " } else { "" }, b.join(" and "))
+        }
+        Filter::AnyRange { field, ranges } => {
+            let first = ranges.first().and_then(|b| b.get("gte")).map(scalar_text).unwrap_or_default();
+            if ranges.len() > 2 { format!("{field} in the month of {first} in any of {} years", ranges.len()) } else { format!("{field} in one of {} ranges from {first}", ranges.len()) }
+        }
+        Filter::Any { any } => format!("({})", any.iter().map(filter_words).collect::<Vec<_>>().join(" or ")),
+        Filter::Text { fields, text, .. } => format!("{} matches \"{text}\"", if fields.len() == 1 { fields[0].clone() } else { "text".into() }),
+    }
+}
+
+fn one_obj(key: &str, v: Value) -> Value {
+    let mut m = Map::new();
+    m.insert(key.to_string(), v);
+    Value::Object(m)
+}
+
+fn date_words(op: &str) -> &'static str {
+    match op {
+        "gte" => "from",
+        "lte" => "to",
+        "gt" => "after",
+        "lt" => "before",
+        _ => "",
     }
 }
 

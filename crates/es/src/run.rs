@@ -197,17 +197,24 @@ fn run(engine: &dyn SearchEngine, mut llm: Option<&mut LlmRun>, question: &str, 
     let (meta, sample_body) = nodes.time("mapping_lookup", || crate::lookup::sample(engine, &mapping, &o.limits, o.sample_values))?;
     nodes.executed.push(json!({"endpoint": "_search", "body": sample_body, "purpose": "sampling"}));
     let today = o.now.unwrap_or_else(chrono::Utc::now).date_naive();
-    let analysis = nodes.time("mapping_lookup", || crate::lookup::analyse(&r.main_goal, &mapping, &meta, &semantic, today));
-    nodes.record("mapping_lookup", json!({"analysis_result": analysis, "metadata_results": {"fields_sampled": meta.values.len(), "ranges": meta.ranges}}));
-    let planned = nodes.time("generate", || crate::plan::build(&analysis, &mapping, &semantic, choices, force));
+    nodes.record("mapping_lookup", json!({"metadata_results": {"fields_sampled": meta.values.len(), "ranges": meta.ranges}}));
+    let input = crate::plan::PlanInput { mapping: &mapping, meta: &meta, semantic: &semantic, choices, force, today, sample_size: o.sample_values, max_buckets: o.limits.max_buckets };
+    let mut lookup = crate::lookup::IndexLookup { engine, mapping: &mapping, meta: &meta, limits: &o.limits, sample_size: o.sample_values, budget: 12, executed: Vec::new() };
+    let planned = nodes.time("generate", || crate::plan::build(&r.main_goal, &input, Some(&mut lookup)));
+    nodes.executed.append(&mut lookup.executed);
     let plan = match planned {
-        Ok(p) => p,
-        Err(amb) => return clarify(engine, question, &r, amb, choices, o, data_dir, nodes, trace_id, analysis.intent_type),
+        Ok(p) => {
+            nodes.record("mapping_lookup", json!({"analysis_result": p.reading, "metadata_results": {"fields_sampled": meta.values.len(), "ranges": meta.ranges}}));
+            p.plan
+        }
+        Err((amb, reading, intent)) => {
+            nodes.record("mapping_lookup", json!({"analysis_result": reading, "metadata_results": {"fields_sampled": meta.values.len(), "ranges": meta.ranges}}));
+            return clarify(engine, question, &r, amb, choices, o, data_dir, nodes, trace_id, intent);
+        }
     };
     let input = GenerateInput {
         question: &r.main_goal,
         mapping: &mapping,
-        analysis: &analysis,
         meta: &meta,
         sample_size: o.sample_values,
         plan: &plan,
@@ -227,7 +234,16 @@ fn run(engine: &dyn SearchEngine, mut llm: Option<&mut LlmRun>, question: &str, 
         return Ok(finish(engine, question, &r, Some(best.body.clone()), intent, summary, Err(reasons), &notes, o, nodes, trace_id));
     };
     let executed = execute(engine, &mapping, &req, intent, Paging::Offset, o, &mut nodes);
-    Ok(finish(engine, question, &r, Some(req.body().clone()), intent, summary, executed.map_err(|e| vec![e.to_string()]), &notes, o, nodes, trace_id))
+    let mut out = finish(engine, question, &r, Some(req.body().clone()), intent, summary, executed.map_err(|e| vec![e.to_string()]), &notes, o, nodes, trace_id);
+    out.answer.coverage = Some(plan.coverage.clone());
+    // "The 5 deepest": the page is the whole answer.
+    if plan.size.is_some() && best.source == "deterministic"
+        && let Some(p) = out.answer.page.as_mut()
+    {
+        p.next_offset = None;
+        p.search_after = None;
+    }
+    Ok(out)
 }
 
 /// Candidates for the plan (rendered at the first page: execution places the page), judged by

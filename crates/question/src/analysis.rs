@@ -289,11 +289,19 @@ fn literals(t: &[Token], sentences: &[(usize, usize)]) -> Vec<Literal> {
         let name_like = |k: usize| t[k].is_word() && (t[k].capitalized() || t[k].text.chars().any(|c| c.is_ascii_digit()) && t[k].text.chars().any(char::is_alphabetic)) && !(starts.contains(&k) && qa_core::text::is_stop(&t[k].lower)) && !(starts.contains(&k) && (LEADS.contains(&t[k].lower.as_str()) || matches!(t[k].lower.as_str(), "how" | "what" | "which" | "who" | "count" | "find")));
         if name_like(i) {
             let mut j = i + 1;
+            // A code glued by a hyphen ("SHP-001751", "TKT-10050"): one literal.
+            let glued = |k: usize| k > 0 && t[k - 1].hyphen_next && t[k - 1].end + 1 == t[k].start && (t[k].is_word() || t[k].number().is_some());
             // "Port of Spain", "Bank of America": one lower-case "of"/"de"/"la" inside a name.
-            while j < t.len() && (name_like(j) || (matches!(t[j].lower.as_str(), "of" | "de" | "la" | "del" | "da" | "van" | "von" | "&") && j + 1 < t.len() && name_like(j + 1))) {
+            while j < t.len() && (name_like(j) || glued(j) || (matches!(t[j].lower.as_str(), "of" | "de" | "la" | "del" | "da" | "van" | "von" | "&") && j + 1 < t.len() && name_like(j + 1))) {
                 j += 1;
             }
-            let text = t[i..j].iter().map(|x| x.text.as_str()).collect::<Vec<_>>().join(" ");
+            let mut text = String::new();
+            for (k, tok) in t.iter().enumerate().take(j).skip(i) {
+                if k > i {
+                    text.push(if glued(k) { '-' } else { ' ' });
+                }
+                text.push_str(&tok.text);
+            }
             out.push(Literal { start: i, end: j, text, quoted: false });
             i = j;
             continue;
@@ -345,5 +353,8 @@ mod tests {
         let x = a("How many appointments did Dr. Santos have at 'Main Street Clinic' in Port of Spain?");
         let lits: Vec<&str> = x.literals.iter().map(|l| l.text.as_str()).collect();
         assert_eq!(lits, ["Dr Santos", "Main Street Clinic", "Port of Spain"]);
+        let x = a("show shipment SHP-001751 and ticket tkt-7");
+        let lits: Vec<&str> = x.literals.iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(lits, ["SHP-001751"]);
     }
 }

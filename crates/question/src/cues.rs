@@ -156,6 +156,29 @@ const fn downward_forms() -> [&'static str; N_DOWNWARD] {
 /// ("lighter than" is "less than"). Derived at compile time.
 pub const DOWNWARD_FORMS: &[&str] = &downward_forms();
 
+/// Words after a quantity that say what it measures when no field is named ("1 km away": a
+/// distance; "300 m up": a height): the measure nouns, or none. Generic English.
+pub fn measure_hint(word: &str) -> &'static [&'static str] {
+    match word {
+        "away" | "apart" | "off" | "distant" | "far" | "from" => &["distance"],
+        "up" | "high" | "altitude" | "elevation" | "tall" => &["elevation", "altitude", "height"],
+        "deep" | "down" | "below" => &["depth"],
+        "long" | "lasting" => &["length", "duration"],
+        "old" => &["age"],
+        "wide" | "across" => &["width"],
+        _ => &[],
+    }
+}
+
+/// The comparison of a comparative said before a noun ("greater", "lower").
+fn comparative_op(word: &str) -> Option<Op> {
+    match word {
+        "more" | "greater" | "higher" | "larger" | "bigger" | "longer" => Some(Op::Gt),
+        "less" | "fewer" | "lower" | "smaller" | "shorter" => Some(Op::Lt),
+        _ => None,
+    }
+}
+
 /// A number compared to something.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Comparison {
@@ -328,6 +351,11 @@ pub fn comparisons(t: &[Token], qs: &[Quantity], date_tokens: &[bool]) -> Vec<Co
                 adjective = Some(base.to_string());
                 start = s - if modified { 3 } else { 2 };
                 cue = t[start..s].iter().map(|x| x.lower.as_str()).collect::<Vec<_>>().join(" ");
+            } else if let Some(o) = comparative_op(back(3)).filter(|_| s >= 3) {
+                // "a greater weight than 10", "a lower score than 60": the noun between.
+                op = Some(o);
+                start = s - 3;
+                cue = format!("{} {} than", back(3), adj);
             } else if adj.ends_with("er") {
                 op = Some(Op::Gt);
                 start = s - 2;
@@ -362,6 +390,18 @@ pub fn comparisons(t: &[Token], qs: &[Quantity], date_tokens: &[bool]) -> Vec<Co
                     op = Some(o.negate());
                     start = s - 2;
                     cue = format!("{} {cue}", back(2));
+                }
+            } else if s >= 2 && t[s - 1].is_word() && !crate::coverage::is_function_word(back(1)) {
+                // "above age 20", "under grade 3": the measure's word between the cue and the number.
+                let cue_op = match back(2) {
+                    "over" | "above" | "exceeding" | "beyond" => Some(Op::Gt),
+                    "under" | "below" | "beneath" => Some(Op::Lt),
+                    _ => None,
+                };
+                if let Some(o) = cue_op {
+                    op = Some(o);
+                    start = s - 2;
+                    cue = format!("{} {}", back(2), back(1));
                 }
             }
         }
@@ -700,6 +740,9 @@ mod tests {
         assert_eq!(cmp("3 or more"), [(Op::Ge, 3.0, None)]);
         assert_eq!(cmp("a rating of 2"), [(Op::Eq, 2.0, None)]);
         assert_eq!(cmp("under 10 minutes"), [(Op::Lt, 10.0, None)]);
+        assert_eq!(cmp("a greater weight than 10"), [(Op::Gt, 10.0, None)]);
+        assert_eq!(cmp("with a lower score than 60"), [(Op::Lt, 60.0, None)]);
+        assert_eq!(cmp("singers above age 20"), [(Op::Gt, 20.0, None)]);
         let t = tokenize("capacity between 5000 and 10000");
         let qs = quantities(&t);
         let c = comparisons(&t, &qs, &vec![false; t.len()]);
@@ -738,5 +781,12 @@ mod tests {
         assert_eq!((o[0].target, o[0].desc), (Some(2), Some(true)));
         assert!(orderings(&tokenize("in reverse alphabetical order"))[0].alphabetical);
         assert_eq!(distinct_words(&tokenize("for different cities, distinct names")), [4]);
+    }
+
+    #[test]
+    fn measure_hints() {
+        assert_eq!(measure_hint("away"), ["distance"]);
+        assert!(measure_hint("up").contains(&"elevation"));
+        assert!(measure_hint("cats").is_empty());
     }
 }

@@ -26,9 +26,10 @@ pub fn typo_budget(len: usize) -> usize {
 
 /// `word` is a misspelling of `target` (not equal to it): within the typo budget of the
 /// shorter one, same first letter (people rarely mistype the first letter), or one
-/// transposition of two neighbours.
+/// transposition of two neighbours. Words with digits are codes, never misspellings.
 pub fn is_typo_of(word: &str, target: &str) -> bool {
-    if word == target {
+    // Codes differ by design: "ref75" is no misspelling of "ref15".
+    if word == target || word.chars().any(|c| c.is_ascii_digit()) || target.chars().any(|c| c.is_ascii_digit()) {
         return false;
     }
     let (n, m) = (word.chars().count(), target.chars().count());
@@ -68,5 +69,7 @@ mod tests {
         assert!(!is_typo_of("planed", "planned") || typo_budget(6) == 1);
         assert!(!is_typo_of("kanceled", "cancelled"), "the first letter counts");
         assert!(!is_typo_of("same", "same"));
+        assert!(!is_typo_of("ref75", "ref15"), "codes are not typos");
+        assert!(!is_typo_of("tkt10050", "tkt10051"));
     }
 }

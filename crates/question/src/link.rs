@@ -307,7 +307,8 @@ impl<'a> Linker<'a> {
                 // A span of function words only names nothing; a span may not start or end with
                 // one unless it is a whole value ("in transit", "out of stock").
                 let edge_fn = is_edge_word(&span[0].lower) || is_edge_word(&span[n - 1].lower);
-                let words: Vec<String> = span.iter().map(|x| x.norm.clone()).collect();
+                // A quoted literal is said in a stored value's words ("Ben Jones" → ben jone).
+                let words: Vec<String> = span.iter().flat_map(|x| if x.kind == TokenKind::Quoted { names::value_words(&x.text) } else { vec![x.norm.clone()] }).collect();
                 let key = words.join(" ");
                 let mut found = false;
                 if let Some(es) = self.phrases.get(&key) {
@@ -338,8 +339,11 @@ impl<'a> Linker<'a> {
                 let mut fuzzy: Vec<Link> = Vec::new();
                 if tok.lower.chars().count() >= 5 {
                     for (k, es) in &self.phrases {
+                        // Another form of a value's word ("delivery" / 'delivered') is no
+                        // misspelling of the value: a value needs its form.
                         if !k.contains(' ') && is_typo_of(&tok.norm, k) {
-                            for e in es {
+                            let other_form = family(&tok.lower) == text::word_family(k);
+                            for e in es.iter().filter(|e| !(other_form && matches!(e.target, Target::Value { .. }))) {
                                 fuzzy.push(Link { how: How::Fuzzy, score: e.weight * 0.8, negated: e.negated, ..self.make(s, s + 1, e, std::slice::from_ref(tok)) });
                             }
                         }
@@ -436,7 +440,8 @@ impl<'a> Linker<'a> {
                 if covered(out, s, e) || (e - s == 1 && (text::is_stop(&a.tokens[s].lower) || matches!(a.tokens[s].lower.as_str(), "dr" | "mr" | "mrs" | "ms" | "prof"))) {
                     continue;
                 }
-                let text = a.tokens[s..e].iter().map(|x| x.text.as_str()).collect::<Vec<_>>().join(" ");
+                // The literal as written ("SHP-001751"), or one of its words.
+                let text = if (s, e) == (lit.start, lit.end) { lit.text.clone() } else { a.tokens[s..e].iter().map(|x| x.text.as_str()).collect::<Vec<_>>().join(" ") };
                 for (collection, field, stored) in lookup.lookup(&text) {
                     if self.schema.field(&collection, &field).is_none() {
                         continue;
@@ -456,17 +461,21 @@ impl<'a> Linker<'a> {
         let mut extra = Vec::new();
         for f in out.iter().filter(|l| matches!(l.target, Target::Field { .. })) {
             let mut k = f.end;
-            // A generic suffix word after the name ("country code CA").
-            if t.get(k).is_some_and(|x| GENERIC_SUFFIXES.contains(&x.norm.as_str()) && x.is_word()) {
+            let (Some(fc), Some(ff)) = (Some(f.target.collection()), f.target.field()) else { continue };
+            // A generic suffix word after the name ("country code CA"), unless it is itself a
+            // stored value ("grade C": C is no unit here).
+            let stored = |x: &Token| self.schema.field(fc, ff).is_some_and(|fl| fl.values.contains(&x.text));
+            // ("at", "on", "no" are suffixes of names, but words of their own in a question.)
+            if t.get(k).is_some_and(|x| GENERIC_SUFFIXES.contains(&x.norm.as_str()) && x.is_word() && !stored(x) && !is_edge_word(&x.lower)) {
                 k += 1;
             }
             while t.get(k).is_some_and(|x| matches!(x.lower.as_str(), "of" | "is" | "=" | ":" | "was" | "equal" | "equals" | "to" | "as" | "being")) {
                 k += 1;
             }
-            let (Some(fc), Some(ff)) = (Some(f.target.collection()), f.target.field()) else { continue };
-            // "Package Options" of `package_option`: the words name the field, no value of it.
-            let names_field = |end: usize| out.iter().any(|l| l.start == f.start && l.end == end && l.target.field() == Some(ff) && l.target.collection() == fc && !matches!(l.target, Target::Value { .. }));
-            for v in out.iter().filter(|v| v.start == k && matches!(&v.target, Target::Value { collection, field, .. } if collection == fc && field == ff) && !names_field(v.end)) {
+            // "Package Options" is the field `package_option`, not its value 'Option' named with
+            // a word of its field.
+            let own_name = |e: usize| out.iter().any(|o| o.start == f.start && o.end == e && o.target == f.target && matches!(o.how, How::Name | How::Core | How::Synonym));
+            for v in out.iter().filter(|v| v.start == k && matches!(&v.target, Target::Value { collection, field, .. } if collection == fc && field == ff) && !own_name(v.end)) {
                 extra.push(Link { start: f.start, end: v.end, target: v.target.clone(), score: (v.score.max(f.score) + 0.2).min(1.2), how: How::FieldValue, words: t[f.start..v.end].iter().map(|x| x.lower.clone()).collect(), negated: false });
             }
             // A short code written in capitals after its field ("grade C", "region BC") that the
@@ -758,6 +767,8 @@ pub fn cover(links: &[Link], n_tokens: usize) -> Vec<Mention> {
     }
     out
 }
+
+mod loose;
 
 #[cfg(test)]
 mod tests;

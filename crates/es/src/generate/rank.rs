@@ -16,7 +16,7 @@ use qa_core::text;
 
 use super::GenerateInput;
 use crate::guard::Verdict;
-use crate::plan::{Filter, Group};
+use crate::plan::Filter;
 use crate::Intent;
 
 /// What a body asks for.
@@ -189,16 +189,23 @@ impl<'a> Context<'a> {
         let mut planned: Vec<(String, String)> = Vec::new();
         for f in &plan.filters {
             match f {
-                Filter::Terms { field, values } => {
-                    let kept = p.exact.iter().any(|(pf, v)| self.same(pf, field) && values.iter().any(|x| x == v));
+                Filter::Terms { field, values, negated: false } => {
+                    let want: Vec<String> = values.iter().filter_map(scalar).collect();
+                    let kept = p.exact.iter().any(|(pf, v)| self.same(pf, field) && want.iter().any(|x| x == v));
                     s += if kept { 2.0 } else { -2.0 };
-                    planned.extend(values.iter().map(|v| (self.base(field), v.clone())));
+                    planned.extend(want.into_iter().map(|v| (self.base(field), v)));
                 }
-                Filter::Range { field, .. } => s += if p.ranges.iter().any(|(pf, _)| self.same(pf, field)) { 1.0 } else { -1.0 },
+                Filter::Terms { .. } => {}
+                Filter::Range { field, negated: false, .. } | Filter::AnyRange { field, .. } => s += if p.ranges.iter().any(|(pf, _)| self.same(pf, field)) { 1.0 } else { -1.0 },
+                Filter::Range { .. } | Filter::Any { .. } => {}
+                Filter::Text { text, .. } => {
+                    let words = text::normalized_words(text);
+                    s += if p.text.iter().any(|(_, t)| words.iter().all(|w| text::normalized_words(t).contains(w))) { 1.0 } else { -1.0 };
+                }
             }
         }
-        if let Some(Group::Terms { field, .. } | Group::Calendar { field, .. }) = &plan.group {
-            s += if p.groups.iter().any(|g| self.same(g, field)) { 1.0 } else { -1.0 };
+        for g in &plan.groups {
+            s += if p.groups.iter().any(|x| self.same(x, g.field())) { 1.0 } else { -1.0 };
         }
         if let Some((op, field)) = &plan.metric {
             s += if p.metrics.iter().any(|(o, f)| o == op && self.same(f, field)) { 1.0 } else { -1.0 };

@@ -4,6 +4,8 @@
 
 use serde_json::Value;
 
+use qa_question::edit::edit_distance;
+
 use super::Checker;
 use crate::{FieldKind, Mapping};
 
@@ -153,22 +155,6 @@ pub(super) fn suggestions(mapping: &Mapping, name: &str) -> String {
     }
     let names: Vec<String> = scored.into_iter().map(|(_, p)| format!("{p:?}")).collect();
     format!(" (did you mean {}?)", names.join(" or "))
-}
-
-/// Levenshtein distance over characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
-        }
-    }
-    row[b.len()]
 }
 
 /// `*` matches any run of characters (ES field patterns know no other wildcard).
@@ -328,12 +314,5 @@ mod tests {
         assert!(!wildcard_match("a*c*e", "abde"));
         assert!(!wildcard_match("ab*ba", "aba"));
         assert!(wildcard_match("*", "x"));
-    }
-
-    #[test]
-    fn edit_distances() {
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
-        assert_eq!(edit_distance("", "ab"), 2);
-        assert_eq!(edit_distance("same", "same"), 0);
     }
 }

@@ -9,7 +9,7 @@ use qa_core::trace::Status;
 
 use super::{EsOptions, EsRun, Nodes, base_trace, metrics, page_of};
 use crate::checkpoint::{self, Checkpoint};
-use crate::plan::{Choices, EsPlan};
+use crate::plan::Choices;
 use crate::reiterate::Reiteration;
 use crate::{Ambiguity, CheckedRequest, EsAnswer, EsError, EsStatus, Intent, Mapping, SearchEngine};
 
@@ -103,6 +103,7 @@ pub(super) fn finish(
         trace_id,
         notes: notes.to_vec(),
         error,
+        coverage: None,
     };
     EsRun { answer, trace, checkpoint: None }
 }
@@ -156,6 +157,7 @@ pub(super) fn clarify(
         trace_id,
         notes: vec![],
         error: None,
+        coverage: None,
     };
     Ok(EsRun { answer, trace, checkpoint: Some(path) })
 }
@@ -171,8 +173,8 @@ pub(super) fn pasted_run(engine: &dyn SearchEngine, question: &str, r: &Reiterat
         reasons.insert(0, "the pasted query was refused; nothing was sent".to_string());
         return Ok(finish(engine, question, r, verdict.body.clone(), Intent::Search, summary, Err(reasons), &[], o, nodes, trace_id));
     };
-    let plan = EsPlan { intent: if req.body().get("aggs").or(req.body().get("aggregations")).is_some() { Intent::Aggregation } else { Intent::Search }, filters: vec![], text: None, group: None, metric: None, notes: vec![] };
-    let executed = execute(engine, mapping, &req, plan.intent, Paging::AsIs, o, &mut nodes);
+    let intent = if req.body().get("aggs").or(req.body().get("aggregations")).is_some() { Intent::Aggregation } else { Intent::Search };
+    let executed = execute(engine, mapping, &req, intent, Paging::AsIs, o, &mut nodes);
     let notes: Vec<String> = verdict.changes.iter().map(|c| format!("guard: {c}")).collect();
-    Ok(finish(engine, question, r, Some(req.body().clone()), plan.intent, summary, executed.map_err(|e| vec![e.to_string()]), &notes, o, nodes, trace_id))
+    Ok(finish(engine, question, r, Some(req.body().clone()), intent, summary, executed.map_err(|e| vec![e.to_string()]), &notes, o, nodes, trace_id))
 }

@@ -16,6 +16,7 @@ fn tickets(dir: &Path) -> (EmbeddedIndex, Vec<Map<String, Value>>) {
                 "closed_on": format!("2025-{:02}-{:02}", 1 + (i + 1) % 12, 1 + i % 28),
                 "hours": (i % 17) as f64 + 0.5,
                 "summary": format!("printer jam on floor {}", i % 4),
+                "ref": format!("ref{i}"),
             });
             r.as_object().unwrap().clone()
         })
@@ -23,7 +24,7 @@ fn tickets(dir: &Path) -> (EmbeddedIndex, Vec<Map<String, Value>>) {
     let mapping = Mapping::from_es_json(
         "tickets",
         &json!({"properties": {"id": {"type": "keyword"}, "team": {"type": "keyword"}, "priority": {"type": "keyword"},
-            "opened_on": {"type": "date"}, "closed_on": {"type": "date"}, "hours": {"type": "double"}, "summary": {"type": "text"}}}),
+            "opened_on": {"type": "date"}, "closed_on": {"type": "date"}, "hours": {"type": "double"}, "summary": {"type": "text"}, "ref": {"type": "keyword"}}}),
     )
     .unwrap();
     EmbeddedIndex::create(dir, "tickets", &records, &mapping, &qa_core::progress::Silent).unwrap();
@@ -245,15 +246,18 @@ fn candidates(r: &EsRun) -> Vec<Value> {
 fn a_better_llm_candidate_is_chosen() {
     let dir = tempfile::tempdir().unwrap();
     let (engine, _) = tickets(dir.path());
-    // T075 is no sampled value (50 of 90 ids are sampled): the plan can only search it as text.
-    let q = "show ticket T075";
-    let plain = ask(&engine, dir.path(), q, opts());
-    assert_eq!(plain.answer.total, Some(0), "{:?}", plain.answer);
-    let mut llm = qa_llm::scripted::ScriptedLlm::script(&[&reply(json!({"query": {"term": {"id": "T075"}}}))]);
-    let run = ask_llm(&engine, dir.path(), q, &mut llm, EsOptions { k: 1, ..opts() });
+    // The refs are stored in lower case: the index has no "REF75" (nor "Ref75"), so the plan
+    // cannot place it; forced, it runs without it and says so first.
+    let q = "show ticket REF75";
+    let forced = EsOptions { force: true, ..opts() };
+    let plain = ask(&engine, dir.path(), q, forced.clone());
+    assert_eq!(plain.answer.total, Some(90), "{:?}", plain.answer);
+    assert!(plain.answer.notes[0].contains("\"REF75\""), "{:?}", plain.answer.notes);
+    let mut llm = qa_llm::scripted::ScriptedLlm::script(&[&reply(json!({"query": {"term": {"ref": "ref75"}}}))]);
+    let run = ask_llm(&engine, dir.path(), q, &mut llm, EsOptions { k: 1, ..forced });
     assert_eq!(run.answer.total, Some(1), "{:?}", run.answer);
-    assert_eq!(run.answer.hits[0]["id"], "T075");
-    assert_eq!(run.answer.query_summary, "documents where id is \"T075\"");
+    assert_eq!(run.answer.hits[0]["ref"], "ref75");
+    assert_eq!(run.answer.query_summary, "documents where ref is \"ref75\"");
     let cands = candidates(&run);
     assert_eq!(cands.len(), 2);
     assert!(cands[0]["source"] == "llm#1" && cands[0]["chosen"] == true && cands[0]["valid"] == true, "{cands:?}");
@@ -262,9 +266,9 @@ fn a_better_llm_candidate_is_chosen() {
     assert_eq!(llm_trace.model.as_deref(), Some("scripted"));
     assert_eq!(llm_trace.calls.as_array().unwrap().len(), 1);
     assert_eq!(run.answer.metrics.tokens.map(|t| t.total), Some(120));
-    // The prompt carried the fields, what the lookup found and the plan's draft.
+    // The prompt carried the fields, what the question's words became and the plan's draft.
     let user = llm.user_message(0);
-    assert!(user.contains("- id: keyword") && user.contains("opened_on: date; from 2025-01-01 to") && user.contains("words matching no field or value: ticket t075") && user.contains("\"match\""), "{user}");
+    assert!(user.contains("- id: keyword") && user.contains("opened_on: date; from 2025-01-01 to") && user.contains("\"REF75\": ignored") && user.contains("\"match_all\""), "{user}");
 }
 
 #[test]

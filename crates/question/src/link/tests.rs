@@ -77,6 +77,7 @@ impl ValueLookup for Names {
         match text {
             "Priya" => vec![("members".into(), "first_name".into(), "Priya".into())],
             "Raman" => vec![("members".into(), "last_name".into(), "Raman".into())],
+            "VIN-0042" => vec![("vehicles".into(), "vin".into(), "VIN-0042".into())],
             _ => vec![],
         }
     }
@@ -90,4 +91,8 @@ fn literals_are_looked_up_in_the_source() {
     let m = cover(&links, a.tokens.len());
     let labels: Vec<String> = m.iter().map(|m| m.best().target.label()).collect();
     assert_eq!(labels, ["bookings", "members.first_name = 'Priya'", "members.last_name = 'Raman'"]);
+    // A code glued by a hyphen is asked about as written.
+    let a = analyse("bookings of VIN-0042", chrono::NaiveDate::from_ymd_opt(2026, 11, 26).unwrap());
+    let links = Linker::new(&s).link(&a, Some(&mut Names));
+    assert!(cover(&links, a.tokens.len()).iter().any(|m| m.best().target.label() == "vehicles.vin = 'VIN-0042'"));
 }

@@ -1,0 +1,391 @@
+//! The last pass over the question's words: fields named again, the noun a value describes
+//! ("Korean restaurants"), units and "time" of a used measure ("resolution time in hours"), text
+//! asked for with a weak cue ("about toner", "that found cockroaches", "where fresh tracks were
+//! found"), grammar words, and verbs that only relate what the query already uses ("came in
+//! through chat", "carried out in Toronto", "inspected"). What is left matches nothing in the
+//! index: the run asks (closest fields by link score), or — after "run it without …" or under
+//! force — runs and says first what it ignored.
+
+use qa_question::link::{How, Target};
+use qa_question::numbers::{field_unit, unit_of};
+use qa_question::{names, FieldKind};
+
+use super::read::Reader;
+use super::{Filter, Group, RUN_WITHOUT};
+use crate::Ambiguity;
+
+/// Verbs that say a record exists, happened, was made or was handled — never a condition of
+/// their own. Generic English (base forms).
+const LIGHT_VERBS: &[&str] = &[
+    "be", "have", "do", "make", "carry", "conduct", "perform", "take", "happen", "occur", "come", "go", "get", "record", "log", "report", "note", "register",
+    "enter", "file", "submit", "raise", "open", "create", "see", "spot", "sight", "observe", "find", "handle", "process", "issue", "hold", "run", "involve",
+    "concern", "exist", "last", "end", "result", "lead", "belong", "work", "deal", "list", "show", "write", "place", "put", "do", "produce", "build",
+    "manufacture", "depart", "arrive", "leave", "land", "fly", "travel", "correspond", "originate", "base", "locate", "send", "ship", "dispatch", "need", "require", "keep", "bring",
+];
+
+/// Particles of a light verb ("carried out", "took place", "came in").
+const PARTICLES: &[&str] = &["out", "place", "up", "in", "on", "off", "about"];
+
+/// Prepositions and adverbs that relate the parts of a question and carry no condition.
+const GRAMMAR: &[&str] = &["during", "across", "among", "amongst", "throughout", "within", "ever", "yet", "still", "altogether", "currently", "already", "total", "overall"];
+
+/// Base forms a verb form may have.
+fn lemmas(w: &str) -> Vec<String> {
+    let irregular = match w {
+        "came" => Some("come"),
+        "took" | "taken" => Some("take"),
+        "made" => Some("make"),
+        "did" | "done" | "does" => Some("do"),
+        "got" | "gotten" => Some("get"),
+        "saw" | "seen" => Some("see"),
+        "found" => Some("find"),
+        "held" => Some("hold"),
+        "ran" => Some("run"),
+        "led" => Some("lead"),
+        "went" | "gone" => Some("go"),
+        "was" | "were" | "been" | "is" | "are" => Some("be"),
+        "had" | "has" => Some("have"),
+        "wrote" | "written" => Some("write"),
+        "put" => Some("put"),
+        "sent" => Some("send"),
+        "built" => Some("build"),
+        "kept" => Some("keep"),
+        "left" => Some("leave"),
+        "flew" | "flown" => Some("fly"),
+        "brought" => Some("bring"),
+        _ => None,
+    };
+    if let Some(b) = irregular {
+        return vec![b.to_string()];
+    }
+    let mut out = vec![w.to_string()];
+    for (suffix, add) in [("ied", "y"), ("ies", "y"), ("ed", ""), ("ed", "e"), ("es", ""), ("s", ""), ("ing", ""), ("ing", "e")] {
+        if let Some(stem) = w.strip_suffix(suffix)
+            && stem.len() >= 2
+        {
+            out.push(format!("{stem}{add}"));
+            // "submitted" → "submit".
+            let b = stem.as_bytes();
+            if add.is_empty() && b.len() >= 3 && b[b.len() - 1] == b[b.len() - 2] {
+                out.push(stem[..stem.len() - 1].to_string());
+            }
+        }
+    }
+    out
+}
+
+impl Reader<'_> {
+    pub fn account(&mut self) -> Result<(), Ambiguity> {
+        self.weak_text();
+        self.fields_named_again();
+        self.nouns_after_values();
+        self.units_and_time_words();
+        self.entity_nouns();
+        self.key_words();
+        self.or_between_filters();
+        self.grammar_words();
+        self.relation_verbs();
+        self.leftovers()
+    }
+
+    /// "8 cylinders or produced before 1980": an "or" between the words of two conditions on
+    /// different fields makes them one condition, either of which holds.
+    fn or_between_filters(&mut self) {
+        for i in 0..self.n() {
+            if self.ledger.is_used(i) || self.word(i) != "or" {
+                continue;
+            }
+            let spans = &self.filter_spans;
+            let a = (0..spans.len()).filter(|&k| spans[k].1 <= i).max_by_key(|&k| spans[k].1);
+            let b = (0..spans.len()).filter(|&k| spans[k].0 > i).min_by_key(|&k| spans[k].0);
+            let (Some(a), Some(b)) = (a, b) else { continue };
+            // Only function words between the two conditions and the "or".
+            let verb = |k: usize| {
+                let w = self.word(k);
+                (w.len() > 3 && w.ends_with("ed")) || qa_core::text::is_verb_form(w) || lemmas(w).iter().any(|l| LIGHT_VERBS.contains(&l.as_str()))
+            };
+            let gap_ok = (spans[a].1..i).chain(i + 1..spans[b].0).all(|k| !self.ledger.is_content(k) || self.ledger.is_used(k) || verb(k));
+            if !gap_ok || a == b {
+                continue;
+            }
+            let (fa, fb) = (self.plan.filters[a].clone(), self.plan.filters[b].clone());
+            let (lo, hi) = (a.min(b), a.max(b));
+            self.plan.filters.remove(hi);
+            self.plan.filters.remove(lo);
+            let span = (spans[lo].0.min(spans[hi].0), spans[lo].1.max(spans[hi].1));
+            self.filter_spans.remove(hi);
+            self.filter_spans.remove(lo);
+            self.plan.filters.insert(lo, Filter::Any { any: vec![fa, fb] });
+            self.filter_spans.insert(lo, span);
+            self.mark(i..i + 1, "or");
+        }
+    }
+
+    /// "the ids of …", "document id": the index's own key field (its primary key, or the one
+    /// `*_id` field named after the index).
+    fn key_words(&mut self) {
+        let Some(c) = self.schema.collections.first() else { return };
+        let index_words: Vec<String> = names::name_words(&c.name).iter().map(|w| qa_core::text::word_family(w)).collect();
+        let keys: Vec<String> = c
+            .fields
+            .iter()
+            .filter(|f| {
+                let w = names::name_words(&f.name);
+                w.last().is_some_and(|l| l == "id") && (f.key == qa_question::KeyRole::Primary || w[..w.len() - 1].iter().any(|x| index_words.contains(&qa_core::text::word_family(x))))
+            })
+            .map(|f| f.name.clone())
+            .collect();
+        let [key] = keys.as_slice() else { return };
+        let key = key.clone();
+        for i in 0..self.n() {
+            if self.ledger.is_used(i) || !matches!(self.a.tokens[i].norm.as_str(), "id" | "identifier") {
+                continue;
+            }
+            self.mark(i..i + 1, format!("show {key}"));
+            if !self.shown.contains(&key) {
+                self.shown.push(key.clone());
+            }
+        }
+    }
+
+    /// Every field the plan uses (its own path, not the exact one).
+    fn used_fields(&self) -> Vec<String> {
+        let base = |p: &str| self.mapping.field(p).map_or_else(|| p.to_string(), |f| f.path.clone());
+        let mut out: Vec<String> = Vec::new();
+        for f in &self.plan.filters {
+            let mut stack = vec![f];
+            while let Some(f) = stack.pop() {
+                match f {
+                    Filter::Terms { field, .. } | Filter::Range { field, .. } | Filter::AnyRange { field, .. } => out.push(base(field)),
+                    Filter::Text { fields, .. } => out.extend(fields.iter().map(|x| base(x))),
+                    Filter::Any { any } => stack.extend(any.iter()),
+                }
+            }
+        }
+        out.extend(self.plan.groups.iter().map(|g| base(g.field())));
+        out.extend(self.plan.metric.iter().map(|(_, f)| base(f)));
+        out.extend(self.plan.sort.iter().map(|(f, _)| base(f)));
+        out.extend(self.plan.source.iter().map(|f| base(f)));
+        out
+    }
+
+    /// "about toner", "regarding X", "that found cockroaches", "where fresh tracks were found".
+    fn weak_text(&mut self) {
+        for i in 0..self.n() {
+            if self.ledger.is_used(i) {
+                continue;
+            }
+            let w = self.word(i).to_string();
+            match w.as_str() {
+                "about" | "regarding" | "concerning" | "found" | "find" | "finding" | "noting" | "reporting" | "describing" | "say" | "says" | "saying" => {
+                    // After the cue.
+                    if let Some((_, we, text)) = self.text_after(i + 1)
+                        && let Some((fields, named)) = self.text_fields(i)
+                    {
+                        self.place_text(i, we, text, fields, named);
+                        continue;
+                    }
+                    // "where fresh tracks were found": before it.
+                    if w == "found" {
+                        let mut j = i;
+                        while j > 0 && matches!(self.word(j - 1), "was" | "were" | "been" | "be" | "is" | "are") {
+                            j -= 1;
+                        }
+                        let end = j;
+                        while j > 0 && end - j < 4 && self.a.tokens[j - 1].is_word() && !self.ledger.is_used(j - 1) && !matches!(self.word(j - 1), "where" | "that" | "which" | "with" | "when" | "the" | "a" | "an" | "and" | "or") {
+                            j -= 1;
+                        }
+                        if j < end
+                            && let Some((fields, named)) = self.text_fields(j)
+                        {
+                            let text = self.phrase(j, end);
+                            self.place_text(j, i + 1, text, fields, named);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// A field the plan uses, named again ("the tickets affected more than 100 users").
+    fn fields_named_again(&mut self) {
+        let used = self.used_fields();
+        for mi in 0..self.ms.len() {
+            if self.used[mi] {
+                continue;
+            }
+            if let Some(f) = self.fields_of(mi).into_iter().map(|(f, ..)| f).find(|f| used.contains(f)) {
+                self.consume(mi, format!("{f} (named again)"));
+            }
+        }
+    }
+
+    /// "endangered species", "Korean restaurants": the noun a value or flag describes.
+    fn nouns_after_values(&mut self) {
+        for mi in 1..self.ms.len() {
+            if self.used[mi] || !self.used[mi - 1] || self.ms[mi - 1].end != self.ms[mi].start {
+                continue;
+            }
+            let prev_is_value = self.ledger.role(self.ms[mi - 1].start).is_some_and(|r| r.contains(" = ") || r.contains(" <> "));
+            if prev_is_value && matches!(self.ms[mi].best().target, Target::Field { .. }) {
+                let f = self.field(mi).unwrap_or_default();
+                self.consume(mi, format!("{f} (described by the value before)"));
+            }
+        }
+    }
+
+    /// "resolution time in hours", "fines in CAD", "distance in metres": the unit and the word
+    /// "time" of a measure the plan uses.
+    fn units_and_time_words(&mut self) {
+        let fields: Vec<String> = self.used_fields().into_iter().filter(|f| self.is_measure(f)).collect();
+        for f in &fields {
+            let Some(u) = field_unit(f) else { continue };
+            for i in 0..self.n() {
+                if self.ledger.is_used(i) {
+                    continue;
+                }
+                let w = self.word(i).to_string();
+                let same_dim = unit_of(&w).is_some_and(|x| x.dimension == u.dimension) || (self.a.tokens[i].kind == qa_question::tokens::TokenKind::Symbol && unit_of(&self.a.tokens[i].text).is_some_and(|x| x.dimension == u.dimension));
+                if same_dim {
+                    let from = if i > 0 && self.word(i - 1) == "in" { i - 1 } else { i };
+                    self.mark(from..i + 1, format!("unit of {f}"));
+                }
+                // "resolution time", "inspection duration": the measure's own word.
+                let time_word = u.dimension == qa_question::numbers::Dimension::Time && matches!(w.as_str(), "time" | "times" | "duration" | "length");
+                if time_word && i > 0 && self.ledger.role(i - 1).is_some_and(|r| r.contains(f.as_str())) {
+                    self.mark(i..i + 1, f.to_string());
+                }
+            }
+        }
+    }
+
+    /// "of restaurants", "for customers": a label field named as what the documents are about
+    /// (no value, no group), after "of", "at", "for" or "from".
+    fn entity_nouns(&mut self) {
+        for mi in 0..self.ms.len() {
+            let s = self.ms[mi].start;
+            if self.used[mi] || s == 0 || !matches!(self.word(s - 1), "of" | "at" | "for" | "from") {
+                continue;
+            }
+            let b = self.ms[mi].best().clone();
+            let Target::Field { field, .. } = &b.target else { continue };
+            let label = qa_question::names::name_words(field).last().is_some_and(|w| matches!(w.as_str(), "name" | "title" | "label"));
+            let plural = self.a.tokens[s..self.ms[mi].end].last().is_some_and(|t| t.lower != t.norm);
+            if label && plural && matches!(b.how, How::Core | How::Head) && self.kind(field) == FieldKind::Keyword {
+                let f = field.clone();
+                self.consume(mi, format!("{f} (what the documents are about)"));
+            }
+        }
+    }
+
+    fn grammar_words(&mut self) {
+        let grouped = !self.plan.groups.is_empty();
+        for i in 0..self.n() {
+            if self.ledger.is_used(i) {
+                continue;
+            }
+            let w = self.word(i);
+            if GRAMMAR.contains(&w) || (w == "all" && i > 0 && self.word(i - 1) == "at") || (grouped && matches!(w, "break" | "breakdown" | "broken" | "split")) {
+                self.mark(i..i + 1, "grammar");
+            }
+        }
+    }
+
+    /// A used token, or one of the index's mentions.
+    fn near_used(&self, i: usize, dir: isize) -> bool {
+        let mut j = i as isize + dir;
+        while j >= 0 && (j as usize) < self.n() {
+            let k = j as usize;
+            if self.ledger.is_used(k) {
+                return true;
+            }
+            if self.ledger.is_content(k) || self.a.tokens[k].kind == qa_question::tokens::TokenKind::Symbol && !self.a.tokens[k].is_symbol(',') {
+                return false;
+            }
+            j += dir;
+        }
+        false
+    }
+
+    /// Verbs that only relate what the query uses: light verbs ("came", "carried out", "took
+    /// place", "handled", "issued") and verbs of the index's own name ("inspected" in an index of
+    /// inspections), next to a used word.
+    fn relation_verbs(&mut self) {
+        let index_family = qa_core::text::word_family(&qa_core::text::singular(&self.mapping.index.to_lowercase()));
+        let dated = self.plan.filters.iter().any(|f| matches!(f, Filter::Range { field, .. } | Filter::AnyRange { field, .. } if self.kind(field) == FieldKind::Date)) || self.plan.groups.iter().any(|g| matches!(g, Group::Calendar { .. }));
+        for i in 0..self.n() {
+            if self.ledger.is_used(i) || !self.a.tokens[i].is_word() {
+                continue;
+            }
+            let w = self.word(i).to_string();
+            let light = lemmas(&w).iter().any(|l| LIGHT_VERBS.contains(&l.as_str()));
+            let of_index = w.len() >= 4 && qa_core::text::word_family(&w) == index_family && (w.ends_with("ed") || w.ends_with("ing"));
+            // A verb whose only reading is a date field the plan does not filter on names that
+            // event: not a relation ("opened" is no `createdAt`).
+            let dates_event = !of_index && self.mention_covering(i).is_some_and(|mi| self.fields_of(mi).iter().any(|(f, ..)| self.kind(f) == FieldKind::Date)) && !dated;
+            if !(light || of_index) || dates_event {
+                continue;
+            }
+            if !(self.near_used(i, -1) || self.near_used(i, 1)) {
+                continue;
+            }
+            self.mark(i..i + 1, "relation");
+            if PARTICLES.contains(&self.word(i + 1)) && !self.ledger.is_used(i + 1) {
+                self.mark(i + 1..i + 2, "relation");
+            }
+        }
+    }
+
+    /// What is left matches nothing the query uses: ask, or run without it (after the user
+    /// said so, or under force) with a first note naming it.
+    fn leftovers(&mut self) -> Result<(), Ambiguity> {
+        let unused = self.ledger.unused();
+        if unused.is_empty() {
+            return Ok(());
+        }
+        // Runs of neighbouring unused words.
+        let mut runs: Vec<(usize, usize)> = Vec::new();
+        for &i in &unused {
+            match runs.last_mut() {
+                Some((_, e)) if *e == i => *e = i + 1,
+                _ => runs.push((i, i + 1)),
+            }
+        }
+        let phrases: Vec<String> = runs.iter().map(|&(s, e)| self.phrase(s, e)).collect();
+        let quoted = phrases.iter().map(|p| format!("\"{p}\"")).collect::<Vec<_>>().join(", ");
+        let run_without = self.choices().values().any(|v| v.starts_with(RUN_WITHOUT));
+        if run_without || self.input.force {
+            for (&(s, e), p) in runs.iter().zip(&phrases) {
+                self.mark(s..e, "ignored");
+                self.ignored.push(p.clone());
+            }
+            return Ok(());
+        }
+        let first = phrases[0].clone();
+        let mut alternatives = vec![format!("{RUN_WITHOUT} {quoted}")];
+        let closest = self.closest(&first, |_| true, 4);
+        let message = if closest.is_empty() {
+            format!("Nothing in index \"{}\" matches {quoted}: the index may not hold this. Answer 1 to run the query without it, or rephrase.", self.mapping.index)
+        } else {
+            format!("No field of index \"{}\" matches {quoted}: the index may not hold this. Answer 1 to run the query without it, or the field \"{first}\" means (closest: {}).", self.mapping.index, closest.join(", "))
+        };
+        alternatives.extend(closest);
+        Err(Ambiguity { field: first, message, alternatives })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lemmas;
+
+    #[test]
+    fn lemmas_of_verb_forms() {
+        assert!(lemmas("submitted").contains(&"submit".to_string()));
+        assert!(lemmas("carried").contains(&"carry".to_string()));
+        assert!(lemmas("raised").contains(&"raise".to_string()));
+        assert!(lemmas("handled").contains(&"handle".to_string()));
+        assert_eq!(lemmas("came"), ["come"]);
+        assert!(lemmas("resulted").contains(&"result".to_string()));
+    }
+}

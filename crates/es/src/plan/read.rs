@@ -1,0 +1,284 @@
+//! The reader's state: the question's analysis, its links and chosen mentions, the coverage
+//! ledger, and the plan being built — with the helpers the stages share (mentions around a
+//! position, the fields a mention names, negation, settling an ambiguity).
+
+use qa_question::link::{cover, How, Link, Mention, Target};
+use qa_question::{analyse, Analysis, FieldKind, KeyRole, Ledger, Linker, SourceSchema, ValueLookup};
+use serde_json::{json, Value};
+
+use super::{Choices, EsPlan, PlanInput};
+use crate::lookup::Metadata;
+use crate::{Ambiguity, Intent, Mapping};
+
+/// Words skipped between a cue and what it applies to ("the number of the …").
+pub(super) const FILLER: &[&str] = &["the", "a", "an", "all", "of", "their", "its", "his", "her", "that", "those", "these", "any", "each", "every", "whole", "entire", "overall"];
+
+pub(super) struct Reader<'a> {
+    pub mapping: &'a Mapping,
+    pub meta: &'a Metadata,
+    pub input: &'a PlanInput<'a>,
+    pub schema: &'a SourceSchema,
+    pub linker: Linker<'a>,
+    pub a: Analysis,
+    /// Every link found (the chosen mentions show the best reading per span).
+    pub links: Vec<Link>,
+    /// The chosen, non-overlapping mentions.
+    pub ms: Vec<Mention>,
+    /// Per mention: some part of the plan uses it.
+    pub used: Vec<bool>,
+    pub ledger: Ledger,
+    pub penalties: Vec<(String, f64)>,
+    pub notes: Vec<String>,
+    /// The words ignored by the user's leave ("run it without …") or under force.
+    pub ignored: Vec<String>,
+    pub plan: EsPlan,
+    /// "how many", "number of": a count is asked for.
+    pub count: bool,
+    /// Aggregate cues already placed (their start).
+    pub aggs_done: Vec<usize>,
+    /// "The 5 tickets …": a number of hits asked for, and where it is.
+    pub top_n: Option<(usize, usize)>,
+    /// The field the last number was compared with ("either 32 or 33").
+    pub last_compared: Option<String>,
+    /// Fields the question asks to be shown.
+    pub shown: Vec<String>,
+    /// The tokens each filter of the plan stands for (parallel to `plan.filters`).
+    pub filter_spans: Vec<(usize, usize)>,
+}
+
+impl<'a> Reader<'a> {
+    pub fn new(question: &str, input: &'a PlanInput<'a>, schema: &'a SourceSchema, lookup: Option<&mut dyn ValueLookup>) -> Reader<'a> {
+        let a = analyse(question, input.today);
+        let linker = Linker::new(schema);
+        let mut links = linker.link(&a, lookup);
+        let scattered = linker.scattered_names(&a, &links);
+        links.extend(scattered);
+        let families = linker.value_families(&a, &links);
+        links.extend(families);
+        links.sort_by(|x, y| x.start.cmp(&y.start).then(y.len().cmp(&x.len())).then(y.score.total_cmp(&x.score)));
+        let ms = cover(&links, a.tokens.len());
+        let ledger = Ledger::new(&a.tokens);
+        let used = vec![false; ms.len()];
+        let plan = EsPlan { intent: Intent::Search, filters: Vec::new(), groups: Vec::new(), metric: None, more_metrics: Vec::new(), sort: None, size: None, source: Vec::new(), notes: Vec::new(), coverage: Default::default() };
+        Reader { mapping: input.mapping, meta: input.meta, input, schema, linker, a, links, ms, used, ledger, penalties: Vec::new(), notes: Vec::new(), ignored: Vec::new(), plan, count: false, aggs_done: Vec::new(), top_n: None, last_compared: None, shown: Vec::new(), filter_spans: Vec::new() }
+    }
+
+    pub fn choices(&self) -> &Choices {
+        self.input.choices
+    }
+
+    pub fn word(&self, i: usize) -> &str {
+        self.a.tokens.get(i).map(|t| t.lower.as_str()).unwrap_or("")
+    }
+
+    pub fn n(&self) -> usize {
+        self.a.tokens.len()
+    }
+
+    /// The question's words `s..e` as written.
+    pub fn phrase(&self, s: usize, e: usize) -> String {
+        self.a.tokens[s.min(self.n())..e.min(self.n())].iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join(" ")
+    }
+
+    /// Skip filler words from `pos`.
+    pub fn skip_filler(&self, mut pos: usize) -> usize {
+        while pos < self.n() && FILLER.contains(&self.word(pos)) {
+            pos += 1;
+        }
+        pos
+    }
+
+    /// The mention starting at `pos` after filler words.
+    pub fn mention_at(&self, pos: usize) -> Option<usize> {
+        let p = self.skip_filler(pos);
+        self.ms.iter().position(|m| m.start == p)
+    }
+
+    /// The mention ending right before `pos` (filler and linking words skipped).
+    pub fn mention_before(&self, pos: usize) -> Option<usize> {
+        let mut p = pos;
+        while p > 0 && matches!(self.word(p - 1), "the" | "a" | "an" | "of" | "is" | "are" | "was" | "were" | "be" | "been" | "has" | "have" | "had" | "with" | "whose" | "that" | "which" | "its" | "their" | "at" | "in" | "on" | "got" | "get" | "gets") {
+            p -= 1;
+        }
+        self.ms.iter().position(|m| m.end == p)
+    }
+
+    /// Consume mention `mi` for `role`.
+    pub fn consume(&mut self, mi: usize, role: impl Into<String>) {
+        self.used[mi] = true;
+        let (s, e) = (self.ms[mi].start, self.ms[mi].end);
+        self.ledger.mark(s..e, role);
+    }
+
+    pub fn mark(&mut self, range: std::ops::Range<usize>, role: impl Into<String>) {
+        self.ledger.mark(range, role);
+    }
+
+    /// The reader's kind of a field path.
+    pub fn kind(&self, field: &str) -> FieldKind {
+        self.schema.collections.first().and_then(|c| c.field(field)).map(|f| f.kind).unwrap_or(FieldKind::Other)
+    }
+
+    /// A number that measures something: numeric and not a key.
+    pub fn is_measure(&self, field: &str) -> bool {
+        self.schema.collections.first().and_then(|c| c.field(field)).is_some_and(|f| f.kind.is_numeric() && f.key == KeyRole::None)
+    }
+
+    /// A field whose values make groups: keywords, name-like text, flags, whole numbers.
+    pub fn is_groupable(&self, field: &str) -> bool {
+        matches!(self.kind(field), FieldKind::Keyword | FieldKind::Flag | FieldKind::Integer) && self.exact(field).is_some()
+    }
+
+    /// The path for exact values and aggregations of a field.
+    pub fn exact(&self, field: &str) -> Option<String> {
+        self.mapping.field(field).and_then(|f| f.exact_path())
+    }
+
+    /// The mention's best reading names the index.
+    pub fn names_index(&self, mi: usize) -> bool {
+        matches!(self.ms[mi].best().target, Target::Collection { .. })
+    }
+
+    /// Some reading of the mention names the index ("flights" is the index `flights`, whatever
+    /// `flight_no` it may also say).
+    pub fn may_name_index(&self, mi: usize) -> bool {
+        self.readings(mi).iter().any(|l| matches!(l.target, Target::Collection { .. }))
+    }
+
+    /// Token `i` is inside a field's whole name of two words or more ("best finish", "total
+    /// amount"): not a cue.
+    pub fn inside_name(&self, i: usize) -> bool {
+        self.ms.iter().any(|m| m.start <= i && i < m.end && m.end - m.start >= 2 && matches!(&m.best().target, Target::Field { .. }) && matches!(m.best().how, How::Name | How::Synonym | How::Core))
+    }
+
+    /// Every link over exactly the span of mention `mi`.
+    pub fn readings(&self, mi: usize) -> Vec<&Link> {
+        let m = &self.ms[mi];
+        self.links.iter().filter(|l| l.start == m.start && l.end == m.end).collect()
+    }
+
+    /// The fields mention `mi` can name, best first.
+    pub fn fields_of(&self, mi: usize) -> Vec<(String, f64, How)> {
+        let mut out: Vec<(String, f64, How)> = self
+            .readings(mi)
+            .into_iter()
+            .filter_map(|l| match &l.target {
+                Target::Field { field, .. } => Some((field.clone(), l.score, l.how)),
+                _ => None,
+            })
+            .collect();
+        out.sort_by(|a, b| b.1.total_cmp(&a.1));
+        out.dedup_by(|a, b| a.0 == b.0);
+        out
+    }
+
+    /// The best field mention `mi` names.
+    pub fn field(&self, mi: usize) -> Option<String> {
+        self.fields_of(mi).into_iter().next().map(|(f, ..)| f)
+    }
+
+    /// The best measure (numeric, not a key) mention `mi` names.
+    pub fn measure_of(&self, mi: usize) -> Option<String> {
+        if self.names_index(mi) && self.fields_of(mi).first().is_none_or(|f| f.1 < self.ms[mi].best().score) {
+            return None;
+        }
+        self.fields_of(mi).into_iter().map(|(f, ..)| f).find(|f| self.is_measure(f))
+    }
+
+    /// The value readings of mention `mi`.
+    pub fn value_readings(&self, mi: usize) -> Vec<&Link> {
+        self.readings(mi).into_iter().filter(|l| matches!(l.target, Target::Value { .. })).collect()
+    }
+
+    /// The mention covering token `i`.
+    pub fn mention_covering(&self, i: usize) -> Option<usize> {
+        self.ms.iter().position(|m| m.start <= i && i < m.end)
+    }
+
+    /// A negation word before `pos` (auxiliaries, articles, prepositions and one verb may sit
+    /// between): its index.
+    pub fn negation_before(&self, pos: usize) -> Option<usize> {
+        let mut p = pos;
+        let mut steps = 0;
+        let mut verbs = 0;
+        while p > 0 && steps < 6 {
+            p -= 1;
+            steps += 1;
+            let w = self.word(p);
+            let verb = verbs == 0 && !self.ledger.is_used(p) && (qa_core::text::is_base_verb(w) || qa_core::text::is_verb_form(w) || w.ends_with("ed"));
+            if verb && !self.a.negations.contains(&p) {
+                verbs += 1;
+                continue;
+            }
+            if self.a.negations.contains(&p) || matches!(w, "non" | "excluding" | "except" | "besides" | "outside") || (w == "other" && self.word(p + 1) == "than") {
+                return Some(p);
+            }
+            if !matches!(w, "be" | "is" | "are" | "was" | "were" | "been" | "a" | "an" | "any" | "the" | "yet" | "ever" | "have" | "has" | "had" | "do" | "does" | "did" | "in" | "of" | "from" | "than" | "by" | "with" | "currently" | "still" | "through" | "via" | "to" | "for" | "at" | "on" | "into") {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// Settle an ambiguity: the user's earlier choice, the best guess under force (named in a
+    /// note), or a clarifying question.
+    pub fn choose(&mut self, key: &str, message: String, alternatives: Vec<String>) -> Result<String, Ambiguity> {
+        if let Some(c) = self.choices().get(key) {
+            return Ok(c.clone());
+        }
+        match (self.input.force, alternatives.first()) {
+            (true, Some(best)) => {
+                let others = if alternatives.len() > 1 { format!(" (other choices: {})", alternatives[1..].join(", ")) } else { String::new() };
+                self.notes.push(format!("best guess: \"{key}\" taken as `{best}`{others}"));
+                Ok(best.clone())
+            }
+            _ => Err(Ambiguity { field: key.to_string(), message, alternatives }),
+        }
+    }
+
+    /// Fields closest to `phrase` by link score, those that pass `keep` only, best first.
+    pub fn closest(&self, phrase: &str, keep: impl Fn(&str) -> bool, n: usize) -> Vec<String> {
+        let words = qa_core::text::words(phrase);
+        self.linker.closest(&words).into_iter().filter_map(|(t, s)| t.field().map(|f| (f.to_string(), s))).filter(|(f, s)| *s >= 0.2 && keep(f)).map(|(f, _)| f).take(n).collect()
+    }
+
+    /// What the plan asks for so far.
+    pub fn intent(&self) -> Intent {
+        if !self.plan.groups.is_empty() || self.plan.metric.is_some() {
+            Intent::Aggregation
+        } else if self.count {
+            Intent::Count
+        } else {
+            Intent::Search
+        }
+    }
+
+    /// The mentions as the trace shows them.
+    pub fn reading(&self) -> Value {
+        let mentions: Vec<Value> = self
+            .ms
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let b = m.best();
+                json!({"words": self.phrase(m.start, m.end), "names": b.target.label(), "how": b.how, "score": (b.score * 1000.0).round() / 1000.0, "negated": b.negated, "used": self.used[i], "other_readings": m.links.len() - 1})
+            })
+            .collect();
+        json!({"mentions": mentions, "dates": self.a.dates.iter().map(|d| &d.phrase).collect::<Vec<_>>(), "comparisons": self.a.comparisons.len()})
+    }
+
+    /// The plan, with its intent, coverage and notes.
+    pub fn finish(mut self) -> EsPlan {
+        self.plan.intent = self.intent();
+        // Bucket sizes: every group of a complete sample, else the cap.
+        let (coverage, _) = self.ledger.coverage(std::mem::take(&mut self.penalties));
+        self.plan.coverage = coverage;
+        let mut notes = Vec::new();
+        if !self.ignored.is_empty() {
+            notes.push(format!("ignored (not used by the query): {}", self.ignored.iter().map(|w| format!("\"{w}\"")).collect::<Vec<_>>().join(", ")));
+        }
+        notes.append(&mut self.notes);
+        self.plan.notes = notes;
+        self.plan
+    }
+}

@@ -1,0 +1,808 @@
+//! The query's shape: counts ("how many", "number of"; "how many different X" counts values;
+//! "the number of affected users" sums a count field), groupings ("per team", "by city", "for
+//! each grade", "per month"), metrics ("the average score", "total fines"), "which X …" with a
+//! ranking or an aggregate (X is the group), rankings ("the most", "the 5 deepest", "the lowest
+//! average rating", "most often"), ordering ("sorted by X", "cheapest first") and the fields shown.
+
+use qa_question::cues::{measure_of, AggWord, Op};
+use qa_question::link::{How, Target};
+use qa_question::FieldKind;
+
+use super::read::Reader;
+use super::{BucketOrder, Group};
+use crate::Ambiguity;
+
+/// Calendar intervals a grouping may name.
+fn calendar(word: &str) -> Option<&'static str> {
+    Some(match qa_core::text::singular(word).as_str() {
+        "day" | "date" => "day",
+        "week" => "week",
+        "month" => "month",
+        "quarter" => "quarter",
+        "year" => "year",
+        _ => return None,
+    })
+}
+
+/// Last words of the names of fields that count things (`individual_count`, `itemQty`).
+const COUNT_WORDS: &[&str] = &["count", "qty", "quantity", "number", "num"];
+
+/// Words that end a phrase named after a cue.
+const PHRASE_END: &[&str] = &["in", "on", "at", "since", "before", "after", "from", "with", "that", "which", "who", "where", "when", "and", "or", "for", "by", "per", "of", "is", "are", "was", "were", "did", "do", "does", "has", "have", "had", "than", "to", "during", "across"];
+
+impl Reader<'_> {
+    pub fn shape(&mut self) -> Result<(), Ambiguity> {
+        self.groupings()?;
+        self.counts();
+        self.metrics()?;
+        self.which_group();
+        self.superlatives()?;
+        self.projection();
+        self.orderings();
+        self.group_counts();
+        self.bucket_sizes();
+        Ok(())
+    }
+
+    /// The words of the phrase starting at `from` (up to three, until a boundary): `(end, text)`.
+    pub fn phrase_from(&self, from: usize) -> (usize, String) {
+        let s = self.skip_filler(from);
+        let mut e = s;
+        while e < self.n() && e < s + 3 && self.a.tokens[e].is_word() && !PHRASE_END.contains(&self.word(e)) && !self.ledger.is_used(e) {
+            e += 1;
+        }
+        (e, self.phrase(s, e))
+    }
+
+    /// A field's name said where a field is expected found nothing: ask which field is meant
+    /// (closest by link score, those that `fits`), take the best under force, or — with nothing
+    /// close — leave the words unused for the coverage question.
+    fn field_for(&mut self, s: usize, e: usize, what: &str, fits: impl Fn(&Reader, &str) -> bool) -> Result<Option<String>, Ambiguity> {
+        if e <= s {
+            return Ok(None);
+        }
+        let phrase = self.phrase(s, e);
+        let alternatives = self.closest(&phrase, |f| fits(self, f), 5);
+        if alternatives.is_empty() && !self.choices().contains_key(&phrase) {
+            return Ok(None);
+        }
+        let f = self.choose(&phrase, format!("No field matches \"{phrase}\": which field should {what}?"), alternatives)?;
+        if self.mapping.field(&f).is_none() {
+            return Ok(None);
+        }
+        self.mark(s..e, format!("{f} (chosen)"));
+        Ok(Some(f))
+    }
+
+    /// "how many", "number of", "count": a count; "how many different X" counts X's values;
+    /// "the number of affected users" sums a count field; "the total number of X counted" sums
+    /// the index's only count field.
+    fn counts(&mut self) {
+        for g in self.a.aggregates.clone() {
+            if g.func != AggWord::Count || self.aggs_done.contains(&g.start) || self.ledger.is_used(g.start) {
+                continue;
+            }
+            let mut end = g.end;
+            if matches!(self.word(end), "times" | "time") {
+                end += 1;
+            }
+            let mut p = end;
+            let mut distinct = false;
+            while matches!(self.word(p), "different" | "distinct" | "unique" | "the" | "of" | "all") {
+                distinct |= matches!(self.word(p), "different" | "distinct" | "unique");
+                p += 1;
+            }
+            self.aggs_done.push(g.start);
+            // "how many different templates": the values of a field, even one whose word also
+            // reads as the index.
+            if distinct
+                && let Some(mi) = self.ms.iter().position(|m| m.start == p)
+                && (!self.used[mi] || self.ledger.role(p).is_some_and(|r| r.starts_with("index ")))
+                && let Some(f) = self.fields_of(mi).into_iter().map(|(f, ..)| f).find(|f| self.is_groupable(f))
+                && let Some(exact) = self.exact(&f)
+            {
+                let (ms, me) = (self.ms[mi].start, self.ms[mi].end);
+                self.ledger.unmark(ms..me);
+                let role = format!("number of distinct {f}");
+                self.mark(g.start..p, role.clone());
+                self.consume(mi, role);
+                self.plan.metric = Some(("cardinality".into(), exact));
+                continue;
+            }
+            if let Some(mi) = self.ms.iter().position(|m| m.start == p).filter(|&mi| !self.used[mi] && !self.may_name_index(mi) && matches!(self.ms[mi].best().target, Target::Field { .. })) {
+                let code = |f: &str| qa_question::names::name_words(f).last().is_some_and(|w| matches!(w.as_str(), "no" | "nr" | "id" | "code" | "key" | "ref"));
+                if let Some(f) = self.measure_of(mi).filter(|f| !distinct && !code(f)) {
+                    let role = format!("sum of {f}");
+                    self.mark(g.start..p, role.clone());
+                    self.consume(mi, role);
+                    self.plan.metric = Some(("sum".into(), f));
+                    continue;
+                }
+                if let Some(f) = self.field(mi).filter(|f| self.is_groupable(f))
+                    && let Some(exact) = self.exact(&f)
+                {
+                    let role = format!("number of distinct {f}");
+                    self.mark(g.start..p, role.clone());
+                    self.consume(mi, role);
+                    self.plan.metric = Some(("cardinality".into(), exact));
+                    continue;
+                }
+            }
+            // "the total number of caribou counted": the index's count field, summed.
+            if let Some(c) = (0..self.n()).find(|&i| self.word(i) == "counted" && !self.ledger.is_used(i)) {
+                let fields: Vec<String> = self.measures().into_iter().filter(|f| qa_question::names::name_words(f).last().is_some_and(|w| COUNT_WORDS.contains(&w.as_str()))).collect();
+                if let [f] = fields.as_slice() {
+                    let role = format!("sum of {f}");
+                    self.mark(g.start..end, role.clone());
+                    self.mark(c..c + 1, role);
+                    self.plan.metric = Some(("sum".into(), f.clone()));
+                    continue;
+                }
+            }
+            self.count = true;
+            self.mark(g.start..end, "count");
+            // "how many continents": the index's documents, whatever field the word also names.
+            if let Some(mi) = self.ms.iter().position(|m| m.start == p).filter(|&mi| !self.used[mi] && self.may_name_index(mi)) {
+                let role = format!("index {}", self.mapping.index);
+                self.consume(mi, role);
+            }
+        }
+    }
+
+    /// "per team", "by city", "for each grade", "per month", "broken down by status".
+    fn groupings(&mut self) -> Result<(), Ambiguity> {
+        for g in self.a.groupings.clone() {
+            if (g.start..g.end).any(|i| self.ledger.is_used(i)) {
+                continue;
+            }
+            let t = self.skip_filler(g.target);
+            // "top 3 teams by number of breaches": "by" names the ranking, not a group.
+            if self.word(g.end - 1) == "by" && self.a.aggregates.iter().any(|x| x.start == t) {
+                self.mark(g.start..g.end, "ranking");
+                continue;
+            }
+            // "for different number of cylinders": the count's word names the group's field.
+            let mut t = t;
+            if let Some(c) = self.a.aggregates.iter().find(|x| x.start == t && x.func == AggWord::Count && self.word(g.end - 1) != "by").cloned() {
+                self.aggs_done.push(c.start);
+                self.mark(c.start..c.end, "group");
+                t = self.skip_filler(c.end);
+            }
+            // "for every singer": the documents themselves.
+            let target = self.ms.iter().position(|m| m.start == t);
+            if let Some(mi) = target.filter(|&mi| self.may_name_index(mi) && !self.used[mi]) {
+                let role = format!("every document of {}", self.mapping.index);
+                self.mark(g.start..g.end, role.clone());
+                self.consume(mi, role);
+                continue;
+            }
+            // Without an aggregate or a ranking, "by X" orders and "for each X" names the rows.
+            let aggregated = !self.a.aggregates.is_empty()
+                || !self.a.superlatives.is_empty()
+                || self.word(g.start) == "per"
+                || (0..self.n()).any(|i| matches!(self.word(i), "break" | "breakdown" | "broken" | "split" | "group" | "grouped" | "distribution"));
+            if !aggregated {
+                if let Some(mi) = target.filter(|&mi| !self.used[mi])
+                    && let Some(f) = self.field(mi)
+                {
+                    let by = self.word(g.end - 1) == "by";
+                    let role = if by { format!("sort by {f}") } else { format!("every {f}") };
+                    self.mark(g.start..g.end, role.clone());
+                    self.consume(mi, role);
+                    if by && self.plan.sort.is_none() {
+                        self.plan.sort = Some((self.sort_path(&f), false));
+                    }
+                }
+                continue;
+            }
+            if let Some(interval) = calendar(self.word(t)).filter(|_| self.ms.iter().all(|m| m.start != t || m.best().target.field().is_none_or(|f| self.kind(f) != FieldKind::Date))) {
+                let phrase = self.phrase(g.start, t + 1);
+                // "per month of delivery", "by year of birth": the date named after.
+                let named = (self.word(t + 1) == "of")
+                    .then(|| self.ms.iter().position(|m| m.start == self.skip_filler(t + 2)))
+                    .flatten()
+                    .filter(|&mi| !self.used[mi])
+                    .and_then(|mi| self.fields_of(mi).into_iter().map(|(f, ..)| f).find(|f| self.kind(f) == FieldKind::Date).map(|f| (f, Some(mi))));
+                let target = match named {
+                    Some((f, mi)) => {
+                        self.mark(t + 1..t + 2, format!("per {interval} of {f}"));
+                        Some((f, mi))
+                    }
+                    None => self.date_target(t, &phrase)?,
+                };
+                if let Some((field, mi)) = target {
+                    let role = format!("per {interval} of {field}");
+                    self.mark(g.start..t + 1, role.clone());
+                    if let Some(mi) = mi {
+                        self.consume(mi, role);
+                    }
+                    if self.kind(&field) == FieldKind::Date {
+                        self.plan.groups.push(Group::Calendar { field, interval: interval.into() });
+                    } else if let Some(exact) = self.exact(&field) {
+                        // A year field: its values are the years.
+                        self.plan.groups.push(Group::Terms { field: exact, size: 0, order: BucketOrder::KeyAsc, min_count: None });
+                    }
+                }
+                continue;
+            }
+            let field = match self.ms.iter().position(|m| m.start == t).filter(|&mi| !self.used[mi] && !self.names_index(mi)) {
+                Some(mi) => match self.fields_of(mi).into_iter().map(|(f, ..)| f).find(|f| self.is_groupable(f)) {
+                    Some(f) => {
+                        self.consume(mi, format!("group by {f}"));
+                        Some(f)
+                    }
+                    None => None,
+                },
+                None => None,
+            };
+            let field = match field {
+                Some(f) => Some(f),
+                None => {
+                    let (e, _) = self.phrase_from(t);
+                    self.field_for(t, e, "the results be grouped by", |r, f| r.is_groupable(f))?
+                }
+            };
+            let Some(field) = field else { continue };
+            self.mark(g.start..g.end, format!("group by {field}"));
+            // "break down … by", "broken down by", "split by".
+            for i in 0..g.start {
+                if matches!(self.word(i), "break" | "breakdown" | "broken" | "split" | "group" | "grouped") && !self.ledger.is_used(i) {
+                    self.mark(i..i + 1, format!("group by {field}"));
+                    if self.word(i + 1) == "down" {
+                        self.mark(i + 1..i + 2, format!("group by {field}"));
+                    }
+                }
+            }
+            if let Some(exact) = self.exact(&field) {
+                self.plan.groups.push(Group::Terms { field: exact, size: 0, order: BucketOrder::CountDesc, min_count: None });
+            }
+        }
+        Ok(())
+    }
+
+    /// "the average score", "total fines", "maximum depth", "how much"; "the average and
+    /// maximum capacity", "the maximum capacity and the average": one field for a list.
+    fn metrics(&mut self) -> Result<(), Ambiguity> {
+        let mut found: Vec<(&'static str, Option<String>, usize, usize)> = Vec::new();
+        for g in self.a.aggregates.clone() {
+            if g.func == AggWord::Count || self.aggs_done.contains(&g.start) || self.ledger.is_used(g.start) || self.inside_name(g.start) {
+                continue;
+            }
+            let op = match g.func {
+                AggWord::Avg => "avg",
+                AggWord::Sum => "sum",
+                AggWord::Max => "max",
+                AggWord::Min => "min",
+                AggWord::Count => continue,
+            };
+            // The field: after the cue, past filler and the index's own name ("average
+            // inspection score").
+            let mut p = self.skip_filler(g.target);
+            loop {
+                if let Some(mi) = self.ms.iter().position(|m| m.start == p).filter(|&mi| self.names_index(mi)) {
+                    p = self.skip_filler(self.ms[mi].end);
+                } else if matches!(self.word(p), "amount" | "value" | "level") && self.word(p + 1) == "of" && self.mention_covering(p).is_none() {
+                    // "the total amount of bonus".
+                    self.mark(p..p + 2, format!("{op} of"));
+                    p = self.skip_filler(p + 2);
+                } else {
+                    break;
+                }
+            }
+            let ok = |r: &Reader, f: &str| r.is_measure(f) || (matches!(op, "max" | "min") && r.kind(f) == FieldKind::Date);
+            let named = self.ms.iter().position(|m| m.start == p).filter(|&mi| !self.used[mi]).and_then(|mi| self.fields_of(mi).into_iter().map(|(f, ..)| f).find(|f| ok(self, f)).map(|f| (f, mi)));
+            let field = match named {
+                Some((f, mi)) => {
+                    self.consume(mi, format!("{op} of {f}"));
+                    Some(f)
+                }
+                // "the average and maximum capacity": said once, for both.
+                None if matches!(self.word(g.end), "and" | "," | "or") || found.last().is_some_and(|x| x.1.is_some() && x.3 + 3 >= g.start) => None,
+                None => {
+                    let (e, _) = self.phrase_from(p);
+                    if e == p {
+                        continue;
+                    }
+                    self.field_for(p, e, &format!("give the {op}"), ok)?
+                }
+            };
+            found.push((op, field, g.start, g.end));
+        }
+        // Elliptic lists share the next (or previous) field.
+        for i in 0..found.len() {
+            if found[i].1.is_none() {
+                found[i].1 = found[i + 1..].iter().find_map(|x| x.1.clone()).or_else(|| found[..i].iter().rev().find_map(|x| x.1.clone()));
+            }
+        }
+        for (op, field, s, e) in found {
+            let Some(field) = field else { continue };
+            let m = (op.to_string(), field.clone());
+            self.aggs_done.push(s);
+            self.mark(s..e, format!("{op} of {field}"));
+            if self.plan.metric.is_none() {
+                self.plan.metric = Some(m);
+            } else if self.plan.metric.as_ref() != Some(&m) && !self.plan.more_metrics.contains(&m) {
+                self.plan.more_metrics.push(m);
+            }
+        }
+        Ok(())
+    }
+
+    /// "Which X …" (or "what X") with a ranking, a count or a metric: X is the group.
+    fn which_group(&mut self) {
+        let ranked = !self.a.superlatives.is_empty() || self.plan.metric.is_some() || self.count;
+        if !ranked {
+            // "Which airline has abbreviation UAL?": the field asked for is shown.
+            for (s, e) in self.a.sentences.clone() {
+                for i in s..(s + 2).min(e) {
+                    if !matches!(self.word(i), "which" | "what") {
+                        continue;
+                    }
+                    let Some(mi) = self.ms.iter().position(|m| m.start == i + 1).filter(|&mi| !self.used[mi] && !self.names_index(mi)) else { continue };
+                    if !matches!(self.ms[mi].best().target, Target::Field { .. }) {
+                        continue;
+                    }
+                    let Some(f) = self.field(mi) else { continue };
+                    // "In which years …", "Which airline has …": the field's values (once each).
+                    if self.is_groupable(&f)
+                        && self.plan.groups.is_empty()
+                        && let Some(exact) = self.exact(&f)
+                    {
+                        self.consume(mi, format!("values of {f}"));
+                        self.mark(i..i + 1, format!("values of {f}"));
+                        self.plan.groups.push(Group::Terms { field: exact, size: 0, order: BucketOrder::CountDesc, min_count: None });
+                        return;
+                    }
+                    self.consume(mi, format!("show {f}"));
+                    self.mark(i..i + 1, format!("show {f}"));
+                    self.shown.push(f);
+                    return;
+                }
+            }
+            return;
+        }
+        if !self.plan.groups.is_empty() {
+            return;
+        }
+        for (s, e) in self.a.sentences.clone() {
+            for i in s..(s + 2).min(e) {
+                if !matches!(self.word(i), "which" | "what") {
+                    continue;
+                }
+                let Some(mi) = self.ms.iter().position(|m| m.start == i + 1).filter(|&mi| !self.used[mi] && !self.names_index(mi)) else { continue };
+                if !matches!(self.ms[mi].best().target, Target::Field { .. }) {
+                    continue;
+                }
+                let Some(f) = self.fields_of(mi).into_iter().map(|(f, ..)| f).find(|f| self.is_groupable(f)) else { continue };
+                let Some(exact) = self.exact(&f) else { continue };
+                self.consume(mi, format!("group by {f}"));
+                self.mark(i..i + 1, format!("group by {f}"));
+                self.plan.groups.push(Group::Terms { field: exact, size: 0, order: BucketOrder::CountDesc, min_count: None });
+                return;
+            }
+        }
+        // "What is the year that had the most concerts?": the listed field is the group.
+        if let Some(p) = self.a.projection.clone()
+            && let Some(it) = p.items.first()
+            && let Some(mi) = self.ms.iter().position(|m| m.start >= it.start && m.end <= it.end && !self.used[self.ms.iter().position(|x| x.start == m.start).unwrap_or(0)])
+            && !self.may_name_index(mi)
+            && matches!(self.ms[mi].best().target, Target::Field { .. })
+            && let Some(f) = self.field(mi).filter(|f| self.is_groupable(f) && !self.is_measure(f))
+            && let Some(exact) = self.exact(&f)
+            && !self.a.superlatives.iter().any(|s| s.adjective.is_some() && !s.mode)
+        {
+            self.consume(mi, format!("group by {f}"));
+            self.plan.groups.push(Group::Terms { field: exact, size: 0, order: BucketOrder::CountDesc, min_count: None });
+        }
+    }
+
+    /// The first unused mention from `from` within `span` tokens (filler, the index's name and
+    /// used words skipped).
+    fn next_mention(&self, from: usize, span: usize) -> Option<usize> {
+        let mut p = from;
+        while p < self.n() && p < from + span {
+            if FILLER_AFTER.contains(&self.word(p)) || self.ledger.is_used(p) {
+                p += 1;
+                continue;
+            }
+            return self.ms.iter().position(|m| m.start == p).filter(|&mi| !self.used[mi]);
+        }
+        None
+    }
+
+    /// The rows of the question are documents: a number of them, the index named after the
+    /// ranking, or a request for a list.
+    fn ranks_documents(&self, start: usize, end: usize, n: Option<usize>) -> bool {
+        if n.is_some() {
+            return true;
+        }
+        // "the car with the largest …", "the country that has the shortest …".
+        let mut p = start;
+        while p > 0 && matches!(self.word(p - 1), "the" | "a" | "an") {
+            p -= 1;
+        }
+        if p > 0 && matches!(self.word(p - 1), "with" | "has" | "have" | "had" | "having" | "whose" | "of" | "by" | "for" | "that" | "which" | "who") {
+            return true;
+        }
+        let after = self.skip_filler(end);
+        if self.ms.iter().any(|m| (m.start == after || m.start == after + 1) && matches!(m.best().target, Target::Collection { .. })) {
+            return true;
+        }
+        let first = self.a.sentences.first().map_or(0, |s| s.0);
+        matches!(self.word(first), "show" | "list" | "find" | "give" | "display" | "get" | "return") || (self.word(first) == "which" && self.ms.iter().any(|m| m.start == first + 1 && matches!(m.best().target, Target::Collection { .. })))
+    }
+
+    fn set_order(&mut self, order: BucketOrder, n: usize) {
+        if let Some(Group::Terms { order: o, size, .. }) = self.plan.groups.first_mut() {
+            *o = order;
+            *size = n;
+        }
+    }
+
+    /// Rankings: "the most …" (a count or a sum per group), "the most common X" (the mode),
+    /// "the 5 deepest" (sorted hits), "the lowest average rating" (groups by their metric),
+    /// "the highest fine" (the value).
+    fn superlatives(&mut self) -> Result<(), Ambiguity> {
+        for s in self.a.superlatives.clone() {
+            if (s.start..s.end).any(|i| self.aggs_done.contains(&i)) || (s.start..s.end).all(|i| self.ledger.is_used(i)) || self.inside_name(s.end - 1) {
+                continue;
+            }
+            let n = s.n.or(self.top_n.map(|t| t.0));
+            let role = |what: &str| format!("ranking: {what}");
+            if s.mode {
+                // "the nationality that is most common": the field before; "the most common
+                // citizenship": the field after.
+                let mut b = s.start;
+                while b > 0 && matches!(self.word(b - 1), "is" | "are" | "was" | "were" | "the") {
+                    b -= 1;
+                }
+                let predicative = b < s.start && b > 0 && matches!(self.word(b - 1), "that" | "which" | "who");
+                let before = predicative.then(|| self.mention_before(b - 1)).flatten().filter(|&mi| !self.used[mi] && !self.may_name_index(mi));
+                let mi = before.or_else(|| (s.target..(s.target + 3).min(self.n())).find_map(|k| self.ms.iter().position(|m| m.start == k).filter(|&mi| !self.used[mi] && !self.may_name_index(mi))));
+                if let Some(mi) = mi
+                    && self.plan.groups.is_empty()
+                    && let Some(f) = self.fields_of(mi).into_iter().map(|(f, ..)| f).find(|f| self.is_groupable(f))
+                    && let Some(exact) = self.exact(&f)
+                {
+                    self.consume(mi, format!("group by {f}"));
+                    self.plan.groups.push(Group::Terms { field: exact, size: 0, order: BucketOrder::CountDesc, min_count: None });
+                }
+                if self.plan.groups.is_empty() {
+                    continue;
+                }
+                self.set_order(if s.desc { BucketOrder::CountDesc } else { BucketOrder::CountAsc }, n.unwrap_or(1));
+                self.mark(s.start..s.end, role("most documents"));
+                continue;
+            }
+            // "the maximum mpg" that the metrics could not place: no ranking of groups either.
+            if (s.start..s.end).any(|i| matches!(self.word(i), "maximum" | "minimum" | "max" | "min")) {
+                continue;
+            }
+            if s.adjective.is_none() {
+                // "the fewest people": a noun after the cue that names nothing of the index —
+                // the ranking cannot be placed.
+                let next = s.end;
+                let unlinked_noun = self.a.tokens.get(next).is_some_and(|t| t.is_word() && !self.ledger.is_used(next) && self.mention_covering(next).is_none() && !qa_core::text::is_stop(&t.lower));
+                if unlinked_noun {
+                    continue;
+                }
+                let after = self.next_mention(s.target, 4);
+                if !self.plan.groups.is_empty() {
+                    let measure = after.filter(|&mi| !self.may_name_index(mi)).and_then(|mi| self.measure_of(mi).map(|f| (f, mi)));
+                    match measure {
+                        Some((f, mi)) if self.plan.metric.is_none() => {
+                            self.consume(mi, format!("sum of {f}"));
+                            self.plan.metric = Some(("sum".into(), f));
+                            self.set_order(if s.desc { BucketOrder::MetricDesc } else { BucketOrder::MetricAsc }, n.unwrap_or(1));
+                        }
+                        _ if self.plan.metric.is_some() => self.set_order(if s.desc { BucketOrder::MetricDesc } else { BucketOrder::MetricAsc }, n.unwrap_or(1)),
+                        _ => self.set_order(if s.desc { BucketOrder::CountDesc } else { BucketOrder::CountAsc }, n.unwrap_or(1)),
+                    }
+                    self.mark(s.start..s.end, role("top groups"));
+                    // "in fines": the preposition of the ranked measure.
+                    if self.word(s.target) == "in" {
+                        self.mark(s.target..s.target + 1, role("top groups"));
+                    }
+                    continue;
+                }
+                let Some(mi) = after else { continue };
+                if self.may_name_index(mi) {
+                    // "the document with the fewest paragraphs": the field named before is the
+                    // group; without one, nothing to place.
+                    let mut b = s.start;
+                    while b > 0 && matches!(self.word(b - 1), "the" | "with" | "has" | "have" | "had" | "that" | "which" | "who") {
+                        b -= 1;
+                    }
+                    let before = (b < s.start).then(|| self.ms.iter().position(|m| m.end == b)).flatten().filter(|&m| !self.used[m] && !self.names_index(m));
+                    if let Some(bm) = before
+                        && let Some(f) = self.fields_of(bm).into_iter().map(|(f, ..)| f).find(|f| self.is_groupable(f) && !self.is_measure(f))
+                        && let Some(exact) = self.exact(&f)
+                    {
+                        self.consume(bm, format!("group by {f}"));
+                        let index_role = format!("index {}", self.mapping.index);
+                        if !self.used[mi] {
+                            self.consume(mi, index_role);
+                        }
+                        self.plan.groups.push(Group::Terms { field: exact, size: n.unwrap_or(1), order: if s.desc { BucketOrder::CountDesc } else { BucketOrder::CountAsc }, min_count: None });
+                        self.mark(s.start..s.end, role("top groups"));
+                    }
+                    continue;
+                }
+                if matches!(self.ms[mi].best().target, Target::Field { .. })
+                    && let Some(f) = self.fields_of(mi).into_iter().map(|(f, ..)| f).find(|f| self.is_groupable(f) && !self.is_measure(f))
+                    && let Some(exact) = self.exact(&f)
+                {
+                    // "top 3 teams …": the teams with the most documents.
+                    self.consume(mi, format!("group by {f}"));
+                    self.plan.groups.push(Group::Terms { field: exact, size: n.unwrap_or(1), order: if s.desc { BucketOrder::CountDesc } else { BucketOrder::CountAsc }, min_count: None });
+                    self.mark(s.start..s.end, role("top groups"));
+                    continue;
+                }
+                if let Some(f) = self.measure_of(mi) {
+                    self.consume(mi, format!("sort by {f}"));
+                    self.plan.sort = Some((f, s.desc));
+                    self.plan.size = Some(n.unwrap_or(1));
+                    self.mark(s.start..s.end, role("sorted"));
+                }
+                continue;
+            }
+            let adj = s.adjective.clone().unwrap_or_default();
+            // "the lowest average score": the groups by their metric.
+            if self.plan.metric.is_some() && self.a.aggregates.iter().any(|g| (g.start == s.end || g.start == s.end + 1) && self.aggs_done.contains(&g.start)) {
+                if !self.plan.groups.is_empty() {
+                    self.set_order(if s.desc { BucketOrder::MetricDesc } else { BucketOrder::MetricAsc }, n.unwrap_or(1));
+                }
+                self.mark(s.start..s.end, role("by the metric"));
+                continue;
+            }
+            let named = self.next_mention(s.end, 3);
+            let named_fields: Vec<String> = named.map(|mi| self.fields_of(mi).into_iter().map(|(f, ..)| f).filter(|f| self.is_measure(f) || self.kind(f) == FieldKind::Date).collect()).unwrap_or_default();
+            let has_nouns = measure_of(&adj).is_some_and(|(_, nouns, _)| !nouns.is_empty());
+            let adj_fields = if has_nouns { self.adjective_fields(&adj) } else { Vec::new() };
+            let both: Vec<String> = named_fields.iter().filter(|f| adj_fields.contains(f)).cloned().collect();
+            let field = if let Some(f) = both.first() {
+                Some(f.clone())
+            } else if let Some(f) = named_fields.iter().find(|f| self.is_measure(f)).or(named_fields.first()) {
+                Some(f.clone())
+            } else if adj_fields.len() == 1 {
+                Some(adj_fields[0].clone())
+            } else if adj_fields.len() > 1 && self.narrow_by_words(adj_fields.clone()).len() == 1 {
+                Some(self.narrow_by_words(adj_fields.clone())[0].clone())
+            } else if matches!(adj.as_str(), "new" | "early" | "old" | "young") && self.date_fields().len() == 1 {
+                Some(self.date_fields()[0].clone())
+            } else if adj_fields.len() > 1 {
+                let phrase = self.phrase(s.start, s.end);
+                Some(self.choose(&phrase, format!("Which field does \"{phrase}\" rank by?"), adj_fields.clone())?)
+            } else {
+                None
+            };
+            let Some(field) = field else { continue };
+            if let Some(mi) = named
+                && self.fields_of(mi).iter().any(|(f, ..)| *f == field)
+            {
+                self.consume(mi, format!("ranked by {field}"));
+            }
+            let is_date = self.kind(&field) == FieldKind::Date;
+            let desc = if is_date && matches!(adj.as_str(), "old" | "young") { !s.desc } else { s.desc };
+            let op = if desc { "max" } else { "min" };
+            if !self.plan.groups.is_empty() {
+                if self.plan.metric.is_none() {
+                    self.plan.metric = Some((op.into(), field.clone()));
+                }
+                self.set_order(if desc { BucketOrder::MetricDesc } else { BucketOrder::MetricAsc }, n.unwrap_or(1));
+                self.mark(s.start..s.end, role(&format!("{op} of {field}")));
+            } else if !self.ranks_documents(s.start, s.end, n) && self.plan.metric.is_none() {
+                self.plan.metric = Some((op.into(), field.clone()));
+                self.mark(s.start..s.end, format!("{op} of {field}"));
+            } else {
+                let sort = self.sort_path(&field);
+                self.plan.sort = Some((sort, desc));
+                self.plan.size = Some(n.unwrap_or(1));
+                self.mark(s.start..s.end, role(&format!("sorted by {field}")));
+            }
+        }
+        Ok(())
+    }
+
+    /// The one field that names a document (`name`, `title`, `*_name`), if there is one.
+    fn label_field(&self) -> Option<String> {
+        let c = self.schema.collections.first()?;
+        let labels: Vec<String> = c.fields.iter().filter(|f| f.kind == FieldKind::Keyword && qa_question::names::name_words(&f.name).last().is_some_and(|w| matches!(w.as_str(), "name" | "title"))).map(|f| f.name.clone()).collect();
+        (labels.len() == 1).then(|| labels[0].clone())
+    }
+
+    /// The path to sort on (a text field's exact form).
+    fn sort_path(&self, field: &str) -> String {
+        self.exact(field).unwrap_or_else(|| field.to_string())
+    }
+
+    /// "sorted by X", "in descending order of X", "cheapest first", "alphabetically".
+    fn orderings(&mut self) {
+        for o in self.a.orderings.clone() {
+            if self.ledger.is_used(o.start) {
+                continue;
+            }
+            let field = match o.target {
+                Some(t) => match self.mention_at(skip_direction(self, t)).filter(|&mi| !self.names_index(mi)) {
+                    Some(mi) => {
+                        let f = self.field(mi);
+                        if let Some(f) = &f {
+                            self.consume(mi, format!("sort by {f}"));
+                        }
+                        f
+                    }
+                    None => None,
+                },
+                None => match &o.adjective {
+                    Some(adj) => {
+                        let fields = self.adjective_fields(adj);
+                        if fields.len() == 1 {
+                            Some(fields[0].clone())
+                        } else if matches!(adj.as_str(), "new" | "early" | "old" | "young") && self.date_fields().len() == 1 {
+                            Some(self.date_fields()[0].clone())
+                        } else {
+                            None
+                        }
+                    }
+                    None if o.alphabetical => self.shown.iter().find(|f| self.kind(f) == FieldKind::Keyword).cloned().or_else(|| self.label_field()),
+                    // "in descending order": of what is sorted or shown already.
+                    None => self.plan.sort.as_ref().map(|(f, _)| f.clone()).or_else(|| self.shown.first().cloned()).or_else(|| self.plan.groups.first().map(|g| g.field().to_string())),
+                },
+            };
+            let Some(field) = field else { continue };
+            let field = self.mapping.field(&field).map_or(field, |f| f.path.clone());
+            let is_date = self.kind(&field) == FieldKind::Date;
+            let desc = match (&o.adjective, o.desc) {
+                (Some(adj), Some(d)) if is_date && matches!(measure_of(adj).map(|m| m.0), Some("old" | "young")) => !d,
+                (_, Some(d)) => d,
+                (_, None) => false,
+            };
+            self.mark(o.start..o.end, format!("sort by {field}"));
+            let sort = self.sort_path(&field);
+            // "… per document. Order by document id": the groups in their key's order;
+            // "ordered by the average": by the metric.
+            if let Some(Group::Terms { field: g, order, .. }) = self.plan.groups.first_mut() {
+                if *g == sort {
+                    *order = if desc { BucketOrder::KeyDesc } else { BucketOrder::KeyAsc };
+                } else if self.plan.metric.as_ref().is_some_and(|(_, m)| *m == field) {
+                    *order = if desc { BucketOrder::MetricDesc } else { BucketOrder::MetricAsc };
+                }
+                continue;
+            }
+            match &mut self.plan.sort {
+                // "ordered by age from the oldest to the youngest": one key, the later direction.
+                Some((f, d)) if *f == sort && o.desc.is_some() => *d = desc,
+                Some((f, _)) if *f == sort => {}
+                None if self.plan.groups.is_empty() => self.plan.sort = Some((sort, desc)),
+                _ => {}
+            }
+        }
+    }
+
+    /// "the id, title and status of …": the fields shown (all of a document's fields unless
+    /// every item is a field said by its name); next to a count or metric without a group,
+    /// they are the group; "the distinct codes": the codes, once each.
+    fn projection(&mut self) {
+        let Some(p) = self.a.projection.clone() else { return };
+        let mut shown: Vec<String> = Vec::new();
+        let mut all_strong = true;
+        for it in &p.items {
+            let mut found = false;
+            for mi in 0..self.ms.len() {
+                let m = &self.ms[mi];
+                // A mention that starts in the item ("descriptions of all the sections").
+                if m.start < it.start || m.start >= it.end {
+                    continue;
+                }
+                if self.used[mi] {
+                    found |= matches!(m.best().target, Target::Field { .. });
+                    continue;
+                }
+                let named = self.readings(mi).iter().any(|l| matches!(l.target, Target::Field { .. }) && matches!(l.how, How::Name | How::Synonym));
+                if !matches!(m.best().target, Target::Field { .. }) || (self.may_name_index(mi) && !named) {
+                    continue;
+                }
+                if let Some(f) = self.field(mi) {
+                    all_strong &= matches!(m.best().how, How::Name | How::Core | How::Synonym | How::Acronym | How::Joined | How::Fuzzy);
+                    found = true;
+                    self.consume(mi, format!("show {f}"));
+                    shown.push(f);
+                }
+            }
+            all_strong &= found;
+        }
+        self.shown.extend(shown.iter().cloned());
+        let aggregated = self.count || self.plan.metric.is_some();
+        if aggregated {
+            if self.plan.groups.is_empty()
+                && let Some(f) = shown.iter().find(|f| self.is_groupable(f) && !self.is_measure(f)).cloned()
+                && let Some(exact) = self.exact(&f)
+            {
+                self.plan.groups.push(Group::Terms { field: exact, size: 0, order: BucketOrder::CountDesc, min_count: None });
+            }
+            return;
+        }
+        if !self.a.distinct.is_empty()
+            && self.plan.groups.is_empty()
+            && self.plan.sort.is_none()
+            && self.plan.size.is_none()
+            && let Some(f) = shown.iter().find(|f| self.is_groupable(f)).cloned()
+            && let Some(exact) = self.exact(&f)
+        {
+            for d in self.a.distinct.clone() {
+                self.mark(d..d + 1, format!("distinct {f}"));
+            }
+            self.plan.groups.push(Group::Terms { field: exact, size: 0, order: BucketOrder::CountDesc, min_count: None });
+            return;
+        }
+        if all_strong && self.plan.groups.is_empty() {
+            for f in shown {
+                if !self.plan.source.contains(&f) {
+                    self.plan.source.push(f);
+                }
+            }
+        }
+    }
+
+    /// Groups of unset size hold every value: the sampled count when the sample is complete,
+    /// else the bucket cap.
+    fn bucket_sizes(&mut self) {
+        let cap = self.input.max_buckets.max(1);
+        let sample = self.input.sample_size;
+        let sizes: Vec<usize> = self
+            .plan
+            .groups
+            .iter()
+            .map(|g| match g {
+                Group::Terms { field, size: 0, .. } => {
+                    let n = self.mapping.field(field).map(|f| crate::lookup::sampled(f, self.meta).len()).unwrap_or(0);
+                    if n > 0 && n < sample { n.max(10).min(cap) } else { cap }
+                }
+                Group::Terms { size, .. } => *size,
+                Group::Calendar { .. } => 0,
+            })
+            .collect();
+        for (g, n) in self.plan.groups.iter_mut().zip(sizes) {
+            if let Group::Terms { size, .. } = g {
+                *size = n;
+            }
+        }
+    }
+}
+
+/// Past direction words at an ordering's key ("ordered by ascending age").
+fn skip_direction(r: &Reader, mut t: usize) -> usize {
+    while matches!(r.word(t), "ascending" | "descending" | "increasing" | "decreasing" | "the" | "their" | "its") {
+        t += 1;
+    }
+    t
+}
+
+impl Reader<'_> {
+    /// "document ids with at least two paragraphs", "nationalities shared by 2 or more people":
+    /// groups with at least so many documents.
+    fn group_counts(&mut self) {
+        if self.plan.groups.is_empty() {
+            return;
+        }
+        for c in self.a.comparisons.clone() {
+            let q = self.a.quantities[c.quantity].clone();
+            if (c.start..c.end).any(|i| self.ledger.is_used(i)) || !matches!(c.op, Op::Gt | Op::Ge) || c.high.is_some() || q.unit.is_some() || q.value.fract() != 0.0 {
+                continue;
+            }
+            let Some(mi) = self.mention_at(c.end.max(q.end)).filter(|&mi| self.may_name_index(mi)) else { continue };
+            let n = if c.op == Op::Gt { q.value as u64 + 1 } else { q.value as u64 };
+            if let Some(Group::Terms { min_count, .. }) = self.plan.groups.first_mut() {
+                *min_count = Some(n);
+            }
+            let role = format!("groups of at least {n} documents");
+            self.mark(c.start..c.end, role.clone());
+            if !self.used[mi] {
+                self.consume(mi, role);
+            }
+        }
+    }
+}
+
+/// Words skipped when looking for what a ranking applies to.
+const FILLER_AFTER: &[&str] = &["the", "a", "an", "of", "in", "to", "all", "their", "its", "any"];

@@ -1,0 +1,258 @@
+//! Plans read from questions over made-up indexes (parcels, library loans, rides): every word
+//! used or asked about, conditions bound to the fields they name, shapes, and renderings.
+
+use super::*;
+use crate::semantic::{SemanticField, ValueAlias};
+use serde_json::json;
+
+fn today() -> chrono::NaiveDate {
+    chrono::NaiveDate::from_ymd_opt(2026, 5, 20).unwrap()
+}
+
+/// A parcel-delivery index: camelCase and snake_case names, units in names, two date fields,
+/// two booleans, a prose field and a key.
+fn parcels() -> (Mapping, Metadata) {
+    let mapping = Mapping::from_es_json(
+        "parcels",
+        &json!({"properties": {
+            "parcel_ref": {"type": "keyword"}, "courierName": {"type": "keyword"}, "depot": {"type": "keyword"},
+            "originCity": {"type": "keyword"}, "status": {"type": "keyword"}, "isFragile": {"type": "boolean"},
+            "signatureRequired": {"type": "boolean"}, "weight_kg": {"type": "double"}, "distance_km": {"type": "double"},
+            "attempts": {"type": "long"}, "scheduledAt": {"type": "date"}, "deliveredAt": {"type": "date"},
+            "notes": {"type": "text", "fields": {"keyword": {"type": "keyword"}}}
+        }}),
+    )
+    .unwrap();
+    let mut meta = Metadata::default();
+    let v = |xs: &[&str]| xs.iter().enumerate().map(|(i, x)| (x.to_string(), 100 - i as u64)).collect::<Vec<_>>();
+    meta.values.insert("courierName".into(), v(&["Ana Lima", "Tomas Berg", "Ines Duarte"]));
+    meta.values.insert("depot".into(), v(&["Riverside", "North Yard", "Airport"]));
+    meta.values.insert("originCity".into(), v(&["Riverside", "Porto", "Leeds"]));
+    meta.values.insert("status".into(), v(&["delivered", "returned", "in_transit", "lost"]));
+    meta.values.insert("isFragile".into(), v(&["false", "true"]));
+    meta.values.insert("signatureRequired".into(), v(&["false", "true"]));
+    meta.values.insert("parcel_ref".into(), (0..50).map(|i| (format!("PX-{i:04}"), 1)).collect());
+    meta.values.insert("notes.keyword".into(), v(&["The box arrived with a broken seal and was resealed at the depot.", "Left with a neighbour after two failed attempts at the door."]));
+    meta.ranges.insert("scheduledAt".into(), (json!("2024-01-03"), json!("2026-04-30")));
+    (mapping, meta)
+}
+
+struct Asked {
+    mapping: Mapping,
+    meta: Metadata,
+    semantic: Semantic,
+}
+
+impl Asked {
+    fn new((mapping, meta): (Mapping, Metadata)) -> Asked {
+        Asked { mapping, meta, semantic: Semantic::default() }
+    }
+
+    fn with(&self, q: &str, choices: &Choices, force: bool) -> Result<EsPlan, Ambiguity> {
+        let input = PlanInput { mapping: &self.mapping, meta: &self.meta, semantic: &self.semantic, choices, force, today: today(), sample_size: 50, max_buckets: 1000 };
+        build(q, &input, None).map(|p| p.plan).map_err(|e| e.0)
+    }
+
+    fn plan(&self, q: &str) -> EsPlan {
+        self.with(q, &Choices::new(), false).unwrap_or_else(|a| panic!("{q:?} asked: {a:?}"))
+    }
+
+    fn asks(&self, q: &str) -> Ambiguity {
+        match self.with(q, &Choices::new(), false) {
+            Err(a) => a,
+            Ok(p) => panic!("{q:?} answered: {} {:?}", p.summary(), p.coverage),
+        }
+    }
+
+    fn body(&self, q: &str) -> Value {
+        self.plan(q).render(0, 20).1
+    }
+}
+
+/// The filters in plain language, in order.
+fn filters(p: &EsPlan) -> Vec<String> {
+    let mut f: Vec<String> = p.filters.iter().map(filter_words).collect();
+    f.sort();
+    f
+}
+
+#[test]
+fn flags_values_units_and_counts() {
+    let a = Asked::new(parcels());
+    let p = a.plan("How many fragile parcels weigh more than 2 kg?");
+    assert_eq!(p.intent, Intent::Count);
+    assert_eq!(filters(&p), ["isFragile is \"true\"", "weight_kg over 2"]);
+    // Units convert to the field's: 500 g is 0.5 kg, 1500 m is 1.5 km.
+    assert_eq!(filters(&a.plan("parcels heavier than 500 g")), ["weight_kg over 0.5"]);
+    assert_eq!(filters(&a.plan("How many parcels travelled further than 1500 m?")), ["distance_km over 1.5"]);
+    // The unit says which measure a comparative means; a unit of another kind is no condition.
+    assert_eq!(filters(&a.plan("parcels that weigh more than 3 kg")), ["weight_kg over 3"]);
+    a.asks("parcels heavier than 3 km");
+    // A negated flag, by its prefix or by "not".
+    assert_eq!(filters(&a.plan("How many parcels are not fragile?")), ["isFragile is \"false\""]);
+    let b = a.body("Show the parcels that needed more than 2 attempts at Riverside depot");
+    assert_eq!(b["query"]["bool"]["filter"], json!([{"range": {"attempts": {"gt": 2}}}, {"term": {"depot": "Riverside"}}]), "{b}");
+    assert_eq!(b["size"], 20);
+    // Every word is accounted for.
+    let p = a.plan("How many parcels did Ana Lima deliver?");
+    assert!(p.coverage.unmapped.is_empty(), "{:?}", p.coverage);
+    assert_eq!(filters(&p), ["courierName is \"Ana Lima\""]);
+}
+
+#[test]
+fn dates_go_to_the_field_the_question_names_or_ask() {
+    let a = Asked::new(parcels());
+    let p = a.plan("How many parcels were delivered in March 2026?");
+    assert_eq!(filters(&p), ["deliveredAt from 2026-03-01 and before 2026-04-01"]);
+    let p = a.plan("parcels scheduled since 2025");
+    assert_eq!(filters(&p), ["scheduledAt from 2025-01-01"]);
+    // No verb of either date's family: which date?
+    let amb = a.asks("How many parcels in 2025?");
+    assert_eq!((amb.field.as_str(), amb.alternatives.clone()), (DATE_CHOICE, vec!["deliveredAt".to_string(), "scheduledAt".into()]));
+    let mut choices = Choices::new();
+    choices.insert(DATE_CHOICE.into(), "scheduledAt".into());
+    assert_eq!(filters(&a.with("How many parcels in 2025?", &choices, false).unwrap()), ["scheduledAt from 2025-01-01 and before 2026-01-01"]);
+    // A month of any year: that month of every year the field spans.
+    let p = a.plan("parcels scheduled in March");
+    assert!(matches!(&p.filters[0], Filter::AnyRange { ranges, .. } if ranges.len() == 3), "{:?}", p.filters);
+}
+
+#[test]
+fn groups_metrics_and_rankings() {
+    let a = Asked::new(parcels());
+    let b = a.body("Average distance per courier");
+    assert_eq!(b["aggs"]["group"]["terms"]["field"], "courierName");
+    assert_eq!(b["aggs"]["group"]["aggs"]["metric"], json!({"avg": {"field": "distance_km"}}));
+    let b = a.body("Which courier handled the most parcels?");
+    assert_eq!(b["aggs"]["group"]["terms"], json!({"field": "courierName", "size": 1}), "{b}");
+    let b = a.body("Which depot has the lowest average weight?");
+    assert_eq!(b["aggs"]["group"]["terms"], json!({"field": "depot", "size": 1, "order": {"metric": "asc"}}), "{b}");
+    let b = a.body("the 3 heaviest parcels");
+    assert_eq!((b["sort"].clone(), b["size"].clone()), (json!([{"weight_kg": {"order": "desc"}}]), json!(3)));
+    let p = a.plan("What is the longest distance?");
+    assert_eq!(p.metric, Some(("max".into(), "distance_km".into())));
+    let p = a.plan("Total weight of returned parcels by depot");
+    assert_eq!((p.metric.clone(), filters(&p)), (Some(("sum".into(), "weight_kg".into())), vec!["status is \"returned\"".to_string()]));
+    let b = a.body("How many parcels per month of delivery?");
+    assert_eq!(b["aggs"]["group"]["date_histogram"]["calendar_interval"], "month", "{b}");
+    let p = a.plan("How many different couriers are there?");
+    assert_eq!(p.metric, Some(("cardinality".into(), "courierName".into())));
+}
+
+#[test]
+fn text_is_searched_only_when_asked_for() {
+    let a = Asked::new(parcels());
+    let p = a.plan("Show parcels whose notes mention a broken seal");
+    assert_eq!(p.filters, [Filter::Text { fields: vec!["notes".into()], text: "broken seal".into(), phrase: true }]);
+    let p = a.plan("How many parcels mention the neighbour?");
+    assert_eq!(filters(&p), ["notes matches \"neighbour\""]);
+    // Unknown words are not text: the index may not hold them.
+    let amb = a.asks("How many parcels had a customs declaration?");
+    assert!(amb.message.contains("\"customs declaration\""), "{amb:?}");
+    assert!(amb.alternatives[0].starts_with(RUN_WITHOUT), "{amb:?}");
+}
+
+#[test]
+fn nothing_is_dropped_silently() {
+    let a = Asked::new(parcels());
+    // A filter on something the index lacks asks, with the closest fields by link score.
+    let amb = a.asks("How many parcels were insured?");
+    assert_eq!(amb.field, "insured");
+    let amb = a.asks("What is the average price of a parcel?");
+    assert!(amb.message.contains("price"), "{amb:?}");
+    let amb = a.asks("Parcels per driver weight class");
+    assert!(amb.alternatives.iter().any(|x| x == "weight_kg" || x.starts_with(RUN_WITHOUT)), "{amb:?}");
+    // Under force, the query runs without them and says so first.
+    let p = a.with("How many fragile parcels were insured?", &Choices::new(), true).unwrap();
+    assert_eq!(filters(&p), ["isFragile is \"true\""]);
+    assert!(p.notes[0].starts_with("ignored") && p.notes[0].contains("\"insured\""), "{:?}", p.notes);
+    // So does the user's "run it without …".
+    let mut choices = Choices::new();
+    choices.insert("insured".into(), format!("{RUN_WITHOUT} \"insured\""));
+    let p = a.with("How many fragile parcels were insured?", &choices, false).unwrap();
+    assert!(p.notes[0].contains("\"insured\""));
+    // Or the field the user names for the words.
+    let mut choices = Choices::new();
+    choices.insert("insured".into(), "signatureRequired".into());
+    let p = a.with("How many parcels were insured?", &choices, false).unwrap();
+    assert_eq!(filters(&p), ["signatureRequired is \"true\""]);
+}
+
+#[test]
+fn a_value_of_two_fields_asks_unless_a_direction_says() {
+    let a = Asked::new(parcels());
+    let amb = a.asks("parcels in Riverside");
+    assert_eq!(amb.alternatives, ["depot", "originCity"]);
+    assert_eq!(filters(&a.plan("parcels sent from Riverside")), ["originCity is \"Riverside\""]);
+    assert_eq!(filters(&a.plan("parcels at the Riverside depot")), ["depot is \"Riverside\""]);
+    // Values of one field said together are one condition; "not" excludes.
+    assert_eq!(filters(&a.plan("parcels that were returned or lost")), ["status is \"returned\" or \"lost\""]);
+    assert_eq!(filters(&a.plan("parcels not from Porto")), ["originCity is not \"Porto\""]);
+    // Conditions on two fields joined by "or": either.
+    assert_eq!(filters(&a.plan("parcels that were lost or weigh more than 20 kg")), ["(status is \"lost\" or weight_kg over 20)"]);
+}
+
+/// Library loans: synonyms, aliases and a misspelt value.
+fn library() -> (Mapping, Metadata, Semantic) {
+    let m = Mapping::from_es_json(
+        "loans",
+        &json!({"properties": {
+            "branch": {"type": "keyword"}, "genre": {"type": "keyword"}, "borrower_city": {"type": "keyword"},
+            "loaned_on": {"type": "date"}, "returned_on": {"type": "date"}, "pages": {"type": "integer"},
+            "title": {"type": "text", "fields": {"keyword": {"type": "keyword"}}}
+        }}),
+    )
+    .unwrap();
+    let mut meta = Metadata::default();
+    meta.values.insert("branch".into(), vec![("Harbour".into(), 10), ("Old Town".into(), 5)]);
+    meta.values.insert("genre".into(), vec![("poetry".into(), 3), ("history".into(), 4)]);
+    meta.values.insert("borrower_city".into(), vec![("Harbour".into(), 2), ("Lisbon".into(), 9)]);
+    let mut sem = Semantic::default();
+    sem.value_aliases.push(ValueAlias { phrase: "verse".into(), field: "genre".into(), values: vec!["poetry".into()] });
+    sem.fields.insert("borrower_city".into(), SemanticField { description: None, synonyms: vec!["hometown".into()] });
+    (m, meta, sem)
+}
+
+#[test]
+fn synonyms_aliases_spelling_and_verbs_of_dates() {
+    let (m, meta, semantic) = library();
+    let a = Asked { mapping: m, meta, semantic };
+    let p = a.plan("How many verse loans to borrowers from Lisbn returned in March 2026 with more than 300 pages?");
+    assert_eq!(filters(&p), ["borrower_city is \"Lisbon\"", "genre is \"poetry\"", "pages over 300", "returned_on from 2026-03-01 and before 2026-04-01"], "{:?}", p.coverage);
+    assert!(p.notes.iter().any(|n| n.contains("Lisbn")), "{:?}", p.notes);
+    let b = a.body("loans per hometown");
+    assert_eq!(b["aggs"]["group"]["terms"]["field"], "borrower_city");
+    let p = a.plan("What was loaned in 2026?");
+    assert_eq!(filters(&p), ["loaned_on from 2026-01-01 and before 2027-01-01"]);
+}
+
+/// Rides: units in names, an id-suffixed keyword, a snake_case status.
+fn rides() -> (Mapping, Metadata) {
+    let m = Mapping::from_es_json(
+        "rides",
+        &json!({"properties": {
+            "distance_km": {"type": "double"}, "price_usd": {"type": "double"}, "driver_id": {"type": "keyword"},
+            "status": {"type": "keyword"}, "started_at": {"type": "date"}, "passenger_count": {"type": "long"}
+        }}),
+    )
+    .unwrap();
+    let mut meta = Metadata::default();
+    meta.values.insert("status".into(), vec![("in_progress".into(), 4), ("completed".into(), 40)]);
+    meta.values.insert("driver_id".into(), vec![("d-17".into(), 9)]);
+    (m, meta)
+}
+
+#[test]
+fn adjectives_units_and_rankings_on_rides() {
+    let a = Asked::new(rides());
+    assert_eq!(filters(&a.plan("rides farther than 12 km")), ["distance_km over 12"]);
+    assert_eq!(filters(&a.plan("rides cheaper than 20 dollars")), ["price_usd under 20"]);
+    assert_eq!(a.plan("the most expensive ride").sort, Some(("price_usd".into(), true)));
+    assert_eq!(filters(&a.plan("rides in progress")), ["status is \"in_progress\""]);
+    let p = a.plan("average distance per driver");
+    assert_eq!((p.metric.clone(), p.groups[0].field()), (Some(("avg".into(), "distance_km".into())), "driver_id"));
+    let p = a.plan("total passengers per driver");
+    assert_eq!(p.metric, Some(("sum".into(), "passenger_count".into())));
+    let b = a.body("top 3 drivers by number of rides");
+    assert_eq!(b["aggs"]["group"]["terms"], json!({"field": "driver_id", "size": 3}), "{b}");
+}
