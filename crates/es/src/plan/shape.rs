@@ -532,9 +532,16 @@ impl Reader<'_> {
                     && let Some(f) = self.fields_of(mi).into_iter().map(|(f, ..)| f).find(|f| self.is_groupable(f) && !self.is_measure(f))
                     && let Some(exact) = self.exact(&f)
                 {
-                    // "top 3 teams …": the teams with the most documents.
+                    // "top 3 teams …": the teams with the most documents (or the highest metric:
+                    // "top 5 carriers by total weight").
                     self.consume(mi, format!("group by {f}"));
-                    self.plan.groups.push(Group::Terms { field: exact, size: n.unwrap_or(1), order: if s.desc { BucketOrder::CountDesc } else { BucketOrder::CountAsc }, min_count: None });
+                    let order = match (self.plan.metric.is_some(), s.desc) {
+                        (true, true) => BucketOrder::MetricDesc,
+                        (true, false) => BucketOrder::MetricAsc,
+                        (false, true) => BucketOrder::CountDesc,
+                        (false, false) => BucketOrder::CountAsc,
+                    };
+                    self.plan.groups.push(Group::Terms { field: exact, size: n.unwrap_or(1), order, min_count: None });
                     self.mark(s.start..s.end, role("top groups"));
                     continue;
                 }
@@ -568,8 +575,10 @@ impl Reader<'_> {
                 Some(adj_fields[0].clone())
             } else if adj_fields.len() > 1 && self.narrow_by_words(adj_fields.clone()).len() == 1 {
                 Some(self.narrow_by_words(adj_fields.clone())[0].clone())
-            } else if matches!(adj.as_str(), "new" | "early" | "old" | "young") && self.date_fields().len() == 1 {
-                Some(self.date_fields()[0].clone())
+            } else if matches!(adj.as_str(), "new" | "early" | "old" | "young") && !self.date_fields().is_empty() {
+                // "the latest tickets": the only date, or the one the user picks.
+                let phrase = self.phrase(s.start, s.end);
+                self.date_target(s.start, &phrase)?.map(|(f, _)| f)
             } else if adj_fields.len() > 1 {
                 let phrase = self.phrase(s.start, s.end);
                 Some(self.choose(&phrase, format!("Which field does \"{phrase}\" rank by?"), adj_fields.clone())?)
