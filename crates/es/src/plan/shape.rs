@@ -488,8 +488,21 @@ impl Reader<'_> {
                 }
                 let after = self.next_mention(s.target, 4);
                 if !self.plan.groups.is_empty() {
-                    let measure = after.filter(|&mi| !self.may_name_index(mi)).and_then(|mi| self.measure_of(mi).map(|f| (f, mi)));
-                    match measure {
+                    let mut measure = after.filter(|&mi| !self.may_name_index(mi)).and_then(|mi| self.measure_of(mi).map(|f| (f, mi)));
+                    // "Which customer spent the most": the money the verb says, summed.
+                    if measure.is_none() && self.plan.metric.is_none()
+                        && let Some(v) = (0..s.start).rev().take(3).find(|&i| matches!(self.word(i), "spent" | "spend" | "spends" | "paid" | "pay" | "pays" | "earned" | "earn" | "earns" | "cost" | "costs") && !self.ledger.is_used(i))
+                        && let Some(money) = qa_question::numbers::unit_of("usd")
+                        && let [f] = self.unit_fields(money).as_slice()
+                    {
+                        let f = f.clone();
+                        self.mark(v..v + 1, format!("sum of {f}"));
+                        self.plan.metric = Some(("sum".into(), f));
+                    }
+                    if self.plan.metric.is_some() && self.word(s.end) == "in" && self.word(s.end + 1) == "total" {
+                        self.mark(s.end..s.end + 2, "in total");
+                    }
+                    match measure.take() {
                         Some((f, mi)) if self.plan.metric.is_none() => {
                             self.consume(mi, format!("sum of {f}"));
                             self.plan.metric = Some(("sum".into(), f));
