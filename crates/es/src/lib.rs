@@ -2,10 +2,12 @@
 //! or remote (Elasticsearch 8/9, OpenSearch 2).
 //!
 //! Nodes, after the design documents: reiterate ([`reiterate`], F01: rules, or the LLM's
-//! validated restatement) → mapping lookup
-//! ([`lookup`], F05) → ES query generation ([`plan`] renders a typed intermediate form to the
-//! query DSL; [`generate`] adds LLM candidates, F06) → clarification or the guard ([`guard`]) →
-//! paged execution ([`run`], F07) on a [`SearchEngine`] ([`embedded`] or [`remote`]).
+//! validated restatement) → mapping lookup ([`lookup`], F05: the index sampled and described to
+//! the shared question reader, `qa-question`) → ES query generation ([`plan`] reads the question
+//! with `qa-question` — analysis, links, coverage — into a typed intermediate form rendered to the
+//! query DSL, or asks; [`generate`] adds LLM candidates, F06) → clarification or the guard
+//! ([`guard`]) → paged execution ([`run`], F07) on a [`SearchEngine`] ([`embedded`] or
+//! [`remote`]).
 //! A clarification saves a [`checkpoint`] and resumes from it (F09).
 //!
 //! Safety does not rest on the engine: every generated, pasted or resumed body goes through the

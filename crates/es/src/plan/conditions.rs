@@ -211,7 +211,7 @@ impl Reader<'_> {
     }
 
     /// Measure fields a unit fits: by the unit of their name, or money words for a currency.
-    fn unit_fields(&self, u: Unit) -> Vec<String> {
+    pub fn unit_fields(&self, u: Unit) -> Vec<String> {
         let measures = self.measures();
         let by_unit: Vec<String> = measures.iter().filter(|f| field_unit(f).is_some_and(|fu| fu.dimension == u.dimension)).cloned().collect();
         if !by_unit.is_empty() || u.dimension != Dimension::Money {

@@ -488,8 +488,21 @@ impl Reader<'_> {
                 }
                 let after = self.next_mention(s.target, 4);
                 if !self.plan.groups.is_empty() {
-                    let measure = after.filter(|&mi| !self.may_name_index(mi)).and_then(|mi| self.measure_of(mi).map(|f| (f, mi)));
-                    match measure {
+                    let mut measure = after.filter(|&mi| !self.may_name_index(mi)).and_then(|mi| self.measure_of(mi).map(|f| (f, mi)));
+                    // "Which customer spent the most": the money the verb says, summed.
+                    if measure.is_none() && self.plan.metric.is_none()
+                        && let Some(v) = (0..s.start).rev().take(3).find(|&i| matches!(self.word(i), "spent" | "spend" | "spends" | "paid" | "pay" | "pays" | "earned" | "earn" | "earns" | "cost" | "costs") && !self.ledger.is_used(i))
+                        && let Some(money) = qa_question::numbers::unit_of("usd")
+                        && let [f] = self.unit_fields(money).as_slice()
+                    {
+                        let f = f.clone();
+                        self.mark(v..v + 1, format!("sum of {f}"));
+                        self.plan.metric = Some(("sum".into(), f));
+                    }
+                    if self.plan.metric.is_some() && self.word(s.end) == "in" && self.word(s.end + 1) == "total" {
+                        self.mark(s.end..s.end + 2, "in total");
+                    }
+                    match measure.take() {
                         Some((f, mi)) if self.plan.metric.is_none() => {
                             self.consume(mi, format!("sum of {f}"));
                             self.plan.metric = Some(("sum".into(), f));
@@ -532,9 +545,16 @@ impl Reader<'_> {
                     && let Some(f) = self.fields_of(mi).into_iter().map(|(f, ..)| f).find(|f| self.is_groupable(f) && !self.is_measure(f))
                     && let Some(exact) = self.exact(&f)
                 {
-                    // "top 3 teams …": the teams with the most documents.
+                    // "top 3 teams …": the teams with the most documents (or the highest metric:
+                    // "top 5 carriers by total weight").
                     self.consume(mi, format!("group by {f}"));
-                    self.plan.groups.push(Group::Terms { field: exact, size: n.unwrap_or(1), order: if s.desc { BucketOrder::CountDesc } else { BucketOrder::CountAsc }, min_count: None });
+                    let order = match (self.plan.metric.is_some(), s.desc) {
+                        (true, true) => BucketOrder::MetricDesc,
+                        (true, false) => BucketOrder::MetricAsc,
+                        (false, true) => BucketOrder::CountDesc,
+                        (false, false) => BucketOrder::CountAsc,
+                    };
+                    self.plan.groups.push(Group::Terms { field: exact, size: n.unwrap_or(1), order, min_count: None });
                     self.mark(s.start..s.end, role("top groups"));
                     continue;
                 }
@@ -568,8 +588,10 @@ impl Reader<'_> {
                 Some(adj_fields[0].clone())
             } else if adj_fields.len() > 1 && self.narrow_by_words(adj_fields.clone()).len() == 1 {
                 Some(self.narrow_by_words(adj_fields.clone())[0].clone())
-            } else if matches!(adj.as_str(), "new" | "early" | "old" | "young") && self.date_fields().len() == 1 {
-                Some(self.date_fields()[0].clone())
+            } else if matches!(adj.as_str(), "new" | "early" | "old" | "young") && !self.date_fields().is_empty() {
+                // "the latest tickets": the only date, or the one the user picks.
+                let phrase = self.phrase(s.start, s.end);
+                self.date_target(s.start, &phrase)?.map(|(f, _)| f)
             } else if adj_fields.len() > 1 {
                 let phrase = self.phrase(s.start, s.end);
                 Some(self.choose(&phrase, format!("Which field does \"{phrase}\" rank by?"), adj_fields.clone())?)

@@ -127,6 +127,10 @@ fn groups_metrics_and_rankings() {
     assert_eq!(b["aggs"]["group"]["terms"], json!({"field": "courierName", "size": 1}), "{b}");
     let b = a.body("Which depot has the lowest average weight?");
     assert_eq!(b["aggs"]["group"]["terms"], json!({"field": "depot", "size": 1, "order": {"metric": "asc"}}), "{b}");
+    let b = a.body("Top 2 depots by total weight");
+    assert_eq!(b["aggs"]["group"]["terms"], json!({"field": "depot", "size": 2, "order": {"metric": "desc"}}), "{b}");
+    let amb = a.asks("the 5 latest parcels");
+    assert_eq!(amb.field, DATE_CHOICE);
     let b = a.body("the 3 heaviest parcels");
     assert_eq!((b["sort"].clone(), b["size"].clone()), (json!([{"weight_kg": {"order": "desc"}}]), json!(3)));
     let p = a.plan("What is the longest distance?");
