@@ -294,3 +294,31 @@ fn ask_routes_database_questions_to_sql_and_others_to_documents() {
     assert!(v["answer"]["text"].as_str().is_some(), "answered from the documents: {v}");
     assert_ne!(v["trace"]["route"], "sql");
 }
+
+/// "Which X has the most Y?" when several X have exactly as many: every tied row is shown and a
+/// warning says so; when one X leads, one row and no warning.
+#[test]
+fn a_tie_for_first_place_shows_every_tied_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("ties.db");
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch(
+        "CREATE TABLE crews (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+         CREATE TABLE repairs (id INTEGER PRIMARY KEY, crew_id INTEGER NOT NULL REFERENCES crews(id), kind TEXT NOT NULL);
+         INSERT INTO crews VALUES (1, 'North'), (2, 'South'), (3, 'East');
+         INSERT INTO repairs (crew_id, kind) VALUES (1, 'pipe'), (1, 'pipe'), (2, 'pipe'), (2, 'pipe'), (3, 'pipe'), (3, 'valve'), (3, 'valve');",
+    )
+    .unwrap();
+    drop(conn);
+    let url = format!("sqlite://{}", db.display());
+    let ask = |q: &str| json_out(qa(dir.path()).args(["--llm", "none", "sql", q, "--db", &url, "--json"]), 0);
+    let v = ask("Which crew has the most pipe repairs?");
+    assert_eq!(v["status"], "answered", "{v}");
+    let names: Vec<&str> = v["rows"].as_array().unwrap().iter().filter_map(|r| r[0].as_str()).collect();
+    assert_eq!(names, ["North", "South"], "{v}");
+    assert!(v["warnings"].as_array().unwrap().iter().any(|w| w.as_str().is_some_and(|w| w.contains("2 rows tie for first place"))), "{v}");
+    let v = ask("Which crew has the most repairs?");
+    let names: Vec<&str> = v["rows"].as_array().unwrap().iter().filter_map(|r| r[0].as_str()).collect();
+    assert_eq!(names, ["East"], "{v}");
+    assert!(!v["warnings"].as_array().unwrap().iter().any(|w| w.as_str().is_some_and(|w| w.contains("tie"))), "{v}");
+}

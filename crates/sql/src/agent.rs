@@ -598,6 +598,7 @@ impl<'a, 'l> Agent<'a, 'l> {
             }
             Err(e) => return Err(e.into()),
         };
+        let (res, tie_note) = self.widen_ties(ctx, &sql, res);
         let sample: Vec<Value> = res.rows.iter().take(5).map(|r| Value::Array(r.clone())).collect();
         self.apply(
             "execute",
@@ -607,10 +608,45 @@ impl<'a, 'l> Agent<'a, 'l> {
                 ("exec_rows", json!(res.rows.len())),
                 ("result_columns", json!(res.columns)),
                 ("result_truncated", json!(res.truncated)),
+                ("warnings", json!(tie_note.into_iter().collect::<Vec<_>>())),
             ]),
             t,
         )?;
         Ok(ControlFlow::Continue(res))
+    }
+
+    /// A top-N answer whose last row ties with rows past the cut shows them all, with a note
+    /// that says so: one of several equal rows is not "the most". Any failure of the probe
+    /// keeps the statement's own rows.
+    fn widen_ties(&mut self, ctx: &SchemaContext, sql: &str, res: QueryResult) -> (QueryResult, Option<String>) {
+        let Some(probe) = validate::tie_probe(sql, self.db.dialect()) else { return (res, None) };
+        if res.rows.len() < probe.n {
+            return (res, None);
+        }
+        let Ok(mut wide) = self.execute_checked(ctx, &probe.sql) else { return (res, None) };
+        let Some(k) = probe.key_column.or_else(|| wide.columns.len().checked_sub(1)) else { return (res, None) };
+        let keys: Vec<Value> = wide.rows.iter().map(|r| r.get(k).cloned().unwrap_or(Value::Null)).collect();
+        let keep = validate::rows_to_keep(&keys, probe.n);
+        if keep <= probe.n {
+            return (res, None);
+        }
+        wide.rows.truncate(keep);
+        if probe.key_column.is_none() {
+            wide.columns.pop();
+            for r in &mut wide.rows {
+                r.pop();
+            }
+        }
+        // Every probed row ties: there may be more than were read.
+        let at_least = if keep >= probe.limit { "at least " } else { "" };
+        let tied = keep - probe.n + 1;
+        let note = if probe.n == 1 {
+            format!("{at_least}{tied} rows tie for first place on {}: all are shown", probe.key)
+        } else {
+            format!("{at_least}{tied} rows tie for place {} on {}: all are shown ({keep} rows for a top {})", probe.n, probe.key, probe.n)
+        };
+        wide.truncated = keep >= probe.limit;
+        (wide, Some(note))
     }
 
     /// The only way SQL reaches the database: validate (read-only, one statement, known tables

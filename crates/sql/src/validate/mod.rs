@@ -93,6 +93,7 @@ mod limit;
 mod repair;
 mod resolve;
 mod scope;
+mod ties;
 mod tokens;
 
 use std::collections::HashSet;
@@ -109,6 +110,7 @@ use limit::cap_limit;
 use repair::CaseFix;
 use scope::Analyzer;
 use tokens::scan_tokens;
+pub use ties::{rows_to_keep, tie_probe, TieProbe};
 
 /// Why a statement is refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
