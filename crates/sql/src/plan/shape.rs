@@ -196,8 +196,24 @@ impl Reader<'_> {
         }
 
         // What is shown.
-        for (s, _, _) in &shown {
+        for (s, start, end) in &shown {
             let exprs: Vec<Expr> = match s {
+                // "For each continent, list its id": the id of the grouped rows.
+                Shown::Col(c)
+                    if aggregated
+                        && !self.q.group_by.contains(&Expr::col(c.clone()))
+                        && !agg_exprs.iter().chain(measure.iter()).any(|a| a.column() == Some(c)) =>
+                {
+                    match self.group_rows_key(c, &keys, *start..*end) {
+                    Some(k) => vec![k],
+                    None => {
+                        // Not a group, not an aggregate: the column cannot be shown, and the
+                        // words that named it are not used.
+                        self.ledger.unmark(*start..*end);
+                        Vec::new()
+                    }
+                    }
+                }
                 Shown::Col(c) => vec![Expr::col(c.clone())],
                 Shown::Rows(t) => if aggregated { self.label(t) } else { self.row_columns(t) }.into_iter().map(Expr::col).collect(),
                 Shown::All(t) => vec![Expr::All { table: t.clone() }],
@@ -761,6 +777,22 @@ impl Reader<'_> {
     }
 
     /// Group by the entity's rows, unless a group is already set.
+    /// A generic "id" shown next to groups of another table's rows: that table's key (the
+    /// column the rows are grouped by). None when the item names something else.
+    fn group_rows_key(&self, c: &ColRef, keys: &[Key], words: std::ops::Range<usize>) -> Option<Expr> {
+        let generic = words.len() == 1 && matches!(self.word(words.start), "id" | "identifier" | "ids");
+        if !generic || self.pk(&c.table).as_ref() != Some(c) {
+            return None;
+        }
+        let groups: Vec<&String> = keys.iter().filter_map(|k| match k {
+            Key::Rows(t) if !t.eq_ignore_ascii_case(&c.table) => Some(t),
+            _ => None,
+        }).collect();
+        let [g] = groups.as_slice() else { return None };
+        let pk = self.local_key(&self.pk(g)?);
+        self.q.group_by.contains(&Expr::col(pk.clone())).then(|| Expr::col(pk))
+    }
+
     fn group_entity(&mut self, keys: &mut Vec<Key>, which_col: bool) {
         if !keys.is_empty() || which_col {
             return;
