@@ -598,7 +598,7 @@ impl<'a, 'l> Agent<'a, 'l> {
             }
             Err(e) => return Err(e.into()),
         };
-        let (res, tie_note) = self.widen_ties(ctx, &sql, res);
+        let (res, tie_note) = self.check_ties(ctx, &sql, res);
         let sample: Vec<Value> = res.rows.iter().take(5).map(|r| Value::Array(r.clone())).collect();
         self.apply(
             "execute",
@@ -615,38 +615,34 @@ impl<'a, 'l> Agent<'a, 'l> {
         Ok(ControlFlow::Continue(res))
     }
 
-    /// A top-N answer whose last row ties with rows past the cut shows them all, with a note
-    /// that says so: one of several equal rows is not "the most". Any failure of the probe
-    /// keeps the statement's own rows.
-    fn widen_ties(&mut self, ctx: &SchemaContext, sql: &str, res: QueryResult) -> (QueryResult, Option<String>) {
+    /// A top-N answer whose last row ties with rows past the cut says so and names them: one
+    /// of several equal rows is not "the most". The rows stay the statement's own (the shape
+    /// the question asked for); any failure of the probe leaves the answer as it was.
+    fn check_ties(&mut self, ctx: &SchemaContext, sql: &str, res: QueryResult) -> (QueryResult, Option<String>) {
         let Some(probe) = validate::tie_probe(sql, self.db.dialect()) else { return (res, None) };
         if res.rows.len() < probe.n {
             return (res, None);
         }
-        let Ok(mut wide) = self.execute_checked(ctx, &probe.sql) else { return (res, None) };
+        let Ok(wide) = self.execute_checked(ctx, &probe.sql) else { return (res, None) };
         let Some(k) = probe.key_column.or_else(|| wide.columns.len().checked_sub(1)) else { return (res, None) };
         let keys: Vec<Value> = wide.rows.iter().map(|r| r.get(k).cloned().unwrap_or(Value::Null)).collect();
         let keep = validate::rows_to_keep(&keys, probe.n);
         if keep <= probe.n {
             return (res, None);
         }
-        wide.rows.truncate(keep);
-        if probe.key_column.is_none() {
-            wide.columns.pop();
-            for r in &mut wide.rows {
-                r.pop();
-            }
-        }
+        // The rows past the cut that tie with the last one shown, by their first column.
+        let others: Vec<String> = wide.rows[probe.n..keep].iter().map(|r| r.first().map(cell_text).unwrap_or_default()).collect();
+        let named = others.iter().take(5).cloned().collect::<Vec<_>>().join(", ");
+        let more = if others.len() > 5 { format!(" and {} more", others.len() - 5) } else { String::new() };
         // Every probed row ties: there may be more than were read.
         let at_least = if keep >= probe.limit { "at least " } else { "" };
-        let tied = keep - probe.n + 1;
-        let note = if probe.n == 1 {
-            format!("{at_least}{tied} rows tie for first place on {}: all are shown", probe.key)
-        } else {
-            format!("{at_least}{tied} rows tie for place {} on {}: all are shown ({keep} rows for a top {})", probe.n, probe.key, probe.n)
-        };
-        wide.truncated = keep >= probe.limit;
-        (wide, Some(note))
+        let place = if probe.n == 1 { "first place".to_string() } else { format!("place {}", probe.n) };
+        let note = format!(
+            "{at_least}{} for {place} on {} ({named}{more}): which one is shown is arbitrary; ask for the top {keep} to see them all",
+            if others.len() == 1 { "1 other row ties".to_string() } else { format!("{} other rows tie", others.len()) },
+            probe.key
+        );
+        (res, Some(note))
     }
 
     /// The only way SQL reaches the database: validate (read-only, one statement, known tables
@@ -658,6 +654,14 @@ impl<'a, 'l> Agent<'a, 'l> {
         };
         self.executed.push(checked.clone());
         self.db.query(&checked, self.opts.limits)
+    }
+}
+
+/// A cell as plain text (strings without their quotes).
+fn cell_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
     }
 }
 

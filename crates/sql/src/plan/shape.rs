@@ -202,7 +202,8 @@ impl Reader<'_> {
                 Shown::Col(c)
                     if aggregated
                         && !self.q.group_by.contains(&Expr::col(c.clone()))
-                        && !agg_exprs.iter().chain(measure.iter()).any(|a| a.column() == Some(c)) =>
+                        && !agg_exprs.iter().chain(measure.iter()).any(|a| a.column() == Some(c))
+                        && !keys.iter().any(|k| matches!(k, Key::Rows(t) if t.eq_ignore_ascii_case(&c.table))) =>
                 {
                     match self.group_rows_key(c, &keys, *start..*end) {
                     Some(k) => vec![k],
