@@ -333,6 +333,9 @@ impl Reader<'_> {
                 if matches!(self.word(i), "which" | "what")
                     && let Some(mi) = self.mention_at(i + 1)
                     && !self.names_table(mi)
+                    // "What is the most populous city": the measure of a ranking is not the
+                    // column asked for.
+                    && !self.a.superlatives.iter().any(|s| s.start <= self.ms[mi].start && self.ms[mi].start < s.end)
                     && let Some(c) = self.field(mi)
                 {
                     return Some((c, mi));
