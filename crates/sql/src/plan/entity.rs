@@ -233,7 +233,7 @@ impl Reader<'_> {
         for it in &p.items {
             // "the number of …" is a count, unless a column's name holds it ("phone number of …").
             let in_name = |i: usize| self.ms.iter().any(|m| m.start <= i && i < m.end && m.end - m.start >= 2 && matches!(&m.best().target, Target::Field { .. }));
-            if self.a.aggregates.iter().any(|g| g.start >= it.start && g.start < it.end && !in_name(g.start)) || self.a.superlatives.iter().any(|s| s.start < it.end && s.end > it.start) {
+            if self.a.aggregates.iter().any(|g| g.start >= it.start && g.start < it.end && !in_name(g.start)) || self.a.superlatives.iter().any(|s| s.start < it.end && s.end > it.start && !in_name(s.end - 1)) {
                 continue;
             }
             let inside: Vec<usize> = (0..self.ms.len()).filter(|&mi| self.ms[mi].start >= it.start && (self.ms[mi].end <= it.end || self.ms[mi].start < it.end && matches!(self.ms[mi].best().target, Target::Field { .. }))).collect();
