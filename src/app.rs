@@ -299,15 +299,26 @@ fn print_eval(r: &qa_query::eval::EvalReport) {
         let cells: String = r.ks.iter().flat_map(|k| [s.recall.get(k).copied().unwrap_or(0.0), s.all.get(k).copied().unwrap_or(0.0)]).map(|v| format!("{:>10}", pct(v))).collect();
         println!("  {name:<8} {cells}  {:>6}", pct(s.mrr));
     };
-    row("fused", &r.fused);
-    for (lane, s) in &r.lanes {
-        row(lane, s);
+    if r.not_found.answerable > 0 {
+        row("fused", &r.fused);
+        for (lane, s) in &r.lanes {
+            row(lane, s);
+        }
+    } else {
+        println!("  (no answerable questions: retrieval not scored)");
     }
     if let Some(v) = r.answer_contains_gold {
         println!("  answers containing the gold answer: {}", pct(v));
     }
     if let Some(v) = r.key_term_coverage {
         println!("  key terms in the answers: {}", pct(v));
+    }
+    let nf = &r.not_found;
+    if let Some(v) = nf.unanswerable_not_found {
+        println!("  \"not in the documents\" on {} unanswerable questions: {} (higher is better)", nf.unanswerable, pct(v));
+    }
+    if let Some(v) = nf.answerable_not_found {
+        println!("  \"not in the documents\" on {} answerable questions: {} (lower is better)", nf.answerable, pct(v));
     }
     let writers: Vec<String> = r.synthesizers.iter().map(|(k, v)| format!("{k} {v}")).collect();
     println!("  answers written by: {}", writers.join(", "));

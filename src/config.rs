@@ -55,6 +55,9 @@ pub struct Settings {
     pub min_related_weight: u32,
     /// Below this best retrieval similarity, with no graph evidence, `qa` says it found nothing.
     pub relevance_threshold: f32,
+    /// Below this share of the question's focus (its content words, weighted by rarity) held by
+    /// the selected passages, `qa` says the documents do not answer the question.
+    pub focus_threshold: f32,
     /// HNSW: links per node.
     pub hnsw_m: usize,
     /// HNSW: candidate list size while building.
@@ -193,6 +196,7 @@ impl Default for Settings {
             min_concept_df: 2,
             min_related_weight: 2,
             relevance_threshold: 0.25,
+            focus_threshold: 0.5,
             hnsw_m: 24,
             hnsw_ef_construction: 200,
             hnsw_ef_search: 96,
@@ -283,6 +287,7 @@ pub const KEYS: &[&str] = &[
     "min_concept_df",
     "min_related_weight",
     "relevance_threshold",
+    "focus_threshold",
     "hnsw_m",
     "hnsw_ef_construction",
     "hnsw_ef_search",
@@ -421,6 +426,7 @@ impl Settings {
             "min_concept_df" => self.min_concept_df = num(value)?,
             "min_related_weight" => self.min_related_weight = num(value)?,
             "relevance_threshold" => self.relevance_threshold = num(value)?,
+            "focus_threshold" => self.focus_threshold = num(value)?,
             "hnsw_m" => self.hnsw_m = num(value)?,
             "hnsw_ef_construction" => self.hnsw_ef_construction = num(value)?,
             "hnsw_ef_search" => self.hnsw_ef_search = num(value)?,
@@ -502,6 +508,9 @@ impl Settings {
         }
         if !(-1.0..=1.0).contains(&self.relevance_threshold) {
             return bad("relevance_threshold must be between -1 and 1".into());
+        }
+        if !(0.0..=1.0).contains(&self.focus_threshold) {
+            return bad("focus_threshold must be between 0 and 1".into());
         }
         if !(self.llm_timeout_secs > 0.0 && self.llm_timeout_secs <= 3600.0) {
             return bad(format!("llm_timeout_secs must be between 0 and 3600 (got {})", self.llm_timeout_secs));
@@ -678,6 +687,7 @@ impl Settings {
             llm_subqueries: self.llm_subqueries,
             cypher_generation: self.cypher_generation,
             relevance_threshold: self.relevance_threshold,
+            focus_threshold: self.focus_threshold,
             llm_prompt_tokens: self.llm_prompt_tokens,
             llm_max_tokens: self.llm_max_tokens,
             grounding_threshold: self.grounding_threshold,

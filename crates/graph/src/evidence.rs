@@ -701,13 +701,10 @@ fn fallbacks(r: &mut Runner, grounded: &[Grounded], pair: Option<(String, String
             "MATCH (a:Concept {id: $a})-[r:RELATED_TO]-(n:Concept) RETURN n.id AS id, n.name AS name, r.weight AS weight ORDER BY r.weight DESC, n.id LIMIT 8",
             json!({"a": top}),
         );
+        // The neighbourhood goes into the subgraph (the trace shows what was explored), never into
+        // the answer's facts: "X is most often discussed with …" is a degree statistic, not
+        // evidence about the question.
         if !neigh.is_empty() {
-            let list: Vec<String> = neigh.iter().map(|row| format!("{} ({})", s(&row["name"]), row["weight"].as_i64().unwrap_or(0))).collect();
-            r.ev.facts.push(GraphFact {
-                kind: "neighbourhood".into(),
-                text: format!("{} is most often discussed with: {}", name_of(&top), list.join(", ")),
-                chunk_ids: vec![],
-            });
             for row in &neigh {
                 let id = s(&row["id"]);
                 r.ev.subgraph.add_node(&id, "Concept", BTreeMap::from([("name".into(), row["name"].clone())]));

@@ -6,7 +6,10 @@
 //!
 //! Lines: `{"id", "question", "gold": ["<file>", …], "answer"?, "key_terms"?: ["…"]}`. A gold
 //! entry matches a retrieved source file when it equals the file's path relative to the corpus
-//! root, or its last path components.
+//! root, or its last path components. A line with `"answerable": false` (and no gold) is a
+//! question the corpus cannot answer: it is right when the answer says the documents do not
+//! answer it, and it is left out of the retrieval scores. Answerable questions that get "not in
+//! the documents" are counted too (the false refusals).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -38,6 +41,13 @@ pub struct EvalQuestion {
     /// A label of the question's type (e.g. `single` or `two` gold files), kept but not scored.
     #[serde(default)]
     pub kind: Option<String>,
+    /// False: the corpus cannot answer the question; the right answer says so.
+    #[serde(default = "yes")]
+    pub answerable: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// Read an evaluation file; a malformed line is an error naming its line number.
@@ -52,8 +62,11 @@ pub fn read_questions(path: &Path) -> Result<Vec<EvalQuestion>> {
             path: path.to_path_buf(),
             reason: format!("line {}: {e} (expected {{\"id\", \"question\", \"gold\": [files], \"answer\"?}})", i + 1),
         })?;
-        if q.question.trim().is_empty() || q.gold.is_empty() {
-            return Err(QaError::Data { path: path.to_path_buf(), reason: format!("line {}: an empty question or no gold file", i + 1) });
+        if q.question.trim().is_empty() || (q.answerable && q.gold.is_empty()) {
+            return Err(QaError::Data { path: path.to_path_buf(), reason: format!("line {}: an empty question, or no gold file on an answerable question", i + 1) });
+        }
+        if !q.answerable && !q.gold.is_empty() {
+            return Err(QaError::Data { path: path.to_path_buf(), reason: format!("line {}: \"answerable\": false with gold files", i + 1) });
         }
         out.push(q);
     }
@@ -97,6 +110,25 @@ pub struct QuestionResult {
     pub k_selected: usize,
     /// Who wrote the answer (`extractive` or `llm`).
     pub synthesizer: String,
+    /// Whether the corpus can answer the question (the line's `answerable`).
+    pub answerable: bool,
+    /// Whether the answer answered (false: it said the documents do not answer the question).
+    pub found: bool,
+    /// Share of the question's focus the evidence held (None: not checked).
+    pub focus_share: Option<f32>,
+}
+
+/// How often the answers said "not in the documents", on each kind of question.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct NotFoundRates {
+    /// Questions the corpus cannot answer.
+    pub unanswerable: usize,
+    /// Share of them answered with "not in the documents" (higher is better).
+    pub unanswerable_not_found: Option<f64>,
+    /// Questions the corpus answers.
+    pub answerable: usize,
+    /// Share of them answered with "not in the documents" (false refusals; lower is better).
+    pub answerable_not_found: Option<f64>,
 }
 
 /// The report of a run.
@@ -126,6 +158,8 @@ pub struct EvalReport {
     pub nondeterministic: Vec<String>,
     /// Who wrote the answers (extractive, llm) and how often.
     pub synthesizers: BTreeMap<String, usize>,
+    /// "Not in the documents" on unanswerable and on answerable questions.
+    pub not_found: NotFoundRates,
     /// Each question's result, in file order.
     pub per_question: Vec<QuestionResult>,
 }
@@ -213,6 +247,7 @@ pub fn run(engine: &mut Engine, questions: &[EvalQuestion], opts: &EvalOptions) 
     let mut rankings: Vec<Vec<usize>> = Vec::new();
     let (mut contains, mut with_answer, mut coverage, mut with_terms) = (0usize, 0usize, 0.0f64, 0usize);
     let mut synthesizers: BTreeMap<String, usize> = BTreeMap::new();
+    let (mut answerable, mut answerable_nf, mut unanswerable, mut unanswerable_nf) = (0usize, 0usize, 0usize, 0usize);
     for q in questions {
         let t = Instant::now();
         let r = engine.ask(&q.question)?;
@@ -221,10 +256,17 @@ pub fn run(engine: &mut Engine, questions: &[EvalQuestion], opts: &EvalOptions) 
         let ranked = r.retrieval.ranked_rows();
         let files = files_in_order(engine, ranked.iter().copied());
         let ranks = gold_ranks(&q.gold, &files);
-        fused.add(&ranks, ks);
-        for (lane, acc) in lanes.iter_mut() {
-            let rows = lane_rows(&r.retrieval, *lane);
-            acc.add(&gold_ranks(&q.gold, &files_in_order(engine, rows)), ks);
+        if q.answerable {
+            fused.add(&ranks, ks);
+            for (lane, acc) in lanes.iter_mut() {
+                let rows = lane_rows(&r.retrieval, *lane);
+                acc.add(&gold_ranks(&q.gold, &files_in_order(engine, rows)), ks);
+            }
+            answerable += 1;
+            answerable_nf += usize::from(!r.answer.found);
+        } else {
+            unanswerable += 1;
+            unanswerable_nf += usize::from(!r.answer.found);
         }
         let body = answer_body(&r.answer.text);
         let answer_contains_gold = q.answer.as_ref().filter(|a| !a.trim().is_empty()).map(|a| contains_ci(body, a));
@@ -249,6 +291,9 @@ pub fn run(engine: &mut Engine, questions: &[EvalQuestion], opts: &EvalOptions) 
             latency_ms: ms,
             k_selected: r.retrieval.k,
             synthesizer: r.answer.synthesizer.clone(),
+            answerable: q.answerable,
+            found: r.answer.found,
+            focus_share: r.answer.focus.as_ref().map(|f| f.share),
         });
         rankings.push(ranked);
         (opts.progress)();
@@ -277,6 +322,12 @@ pub fn run(engine: &mut Engine, questions: &[EvalQuestion], opts: &EvalOptions) 
         deterministic: opts.check_determinism.then_some(nondeterministic.is_empty()),
         nondeterministic,
         synthesizers,
+        not_found: NotFoundRates {
+            unanswerable,
+            unanswerable_not_found: (unanswerable > 0).then(|| unanswerable_nf as f64 / unanswerable as f64),
+            answerable,
+            answerable_not_found: (answerable > 0).then(|| answerable_nf as f64 / answerable as f64),
+        },
         per_question,
     })
 }
@@ -319,6 +370,10 @@ mod tests {
         assert!(e.contains("line 3"), "{e}");
         std::fs::write(&p, "{\"id\":\"1\",\"question\":\"q?\",\"gold\":[]}\n").unwrap();
         assert!(read_questions(&p).unwrap_err().to_string().contains("no gold"));
+        std::fs::write(&p, "{\"id\":\"1\",\"question\":\"q?\",\"gold\":[],\"answerable\":false}\n").unwrap();
+        assert!(!read_questions(&p).unwrap()[0].answerable);
+        std::fs::write(&p, "{\"id\":\"1\",\"question\":\"q?\",\"gold\":[\"a\"],\"answerable\":false}\n").unwrap();
+        assert!(read_questions(&p).unwrap_err().to_string().contains("with gold files"));
     }
 
     #[test]

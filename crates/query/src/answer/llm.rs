@@ -444,7 +444,7 @@ pub fn synthesize_with_llm(run: &mut LlmRun, s: LlmSynthesis) -> LlmSynthesisOut
     let quoted_set: BTreeSet<&str> = used.iter().map(|u| u.chunk_id.as_str()).collect();
     let images = select_images(s.question, s.graph, s.candidates, &quoted_set, s.images);
     let text = render(&body, &facts, &used, &images);
-    let answer = Answer { found: true, synthesizer: "llm".into(), sentences, graph_facts: facts, chunks_used: used, image_paths: images, text };
+    let answer = Answer { found: true, synthesizer: "llm".into(), sentences, graph_facts: facts, chunks_used: used, image_paths: images, text, focus: None };
     LlmSynthesisOutcome { answer, prompt: Some(info), grounding: Some(g), note: None, error: None }
 }
 

@@ -14,6 +14,7 @@ use qa_core::text::query_terms;
 use qa_graph::evidence::{GraphEvidence, GraphFact, ImageHit};
 use qa_core::text::singular;
 
+pub mod focus;
 pub mod grounding;
 pub mod llm;
 pub mod writer;
@@ -61,6 +62,9 @@ pub struct Answer {
     pub image_paths: Vec<ImageHit>,
     /// The full printable answer, blocks included.
     pub text: String,
+    /// How much of the question's focus the evidence held (`None`: not checked).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub focus: Option<focus::FocusCoverage>,
 }
 
 /// A chunk the answer may draw from, with how strongly retrieval or the graph supports it.
@@ -89,6 +93,10 @@ pub struct SynthesisInput<'a> {
     pub best_score: f32,
     /// `best_score` below this (and no concept grounded exactly) means nothing relevant was found.
     pub relevance_threshold: f32,
+    /// How much of the question's focus the candidates hold (`None`: not checked).
+    pub focus: Option<focus::FocusCoverage>,
+    /// `focus.share` below this means the documents do not answer the question.
+    pub focus_threshold: f32,
     /// Sentences in the answer at most.
     pub max_sentences: usize,
     /// Every image of the corpus by id (to show figures of quoted chunks).
@@ -223,9 +231,39 @@ pub fn synthesize(input: SynthesisInput) -> Answer {
         let text = "I could not find anything relevant to this question in the indexed documents.\n\
                     (No retrieved passage matched the question well enough; try rephrasing, or index more documents.)"
             .to_string();
-        return Answer { found: false, synthesizer: "extractive".into(), sentences: vec![], graph_facts: vec![], chunks_used: vec![], image_paths: vec![], text };
+        return Answer { found: false, synthesizer: "extractive".into(), sentences: vec![], graph_facts: vec![], chunks_used: vec![], image_paths: vec![], text, focus: input.focus.clone() };
     }
-    extractive_answer(&input, picked)
+    if let Some(f) = input.focus.as_ref().filter(|f| f.share < input.focus_threshold) {
+        return not_answered(&input, f);
+    }
+    let mut answer = extractive_answer(&input, picked);
+    answer.focus = input.focus.clone();
+    answer
+}
+
+/// "The documents do not answer this": what the passages lack, and the closest passages as
+/// pointers (not as an answer).
+fn not_answered(input: &SynthesisInput, f: &focus::FocusCoverage) -> Answer {
+    let quote = |ws: &[String]| ws.iter().take(4).map(|w| format!("\"{w}\"")).collect::<Vec<_>>().join(", ");
+    let why = if !f.absent_from_corpus.is_empty() {
+        format!("no indexed document mentions {}", quote(&f.absent_from_corpus))
+    } else {
+        format!("the closest passages do not mention {}", quote(&f.missing))
+    };
+    let mut text = format!("The indexed documents do not seem to answer this question: {why}.\n");
+    let mut files: Vec<(&str, &str)> = Vec::new();
+    for c in input.candidates.iter().filter(|c| !c.from_graph) {
+        if files.len() < 3 && !files.iter().any(|(_, f)| *f == c.chunk.source_file) {
+            files.push((&c.chunk.id, &c.chunk.source_file));
+        }
+    }
+    if !files.is_empty() {
+        text.push_str("Closest passages, in case they help:\n");
+        for (id, file) in files {
+            text.push_str(&format!("- {id} ({file})\n"));
+        }
+    }
+    Answer { found: false, synthesizer: "extractive".into(), sentences: vec![], graph_facts: vec![], chunks_used: vec![], image_paths: vec![], text: text.trim_end().to_string(), focus: Some(f.clone()) }
 }
 
 /// Every sentence of the candidates that names a question term, a grounded concept or a bridge
@@ -366,7 +404,7 @@ fn extractive_answer(input: &SynthesisInput, picked: Vec<CitedSentence>) -> Answ
         body.push_str(&format!("{} [{}]\n", s.text, s.chunk_id));
     }
     let text = render(&body, &facts, &used, &images);
-    Answer { found: true, synthesizer: "extractive".into(), sentences: picked, graph_facts: facts, chunks_used: used, image_paths: images, text }
+    Answer { found: true, synthesizer: "extractive".into(), sentences: picked, graph_facts: facts, chunks_used: used, image_paths: images, text, focus: None }
 }
 
 /// Images to show: when the question asks for a picture, the graph's images plus figures of the
@@ -454,6 +492,8 @@ mod tests {
             graph,
             best_score: score,
             relevance_threshold: 0.25,
+            focus: None,
+            focus_threshold: 0.5,
             max_sentences: 4,
             images: &images,
             bridge_terms: &[],

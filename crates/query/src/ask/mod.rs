@@ -55,6 +55,9 @@ pub struct EngineSettings {
     pub cypher_generation: qa_llm::Generation,
     /// Below this best similarity the answer says nothing relevant was found.
     pub relevance_threshold: f32,
+    /// Below this share of the question's focus held by the evidence, the answer says the
+    /// documents do not answer the question ([`crate::answer::focus`]).
+    pub focus_threshold: f32,
     /// Prompt budget of the LLM writer, in model tokens.
     pub llm_prompt_tokens: usize,
     /// Most tokens of an LLM answer.
@@ -113,6 +116,8 @@ pub struct Engine {
     foreign: HashMap<String, Vec<Chunk>>,
     /// Milliseconds [`Engine::open`] took.
     pub load_ms: f64,
+    /// The corpus's word statistics, counted on the first question.
+    term_stats: std::sync::OnceLock<crate::answer::focus::TermStats>,
     llm: LlmState,
 }
 
@@ -225,6 +230,7 @@ impl Engine {
             by_id,
             foreign: HashMap::new(),
             load_ms: t.elapsed().as_secs_f64() * 1000.0,
+            term_stats: std::sync::OnceLock::new(),
             llm: LlmState::Off { reason: "not attached".into() },
         })
     }

@@ -180,9 +180,14 @@ impl Engine {
             Some(v.iter().map(|s| qa_embed::dot(q_vec, s)).collect())
         };
         let embed_texts = |texts: &[&str]| -> Option<Vec<Vec<f32>>> { embedder.embed(texts).ok() };
+        let stats = self.term_stats.get_or_init(|| crate::answer::focus::TermStats::build(&self.chunks));
+        let evidence: Vec<&str> = candidates.iter().map(|c| c.chunk.content.as_str()).collect();
+        let focus = crate::answer::focus::coverage(question, stats, &evidence);
         let input = SynthesisInput {
             question,
             candidates,
+            focus: Some(focus),
+            focus_threshold: self.settings.focus_threshold,
             graph: ev,
             best_score: best,
             relevance_threshold: self.settings.relevance_threshold,

@@ -1,0 +1,201 @@
+//! Does the evidence speak to what the question is about? Retrieval always returns its best
+//! passages, even for a question the corpus cannot answer ("Who won the 2018 World Cup final?"
+//! over a programming book returns a passage about "Hello, world!"). The question's *focus* is
+//! its content words, each weighted by how rare it is in the corpus (a word most passages use says
+//! little; a word no passage uses says most). The focus is *covered* by the share of that weight
+//! the selected passages hold. Below a threshold the answer says the documents do not answer the
+//! question, with the closest passages as pointers, instead of quoting a sentence that merely
+//! shares a word with it.
+
+use std::collections::{HashMap, HashSet};
+
+use serde::{Deserialize, Serialize};
+
+use qa_core::chunk::Chunk;
+use qa_core::text::{content_words, normalized_words, singular, word_family};
+
+/// Words that shape a question without naming its subject ("how do I *use* …", "what is the
+/// *best* *way* …"): generic English, never a corpus's terms.
+const ASKING_WORDS: &[&str] = &[
+    "use", "using", "used", "way", "ways", "work", "works", "working", "make", "makes", "get", "gets", "need", "needs", "want",
+    "best", "good", "happen", "happens", "mean", "means", "thing", "things", "kind", "tell", "know", "find", "give", "show",
+    "possible", "example", "instead", "really", "actually", "still", "point",
+];
+
+/// Document frequencies of the corpus's words (singular forms), counted once per chunk.
+#[derive(Debug, Default)]
+pub struct TermStats {
+    docs: usize,
+    df: HashMap<String, u32>,
+}
+
+impl TermStats {
+    /// Count every chunk's words.
+    pub fn build(chunks: &[Chunk]) -> TermStats {
+        let mut df: HashMap<String, u32> = HashMap::new();
+        for c in chunks {
+            let seen: HashSet<String> = normalized_words(&c.content).into_iter().collect();
+            for w in seen {
+                *df.entry(w).or_default() += 1;
+            }
+        }
+        TermStats { docs: chunks.len(), df }
+    }
+
+    /// How much a word says about a question's subject: its inverse document frequency, highest
+    /// for a word no chunk uses.
+    pub fn weight(&self, word: &str) -> f32 {
+        let df = self.df.get(word).copied().unwrap_or(0) as f32;
+        (1.0 + self.docs as f32 / (1.0 + df)).ln()
+    }
+
+    /// Chunks that use the word.
+    pub fn df(&self, word: &str) -> u32 {
+        self.df.get(word).copied().unwrap_or(0)
+    }
+}
+
+/// A named thing weighs this many times a plain word: a question about "Rocket" is not answered
+/// by a passage about routes.
+const NAME_WEIGHT: f32 = 3.0;
+
+/// The question's focus words (singular forms, each once).
+pub fn focus_words(question: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for w in content_words(question) {
+        if ASKING_WORDS.contains(&w.as_str()) {
+            continue;
+        }
+        let s = singular(&w);
+        if !out.contains(&s) {
+            out.push(s);
+        }
+    }
+    out
+}
+
+/// Words of the question that name a thing (singular, lower-case): a capitalised word that does
+/// not open a sentence ("Rocket", "Tokio"), a word in capitals or with digits ("GC", "PyO3",
+/// "CO2"), and every word of an identifier ("rustfmt.toml", "cargo-deny", "par_iter").
+pub fn named_words(question: &str) -> HashSet<String> {
+    let mut out = HashSet::new();
+    let mut opens_sentence = true;
+    for raw in question.split_whitespace() {
+        let token = raw.trim_matches(|c: char| !c.is_alphanumeric());
+        let token = token.strip_suffix("'s").or_else(|| token.strip_suffix("’s")).unwrap_or(token);
+        let letters = token.chars().filter(|c| c.is_alphabetic()).count();
+        let inner_punct = token.chars().any(|c| matches!(c, '.' | '_' | ':' | '-' | '<' | '>')) && letters >= 2;
+        let capital = token.chars().next().is_some_and(char::is_uppercase) && !opens_sentence;
+        let caps_or_digits = letters >= 2 && (token.chars().filter(|c| c.is_uppercase()).count() >= 2 || token.chars().any(|c| c.is_ascii_digit()));
+        if inner_punct || capital || caps_or_digits {
+            for w in normalized_words(token) {
+                if w.chars().any(char::is_alphabetic) && !qa_core::text::is_stop(&w) {
+                    out.insert(w);
+                }
+            }
+        }
+        opens_sentence = raw.ends_with(['.', '?', '!', ':']);
+    }
+    out
+}
+
+/// How much of the question's focus the evidence holds.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct FocusCoverage {
+    /// Share of the focus's weight the evidence holds (1.0 when the question has no focus words).
+    pub share: f32,
+    /// Focus words no evidence passage uses, heaviest first.
+    pub missing: Vec<String>,
+    /// Of those, the words no passage of the corpus uses at all.
+    pub absent_from_corpus: Vec<String>,
+}
+
+/// The coverage of the question's focus by the evidence passages.
+pub fn coverage(question: &str, stats: &TermStats, evidence: &[&str]) -> FocusCoverage {
+    let focus = focus_words(question);
+    let named = named_words(question);
+    if focus.is_empty() {
+        return FocusCoverage { share: 1.0, ..Default::default() };
+    }
+    let mut words: HashSet<String> = HashSet::new();
+    let mut families: HashSet<String> = HashSet::new();
+    for text in evidence {
+        for w in normalized_words(text) {
+            families.insert(word_family(&w));
+            words.insert(w);
+        }
+    }
+    let (mut total, mut held) = (0.0f32, 0.0f32);
+    let mut missing: Vec<(f32, String)> = Vec::new();
+    for w in &focus {
+        let weight = stats.weight(w) * if named.contains(w) { NAME_WEIGHT } else { 1.0 };
+        total += weight;
+        // A word of the same family counts ("compiles" for "compiler"), for words long enough that
+        // families do not collide.
+        if words.contains(w) || (w.len() >= 5 && families.contains(&word_family(w))) {
+            held += weight;
+        } else {
+            missing.push((weight, w.clone()));
+        }
+    }
+    missing.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    let absent_from_corpus = missing.iter().filter(|(_, w)| stats.df(w) == 0).map(|(_, w)| w.clone()).collect();
+    FocusCoverage { share: if total > 0.0 { held / total } else { 1.0 }, missing: missing.into_iter().map(|(_, w)| w).collect(), absent_from_corpus }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qa_core::chunk::ChunkMeta;
+
+    fn chunk(id: &str, text: &str) -> Chunk {
+        Chunk {
+            id: id.into(),
+            source_file: format!("{id}.md"),
+            content: text.into(),
+            metadata: ChunkMeta { heading_path: vec![], image_ids: vec![], char_start: 0, char_end: 0, token_count: 0, content_sha256: String::new() },
+        }
+    }
+
+    #[test]
+    fn rare_words_weigh_more_and_unseen_words_most() {
+        let chunks = [chunk("a", "The compiler checks ownership."), chunk("b", "The compiler prints hello world."), chunk("c", "Ownership moves values.")];
+        let s = TermStats::build(&chunks);
+        assert!(s.weight("compiler") < s.weight("hello"));
+        assert!(s.weight("hello") < s.weight("fifa"));
+        assert_eq!(s.df("ownership"), 2);
+    }
+
+    #[test]
+    fn a_passage_that_shares_one_common_word_does_not_cover_the_focus() {
+        let chunks = [
+            chunk("a", "Hello, world! is the first program in this book."),
+            chunk("b", "The world of ownership: every value has an owner."),
+            chunk("c", "When a variable goes out of scope, Rust calls drop."),
+        ];
+        let s = TermStats::build(&chunks);
+        let c = coverage("Who won the 2018 FIFA World Cup final?", &s, &[&chunks[0].content]);
+        assert!(c.share < 0.3, "{c:?}");
+        assert!(c.absent_from_corpus.contains(&"fifa".to_string()), "{c:?}");
+        let c = coverage("What happens when a variable goes out of scope?", &s, &[&chunks[2].content]);
+        assert!(c.share > 0.9, "{c:?}");
+        assert!(c.missing.is_empty(), "{c:?}");
+    }
+
+    #[test]
+    fn names_are_capitalised_coded_or_identifiers() {
+        let n = named_words("How do I define an HTTP route in the Rocket web framework?");
+        assert!(n.contains("rocket") && n.contains("http") && !n.contains("route"), "{n:?}");
+        let n = named_words("How do I set max_width in rustfmt.toml? Which CO2 sensor does PyO3 use?");
+        for w in ["max_width", "rustfmt", "toml", "co2", "pyo3"] {
+            assert!(n.contains(w), "{w}: {n:?}");
+        }
+        assert!(!n.contains("which"), "a sentence's first word is not a name: {n:?}");
+    }
+
+    #[test]
+    fn asking_words_are_not_the_focus() {
+        assert_eq!(focus_words("How do I use the borrow checker?"), ["borrow", "checker"]);
+        assert!(coverage("How do I?", &TermStats::default(), &[]).share == 1.0);
+    }
+}
