@@ -196,7 +196,7 @@ impl Default for Settings {
             min_concept_df: 2,
             min_related_weight: 2,
             relevance_threshold: 0.25,
-            focus_threshold: 0.5,
+            focus_threshold: 0.55,
             hnsw_m: 24,
             hnsw_ef_construction: 200,
             hnsw_ef_search: 96,

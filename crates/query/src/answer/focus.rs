@@ -132,7 +132,7 @@ pub fn coverage(question: &str, stats: &TermStats, evidence: &[&str]) -> FocusCo
         total += weight;
         // A word of the same family counts ("compiles" for "compiler"), for words long enough that
         // families do not collide.
-        if words.contains(w) || (w.len() >= 5 && families.contains(&word_family(w))) {
+        if words.contains(w) || (w.len() >= 5 && (families.contains(&word_family(w)) || words.iter().any(|e| same_stem(w, e)))) {
             held += weight;
         } else {
             missing.push((weight, w.clone()));
@@ -141,6 +141,15 @@ pub fn coverage(question: &str, stats: &TermStats, evidence: &[&str]) -> FocusCo
     missing.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
     let absent_from_corpus = missing.iter().filter(|(_, w)| stats.df(w) == 0).map(|(_, w)| w.clone()).collect();
     FocusCoverage { share: if total > 0.0 { held / total } else { 1.0 }, missing: missing.into_iter().map(|(_, w)| w).collect(), absent_from_corpus }
+}
+
+/// Two words of one stem: a shared beginning of at least five letters that covers three quarters
+/// of the shorter word ("consumption" and "consume", "individually" and "individual"; not
+/// "transport" and "transform").
+fn same_stem(a: &str, b: &str) -> bool {
+    let shared = a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
+    let shorter = a.chars().count().min(b.chars().count());
+    shared >= 5 && shared * 4 >= shorter * 3
 }
 
 #[cfg(test)]
@@ -191,6 +200,12 @@ mod tests {
             assert!(n.contains(w), "{w}: {n:?}");
         }
         assert!(!n.contains("which"), "a sentence's first word is not a name: {n:?}");
+    }
+
+    #[test]
+    fn words_of_one_stem_cover_each_other() {
+        assert!(same_stem("consumption", "consume") && same_stem("individually", "individual"));
+        assert!(!same_stem("transport", "transform") && !same_stem("general", "generic") && !same_stem("cat", "cattle"));
     }
 
     #[test]
