@@ -7,8 +7,9 @@
 pub mod link;
 pub mod llm_extract;
 mod terms;
+mod usage;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -200,8 +201,12 @@ pub fn extract(
     // 1. Candidate terms per chunk, plus the title of the chunk's document.
     let per_chunk = candidate_terms(chunks, titles);
     // 2. Document frequency, surface forms and kinds; the concepts worth keeping.
-    let stats = TermStats::count(&per_chunk, titles);
+    let mut stats = TermStats::count(&per_chunk, titles);
     let n = chunks.len().max(1);
+    // One-word candidates the corpus uses as ordinary words, caption labels or stock headings.
+    let one_word: HashSet<String> = stats.df.keys().filter(|id| !id.contains(' ') && stats.kinds.get(*id) != Some(&TermKind::Title)).cloned().collect();
+    let usage = usage::usage(chunks, &one_word);
+    stats.rejected = usage.iter().filter(|(id, u)| usage::not_a_concept(id, u).is_some()).map(|(id, _)| id.clone()).collect();
     let mut concepts = stats.concepts(n, params);
     // 3. Every mention of a kept concept in every chunk.
     let mentions = chunk_mentions(chunks, &per_chunk, &mut concepts, &stats.df, n);
@@ -241,6 +246,8 @@ struct TermStats {
     surfaces: HashMap<String, BTreeMap<String, usize>>,
     /// The most specific kind the term was found as.
     kinds: HashMap<String, TermKind>,
+    /// Terms the corpus's usage shows are not concepts ([`usage::not_a_concept`]).
+    rejected: HashSet<String>,
 }
 
 impl TermStats {
@@ -268,7 +275,7 @@ impl TermStats {
                 *surfaces.entry(id).or_default().entry(title.trim().to_string()).or_default() += 0;
             }
         }
-        TermStats { df, surfaces, kinds }
+        TermStats { df, surfaces, kinds, rejected: HashSet::new() }
     }
 
     /// Whether a term of a corpus of `n` chunks is a concept.
@@ -277,6 +284,9 @@ impl TermStats {
         let kind = self.kinds.get(id).copied().unwrap_or(TermKind::Phrase);
         if kind == TermKind::Title {
             return true;
+        }
+        if self.rejected.contains(id) {
+            return false;
         }
         // Boilerplate: a term in more than half the chunks of a sizeable corpus says nothing.
         if n >= 20 && d * 2 > n {
