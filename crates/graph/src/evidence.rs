@@ -67,6 +67,10 @@ pub struct GraphFact {
     pub text: String,
     /// Chunks that support the fact (from edge evidence or mentioning documents).
     pub chunk_ids: Vec<String>,
+    /// The two concepts a relation fact is about (their names), so the answer can quote the
+    /// sentence that relates them; empty for other facts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subjects: Vec<String>,
 }
 
 /// An image found for the question.
@@ -537,7 +541,7 @@ fn raw_row_evidence(r: &mut Runner, rows: &[Row]) {
         }
         chunk_ids.dedup();
         let text = row.iter().map(|(k, v)| format!("{k}: {}", render_value(v))).collect::<Vec<_>>().join("; ");
-        r.ev.facts.push(GraphFact { kind: "raw_row".into(), text, chunk_ids });
+        r.ev.facts.push(GraphFact { kind: "raw_row".into(), text, chunk_ids, subjects: vec![] });
     }
     r.ev.raw_rows = rows.iter().take(MAX_RAW_ROWS).cloned().collect();
 }
@@ -630,6 +634,7 @@ fn fallbacks(r: &mut Runner, grounded: &[Grounded], pair: Option<(String, String
                     format!("{} —{ty}→ {} (stated in {weight} chunk(s))", name_of(from), name_of(to))
                 },
                 chunk_ids: chunk_ids.clone(),
+                subjects: vec![name_of(&a), name_of(&b)],
             });
             let (src, dst) = if s(&row["source"]) == b { (&b, &a) } else { (&a, &b) };
             r.ev.subgraph.add_edge(src, &ty, dst, BTreeMap::from([("weight".into(), json!(weight))]));
@@ -647,6 +652,7 @@ fn fallbacks(r: &mut Runner, grounded: &[Grounded], pair: Option<(String, String
                 kind: "co_mention".into(),
                 text: format!("{} and {} are mentioned together in {} chunk(s): {}", name_of(&a), name_of(&b), co.len(), chunk_ids.join(", ")),
                 chunk_ids: chunk_ids.clone(),
+                subjects: vec![name_of(&a), name_of(&b)],
             });
             for sid in &ids {
                 r.ev.subgraph.add_node(sid, "Document", BTreeMap::new());
@@ -689,7 +695,7 @@ fn fallbacks(r: &mut Runner, grounded: &[Grounded], pair: Option<(String, String
                     r.source(s(&n["id"]));
                 }
                 let _ = &nodes;
-                r.ev.facts.push(GraphFact { kind: "shortest_path".into(), text: format!("path: {}", names.join(" — ")), chunk_ids });
+                r.ev.facts.push(GraphFact { kind: "shortest_path".into(), text: format!("path: {}", names.join(" — ")), chunk_ids, subjects: vec![] });
                 r.strategy("shortest_path");
             }
         }

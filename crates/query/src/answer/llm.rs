@@ -435,6 +435,7 @@ pub fn synthesize_with_llm(run: &mut LlmRun, s: LlmSynthesis) -> LlmSynthesisOut
     let facts: Vec<GraphFact> = facts
         .into_iter()
         .map(|f| GraphFact { chunk_ids: f.chunk_ids.iter().filter(|id| known.contains(*id)).cloned().collect(), ..f })
+        .map(|f| super::relating_sentence(f, s.candidates))
         .collect();
     for f in &facts {
         for id in &f.chunk_ids {
@@ -514,8 +515,8 @@ mod tests {
             chunk("misc_2", "misc.md", "The enclosure is printed in PETG because it tolerates the summer heat on a balcony better than PLA does."),
         ];
         let facts = vec![
-            GraphFact { kind: "co_mention".into(), text: "deep sleep and battery life are named together in power.md".into(), chunk_ids: vec!["power_0".into()] },
-            GraphFact { kind: "raw_row".into(), text: "{battery: LiPo, capacity: 2000 mAh}".into(), chunk_ids: vec![] },
+            GraphFact { kind: "co_mention".into(), text: "deep sleep and battery life are named together in power.md".into(), chunk_ids: vec!["power_0".into()], subjects: vec![] },
+            GraphFact { kind: "raw_row".into(), text: "{battery: LiPo, capacity: 2000 mAh}".into(), chunk_ids: vec![], subjects: vec![] },
         ];
         (passages, facts)
     }

@@ -380,7 +380,14 @@ fn extractive_answer(input: &SynthesisInput, picked: Vec<CitedSentence>) -> Answ
         .facts
         .iter()
         .map(|f| GraphFact { chunk_ids: f.chunk_ids.iter().filter(|id| known_chunks.contains_key(id.as_str())).cloned().collect(), ..f.clone() })
-        .collect();
+        .map(|f| relating_sentence(f, &input.candidates))
+        .fold(Vec::new(), |mut out: Vec<GraphFact>, f| {
+            // Two facts quoting one sentence for one pair say it once.
+            if !out.iter().any(|o| o.subjects == f.subjects && !f.subjects.is_empty() && o.chunk_ids == f.chunk_ids && quoted_sentence(&o.text) == quoted_sentence(&f.text)) {
+                out.push(f);
+            }
+            out
+        });
     let mut used: Vec<ChunkRef> = Vec::new();
     let mut add_used = |id: &str, file: &str| {
         if !used.iter().any(|u| u.chunk_id == id) {
@@ -405,6 +412,39 @@ fn extractive_answer(input: &SynthesisInput, picked: Vec<CitedSentence>) -> Answ
     }
     let text = render(&body, &facts, &used, &images);
     Answer { found: true, synthesizer: "extractive".into(), sentences: picked, graph_facts: facts, chunks_used: used, image_paths: images, text, focus: None }
+}
+
+/// A relation fact between two concepts, stated by the sentence of the evidence that names both
+/// (its own chunks first, then the other candidates): `"deep sleep" and "battery life": "…"`.
+/// The fact is left as the graph gave it when no candidate sentence names both.
+pub(crate) fn relating_sentence(fact: GraphFact, candidates: &[Candidate]) -> GraphFact {
+    let [a, b] = fact.subjects.as_slice() else { return fact };
+    let (wa, wb) = (words(a), words(b));
+    if wa.is_empty() || wb.is_empty() {
+        return fact;
+    }
+    let own = candidates.iter().filter(|c| fact.chunk_ids.contains(&c.chunk.id));
+    let others = candidates.iter().filter(|c| !fact.chunk_ids.contains(&c.chunk.id));
+    for c in own.chain(others) {
+        for sent in sentences(&c.chunk.content) {
+            let sw = words(&sent);
+            if qa_core::text::contains_seq(&sw, &wa) && qa_core::text::contains_seq(&sw, &wb) && sw.len() <= 60 {
+                // A typed relation ("BME280 —CONNECTS_TO→ ESP32") keeps its statement; a count of
+                // co-occurrences gives way to the sentence.
+                let head = match fact.text.split_once(" (stated in") {
+                    Some((relation, _)) if fact.kind == "direct_edge" && !fact.text.contains("(co-occur in") => relation.to_string(),
+                    _ => format!("{a} and {b}"),
+                };
+                return GraphFact { text: format!("{head}: \"{sent}\""), chunk_ids: vec![c.chunk.id.clone()], ..fact };
+            }
+        }
+    }
+    fact
+}
+
+/// The quoted sentence of a fact stated by [`relating_sentence`], if any.
+fn quoted_sentence(text: &str) -> Option<&str> {
+    text.split_once(": \"").map(|(_, q)| q)
 }
 
 /// Images to show: when the question asks for a picture, the graph's images plus figures of the
@@ -510,7 +550,7 @@ mod tests {
         let a = chunk("power_1", "Deep sleep is the state in which the ESP32 draws about 10 µA. The radio is off.");
         let graph = GraphEvidence {
             grounded: vec![grounded("deep sleep")],
-            facts: vec![GraphFact { kind: "co_mention".into(), text: "deep sleep and battery".into(), chunk_ids: vec!["power_1".into(), "ghost_9".into()] }],
+            facts: vec![GraphFact { kind: "co_mention".into(), text: "deep sleep and battery".into(), chunk_ids: vec!["power_1".into(), "ghost_9".into()], subjects: vec![] }],
             ..Default::default()
         };
         let ans = synthesize_one("What is deep sleep?", &a, 0.7, &graph);
@@ -545,6 +585,20 @@ mod tests {
         assert!(!texts.contains(&"Deep sleep affects battery life."), "restates the question: {texts:?}");
         assert!(!texts.iter().any(|t| t.contains('|') || t.ends_with(':')), "{texts:?}");
         assert_eq!(texts.iter().filter(|t| t.contains("10 µA")).count(), 1, "near-copies: {texts:?}");
+    }
+
+    #[test]
+    fn a_relation_fact_quotes_the_sentence_that_names_both_concepts() {
+        let a = chunk("p_1", "The ESP32 wakes every five minutes. In deep sleep the ESP32 draws 10 µA, so deep sleep decides battery life more than anything else.");
+        let b = chunk("p_2", "Battery life is long.");
+        let candidates = vec![Candidate { chunk: &b, score: 0.5, from_graph: false, rank: 0 }, Candidate { chunk: &a, score: 0.4, from_graph: false, rank: 1 }];
+        let fact = GraphFact { kind: "co_mention".into(), text: "deep sleep and battery life are mentioned together in 1 chunk(s): p_1".into(), chunk_ids: vec!["p_1".into()], subjects: vec!["deep sleep".into(), "battery life".into()] };
+        let f = relating_sentence(fact.clone(), &candidates);
+        assert!(f.text.starts_with("deep sleep and battery life: \"In deep sleep the ESP32 draws 10 µA"), "{}", f.text);
+        assert_eq!(f.chunk_ids, ["p_1"]);
+        // No sentence names both: the fact stays as the graph gave it.
+        let f = relating_sentence(fact.clone(), &candidates[..1]);
+        assert_eq!(f, fact);
     }
 
     #[test]
