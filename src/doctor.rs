@@ -261,6 +261,12 @@ fn settings_view(settings: &Settings) -> Vec<serde_json::Value> {
             if let Some(url) = v.as_str().filter(|_| *k == "es") {
                 v = serde_json::Value::String(crate::config::redact_es_url(url));
             }
+            // A setting held as f32 reads as its shortest decimal (0.55, not 0.550000011920929).
+            if let Some(f) = v.as_f64().filter(|f| v.is_f64() && f64::from(*f as f32) == *f)
+                && let Ok(short) = (f as f32).to_string().parse::<f64>()
+            {
+                v = json!(short);
+            }
             json!({"key": k, "value": v, "origin": settings.origin(k)})
         })
         .collect()
