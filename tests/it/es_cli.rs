@@ -288,3 +288,25 @@ fn the_remote_path_answers_through_the_rest_api_without_showing_the_key() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.starts_with("error: ") && err.contains("hint:") && !err.contains("panicked"), "{err}");
 }
+
+/// "Which X has the most …" when another group has exactly as many: the answer keeps its bucket
+/// and a note names the tied group; when one group leads, no note.
+#[test]
+fn a_tie_for_first_place_is_named_in_a_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |rows: &[(&str, &str)]| {
+        let path = dir.path().join("repairs.jsonl");
+        let text: String = rows.iter().enumerate().map(|(i, (m, j))| json!({"id": format!("r{i}"), "mechanic_name": m, "job": j}).to_string() + "\n").collect();
+        std::fs::write(&path, text).unwrap();
+        qa(dir.path()).args(["es", "index"]).arg(&path).args(["--name", "repairs"]).assert().success();
+    };
+    let notes = |v: &Value| v["notes"].as_array().unwrap().iter().filter_map(Value::as_str).filter(|n| n.contains("tie")).map(str::to_string).collect::<Vec<_>>();
+    write(&[("Ana", "brake"), ("Ana", "tyre"), ("Ben", "brake"), ("Ben", "oil"), ("Cy", "oil")]);
+    let v = run_json(qa(dir.path()).args(["es", "Which mechanic has the most repairs?", "--index", "repairs", "--json", "--llm", "none"]), 0);
+    assert_eq!(v["aggregations"]["group"]["buckets"].as_array().map(Vec::len), Some(1), "the answer keeps its one bucket: {v}");
+    let n = notes(&v);
+    assert!(n.len() == 1 && n[0].contains("1 other group ties for first place") && (n[0].contains("Ben") || n[0].contains("Ana")), "{v}");
+    write(&[("Ana", "brake"), ("Ana", "tyre"), ("Ana", "oil"), ("Ben", "brake"), ("Ben", "oil"), ("Cy", "oil")]);
+    let v = run_json(qa(dir.path()).args(["es", "Which mechanic has the most repairs?", "--index", "repairs", "--json", "--llm", "none"]), 0);
+    assert!(notes(&v).is_empty(), "{v}");
+}

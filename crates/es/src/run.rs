@@ -234,6 +234,11 @@ fn run(engine: &dyn SearchEngine, mut llm: Option<&mut LlmRun>, question: &str, 
         return Ok(finish(engine, question, &r, Some(best.body.clone()), intent, summary, Err(reasons), &notes, o, nodes, trace_id));
     };
     let executed = execute(engine, &mapping, &req, intent, Paging::Offset, o, &mut nodes);
+    if let Ok(ex) = &executed
+        && let Some(note) = ties::tie_note(engine, &mapping, &o.limits, req.body(), ex.aggregations.as_ref(), &mut nodes)
+    {
+        notes.push(note);
+    }
     let mut out = finish(engine, question, &r, Some(req.body().clone()), intent, summary, executed.map_err(|e| vec![e.to_string()]), &notes, o, nodes, trace_id);
     out.answer.coverage = Some(plan.coverage.clone());
     // "The 5 deepest": the page is the whole answer.
@@ -274,6 +279,7 @@ fn generate_step(nodes: &mut Nodes, llm: Option<&mut LlmRun>, input: &GenerateIn
 
 mod finish;
 pub mod page;
+mod ties;
 use finish::{Paging, clarify, execute, finish, pasted_run};
 
 /// Re-run a stored request body (a session's artifact) at another page (`options.offset`, and

@@ -17,7 +17,7 @@ use crate::{Ambiguity, CheckedRequest, EsAnswer, EsError, EsStatus, Intent, Mapp
 pub(super) struct Executed {
     total: u64,
     hits: Vec<Value>,
-    aggregations: Option<Value>,
+    pub(super) aggregations: Option<Value>,
     page: Option<crate::Page>,
     /// The body that ran (for a page: with its `from`, or its sort and `search_after`).
     body: Value,
