@@ -207,6 +207,13 @@ pub fn extract(
     let one_word: HashSet<String> = stats.df.keys().filter(|id| !id.contains(' ') && stats.kinds.get(*id) != Some(&TermKind::Title)).cloned().collect();
     let usage = usage::usage(chunks, &one_word);
     stats.rejected = usage.iter().filter(|(id, u)| usage::not_a_concept(id, u).is_some()).map(|(id, _)| id.clone()).collect();
+    // Words of prose, not of code listings or console output ("previous error", "test result").
+    let prose_kinds: HashSet<String> = stats.df.keys().filter(|id| matches!(stats.kinds.get(*id), Some(TermKind::Phrase | TermKind::Name | TermKind::Heading))).cloned().collect();
+    for (id, counts) in usage::block_usage(chunks, &prose_kinds) {
+        if usage::mostly_output(counts) {
+            stats.rejected.insert(id);
+        }
+    }
     let mut concepts = stats.concepts(n, params);
     // 3. Every mention of a kept concept in every chunk.
     let mentions = chunk_mentions(chunks, &per_chunk, &mut concepts, &stats.df, n);

@@ -53,6 +53,39 @@ pub(crate) fn usage(chunks: &[Chunk], ids: &HashSet<String>) -> HashMap<String, 
     out
 }
 
+/// Words of a term written in code or console-output blocks and in prose: `(in blocks, in prose)`
+/// for every id in `ids`. Paragraphs reach the chunks as single lines and code or output blocks
+/// keep their line breaks, so a block with a line break inside is code or output.
+pub(crate) fn block_usage(chunks: &[Chunk], ids: &HashSet<String>) -> HashMap<String, (usize, usize)> {
+    const LONGEST: usize = 5;
+    let first_words: HashSet<&str> = ids.iter().filter_map(|id| id.split(' ').next()).collect();
+    let mut out: HashMap<String, (usize, usize)> = HashMap::new();
+    for c in chunks {
+        for block in c.content.split("\n\n") {
+            let in_block = block.trim().contains('\n');
+            let words: Vec<&str> = block.split_whitespace().map(|w| w.trim_matches(|ch: char| !ch.is_alphanumeric() && ch != '_')).filter(|w| !w.is_empty()).collect();
+            for i in 0..words.len() {
+                if !first_words.contains(words[i].to_lowercase().as_str()) {
+                    continue;
+                }
+                for n in 1..=LONGEST.min(words.len() - i) {
+                    let id = normalize_concept(&words[i..i + n].join(" "));
+                    if let Some(e) = ids.get(&id).map(|_| out.entry(id).or_default()) {
+                        if in_block { e.0 += 1 } else { e.1 += 1 }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A term seen mostly in code or console output ("previous error", "test result") and seldom
+/// in prose is output, not a concept.
+pub(crate) fn mostly_output((in_blocks, in_prose): (usize, usize)) -> bool {
+    in_blocks >= 2 && in_blocks >= 3 * in_prose
+}
+
 /// "1-1", "15-2:", "3.4": the numbering of a listing, figure or table.
 fn is_numbering(token: &str) -> bool {
     let t = token.trim_end_matches([':', '.', ',', ')']);
@@ -122,6 +155,12 @@ mod tests {
         assert_eq!(why("summary"), Some("a heading repeated across documents"));
         assert_eq!(why("drop"), None, "written as code");
         assert_eq!(why("ownership"), None);
+        let chunks = [chunk("d.md", "Testing", "Run the tests.\n\n$ cargo test\ntest result: ok. 1 passed\n\ntest result: FAILED. 0 passed\nerror: 1 previous error\n\nThe test result line sums it up.\n\nOwnership rules.")];
+        let ids: HashSet<String> = ["test result", "ownership rule"].iter().map(|s| s.to_string()).collect();
+        let b = block_usage(&chunks, &ids);
+        assert_eq!(b["test result"], (2, 1), "two output blocks (with line breaks), one paragraph");
+        assert!(!mostly_output(b["test result"]) && mostly_output((3, 1)) && !mostly_output((1, 0)));
+        assert_eq!(b["ownership rule"], (0, 1));
         assert!(inflects_a_verb("creating") && inflects_a_verb("running") && inflects_a_verb("finished") && !inflects_a_verb("beijing") && !inflects_a_verb("string"));
         assert!(is_numbering("15-2:") && is_numbering("3.4") && !is_numbering("2024") && !is_numbering("a-b"));
     }
