@@ -207,6 +207,23 @@ pub fn extract(
     let one_word: HashSet<String> = stats.df.keys().filter(|id| !id.contains(' ') && stats.kinds.get(*id) != Some(&TermKind::Title)).cloned().collect();
     let usage = usage::usage(chunks, &one_word);
     stats.rejected = usage.iter().filter(|(id, u)| usage::not_a_concept(id, u).is_some()).map(|(id, _)| id.clone()).collect();
+    // Document furniture ("the wiring page", "the next section") and fragments of a longer phrase
+    // that (nearly) always goes on ("water-based dew" of "water-based dew point").
+    let extended: HashMap<String, usize> = stats.df.iter().filter_map(|(id, &d)| id.rsplit_once(' ').map(|(head, _)| (head.to_string(), d))).fold(HashMap::new(), |mut m, (head, d)| {
+        let e = m.entry(head).or_insert(0);
+        *e = (*e).max(d);
+        m
+    });
+    for (id, &d) in &stats.df {
+        if stats.kinds.get(id) != Some(&TermKind::Phrase) || !id.contains(' ') {
+            continue;
+        }
+        let furniture = id.rsplit(' ').next().is_some_and(usage::is_furniture);
+        let fragment = extended.get(id).is_some_and(|&e| e * 10 >= d * 9);
+        if furniture || fragment {
+            stats.rejected.insert(id.clone());
+        }
+    }
     // Words of prose, not of code listings or console output ("previous error", "test result").
     let prose_kinds: HashSet<String> = stats.df.keys().filter(|id| matches!(stats.kinds.get(*id), Some(TermKind::Phrase | TermKind::Name | TermKind::Heading))).cloned().collect();
     for (id, counts) in usage::block_usage(chunks, &prose_kinds) {

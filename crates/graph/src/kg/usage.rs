@@ -86,6 +86,12 @@ pub(crate) fn mostly_output((in_blocks, in_prose): (usize, usize)) -> bool {
     in_blocks >= 2 && in_blocks >= 3 * in_prose
 }
 
+/// Nouns that name a part of a document rather than a topic ("the wiring page", "the next
+/// section", "Listing 3"): a phrase ending in one is furniture. Generic English.
+pub(crate) fn is_furniture(word: &str) -> bool {
+    matches!(word, "page" | "section" | "chapter" | "figure" | "listing" | "appendix" | "paragraph" | "footnote" | "note" | "example" | "screenshot")
+}
+
 /// "1-1", "15-2:", "3.4": the numbering of a listing, figure or table.
 fn is_numbering(token: &str) -> bool {
     let t = token.trim_end_matches([':', '.', ',', ')']);
