@@ -601,6 +601,23 @@ mod tests {
     }
 
     #[test]
+    fn furniture_fragments_and_console_output_are_not_concepts() {
+        let chunks = vec![
+            chunk("a_0", "The water-based dew point is lower than the frost point. See the wiring page for the pins.", &[]),
+            chunk("b_0", "A water-based dew point above 20 feels muggy; the wiring page shows the frost point too.", &[]),
+            chunk("c_0", "Next, the frost point.\n\n$ run\nbuild failed: previous error\nwarning: previous error\n\nThe frost point again.", &[]),
+            chunk("d_0", "A build log.\n\n$ run\nprevious error here\nprevious error there", &[]),
+        ];
+        let kg = extract(&chunks, &BTreeMap::new(), "c_chunks.jsonl", &HashMap::new(), &HashMap::new(), ExtractParams { min_df: 2, min_related_weight: 2, max_per_chunk: 20 });
+        let ids: Vec<&String> = kg.concepts.keys().collect();
+        assert!(kg.concepts.contains_key("water-based dew point") && kg.concepts.contains_key("frost point"), "{ids:?}");
+        assert!(!kg.concepts.contains_key("water-based dew"), "a fragment of a longer term: {ids:?}");
+        assert!(!kg.concepts.contains_key("wiring page"), "document furniture: {ids:?}");
+        assert!(!kg.concepts.contains_key("previous error"), "console output: {ids:?}");
+        assert!(!kg.concepts.contains_key("next"), "an adverb: {ids:?}");
+    }
+
+    #[test]
     fn extracts_concepts_cooccurrence_and_images() {
         let chunks = vec![
             chunk("a_0", "Deep sleep extends battery life. The ESP32 calls `esp_deep_sleep_start()`.", &["img_panel"]),
