@@ -311,6 +311,11 @@ impl Reader<'_> {
                 self.mark(d..d + 1, "distinct");
             }
         }
+        // Counting the values of the column the rows are grouped by gives 1 in every group: the
+        // reading went wrong somewhere, so it must not pass for an answer.
+        if select.iter().any(|e| matches!(e, Expr::Agg { func: AggFunc::CountDistinct, col: Some(c) } if self.q.group_by.contains(&Expr::col(c.clone())))) {
+            self.penalties.push(("counts the distinct values of the column it groups by".into(), 0.5));
+        }
         self.q.select = select;
         self.orderings();
         // A list shows what it is sorted by ("site names ordered by city").
