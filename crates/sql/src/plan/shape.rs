@@ -318,6 +318,11 @@ impl Reader<'_> {
         }
         self.q.select = select;
         self.orderings();
+        // "The course with the most enrolments" read as one total ranked against nothing: an
+        // aggregate without groups has a single row, so ranking it answers another question.
+        if self.q.group_by.is_empty() && self.q.aggregates() && self.q.order_by.iter().any(|(e, _)| e.is_agg()) && self.q.set_op.is_none() {
+            self.penalties.push(("ranks a single total: nothing is grouped to rank".into(), 0.5));
+        }
         // A list shows what it is sorted by ("site names ordered by city").
         if !self.q.aggregates() && self.q.group_by.is_empty() {
             for (e, _) in self.q.order_by.clone() {
