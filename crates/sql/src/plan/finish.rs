@@ -305,6 +305,11 @@ impl Reader<'_> {
             }
         }
         self.q.joins = steps;
+        // Rows of one table grouped by its own key are groups of one: a count over them is 1.
+        let counts = self.q.select.iter().chain(self.q.order_by.iter().map(|(e, _)| e)).chain(self.q.having.iter().map(|h| &h.expr)).any(|e| matches!(e, Expr::Agg { func: super::ir::AggFunc::Count | super::ir::AggFunc::CountDistinct, .. }));
+        if counts && self.q.joins.is_empty() && self.q.set_op.is_none() && self.pk(&self.q.table).is_some_and(|pk| self.q.group_by.contains(&Expr::col(pk))) {
+            self.penalties.push(("counts groups of one row (grouped by the key of its only table)".into(), 0.5));
+        }
     }
 
     /// The shortest path from `from` to `to`; among paths at most as long, the one through
