@@ -148,3 +148,18 @@ fn what_the_schema_lacks_is_not_answered() {
         assert!(o.ambiguity.is_some() || o.confidence < CONFIDENCE_THRESHOLD, "{q}: {:?}", o.coverage);
     }
 }
+
+/// Plans whose shape cannot answer any question — a count over groups of one row — ask instead of
+/// answering: the reading went wrong somewhere before.
+#[test]
+fn counting_groups_of_one_row_is_not_an_answer() {
+    let ctx = audit_context();
+    for q in ["What are the ids of all departments that have more than 2 departments?", "How many findings per finding?"] {
+        let o = on(&ctx, q);
+        assert!(o.confidence < CONFIDENCE_THRESHOLD, "{q}: confidence {} {:?}", o.confidence, o.coverage);
+        assert!(o.coverage.penalties.iter().any(|(why, _)| why.contains("groups of one row")), "{q}: {:?}", o.coverage);
+    }
+    // Grouping another table's rows by their department is a real count.
+    let s = sql(&ctx, "How many findings per department?");
+    assert!(s.contains("COUNT(*)") && s.contains("GROUP BY"), "{s}");
+}
