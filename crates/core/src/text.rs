@@ -226,6 +226,52 @@ pub fn singular(word: &str) -> String {
     w.to_string()
 }
 
+/// Base forms a verb form may have: the irregular one ("came" → come), else the word itself and
+/// what its -ed, -ing, -s endings leave ("submitted" → submit, "carried" → carry).
+pub fn verb_lemmas(w: &str) -> Vec<String> {
+    let irregular = match w {
+        "came" => Some("come"),
+        "took" | "taken" => Some("take"),
+        "made" => Some("make"),
+        "did" | "done" | "does" => Some("do"),
+        "got" | "gotten" => Some("get"),
+        "saw" | "seen" => Some("see"),
+        "found" => Some("find"),
+        "held" => Some("hold"),
+        "ran" => Some("run"),
+        "led" => Some("lead"),
+        "went" | "gone" => Some("go"),
+        "was" | "were" | "been" | "is" | "are" => Some("be"),
+        "had" | "has" => Some("have"),
+        "wrote" | "written" => Some("write"),
+        "put" => Some("put"),
+        "sent" => Some("send"),
+        "built" => Some("build"),
+        "kept" => Some("keep"),
+        "left" => Some("leave"),
+        "flew" | "flown" => Some("fly"),
+        "brought" => Some("bring"),
+        _ => None,
+    };
+    if let Some(b) = irregular {
+        return vec![b.to_string()];
+    }
+    let mut out = vec![w.to_string()];
+    for (suffix, add) in [("ied", "y"), ("ies", "y"), ("ed", ""), ("ed", "e"), ("es", ""), ("s", ""), ("ing", ""), ("ing", "e")] {
+        if let Some(stem) = w.strip_suffix(suffix)
+            && stem.len() >= 2
+        {
+            out.push(format!("{stem}{add}"));
+            // "submitted" → "submit".
+            let b = stem.as_bytes();
+            if add.is_empty() && b.len() >= 3 && b[b.len() - 1] == b[b.len() - 2] {
+                out.push(stem[..stem.len() - 1].to_string());
+            }
+        }
+    }
+    out
+}
+
 /// The family of a lower-case word, so that a verb finds the field named by its noun: "arrived",
 /// "arriving", "arrival" → "arriv"; "departed", "departure" → "depart"; "shipped", "shipment" →
 /// "ship". A light suffix stripper (not a full stemmer): compare families of words of at least
@@ -373,6 +419,16 @@ pub fn query_terms(question: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lemmas_of_verb_forms() {
+        assert!(verb_lemmas("submitted").contains(&"submit".to_string()));
+        assert!(verb_lemmas("carried").contains(&"carry".to_string()));
+        assert!(verb_lemmas("raised").contains(&"raise".to_string()));
+        assert!(verb_lemmas("handled").contains(&"handle".to_string()));
+        assert_eq!(verb_lemmas("came"), ["come"]);
+        assert!(verb_lemmas("resulted").contains(&"result".to_string()));
+    }
 
     #[test]
     fn verb_forms_are_generated_from_base_forms() {

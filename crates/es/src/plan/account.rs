@@ -29,50 +29,6 @@ const PARTICLES: &[&str] = &["out", "place", "up", "in", "on", "off", "about"];
 /// Prepositions and adverbs that relate the parts of a question and carry no condition.
 const GRAMMAR: &[&str] = &["during", "across", "among", "amongst", "throughout", "within", "ever", "yet", "still", "altogether", "currently", "already", "total", "overall"];
 
-/// Base forms a verb form may have.
-fn lemmas(w: &str) -> Vec<String> {
-    let irregular = match w {
-        "came" => Some("come"),
-        "took" | "taken" => Some("take"),
-        "made" => Some("make"),
-        "did" | "done" | "does" => Some("do"),
-        "got" | "gotten" => Some("get"),
-        "saw" | "seen" => Some("see"),
-        "found" => Some("find"),
-        "held" => Some("hold"),
-        "ran" => Some("run"),
-        "led" => Some("lead"),
-        "went" | "gone" => Some("go"),
-        "was" | "were" | "been" | "is" | "are" => Some("be"),
-        "had" | "has" => Some("have"),
-        "wrote" | "written" => Some("write"),
-        "put" => Some("put"),
-        "sent" => Some("send"),
-        "built" => Some("build"),
-        "kept" => Some("keep"),
-        "left" => Some("leave"),
-        "flew" | "flown" => Some("fly"),
-        "brought" => Some("bring"),
-        _ => None,
-    };
-    if let Some(b) = irregular {
-        return vec![b.to_string()];
-    }
-    let mut out = vec![w.to_string()];
-    for (suffix, add) in [("ied", "y"), ("ies", "y"), ("ed", ""), ("ed", "e"), ("es", ""), ("s", ""), ("ing", ""), ("ing", "e")] {
-        if let Some(stem) = w.strip_suffix(suffix)
-            && stem.len() >= 2
-        {
-            out.push(format!("{stem}{add}"));
-            // "submitted" → "submit".
-            let b = stem.as_bytes();
-            if add.is_empty() && b.len() >= 3 && b[b.len() - 1] == b[b.len() - 2] {
-                out.push(stem[..stem.len() - 1].to_string());
-            }
-        }
-    }
-    out
-}
 
 impl Reader<'_> {
     pub fn account(&mut self) -> Result<(), Ambiguity> {
@@ -102,7 +58,7 @@ impl Reader<'_> {
             // Only function words between the two conditions and the "or".
             let verb = |k: usize| {
                 let w = self.word(k);
-                (w.len() > 3 && w.ends_with("ed")) || qa_core::text::is_verb_form(w) || lemmas(w).iter().any(|l| LIGHT_VERBS.contains(&l.as_str()))
+                (w.len() > 3 && w.ends_with("ed")) || qa_core::text::is_verb_form(w) || qa_core::text::verb_lemmas(w).iter().any(|l| LIGHT_VERBS.contains(&l.as_str()))
             };
             let gap_ok = (spans[a].1..i).chain(i + 1..spans[b].0).all(|k| !self.ledger.is_content(k) || self.ledger.is_used(k) || verb(k));
             if !gap_ok || a == b {
@@ -319,7 +275,7 @@ impl Reader<'_> {
                 continue;
             }
             let w = self.word(i).to_string();
-            let light = lemmas(&w).iter().any(|l| LIGHT_VERBS.contains(&l.as_str()));
+            let light = qa_core::text::verb_lemmas(&w).iter().any(|l| LIGHT_VERBS.contains(&l.as_str()));
             let of_index = w.len() >= 4 && qa_core::text::word_family(&w) == index_family && (w.ends_with("ed") || w.ends_with("ing"));
             // A verb whose only reading is a date field the plan does not filter on names that
             // event: not a relation ("opened" is no `createdAt`).
@@ -372,20 +328,5 @@ impl Reader<'_> {
         };
         alternatives.extend(closest);
         Err(Ambiguity { field: first, message, alternatives })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::lemmas;
-
-    #[test]
-    fn lemmas_of_verb_forms() {
-        assert!(lemmas("submitted").contains(&"submit".to_string()));
-        assert!(lemmas("carried").contains(&"carry".to_string()));
-        assert!(lemmas("raised").contains(&"raise".to_string()));
-        assert!(lemmas("handled").contains(&"handle".to_string()));
-        assert_eq!(lemmas("came"), ["come"]);
-        assert!(lemmas("resulted").contains(&"result".to_string()));
     }
 }

@@ -328,58 +328,59 @@ impl Reader<'_> {
         Ok(())
     }
 
+    /// "Which X" / "what X" at a sentence's start where X is an unused field mention (not the
+    /// index's own name): `(position of "which", mention)`, in question order.
+    fn which_field_mentions(&self) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        for &(s, e) in &self.a.sentences {
+            for i in s..(s + 2).min(e) {
+                if !matches!(self.word(i), "which" | "what") {
+                    continue;
+                }
+                if let Some(mi) = self.ms.iter().position(|m| m.start == i + 1).filter(|&mi| !self.used[mi] && !self.names_index(mi))
+                    && matches!(self.ms[mi].best().target, Target::Field { .. })
+                {
+                    out.push((i, mi));
+                }
+            }
+        }
+        out
+    }
+
     /// "Which X …" (or "what X") with a ranking, a count or a metric: X is the group.
     fn which_group(&mut self) {
         let ranked = !self.a.superlatives.is_empty() || self.plan.metric.is_some() || self.count;
         if !ranked {
             // "Which airline has abbreviation UAL?": the field asked for is shown.
-            for (s, e) in self.a.sentences.clone() {
-                for i in s..(s + 2).min(e) {
-                    if !matches!(self.word(i), "which" | "what") {
-                        continue;
-                    }
-                    let Some(mi) = self.ms.iter().position(|m| m.start == i + 1).filter(|&mi| !self.used[mi] && !self.names_index(mi)) else { continue };
-                    if !matches!(self.ms[mi].best().target, Target::Field { .. }) {
-                        continue;
-                    }
-                    let Some(f) = self.field(mi) else { continue };
-                    // "In which years …", "Which airline has …": the field's values (once each).
-                    if self.is_groupable(&f)
-                        && self.plan.groups.is_empty()
-                        && let Some(exact) = self.exact(&f)
-                    {
-                        self.consume(mi, format!("values of {f}"));
-                        self.mark(i..i + 1, format!("values of {f}"));
-                        self.plan.groups.push(Group::Terms { field: exact, size: 0, order: BucketOrder::CountDesc, min_count: None });
-                        return;
-                    }
-                    self.consume(mi, format!("show {f}"));
-                    self.mark(i..i + 1, format!("show {f}"));
-                    self.shown.push(f);
+            for (i, mi) in self.which_field_mentions() {
+                let Some(f) = self.field(mi) else { continue };
+                // "In which years …", "Which airline has …": the field's values (once each).
+                if self.is_groupable(&f)
+                    && self.plan.groups.is_empty()
+                    && let Some(exact) = self.exact(&f)
+                {
+                    self.consume(mi, format!("values of {f}"));
+                    self.mark(i..i + 1, format!("values of {f}"));
+                    self.plan.groups.push(Group::Terms { field: exact, size: 0, order: BucketOrder::CountDesc, min_count: None });
                     return;
                 }
+                self.consume(mi, format!("show {f}"));
+                self.mark(i..i + 1, format!("show {f}"));
+                self.shown.push(f);
+                return;
             }
             return;
         }
         if !self.plan.groups.is_empty() {
             return;
         }
-        for (s, e) in self.a.sentences.clone() {
-            for i in s..(s + 2).min(e) {
-                if !matches!(self.word(i), "which" | "what") {
-                    continue;
-                }
-                let Some(mi) = self.ms.iter().position(|m| m.start == i + 1).filter(|&mi| !self.used[mi] && !self.names_index(mi)) else { continue };
-                if !matches!(self.ms[mi].best().target, Target::Field { .. }) {
-                    continue;
-                }
-                let Some(f) = self.fields_of(mi).into_iter().map(|(f, ..)| f).find(|f| self.is_groupable(f)) else { continue };
-                let Some(exact) = self.exact(&f) else { continue };
-                self.consume(mi, format!("group by {f}"));
-                self.mark(i..i + 1, format!("group by {f}"));
-                self.plan.groups.push(Group::Terms { field: exact, size: 0, order: BucketOrder::CountDesc, min_count: None });
-                return;
-            }
+        for (i, mi) in self.which_field_mentions() {
+            let Some(f) = self.fields_of(mi).into_iter().map(|(f, ..)| f).find(|f| self.is_groupable(f)) else { continue };
+            let Some(exact) = self.exact(&f) else { continue };
+            self.consume(mi, format!("group by {f}"));
+            self.mark(i..i + 1, format!("group by {f}"));
+            self.plan.groups.push(Group::Terms { field: exact, size: 0, order: BucketOrder::CountDesc, min_count: None });
+            return;
         }
         // "What is the year that had the most concerts?": the listed field is the group.
         if let Some(p) = self.a.projection.clone()

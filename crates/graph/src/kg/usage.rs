@@ -102,12 +102,7 @@ fn is_numbering(token: &str) -> bool {
 
 /// "creating", "finished", "running": an -ing or -ed form of a known verb.
 fn inflects_a_verb(word: &str) -> bool {
-    ["ing", "ed"].iter().any(|suffix| {
-        word.strip_suffix(suffix).is_some_and(|stem| {
-            let undoubled = stem.len() >= 2 && stem.as_bytes()[stem.len() - 1] == stem.as_bytes()[stem.len() - 2];
-            is_base_verb(stem) || is_base_verb(&format!("{stem}e")) || (undoubled && is_base_verb(&stem[..stem.len() - 1]))
-        })
-    })
+    (word.ends_with("ing") || word.ends_with("ed")) && qa_core::text::verb_lemmas(word).iter().skip(1).any(|l| is_base_verb(l))
 }
 
 /// Why a one-word term is not a concept, or None when it may be one.
