@@ -304,6 +304,16 @@ fn print_eval(r: &qa_query::eval::EvalReport) {
         for (lane, s) in &r.lanes {
             row(lane, s);
         }
+        // Per kind only when the set has more than one kind (else it repeats the table).
+        if r.by_kind.len() > 1 {
+            for (kind, ks) in &r.by_kind {
+                println!("  kind '{kind}' ({} questions):", ks.questions);
+                row("fused", &ks.fused);
+                for (lane, s) in &ks.lanes {
+                    row(lane, s);
+                }
+            }
+        }
     } else {
         println!("  (no answerable questions: retrieval not scored)");
     }

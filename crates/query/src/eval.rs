@@ -100,6 +100,12 @@ pub struct QuestionResult {
     pub ranked_files: Vec<String>,
     /// 1-based rank of each gold file (None: not in the ranking).
     pub gold_ranks: Vec<Option<usize>>,
+    /// The same ranks in each lane's own ranking (what the lane would have found by itself).
+    #[serde(default)]
+    pub lane_gold_ranks: BTreeMap<String, Vec<Option<usize>>>,
+    /// The question's `kind` label, when it has one.
+    #[serde(default)]
+    pub kind: Option<String>,
     /// Whether the answer text contains the gold answer (None: the question has none).
     pub answer_contains_gold: Option<bool>,
     /// Share of the key terms found in the answer text (None: the question has none).
@@ -131,6 +137,17 @@ pub struct NotFoundRates {
     pub answerable_not_found: Option<f64>,
 }
 
+/// The fused and per-lane scores of one kind of question.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct KindScores {
+    /// Answerable questions of this kind.
+    pub questions: usize,
+    /// The fused ranking.
+    pub fused: Scores,
+    /// Each lane alone.
+    pub lanes: BTreeMap<String, Scores>,
+}
+
 /// The report of a run.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct EvalReport {
@@ -144,6 +161,10 @@ pub struct EvalReport {
     pub fused: Scores,
     /// Each lane alone.
     pub lanes: BTreeMap<String, Scores>,
+    /// The same scores for each `kind` of question (fused and each lane), when the set labels
+    /// its questions.
+    #[serde(default)]
+    pub by_kind: BTreeMap<String, KindScores>,
     /// Share of questions with an `answer` whose answer text contains it (case-insensitive).
     pub answer_contains_gold: Option<f64>,
     /// Mean share of `key_terms` found in the answer text.
@@ -242,6 +263,8 @@ pub fn run(engine: &mut Engine, questions: &[EvalQuestion], opts: &EvalOptions) 
     let ks = &opts.ks;
     let mut fused = Acc::default();
     let mut lanes: BTreeMap<Lane, Acc> = Lane::ALL.iter().map(|l| (*l, Acc::default())).collect();
+    // kind → (fused, per lane).
+    let mut kinds: BTreeMap<String, (Acc, BTreeMap<Lane, Acc>)> = BTreeMap::new();
     let mut latencies = Vec::new();
     let mut per_question = Vec::new();
     let mut rankings: Vec<Vec<usize>> = Vec::new();
@@ -256,11 +279,21 @@ pub fn run(engine: &mut Engine, questions: &[EvalQuestion], opts: &EvalOptions) 
         let ranked = r.retrieval.ranked_rows();
         let files = files_in_order(engine, ranked.iter().copied());
         let ranks = gold_ranks(&q.gold, &files);
+        let mut lane_ranks: BTreeMap<String, Vec<Option<usize>>> = BTreeMap::new();
         if q.answerable {
             fused.add(&ranks, ks);
+            let mut kind_acc = q.kind.as_ref().map(|k| kinds.entry(k.clone()).or_default());
+            if let Some(e) = kind_acc.as_mut() {
+                e.0.add(&ranks, ks);
+            }
             for (lane, acc) in lanes.iter_mut() {
                 let rows = lane_rows(&r.retrieval, *lane);
-                acc.add(&gold_ranks(&q.gold, &files_in_order(engine, rows)), ks);
+                let lr = gold_ranks(&q.gold, &files_in_order(engine, rows));
+                acc.add(&lr, ks);
+                if let Some(e) = kind_acc.as_mut() {
+                    e.1.entry(*lane).or_default().add(&lr, ks);
+                }
+                lane_ranks.insert(lane.as_str().to_string(), lr);
             }
             answerable += 1;
             answerable_nf += usize::from(!r.answer.found);
@@ -286,6 +319,8 @@ pub fn run(engine: &mut Engine, questions: &[EvalQuestion], opts: &EvalOptions) 
             gold: q.gold.clone(),
             ranked_files: files.iter().take(10).cloned().collect(),
             gold_ranks: ranks,
+            lane_gold_ranks: lane_ranks,
+            kind: q.kind.clone(),
             answer_contains_gold,
             key_term_coverage,
             latency_ms: ms,
@@ -315,6 +350,10 @@ pub fn run(engine: &mut Engine, questions: &[EvalQuestion], opts: &EvalOptions) 
         ks: ks.clone(),
         fused: fused.scores(),
         lanes: lanes.iter().map(|(l, a)| (l.as_str().to_string(), a.scores())).collect(),
+        by_kind: kinds
+            .iter()
+            .map(|(k, (f, l))| (k.clone(), KindScores { questions: f.n, fused: f.scores(), lanes: l.iter().map(|(l, a)| (l.as_str().to_string(), a.scores())).collect() }))
+            .collect(),
         answer_contains_gold: (with_answer > 0).then(|| contains as f64 / with_answer as f64),
         key_term_coverage: (with_terms > 0).then(|| coverage / with_terms as f64),
         latency_p50_ms: percentile(&latencies, 50),

@@ -364,6 +364,7 @@ impl Engine {
             "graph": lane(&r.graph),
             "walk": lane(&r.walk),
             "graph_seeds": r.seeds,
+            "fusion": r.fusion,
             "fused": r.fused.iter().take(20).map(|h| json!({"chunk_id": h.chunk_id, "score": h.score, "lanes": h.lanes})).collect::<Vec<_>>(),
         })
     }

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-use super::fusion::{self, fuse_lanes};
+use super::fusion::{self, fuse_lanes, FusionMode};
 use super::{FusedHit, Lane, LaneHit, LaneRanking, Retrieval, Seed};
 use qa_core::chunk::Chunk;
 use qa_embed::dot;
@@ -97,7 +97,7 @@ fn merge_subquery_rankings(lists: &[LaneRanking], t: Instant) -> LaneRanking {
         *e = e.max(h.score);
         m
     });
-    let merged = fusion::rrf(lists.iter().enumerate().map(|(i, l)| (i, l, 1.0)));
+    let merged = fusion::rrf(fusion::SUBQUERY_RRF_K, lists.iter().enumerate().map(|(i, l)| (i, l, 1.0)));
     ranking(merged.into_iter().take(LANE_DEPTH).map(|(row, _, _)| (row, best[&row])).collect(), t)
 }
 
@@ -126,9 +126,31 @@ impl Lanes<'_> {
             }
         };
         let lanes3 = [(Lane::Dense, &dense, self.weights.dense), (Lane::Lexical, &lexical, self.weights.lexical), (Lane::Graph, &graph, self.weights.graph)];
-        // The fusing walk orders the passages it reaches; the lanes' reciprocal-rank fusion orders
-        // the rest (BENCHMARKS.md compares this with reciprocal-rank fusion alone).
-        let fused_raw = fusion::walk_first(&walk, &fuse_lanes(&lanes3));
+        // The lanes' reciprocal-rank fusion, interleaved with the fusing walk when the walk is
+        // trusted (see fusion.rs).
+        let lane_fusion = fuse_lanes(&lanes3);
+        let file_of = |row: usize| self.chunks.get(row).map(|c| c.source_file.as_str());
+        let mut lane_files: Vec<&str> = Vec::new();
+        for f in &lane_fusion {
+            if lane_files.len() >= fusion::WALK_AGREEMENT_FILES {
+                break;
+            }
+            if let Some(file) = file_of(f.0)
+                && !lane_files.contains(&file)
+            {
+                lane_files.push(file);
+            }
+        }
+        let question_entities = seeds.iter().filter(|s| s.via == "question").count();
+        let fusion_mode = if fusion::walk_trusted(question_entities, walk.hits.first().and_then(|h| file_of(h.row)), &lane_files) {
+            FusionMode::WalkInterleaved
+        } else {
+            FusionMode::Lanes
+        };
+        let fused_raw = match fusion_mode {
+            FusionMode::WalkInterleaved => fusion::interleave_walk(&lane_fusion, &walk),
+            FusionMode::Lanes => lane_fusion,
+        };
         let dense_best: HashMap<usize, (f32, usize)> = dense_per.iter().enumerate().fold(HashMap::new(), |mut m, (qi, l)| {
             for h in &l.hits {
                 let e = m.entry(h.row).or_insert((f32::MIN, qi));
@@ -151,7 +173,7 @@ impl Lanes<'_> {
         let sub_best: Vec<usize> = (1..subs.len())
             .filter_map(|i| {
                 let lists: Vec<(usize, &LaneRanking, f32)> = [dense_per.get(i), lexical_per.get(i)].into_iter().flatten().enumerate().map(|(j, l)| (j, l, 1.0)).collect();
-                fusion::rrf(lists).first().map(|f| f.0)
+                fusion::rrf(fusion::SUBQUERY_RRF_K, lists).first().map(|f| f.0)
             })
             .collect();
         let (k, k_reason) = self.choose_k(subs, &fused, &dense, &lexical, opts);
@@ -179,7 +201,7 @@ impl Lanes<'_> {
             }
         }
         let selected = fusion::select(&fused, &sub_best, k);
-        Ok(Retrieval { subqueries: subs.to_vec(), dense, lexical, graph, walk, seeds, bridge_terms, fused, selected, k, k_reason })
+        Ok(Retrieval { subqueries: subs.to_vec(), dense, lexical, graph, walk, seeds, bridge_terms, fusion: fusion_mode, fused, selected, k, k_reason })
     }
 
     fn choose_k(&self, subs: &[String], fused: &[FusedHit], dense: &LaneRanking, lexical: &LaneRanking, opts: SelectOptions) -> (usize, String) {
@@ -262,7 +284,7 @@ impl Lanes<'_> {
         let first = if walk.is_empty() { LaneRanking::default() } else { ranking(g.personalized_pagerank(&walk, restart, LANE_DEPTH, bias_opt), t) };
         // Round two: also from the passages all lanes put first, so the entities those passages
         // name (the bridge of a two-hop question) lead to their own passages.
-        let first_round = fusion::rrf([(0, dense, 1.0), (1, lexical, 1.0), (2, &first, 1.0)]);
+        let first_round = fusion::rrf(fusion::SUBQUERY_RRF_K, [(0, dense, 1.0), (1, lexical, 1.0), (2, &first, 1.0)]);
         let passages: Vec<usize> = first_round.iter().take(PASSAGE_SEEDS).map(|f| f.0).collect();
         let share = PASSAGE_SEED_SHARE;
         let passage_mass = if entity_mass > 0.0 { entity_mass * share / (1.0 - share).max(1e-3) } else { 1.0 };

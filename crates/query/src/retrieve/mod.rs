@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 pub use decompose::SubqueryPrompt;
 pub(crate) use decompose::subqueries;
+pub use fusion::FusionMode;
 pub(crate) use plan::{plan_subqueries, SubqueryPlan, MIN_SUBQUERY_SIMILARITY};
 
 /// A retrieval lane.
@@ -74,8 +75,7 @@ pub struct FusedHit {
     pub chunk_id: String,
     /// The file the chunk comes from.
     pub source_file: String,
-    /// The fused score: the walk's PageRank mass for passages the fusing walk reached, 0 for the
-    /// rest (ordered after them by reciprocal-rank fusion).
+    /// The lanes' reciprocal-rank fusion score (0 for a passage only the trusted walk reached).
     pub score: f32,
     /// (lane, rank, lane score) for every lane that ranked it.
     pub lanes: Vec<(Lane, usize, f32)>,
@@ -119,6 +119,9 @@ pub struct Retrieval {
     /// Names of the entities through which bridge passages were reached (the second hop).
     #[serde(default)]
     pub bridge_terms: Vec<String>,
+    /// How the fused ranking was made (the lanes alone, or with the trusted walk).
+    #[serde(default)]
+    pub fusion: FusionMode,
     /// The fused ranking (longer than the selection), best first.
     pub fused: Vec<FusedHit>,
     /// The passages the answer may draw on, in order.
