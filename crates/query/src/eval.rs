@@ -122,6 +122,12 @@ pub struct QuestionResult {
     pub found: bool,
     /// Share of the question's focus the evidence held (None: not checked).
     pub focus_share: Option<f32>,
+    /// The chunks the retrieval selected, in order.
+    #[serde(default)]
+    pub selected_chunks: Vec<String>,
+    /// The answer's text without its evidence blocks.
+    #[serde(default)]
+    pub answer_text: String,
 }
 
 /// How often the answers said "not in the documents", on each kind of question.
@@ -329,6 +335,8 @@ pub fn run(engine: &mut Engine, questions: &[EvalQuestion], opts: &EvalOptions) 
             answerable: q.answerable,
             found: r.answer.found,
             focus_share: r.answer.focus.as_ref().map(|f| f.share),
+            selected_chunks: r.retrieval.selected.iter().map(|h| h.chunk_id.clone()).collect(),
+            answer_text: body.to_string(),
         });
         rankings.push(ranked);
         (opts.progress)();

@@ -16,6 +16,7 @@ use qa_core::text::singular;
 
 pub mod focus;
 pub mod grounding;
+mod intent;
 pub mod llm;
 pub mod writer;
 
@@ -108,8 +109,14 @@ pub struct SynthesisInput<'a> {
     /// Cosine similarity of each sentence to the question (the embedding model), used to re-rank
     /// the best lexical candidates; `None` keeps the lexical order.
     pub similarity: Option<SimilarityFn<'a>>,
+    /// The question's parts when retrieval split it ("What is A, and how does B work?" → "What is
+    /// A?", "How does B work?"): each part's best sentence comes right after the best one.
+    pub parts: &'a [String],
 }
 
+/// Score added to a sentence that delivers what the question asks for (and taken from one that
+/// points elsewhere).
+const INTENT_BONUS: f32 = 0.25;
 /// Lexical candidates re-ranked by semantic similarity.
 const RERANK_POOL: usize = 8;
 /// Words of each candidate the similarity sees (the opening of a sentence carries its point).
@@ -169,6 +176,11 @@ fn defines_a_concept(sentence: &[String], concepts: &[Vec<String>]) -> bool {
     })
 }
 
+/// The sentence has one of `side`'s words.
+fn names_any(sentence: &[String], side: &[String]) -> bool {
+    side.iter().any(|w| sentence.contains(w))
+}
+
 /// What the sentence scoring compares each sentence with, derived from the question once.
 struct QuestionTerms {
     /// The question's query terms, singular.
@@ -179,12 +191,19 @@ struct QuestionTerms {
     bridge_words: Vec<Vec<String>>,
     /// The names of the (at most three) confidently grounded concepts, as words.
     concept_names: Vec<Vec<String>>,
-    /// "What is X?" wants the sentence that says what X is.
-    wants_definition: bool,
+    /// What kind of answer the question asks for (a reason, a number, a step …).
+    intent: intent::Intent,
+    /// The content words of the two things a relation question relates.
+    sides: Option<(Vec<String>, Vec<String>)>,
 }
 
 impl QuestionTerms {
     fn of(input: &SynthesisInput) -> QuestionTerms {
+        Self::of_text(input, input.question)
+    }
+
+    /// The terms of `text` (the question or one of its parts).
+    fn of_text(input: &SynthesisInput, text: &str) -> QuestionTerms {
         let concept_names: Vec<Vec<String>> = input
             .graph
             .grounded
@@ -195,13 +214,13 @@ impl QuestionTerms {
             .take(3)
             .map(|g| words(&g.id))
             .collect();
-        let q_lower = input.question.trim().to_lowercase();
         QuestionTerms {
-            terms: query_terms(input.question).iter().map(|w| singular(w)).collect(),
-            all_words: words(input.question),
+            terms: query_terms(text).iter().map(|w| singular(w)).collect(),
+            all_words: words(text),
             bridge_words: input.bridge_terms.iter().map(|t| words(t)).collect(),
             concept_names,
-            wants_definition: ["what is", "what are", "what's", "define", "explain", "describe"].iter().any(|p| q_lower.starts_with(p)),
+            intent: intent::intent(text),
+            sides: intent::relation_sides(text),
         }
     }
 }
@@ -220,8 +239,16 @@ pub fn synthesize(input: SynthesisInput) -> Answer {
     }
     // The best sentence, then the chain, then the rest of the pool.
     let mut picked: Vec<CitedSentence> = pool.iter().take(1).cloned().collect();
-    for c in chain.into_iter().chain(pool.into_iter().skip(1)) {
-        if picked.len() < input.max_sentences && !picked.iter().any(|p| p.text == c.text || near_duplicate(&p.text, &c.text)) {
+    let fresh = |picked: &[CitedSentence], c: &CitedSentence| !picked.iter().any(|p| p.text == c.text || near_duplicate(&p.text, &c.text));
+    // Each part's best sentence (scored against the part alone, with the part's own intent).
+    let part_best: Vec<CitedSentence> = input.parts.iter().filter_map(|p| score_sentences(&input.candidates, &QuestionTerms::of_text(&input, p)).into_iter().next()).collect();
+    for c in chain.into_iter().chain(part_best) {
+        if picked.len() < input.max_sentences && fresh(&picked, &c) {
+            picked.push(c);
+        }
+    }
+    for c in pool.into_iter().skip(1) {
+        if picked.len() < input.max_sentences && fresh(&picked, &c) {
             picked.push(c);
         }
     }
@@ -275,6 +302,9 @@ fn score_sentences(candidates: &[Candidate], terms: &QuestionTerms) -> Vec<Cited
     let mut scored: Vec<CitedSentence> = Vec::new();
     for cand in candidates {
         for (pos, sent) in sentences(&cand.chunk.content).into_iter().enumerate() {
+            if intent::is_caption(&sent) {
+                continue;
+            }
             let sw = words(&sent);
             let sset: BTreeSet<&str> = sw.iter().map(String::as_str).collect();
             // Longer words carry more meaning; each question word counts once.
@@ -302,7 +332,20 @@ fn score_sentences(candidates: &[Candidate], terms: &QuestionTerms) -> Vec<Cited
             if concepts_in >= 2 {
                 score += 0.3; // states how two grounded concepts relate
             }
-            if terms.wants_definition && defines_a_concept(&sw, concept_names) {
+            if terms.intent == intent::Intent::Definition && defines_a_concept(&sw, concept_names) {
+                score += 0.3;
+            }
+            // A sentence that gives what the question asks for (a reason for "why", a number for
+            // "how many") outranks one that only shares its words; one that sends the reader
+            // elsewhere says less than one that says the thing.
+            if intent::delivers(terms.intent, &sw) {
+                score += INTENT_BONUS;
+            }
+            if intent::points_elsewhere(&sw) {
+                score -= INTENT_BONUS;
+            }
+            // "How does X relate to Y?": a sentence naming both sides states the relation.
+            if concepts_in < 2 && terms.sides.as_ref().is_some_and(|(a, b)| names_any(&sw, a) && names_any(&sw, b)) {
                 score += 0.3;
             }
             score -= 0.01 * pos as f32; // earlier sentences of a chunk tend to define things
@@ -538,6 +581,7 @@ mod tests {
             images: &images,
             bridge_terms: &[],
             similarity: None,
+            parts: &[],
         })
     }
 

@@ -195,6 +195,7 @@ impl Engine {
             images: &self.images,
             bridge_terms: &retrieval.bridge_terms,
             similarity: Some(&similarity),
+            parts: retrieval.subqueries.get(1..).unwrap_or(&[]),
         };
         match run {
             Some(r) => {
