@@ -40,6 +40,13 @@ fn the_graph_lane_finds_a_second_hop_that_shares_no_word_with_the_question() {
     // The answer states the chain: who founded it, and what she plays.
     let text = a["answer"]["text"].as_str().unwrap();
     assert!(text.contains("founded in 1982 by Tamsin Veller") && text.contains("cellist"), "{text}");
+    // The graph section states the bridge with both passages it rests on.
+    let facts = a["answer"]["graph_facts"].as_array().unwrap();
+    let bridge = facts.iter().find(|f| f["kind"] == "bridge").unwrap_or_else(|| panic!("no bridge fact: {facts:?}"));
+    let ids: Vec<&str> = bridge["chunk_ids"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+    assert_eq!(ids, ["bramblewick-orchestra_0", "tamsin-veller_0"], "{bridge}");
+    assert!(bridge["text"].as_str().unwrap().contains("Tamsin Veller"), "{bridge}");
+    assert!(matches!(a["trace"]["internal"]["rag"]["lanes"]["fusion"].as_str(), Some("lanes" | "walk_interleaved")));
     // Every lane's ranks are in the trace.
     let selected = &a["trace"]["internal"]["rag"]["hits"];
     assert!(selected.as_array().unwrap().iter().all(|h| h["lanes"].is_array()));
@@ -59,6 +66,12 @@ fn eval_on_a_dev_slice_reports_every_field_and_beats_dense_retrieval() {
         assert!(r["lanes"][lane]["recall"]["5"].is_number(), "{lane}");
     }
     assert_eq!(r["deterministic"], true, "two runs gave different rankings: {}", r["nondeterministic"]);
+    // Each question says where every lane put its gold files.
+    let q0 = &r["per_question"][0];
+    for lane in ["dense", "lexical", "graph"] {
+        assert_eq!(q0["lane_gold_ranks"][lane].as_array().map(Vec::len), q0["gold"].as_array().map(Vec::len), "{lane}: {q0}");
+    }
+    assert!(!q0["selected_chunks"].as_array().unwrap().is_empty() && q0["answer_text"].is_string(), "{q0}");
     let fused = r["fused"]["recall"]["5"].as_f64().unwrap();
     let dense = r["lanes"]["dense"]["recall"]["5"].as_f64().unwrap();
     assert!(fused > dense, "fused recall@5 {fused} should beat dense {dense}");

@@ -7,7 +7,7 @@ use qa_core::chunk::Chunk;
 use qa_core::error::Result;
 use qa_core::trace;
 use qa_graph::cypher::Policy;
-use qa_graph::evidence::{self, CypherGeneration, GraphEvidence};
+use qa_graph::evidence::{self, CypherGeneration, GraphEvidence, GraphFact};
 use qa_llm::LlmRun;
 
 use super::record::{self, TraceParts};
@@ -68,7 +68,10 @@ impl Engine {
 
         let t = Instant::now();
         let mut notes: Vec<String> = Vec::new();
-        let ev = self.graph_evidence(question, &vecs[0], run.as_mut(), &absence, &mut notes);
+        let mut ev = self.graph_evidence(question, &vecs[0], run.as_mut(), &absence, &mut notes);
+        // The second hop of a two-hop question, stated with the two passages it rests on.
+        let bridge_facts: Vec<GraphFact> = retrieval.bridges.iter().map(|b| bridge_fact(b, &self.chunks)).collect();
+        ev.facts.splice(0..0, bridge_facts);
         let graph_chunks: Vec<Chunk> = ev.source_ids.iter().filter_map(|sid| self.resolve_source(sid)).collect();
         let graph_ms = ms_since(t);
 
@@ -215,4 +218,22 @@ impl Engine {
 /// The plan's queries for the trace.
 pub(super) fn plan_json(plan: &SubqueryPlan) -> serde_json::Value {
     serde_json::to_value(plan).unwrap_or_default()
+}
+
+/// A bridge as a graph fact: the entity, the passage that names it (with the sentence that does)
+/// and the passage of its own document.
+fn bridge_fact(b: &retrieve::Bridge, chunks: &[Chunk]) -> GraphFact {
+    let chunk = |id: &str| chunks.iter().find(|c| c.id == id);
+    let file = |id: &str| chunk(id).map(|c| c.source_file.clone()).unwrap_or_default();
+    let needle = b.entity.to_lowercase();
+    let naming = chunk(&b.from_chunk).and_then(|c| {
+        qa_core::text::split_sentences(&c.content).into_iter().map(|(s, e)| c.content[s..e].trim()).find(|s| s.to_lowercase().contains(&needle) && s.len() <= 300)
+    });
+    let quoted = naming.map(|s| format!(" (\"{s}\")")).unwrap_or_default();
+    GraphFact {
+        kind: "bridge".into(),
+        text: format!("\"{}\" links the two passages: {} names it{quoted}, and {} is its own document.", b.entity, file(&b.from_chunk), file(&b.to_chunk)),
+        chunk_ids: vec![b.from_chunk.clone(), b.to_chunk.clone()],
+        subjects: vec![],
+    }
 }

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 use super::fusion::{self, fuse_lanes, FusionMode};
-use super::{FusedHit, Lane, LaneHit, LaneRanking, Retrieval, Seed};
+use super::{Bridge, FusedHit, Lane, LaneHit, LaneRanking, Retrieval, Seed};
 use qa_core::chunk::Chunk;
 use qa_embed::dot;
 use qa_core::error::Result;
@@ -186,6 +186,8 @@ impl Lanes<'_> {
         // after it.
         let mut at = 1;
         let mut bridge_terms: Vec<String> = Vec::new();
+        let mut bridges: Vec<Bridge> = Vec::new();
+        let top_chunk = fused.first().map(|f| f.chunk_id.clone());
         for (h, via) in bridge.0.hits.iter().zip(&bridge.1).take(BRIDGE_PASSAGES) {
             if let Some(pos) = fused.iter().position(|f| f.row == h.row) {
                 if pos > at {
@@ -193,15 +195,20 @@ impl Lanes<'_> {
                     fused.insert(at, item);
                 }
                 at += 1;
-                if let Some(c) = self.concepts.concepts.get(*via)
-                    && !bridge_terms.contains(&c.name)
-                {
-                    bridge_terms.push(c.name.clone());
+                if let Some(c) = self.concepts.concepts.get(*via) {
+                    if !bridge_terms.contains(&c.name) {
+                        bridge_terms.push(c.name.clone());
+                    }
+                    if let (Some(from), Some(to)) = (&top_chunk, self.chunks.get(h.row)) {
+                        bridges.push(Bridge { entity: c.name.clone(), from_chunk: from.clone(), to_chunk: to.id.clone() });
+                    }
                 }
             }
         }
         let selected = fusion::select(&fused, &sub_best, k);
-        Ok(Retrieval { subqueries: subs.to_vec(), dense, lexical, graph, walk, seeds, bridge_terms, fusion: fusion_mode, fused, selected, k, k_reason })
+        // A bridge is evidence only when both of its passages were selected.
+        bridges.retain(|b| [&b.from_chunk, &b.to_chunk].iter().all(|id| selected.iter().any(|s| &&s.chunk_id == id)));
+        Ok(Retrieval { subqueries: subs.to_vec(), dense, lexical, graph, walk, seeds, bridge_terms, bridges, fusion: fusion_mode, fused, selected, k, k_reason })
     }
 
     fn choose_k(&self, subs: &[String], fused: &[FusedHit], dense: &LaneRanking, lexical: &LaneRanking, opts: SelectOptions) -> (usize, String) {

@@ -101,6 +101,17 @@ pub struct Seed {
     pub via: String,
 }
 
+/// A second hop: the top passage names `entity`, the title of the document `to_chunk` comes from.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Bridge {
+    /// The entity's name.
+    pub entity: String,
+    /// The passage that names it (the top passage).
+    pub from_chunk: String,
+    /// The passage of the document titled by it.
+    pub to_chunk: String,
+}
+
 /// Everything retrieval decided for one question.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Retrieval {
@@ -119,6 +130,10 @@ pub struct Retrieval {
     /// Names of the entities through which bridge passages were reached (the second hop).
     #[serde(default)]
     pub bridge_terms: Vec<String>,
+    /// The bridges of a two-hop question: an entity the top passage names whose own document's
+    /// passage was placed right after it.
+    #[serde(default)]
+    pub bridges: Vec<Bridge>,
     /// How the fused ranking was made (the lanes alone, or with the trusted walk).
     #[serde(default)]
     pub fusion: FusionMode,
