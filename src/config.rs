@@ -58,6 +58,9 @@ pub struct Settings {
     /// Below this share of the question's focus (its content words, weighted by rarity) held by
     /// the selected passages, `qa` says the documents do not answer the question.
     pub focus_threshold: f32,
+    /// A selected passage at least this similar (cosine) to the question answers it even when
+    /// the focus check finds words missing (a paraphrase, a long many-part question).
+    pub focus_similarity: f32,
     /// HNSW: links per node.
     pub hnsw_m: usize,
     /// HNSW: candidate list size while building.
@@ -196,7 +199,8 @@ impl Default for Settings {
             min_concept_df: 2,
             min_related_weight: 2,
             relevance_threshold: 0.25,
-            focus_threshold: 0.55,
+            focus_threshold: 0.6,
+            focus_similarity: 0.6,
             hnsw_m: 24,
             hnsw_ef_construction: 200,
             hnsw_ef_search: 96,
@@ -288,6 +292,7 @@ pub const KEYS: &[&str] = &[
     "min_related_weight",
     "relevance_threshold",
     "focus_threshold",
+    "focus_similarity",
     "hnsw_m",
     "hnsw_ef_construction",
     "hnsw_ef_search",
@@ -427,6 +432,7 @@ impl Settings {
             "min_related_weight" => self.min_related_weight = num(value)?,
             "relevance_threshold" => self.relevance_threshold = num(value)?,
             "focus_threshold" => self.focus_threshold = num(value)?,
+            "focus_similarity" => self.focus_similarity = num(value)?,
             "hnsw_m" => self.hnsw_m = num(value)?,
             "hnsw_ef_construction" => self.hnsw_ef_construction = num(value)?,
             "hnsw_ef_search" => self.hnsw_ef_search = num(value)?,
@@ -511,6 +517,9 @@ impl Settings {
         }
         if !(0.0..=1.0).contains(&self.focus_threshold) {
             return bad("focus_threshold must be between 0 and 1".into());
+        }
+        if !(-1.0..=1.0).contains(&self.focus_similarity) {
+            return bad("focus_similarity must be between -1 and 1".into());
         }
         if !(self.llm_timeout_secs > 0.0 && self.llm_timeout_secs <= 3600.0) {
             return bad(format!("llm_timeout_secs must be between 0 and 3600 (got {})", self.llm_timeout_secs));
@@ -688,6 +697,7 @@ impl Settings {
             cypher_generation: self.cypher_generation,
             relevance_threshold: self.relevance_threshold,
             focus_threshold: self.focus_threshold,
+            focus_similarity: self.focus_similarity,
             llm_prompt_tokens: self.llm_prompt_tokens,
             llm_max_tokens: self.llm_max_tokens,
             grounding_threshold: self.grounding_threshold,

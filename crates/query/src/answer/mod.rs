@@ -96,8 +96,12 @@ pub struct SynthesisInput<'a> {
     pub relevance_threshold: f32,
     /// How much of the question's focus the candidates hold (`None`: not checked).
     pub focus: Option<focus::FocusCoverage>,
-    /// `focus.share` below this means the documents do not answer the question.
+    /// `focus.share` below this means the documents do not answer the question…
     pub focus_threshold: f32,
+    /// … unless `best_score` reaches this: a passage that close to the question answers it even
+    /// when some of the question's words are not in the passages (a paraphrase, a long question
+    /// with incidental words).
+    pub focus_similarity: f32,
     /// Sentences in the answer at most.
     pub max_sentences: usize,
     /// Every image of the corpus by id (to show figures of quoted chunks).
@@ -260,7 +264,7 @@ pub fn synthesize(input: SynthesisInput) -> Answer {
             .to_string();
         return Answer { found: false, synthesizer: "extractive".into(), sentences: vec![], graph_facts: vec![], chunks_used: vec![], image_paths: vec![], text, focus: input.focus.clone() };
     }
-    if let Some(f) = input.focus.as_ref().filter(|f| f.share < input.focus_threshold) {
+    if let Some(f) = input.focus.as_ref().filter(|f| f.share < input.focus_threshold && input.best_score < input.focus_similarity) {
         return not_answered(&input, f);
     }
     let mut answer = extractive_answer(&input, picked);
@@ -577,12 +581,42 @@ mod tests {
             relevance_threshold: 0.25,
             focus: None,
             focus_threshold: 0.5,
+            focus_similarity: 0.6,
             max_sentences: 4,
             images: &images,
             bridge_terms: &[],
             similarity: None,
             parts: &[],
         })
+    }
+
+    #[test]
+    fn a_low_focus_share_refuses_unless_a_passage_is_very_close_to_the_question() {
+        let a = chunk("c_1", "The firmware wakes every five minutes, reads the sensor and publishes the reading over MQTT.");
+        let images = std::collections::BTreeMap::new();
+        let graph = GraphEvidence::default();
+        let focus = focus::FocusCoverage { share: 0.3, missing: vec!["cycle".into()], absent_from_corpus: vec![] };
+        let answer = |best: f32| {
+            synthesize(SynthesisInput {
+                question: "What does the firmware do in each cycle?",
+                candidates: vec![Candidate { chunk: &a, score: best, from_graph: false, rank: 0 }],
+                graph: &graph,
+                best_score: best,
+                relevance_threshold: 0.25,
+                focus: Some(focus.clone()),
+                focus_threshold: 0.6,
+                focus_similarity: 0.6,
+                max_sentences: 4,
+                images: &images,
+                bridge_terms: &[],
+                similarity: None,
+                parts: &[],
+            })
+        };
+        let weak = answer(0.45);
+        assert!(!weak.found && weak.text.contains("do not seem to answer"), "{}", weak.text);
+        let close = answer(0.7);
+        assert!(close.found && close.text.contains("wakes every five minutes"), "{}", close.text);
     }
 
     fn grounded(id: &str) -> Grounded {

@@ -58,6 +58,8 @@ pub struct EngineSettings {
     /// Below this share of the question's focus held by the evidence, the answer says the
     /// documents do not answer the question ([`crate::answer::focus`]).
     pub focus_threshold: f32,
+    /// A selected passage this similar to the question overrides the focus check.
+    pub focus_similarity: f32,
     /// Prompt budget of the LLM writer, in model tokens.
     pub llm_prompt_tokens: usize,
     /// Most tokens of an LLM answer.

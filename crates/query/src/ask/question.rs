@@ -191,6 +191,7 @@ impl Engine {
             candidates,
             focus: Some(focus),
             focus_threshold: self.settings.focus_threshold,
+            focus_similarity: self.settings.focus_similarity,
             graph: ev,
             best_score: best,
             relevance_threshold: self.settings.relevance_threshold,
