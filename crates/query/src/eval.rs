@@ -271,9 +271,9 @@ fn answer_body(text: &str) -> &str {
 pub fn run(engine: &mut Engine, questions: &[EvalQuestion], opts: &EvalOptions) -> Result<EvalReport> {
     let ks = &opts.ks;
     let mut fused = Acc::default();
-    let mut lanes: BTreeMap<Lane, Acc> = Lane::ALL.iter().map(|l| (*l, Acc::default())).collect();
+    let mut lanes: BTreeMap<Scored, Acc> = Scored::ALL.iter().map(|l| (*l, Acc::default())).collect();
     // kind → (fused, per lane).
-    let mut kinds: BTreeMap<String, (Acc, BTreeMap<Lane, Acc>)> = BTreeMap::new();
+    let mut kinds: BTreeMap<String, (Acc, BTreeMap<Scored, Acc>)> = BTreeMap::new();
     let mut latencies = Vec::new();
     let mut per_question = Vec::new();
     let mut rankings: Vec<Vec<usize>> = Vec::new();
@@ -383,9 +383,31 @@ pub fn run(engine: &mut Engine, questions: &[EvalQuestion], opts: &EvalOptions) 
     })
 }
 
-/// A lane's ranked rows.
-fn lane_rows(r: &Retrieval, lane: Lane) -> Vec<usize> {
-    r.lane(lane).hits.iter().map(|h| h.row).collect()
+/// A ranking scored beside the fusion: each lane, and plain dense retrieval (the question's own
+/// embedding, no sub-questions: what plain RAG would rank).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Scored {
+    Lane(Lane),
+    PlainDense,
+}
+
+impl Scored {
+    const ALL: [Scored; 4] = [Scored::Lane(Lane::Dense), Scored::Lane(Lane::Lexical), Scored::Lane(Lane::Graph), Scored::PlainDense];
+
+    fn as_str(self) -> &'static str {
+        match self {
+            Scored::Lane(l) => l.as_str(),
+            Scored::PlainDense => "plain_dense",
+        }
+    }
+}
+
+/// A scored ranking's rows.
+fn lane_rows(r: &Retrieval, lane: Scored) -> Vec<usize> {
+    match lane {
+        Scored::Lane(l) => r.lane(l).hits.iter().map(|h| h.row).collect(),
+        Scored::PlainDense => r.question_dense.hits.iter().map(|h| h.row).collect(),
+    }
 }
 
 #[cfg(test)]

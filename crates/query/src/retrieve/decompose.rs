@@ -26,14 +26,22 @@ pub(crate) fn subqueries(question: &str) -> Vec<String> {
     let q = question.trim();
     let mut out = vec![q.to_string()];
     let mut parts: Vec<String> = Vec::new();
-    for sentence in q.split_inclusive(['?', ';']) {
+    let mut context: Vec<&str> = Vec::new();
+    for sentence in question_sentences(q) {
         let sentence = sentence.trim().trim_end_matches(';').trim();
-        if sentence.is_empty() {
+        // "I want to build offline from a vendored folder." sets the scene: it goes with every
+        // part asked after it ("How do I produce that directory?" alone names nothing).
+        if sentence.is_empty() || is_statement(sentence) {
+            if !sentence.is_empty() {
+                context.push(sentence);
+            }
             continue;
         }
+        let scene = context.join(" ");
+        let with_scene = |p: String| if scene.is_empty() { p } else { format!("{scene} {}", finish_sentence(&p)) };
         match split_comparison(sentence) {
-            Some(subs) => parts.extend(subs),
-            None => parts.extend(split_on_and(sentence)),
+            Some(subs) => parts.extend(subs.into_iter().map(with_scene)),
+            None => parts.extend(split_on_commas(sentence).iter().flat_map(|c| split_on_and(c)).map(with_scene)),
         }
     }
     if parts.len() > 1 {
@@ -46,6 +54,57 @@ pub(crate) fn subqueries(question: &str) -> Vec<String> {
     }
     out.truncate(5);
     out
+}
+
+/// The sentences of a question: split after `?`, `;`, `!`, and after `.` when the next word
+/// starts with a capital (so "Cargo.toml", "e.g. this" and "v1.2" stay inside their sentence).
+fn question_sentences(q: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let bytes = q.as_bytes();
+    for (i, c) in q.char_indices() {
+        let end = i + c.len_utf8();
+        let boundary = match c {
+            '?' | ';' | '!' => true,
+            '.' => bytes.get(end) == Some(&b' ') && q[end..].trim_start().chars().next().is_some_and(char::is_uppercase),
+            _ => false,
+        };
+        if boundary {
+            out.push(&q[start..end]);
+            start = end;
+        }
+    }
+    if start < q.len() {
+        out.push(&q[start..]);
+    }
+    out
+}
+
+/// A sentence that states rather than asks: it ends with a full stop and opens with neither a
+/// question word nor an instruction ("My builds are slow.", "I defined a custom profile.").
+fn is_statement(sentence: &str) -> bool {
+    let first = sentence.split_whitespace().next().unwrap_or("").to_ascii_lowercase();
+    sentence.ends_with('.') && !CLAUSE_STARTS.contains(&first.as_str())
+}
+
+/// "Where does X put Y, how can I change it, and …": a comma before a question word starts
+/// another question when the text before it is one.
+fn split_on_commas(sentence: &str) -> Vec<String> {
+    const WH: &[&str] = &["what", "how", "why", "where", "when", "which", "who"];
+    let lower = sentence.to_ascii_lowercase();
+    let mut search = 0;
+    while let Some(i) = lower[search..].find(", ") {
+        let at = search + i;
+        let next = lower[at + 2..].split_whitespace().next().unwrap_or("");
+        let left = sentence[..at].trim();
+        if WH.contains(&next) && is_clause(left) && left.split_whitespace().count() >= 3 {
+            let mut v = vec![left.to_string()];
+            v.extend(split_on_commas(sentence[at + 2..].trim()));
+            return v;
+        }
+        search = at + 2;
+    }
+    vec![sentence.to_string()]
 }
 
 /// Capital first letter, and the closing mark of a question or an instruction.
@@ -325,6 +384,18 @@ fn validate_subqueries(text: &str, question: &str) -> Result<Vec<String>, Subque
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scene_setting_sentences_are_context_and_commas_before_question_words_split() {
+        let subs = subqueries("I want to build offline from a vendor/ directory checked into the repo. How do I produce that directory and what configuration makes Cargo read crates from it?");
+        let scene = "I want to build offline from a vendor/ directory checked into the repo.";
+        assert_eq!(&subs[1..], [format!("{scene} How do I produce that directory?"), format!("{scene} What configuration makes Cargo read crates from it?")], "{subs:?}");
+        let subs = subqueries("Where does cargo install put the binaries it builds, how can I change that location, and which bookkeeping files should I leave alone?");
+        assert_eq!(&subs[1..], ["Where does cargo install put the binaries it builds?", "How can I change that location?", "Which bookkeeping files should I leave alone?"], "{subs:?}");
+        // A file name's dot is not a sentence end; one question stays whole.
+        assert_eq!(subqueries("Which keys does Cargo.toml accept for a workspace member?").len(), 1);
+        assert_eq!(subqueries("My builds are slow. Why?").len(), 1, "one question after the context");
+    }
 
     #[test]
     fn single_intent_question_is_kept_whole() {

@@ -208,7 +208,7 @@ impl Lanes<'_> {
         let selected = fusion::select(&fused, &sub_best, k);
         // A bridge is evidence only when both of its passages were selected.
         bridges.retain(|b| [&b.from_chunk, &b.to_chunk].iter().all(|id| selected.iter().any(|s| &&s.chunk_id == id)));
-        Ok(Retrieval { subqueries: subs.to_vec(), dense, lexical, graph, walk, seeds, bridge_terms, bridges, fusion: fusion_mode, fused, selected, k, k_reason })
+        Ok(Retrieval { subqueries: subs.to_vec(), question_dense: dense_per.first().cloned().unwrap_or_default(), dense, lexical, graph, walk, seeds, bridge_terms, bridges, fusion: fusion_mode, fused, selected, k, k_reason })
     }
 
     fn choose_k(&self, subs: &[String], fused: &[FusedHit], dense: &LaneRanking, lexical: &LaneRanking, opts: SelectOptions) -> (usize, String) {

@@ -30,9 +30,6 @@ pub enum Lane {
 }
 
 impl Lane {
-    /// Every lane, in trace order.
-    pub(crate) const ALL: [Lane; 3] = [Lane::Dense, Lane::Lexical, Lane::Graph];
-
     /// The lane's name in traces and reports.
     pub(crate) fn as_str(self) -> &'static str {
         match self {
@@ -119,6 +116,10 @@ pub struct Retrieval {
     pub subqueries: Vec<String>,
     /// The dense lane (the sub-questions' rankings merged).
     pub dense: LaneRanking,
+    /// The dense ranking of the question alone (no sub-questions): plain RAG's, scored by `qa eval`
+    /// as the baseline.
+    #[serde(skip)]
+    pub question_dense: LaneRanking,
     /// The lexical lane (the sub-questions' rankings merged).
     pub lexical: LaneRanking,
     /// The graph lane: a walk from the question's entities alone.
