@@ -195,7 +195,8 @@ impl Engine {
             graph: ev,
             best_score: best,
             relevance_threshold: self.settings.relevance_threshold,
-            max_sentences: 4,
+            // A question of several parts gets room for each part's sentences.
+            max_sentences: if retrieval.subqueries.len() > 1 { MULTI_PART_SENTENCES } else { SIMPLE_SENTENCES },
             images: &self.images,
             bridge_terms: &retrieval.bridge_terms,
             similarity: Some(&similarity),
@@ -220,6 +221,11 @@ impl Engine {
 pub(super) fn plan_json(plan: &SubqueryPlan) -> serde_json::Value {
     serde_json::to_value(plan).unwrap_or_default()
 }
+
+/// Sentences of an extractive answer to a one-part question.
+const SIMPLE_SENTENCES: usize = 4;
+/// Sentences of an extractive answer to a question of several parts.
+const MULTI_PART_SENTENCES: usize = 6;
 
 /// A bridge as a graph fact: the entity, the passage that names it (with the sentence that does)
 /// and the passage of its own document.
