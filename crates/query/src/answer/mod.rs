@@ -572,6 +572,11 @@ mod tests {
 
     /// Synthesize from one retrieved chunk with the given similarity, lexical ranking only.
     fn synthesize_one(question: &str, chunk: &Chunk, score: f32, graph: &GraphEvidence) -> Answer {
+        synthesize_focused(question, chunk, score, graph, None)
+    }
+
+    /// [`synthesize_one`] with the focus check's result (thresholds 0.6 share, 0.6 similarity).
+    fn synthesize_focused(question: &str, chunk: &Chunk, score: f32, graph: &GraphEvidence, focus: Option<focus::FocusCoverage>) -> Answer {
         let images = std::collections::BTreeMap::new();
         synthesize(SynthesisInput {
             question,
@@ -579,8 +584,8 @@ mod tests {
             graph,
             best_score: score,
             relevance_threshold: 0.25,
-            focus: None,
-            focus_threshold: 0.5,
+            focus,
+            focus_threshold: 0.6,
             focus_similarity: 0.6,
             max_sentences: 4,
             images: &images,
@@ -593,26 +598,8 @@ mod tests {
     #[test]
     fn a_low_focus_share_refuses_unless_a_passage_is_very_close_to_the_question() {
         let a = chunk("c_1", "The firmware wakes every five minutes, reads the sensor and publishes the reading over MQTT.");
-        let images = std::collections::BTreeMap::new();
-        let graph = GraphEvidence::default();
         let focus = focus::FocusCoverage { share: 0.3, missing: vec!["cycle".into()], absent_from_corpus: vec![] };
-        let answer = |best: f32| {
-            synthesize(SynthesisInput {
-                question: "What does the firmware do in each cycle?",
-                candidates: vec![Candidate { chunk: &a, score: best, from_graph: false, rank: 0 }],
-                graph: &graph,
-                best_score: best,
-                relevance_threshold: 0.25,
-                focus: Some(focus.clone()),
-                focus_threshold: 0.6,
-                focus_similarity: 0.6,
-                max_sentences: 4,
-                images: &images,
-                bridge_terms: &[],
-                similarity: None,
-                parts: &[],
-            })
-        };
+        let answer = |best: f32| synthesize_focused("What does the firmware do in each cycle?", &a, best, &GraphEvidence::default(), Some(focus.clone()));
         let weak = answer(0.45);
         assert!(!weak.found && weak.text.contains("do not seem to answer"), "{}", weak.text);
         let close = answer(0.7);
