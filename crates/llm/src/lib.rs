@@ -134,7 +134,7 @@ pub struct ChatResponse {
 // Clone: an `LlmRun` keeps the error that made the LLM unusable and returns it for later calls.
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum LlmError {
-    #[error("LLM model file not found: {path}. fetch the default local model with `scripts/setup-models.sh`, or set QA_LLM_MODEL to a GGUF file (or use --llm none)")]
+    #[error("LLM model file not found: {path}. fetch the default local model with `qa setup` (or scripts/setup-models.sh in a clone), or set QA_LLM_MODEL to a GGUF file (or use --llm none)")]
     /// The local GGUF file does not exist.
     ModelMissing {
         /// The path looked for.

@@ -48,7 +48,8 @@ pub fn qa_without_models(data_dir: &Path) -> Command {
             cmd.env_remove(k);
         }
     }
-    cmd.current_dir(data_dir).arg("--data-dir").arg(data_dir).arg("-q");
+    // No user data folder: models found there (`qa setup` on this machine) would hide a missing one.
+    cmd.current_dir(data_dir).env("XDG_DATA_HOME", data_dir.join(".no-user-data")).arg("--data-dir").arg(data_dir).arg("-q");
     cmd
 }
 
