@@ -355,12 +355,7 @@ pub fn spinner(quiet: bool, message: &str) -> indicatif::ProgressBar {
 }
 
 fn index(settings: &mut Settings, global: &GlobalArgs, args: &IndexArgs) -> Result<ExitCode> {
-    if let Some(n) = args.chunk_tokens {
-        settings.set_flag("chunk_tokens", n)?;
-    }
-    if let Some(n) = args.chunk_overlap {
-        settings.set_flag("chunk_overlap", n)?;
-    }
+    settings.set_flags(&[("chunk_tokens", args.chunk_tokens.map(|n| n.to_string())), ("chunk_overlap", args.chunk_overlap.map(|n| n.to_string()))])?;
     let _guard = init_logging(settings, global, true);
     let embedder = load_embedder(settings)?;
     let opts = IndexOptions { root: args.path.clone(), name: args.name.clone(), rebuild: args.rebuild };

@@ -26,6 +26,19 @@ pub enum Origin {
     Flag,
 }
 
+impl Origin {
+    /// Where a setting's value came from, for messages: "the default", "qa.toml",
+    /// "QA_CHUNK_TOKENS", "--chunk-tokens".
+    pub fn source(self, key: &str) -> String {
+        match self {
+            Origin::Default => "the default".into(),
+            Origin::File => "qa.toml".into(),
+            Origin::Env => format!("QA_{}", key.to_ascii_uppercase()),
+            Origin::Flag => format!("--{}", key.replace('_', "-")),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Settings {
@@ -489,8 +502,19 @@ impl Settings {
 
     /// Apply a command-line flag (highest precedence).
     pub fn set_flag(&mut self, key: &'static str, value: impl ToString) -> Result<()> {
-        self.set(key, &value.to_string()).map_err(|e| QaError::Config(format!("--{}: {e}", key.replace('_', "-"))))?;
-        self.origins.insert(key, Origin::Flag);
+        self.set_flags(&[(key, Some(value.to_string()))])
+    }
+
+    /// Apply the flags a command was given (`None`: not given), then validate once: two flags
+    /// that are only valid together (`--chunk-tokens 64 --chunk-overlap 16`) are never judged
+    /// half-applied.
+    pub fn set_flags(&mut self, flags: &[(&'static str, Option<String>)]) -> Result<()> {
+        for (key, value) in flags {
+            if let Some(value) = value {
+                self.set(key, value).map_err(|e| QaError::Config(format!("--{}: {e}", key.replace('_', "-"))))?;
+                self.origins.insert(key, Origin::Flag);
+            }
+        }
         self.validate()
     }
 
@@ -508,8 +532,11 @@ impl Settings {
         }
         if self.chunk_overlap >= self.chunk_tokens / 2 {
             return bad(format!(
-                "chunk_overlap ({}) must be less than half of chunk_tokens ({})",
-                self.chunk_overlap, self.chunk_tokens
+                "chunk_overlap ({}, {}) must be less than half of chunk_tokens ({}, {})",
+                self.chunk_overlap,
+                self.origin("chunk_overlap").source("chunk_overlap"),
+                self.chunk_tokens,
+                self.origin("chunk_tokens").source("chunk_tokens")
             ));
         }
         if self.batch_size == 0 {

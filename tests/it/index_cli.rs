@@ -187,3 +187,22 @@ fn doctor_reports_setup_as_json() {
     let empty = tempfile::tempdir().unwrap();
     qa(empty.path()).args(["doctor"]).assert().code(1).stdout(predicate::str::contains("qa index"));
 }
+
+#[test]
+fn chunk_flags_that_are_valid_together_are_accepted_together() {
+    let dir = tempfile::tempdir().unwrap();
+    let docs = dir.path().join("docs");
+    std::fs::create_dir_all(&docs).unwrap();
+    std::fs::write(docs.join("a.md"), "# Garden\n\nThe tomato bed is watered every morning at six. Mulch keeps the soil moist for two days.\n").unwrap();
+    // Applied one at a time, 64 tokens would be judged against the default overlap (32) first.
+    qa(dir.path()).arg("index").arg(&docs).args(["--chunk-tokens", "64", "--chunk-overlap", "16"]).assert().success();
+    // An invalid pair names both settings and where each value came from.
+    qa(dir.path())
+        .arg("index")
+        .arg(&docs)
+        .args(["--chunk-tokens", "64"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("chunk_overlap (32, the default)"))
+        .stderr(predicate::str::contains("chunk_tokens (64, --chunk-tokens)"));
+}
