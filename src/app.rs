@@ -153,6 +153,7 @@ pub(crate) fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, 
     if let Some(c) = &flags.corpus {
         settings.set_flag("corpus", c)?;
     }
+    settings.set_flags(&flags.sources.as_flags())?;
     let _guard = init_logging(settings, global, true);
     // A session: read the message against the earlier turns first.
     let message = question;

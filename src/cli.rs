@@ -133,6 +133,30 @@ pub struct AskFlags {
     /// complex (an analysis of the records), hybrid (records, then their analysis).
     #[arg(long = "type", value_name = "TYPE")]
     pub query_type: Option<TypeArg>,
+
+    #[command(flatten)]
+    pub sources: SourceFlags,
+}
+
+/// The structured sources the router sees beside the documents, the same on `ask`, `chat` and
+/// `route`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct SourceFlags {
+    /// A SQL database the router may answer from: a SQLite file, sqlite:// or postgres:// URL
+    /// [env: QA_SQL_URL]
+    #[arg(long, value_name = "URL")]
+    pub db: Option<String>,
+    /// A search index the router may answer from: an embedded index name (`qa es index`) or an
+    /// Elasticsearch/OpenSearch URL with the index [env: QA_ES]
+    #[arg(long, value_name = "INDEX")]
+    pub es: Option<String>,
+}
+
+impl SourceFlags {
+    /// As settings flags (`sql_url`, `es`).
+    pub fn as_flags(&self) -> [(&'static str, Option<String>); 2] {
+        [("sql_url", self.db.clone()), ("es", self.es.clone())]
+    }
 }
 
 /// `--route`.

@@ -30,9 +30,8 @@ pub struct RouteArgs {
     /// The question to route.
     #[arg(value_name = "QUESTION", required = true)]
     pub question: Vec<String>,
-    /// SQL database URL or SQLite file [env: QA_SQL_URL]
-    #[arg(long, value_name = "URL")]
-    pub db: Option<String>,
+    #[command(flatten)]
+    pub sources: crate::cli::SourceFlags,
     /// Print the decision as JSON.
     #[arg(long)]
     pub json: bool,
@@ -95,9 +94,7 @@ pub fn decide(settings: &Settings, question: &str) -> (RouteDecision, Vec<String
 }
 
 pub fn run(settings: &mut Settings, args: &RouteArgs) -> Result<ExitCode> {
-    if let Some(db) = &args.db {
-        settings.set_flag("sql_url", db)?;
-    }
+    settings.set_flags(&args.sources.as_flags())?;
     let question = args.question.join(" ");
     let (d, warnings) = decide(settings, &question);
     for w in &warnings {

@@ -52,4 +52,11 @@ fn each_question_goes_to_its_source_with_complete_metadata() {
     assert!(stats["by_route_and_type"].as_array().unwrap().iter().any(|k| k["route"] == "sql" && k["query_type"] == "hybrid"), "{stats}");
     // A route to an unconfigured source is an error naming the setting.
     qa(dir.path()).args(["ask", "anything", "--route", "es"]).assert().code(1).stderr(predicates::str::contains("QA_ES"));
+    // --db and --es name the sources on ask and route alike (no environment variable needed).
+    let out = qa(dir.path()).args(["route", "Which delayed shipments went to Saltmere Harbour in 2026?", "--json", "--es", "shipments"]).arg("--db").arg(&db).assert().success().get_output().stdout.clone();
+    let d: Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(d["target"], "es", "{d}");
+    let out = qa(dir.path()).args(["ask", "How many critical findings per department?", "--json", "--es", "shipments"]).arg("--db").arg(&db).assert().success().get_output().stdout.clone();
+    let v: Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(v["routing"]["target"], "sql", "{v}");
 }
