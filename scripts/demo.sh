@@ -20,3 +20,16 @@ echo
 ./target/release/qa es "delayed shipments from Port Alvera" --index shipments --semantic samples/es/shipments_semantic.toml
 echo
 ./target/release/qa es "number of shipments per carrier" --index shipments
+# Leave a qa.toml naming the sample database for the router (the embedded index above is found in
+# the data folder), so that `qa chat` or `qa "…"` in this folder routes across documents, SQL and
+# Elasticsearch; `qa sources` lists them. An existing qa.toml is left alone.
+if [ ! -e qa.toml ]; then
+  cat > qa.toml <<'TOML'
+# Written by scripts/demo.sh: the sample sources the router sees besides the indexed documents.
+sql_url = "samples/sql/audit.db"
+sql_semantic_schema = "samples/sql/audit_semantic.toml"
+es_semantic = "samples/es/shipments_semantic.toml"
+TOML
+fi
+echo
+./target/release/qa sources

@@ -78,6 +78,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::Index(args)) => index(&mut settings, &cli.global, &args),
         Some(Command::Doctor { json }) => crate::doctor::run(&settings, json),
         Some(Command::Setup(args)) => setup(&settings, &cli.global, &args),
+        Some(Command::Sources(args)) => crate::commands::route::sources(&mut settings, &args),
         Some(Command::Bench(args)) => crate::bench::run(&settings, &cli.global, &args),
         Some(Command::Graph(args)) => {
             let _guard = init_logging(&settings, &cli.global, true);
@@ -154,6 +155,11 @@ pub(crate) fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, 
         settings.set_flag("corpus", c)?;
     }
     settings.set_flags(&flags.sources.as_flags())?;
+    if let Some(note) = settings.discover_sources()
+        && !global.quiet
+    {
+        eprintln!("note: {note}");
+    }
     let _guard = init_logging(settings, global, true);
     // A session: read the message against the earlier turns first.
     let message = question;

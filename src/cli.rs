@@ -237,6 +237,9 @@ pub enum Command {
     Es(crate::commands::es::EsArgs),
     /// Analyse the query traces offline: stats, list, show, export, an HTML report, diff two runs.
     Traces(crate::commands::traces::TracesArgs),
+    /// List the sources the router sees — the indexed documents, the SQL database, the search
+    /// index — and why each is there (a flag, QA_*, qa.toml, or found in the data folder).
+    Sources(crate::commands::route::SourcesArgs),
     /// Show where a question would go (documents, SQL or Elasticsearch) and how (simple, complex,
     /// hybrid), with confidence, extracted filters and reasons, without running it.
     Route(crate::commands::route::RouteArgs),

@@ -24,6 +24,8 @@ pub enum Origin {
     File,
     Env,
     Flag,
+    /// Found by looking (the only embedded search index under the data folder).
+    Discovered,
 }
 
 impl Origin {
@@ -34,7 +36,10 @@ impl Origin {
             Origin::Default => "the default".into(),
             Origin::File => "qa.toml".into(),
             Origin::Env => format!("QA_{}", key.to_ascii_uppercase()),
+            // The flags whose names are not the setting's.
+            Origin::Flag if key == "sql_url" => "--db".into(),
             Origin::Flag => format!("--{}", key.replace('_', "-")),
+            Origin::Discovered => "discovered in the data folder".into(),
         }
     }
 }
@@ -516,6 +521,29 @@ impl Settings {
             }
         }
         self.validate()
+    }
+
+    /// Sources the user has but did not name: with no search index set, the only embedded index
+    /// under the data folder is the router's ES source (with several, none is picked and the
+    /// returned note says how to choose).
+    pub fn discover_sources(&mut self) -> Option<String> {
+        if self.es.is_some() {
+            return None;
+        }
+        let indexes = qa_es::embedded::EmbeddedIndex::list(&self.data_dir).ok()?;
+        match indexes.as_slice() {
+            [one] => {
+                self.es = Some(one.name.clone());
+                self.origins.insert("es", Origin::Discovered);
+                None
+            }
+            [] => None,
+            many => Some(format!(
+                "{} embedded search indexes in the data folder ({}): the router uses one named with --es NAME, QA_ES or `es` in qa.toml",
+                many.len(),
+                many.iter().map(|i| i.name.as_str()).collect::<Vec<_>>().join(", ")
+            )),
+        }
     }
 
     pub fn origin(&self, key: &str) -> Origin {

@@ -95,6 +95,9 @@ pub fn decide(settings: &Settings, question: &str) -> (RouteDecision, Vec<String
 
 pub fn run(settings: &mut Settings, args: &RouteArgs) -> Result<ExitCode> {
     settings.set_flags(&args.sources.as_flags())?;
+    if let Some(note) = settings.discover_sources() {
+        eprintln!("note: {note}");
+    }
     let question = args.question.join(" ");
     let (d, warnings) = decide(settings, &question);
     for w in &warnings {
@@ -145,4 +148,56 @@ fn es_profile(settings: &Settings) -> Result<(Box<dyn qa_es::SearchEngine>, Sour
     };
     let profile = qa_es::profile::route_profile(&mapping, &meta, &semantic, &engine.target());
     Ok((engine, profile))
+}
+
+/// `qa sources`: what the router sees — each source, why it is there (the setting and where its
+/// value came from, or the index found in the data folder) — and what could not be opened.
+pub fn sources(settings: &mut Settings, args: &SourcesArgs) -> Result<ExitCode> {
+    settings.set_flags(&args.sources.as_flags())?;
+    let mut notes: Vec<String> = settings.discover_sources().into_iter().collect();
+    let found = gather(settings, "");
+    notes.extend(found.warnings);
+    let from = |key: &str| match settings.origin(key) {
+        crate::config::Origin::Discovered => "found in the data folder".to_string(),
+        o => format!("{key} from {}", o.source(key)),
+    };
+    let why = |target: qa_route::Target| -> String {
+        match target {
+            qa_route::Target::Documents => format!("indexed in {}", settings.data_dir.display()),
+            qa_route::Target::Sql => from("sql_url"),
+            qa_route::Target::Es => from("es"),
+        }
+    };
+    let rows: Vec<serde_json::Value> = found
+        .profiles
+        .iter()
+        .map(|p| serde_json::json!({"target": p.target, "name": p.name, "collections": p.collections, "fields": p.fields.len(), "why": why(p.target)}))
+        .collect();
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        serde_json::to_writer_pretty(&mut out, &serde_json::json!({"sources": rows, "notes": notes}))?;
+        writeln!(out)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if rows.is_empty() {
+        writeln!(out, "No source: index documents (qa index DIR), or name a database (--db / QA_SQL_URL) or a search index (--es / QA_ES).")?;
+    }
+    for r in &rows {
+        let target = r["target"].as_str().unwrap_or("");
+        writeln!(out, "{target:<10} {}  ({} fields; {})", r["name"].as_str().unwrap_or(""), r["fields"], r["why"].as_str().unwrap_or(""))?;
+    }
+    for n in &notes {
+        writeln!(out, "note: {n}")?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `qa sources`.
+#[derive(Debug, clap::Args)]
+pub struct SourcesArgs {
+    #[command(flatten)]
+    pub sources: crate::cli::SourceFlags,
+    /// Print the sources as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
