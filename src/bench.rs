@@ -202,7 +202,7 @@ fn bench_retrieval(engine: &Engine, settings: &Settings, corpus_name: &str, ques
 /// Recall@10 of HNSW against exact search, with the question vectors plus up to 200 chunk
 /// vectors as queries: (recall, number of queries).
 fn hnsw_recall(engine: &Engine, gen_dir: &Path, qvecs: &[Vec<f32>]) -> Result<(f64, usize)> {
-    let (vectors, _) = qa_index::vector::read_vectors(&gen_dir.join("vectors.f32"))?;
+    let (vectors, _) = qa_index::vector::read_vectors(&gen_dir.join(qa_index::index_store::VECTORS_FILE))?;
     let exact = ExactIndex { vectors: &vectors };
     let step = (vectors.len() / 200).max(1);
     let queries: Vec<&Vec<f32>> = qvecs.iter().chain(vectors.iter().step_by(step).take(200)).collect();

@@ -321,7 +321,6 @@ pub fn print_outcome_with(settings: &Settings, a: &SqlAnswer, json_out: bool, tr
             "checkpoint": a.checkpoint,
             "error": error,
             "suggestions": suggestions,
-            "route": a.route,
             "trace_id": a.trace.trace_id,
             "metrics": a.trace.internal.sql.as_ref().map(|s| &s.metrics),
         });

@@ -29,6 +29,10 @@ use qa_core::error::{IoContext, QaError, Result};
 pub const FORMAT_VERSION: u32 = 2;
 /// File name of a generation's manifest.
 pub const MANIFEST: &str = "manifest.json";
+/// File name of a generation's id map (line i is the chunk whose vector has id i).
+pub const CHUNKS_FILE: &str = "chunks.jsonl";
+/// File name of a generation's raw unit vectors.
+pub const VECTORS_FILE: &str = "vectors.f32";
 
 /// Size and checksum of one file of a generation, as the manifest records them.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

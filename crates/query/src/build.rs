@@ -168,7 +168,7 @@ fn load_cache(cd: &CorpusDir, embedder: &dyn Embedder, rebuild: bool) -> Embeddi
         cache.manifest = Some(manifest);
         return cache;
     }
-    if let (Ok(chunks), Ok((vectors, _))) = (qa_core::chunk::read_chunks(&gen_dir.join("chunks.jsonl")), vector::read_vectors(&gen_dir.join("vectors.f32"))) {
+    if let (Ok(chunks), Ok((vectors, _))) = (qa_core::chunk::read_chunks(&gen_dir.join(qa_index::index_store::CHUNKS_FILE)), vector::read_vectors(&gen_dir.join(qa_index::index_store::VECTORS_FILE))) {
         for (c, v) in chunks.into_iter().zip(vectors) {
             cache.by_hash.insert(c.metadata.content_sha256, v);
         }
@@ -417,8 +417,8 @@ impl Run<'_> {
         summary.timings.lexical_ms = ms(t);
 
         let t = Instant::now();
-        qa_core::fsx::write_jsonl(&gen_dir.join("chunks.jsonl"), chunks)?;
-        vector::write_vectors(&gen_dir.join("vectors.f32"), vectors, self.embedder.dimension())?;
+        qa_core::fsx::write_jsonl(&gen_dir.join(qa_index::index_store::CHUNKS_FILE), chunks)?;
+        vector::write_vectors(&gen_dir.join(qa_index::index_store::VECTORS_FILE), vectors, self.embedder.dimension())?;
         vector::write_vectors(&gen_dir.join("concept_vectors.f32"), &graph.concept_vectors, self.embedder.dimension())?;
         write_json(&gen_dir.join("concepts.json"), &graph.concepts)?;
         write_json(&gen_dir.join("images.json"), &images)?;

@@ -12,7 +12,6 @@ use qa_llm::LlmRun;
 use crate::agent::{Agent, AgentOptions, Outcome, Resume, RunResult};
 use crate::checkpoint::{self, Checkpoint};
 use crate::db::SqlDatabase;
-use crate::plan::RouteDecision;
 use crate::state::AgentState;
 use crate::{DbSchema, SqlError, SqlUrl};
 
@@ -44,8 +43,6 @@ pub struct SqlAnswer {
     pub checkpoint: Option<String>,
     /// The database, as shown (password redacted).
     pub database: String,
-    /// The router's decision, when the question came through `qa "…"`.
-    pub route: Option<RouteDecision>,
 }
 
 /// Run the agent on `q` over `db`. A run that asks a clarifying question saves a checkpoint; a
@@ -76,7 +73,7 @@ pub fn answer(db: &mut dyn SqlDatabase, mut llm: Option<&mut LlmRun>, q: SqlQues
     {
         checkpoint::remove(q.data_dir, &id);
     }
-    Ok(SqlAnswer { run, trace, checkpoint: cp_id, database: q.url.to_string(), route: None })
+    Ok(SqlAnswer { run, trace, checkpoint: cp_id, database: q.url.to_string() })
 }
 
 fn build_trace(question: &str, run: &RunResult, llm: Option<&LlmRun>, llm_skip: Option<&str>, url: &SqlUrl) -> TraceRecord {

@@ -172,7 +172,7 @@ impl Engine {
                 corpus_root: root,
             });
         }
-        let chunks = qa_core::chunk::read_chunks(&gen_dir.join("chunks.jsonl")).map_err(|e| corrupt(e.to_string(), &root))?;
+        let chunks = qa_core::chunk::read_chunks(&gen_dir.join(qa_index::index_store::CHUNKS_FILE)).map_err(|e| corrupt(e.to_string(), &root))?;
         if chunks.len() != manifest.chunk_count {
             return Err(corrupt(format!("chunks.jsonl has {} chunks, the manifest says {}", chunks.len(), manifest.chunk_count), &root));
         }
@@ -192,7 +192,7 @@ impl Engine {
         if entity_graph.chunk_count() != chunks.len() || entity_graph.entity_count() != concepts.len() {
             return Err(corrupt("the entity graph does not match the chunks and concepts".into(), &root));
         }
-        let (chunk_vectors, dim) = vector::read_vectors(&gen_dir.join("vectors.f32")).map_err(|e| corrupt(e.to_string(), &root))?;
+        let (chunk_vectors, dim) = vector::read_vectors(&gen_dir.join(qa_index::index_store::VECTORS_FILE)).map_err(|e| corrupt(e.to_string(), &root))?;
         if chunk_vectors.len() != chunks.len() || dim != manifest.dimension {
             return Err(corrupt("vectors.f32 does not match the chunks".into(), &root));
         }
