@@ -4,7 +4,7 @@
 //! sentence answering the question's focus outranks one that only shares its words. Generic
 //! English connectives and question forms, the same for any corpus.
 
-use qa_core::text::{is_base_verb, is_stop, singular, words};
+use qa_core::text::{content_words, is_base_verb, singular};
 
 /// The kind of answer a question asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,13 +61,8 @@ pub(crate) fn intent(question: &str) -> Intent {
 /// B" → A, B. None when the question is not a relation question or a side has no content word.
 pub(crate) fn relation_sides(question: &str) -> Option<(Vec<String>, Vec<String>)> {
     let q = question.trim().trim_end_matches('?').to_lowercase();
-    let content = |t: &str| -> Vec<String> {
-        words(t)
-            .into_iter()
-            .filter(|w| !is_stop(w) && !matches!(w.as_str(), "relate" | "related" | "relationship" | "difference" | "differ" | "compare" | "compared" | "versus" | "vs" | "how" | "what" | "does" | "do" | "is" | "are"))
-            .map(|w| singular(&w))
-            .collect()
-    };
+    // The toolkit's content words already leave out stop words and relation words ("relate").
+    let content = |t: &str| -> Vec<String> { content_words(t).iter().map(|w| singular(w)).collect() };
     let split = |at: &str| q.split_once(at).map(|(a, b)| (content(a), content(b)));
     let sides = if let Some((_, rest)) = q.split_once(" between ") {
         rest.split_once(" and ").map(|(a, b)| (content(a), content(b)))
@@ -123,6 +118,7 @@ pub(crate) fn is_caption(sentence: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use qa_core::text::words;
 
     #[test]
     fn question_forms_give_their_intent() {

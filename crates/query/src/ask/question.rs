@@ -230,16 +230,16 @@ const MULTI_PART_SENTENCES: usize = 6;
 /// A bridge as a graph fact: the entity, the passage that names it (with the sentence that does)
 /// and the passage of its own document.
 fn bridge_fact(b: &retrieve::Bridge, chunks: &[Chunk]) -> GraphFact {
-    let chunk = |id: &str| chunks.iter().find(|c| c.id == id);
-    let file = |id: &str| chunk(id).map(|c| c.source_file.clone()).unwrap_or_default();
+    let from = chunks.iter().find(|c| c.id == b.from_chunk);
+    let to_file = chunks.iter().find(|c| c.id == b.to_chunk).map(|c| c.source_file.as_str()).unwrap_or_default();
     let needle = b.entity.to_lowercase();
-    let naming = chunk(&b.from_chunk).and_then(|c| {
+    let naming = from.and_then(|c| {
         qa_core::text::split_sentences(&c.content).into_iter().map(|(s, e)| c.content[s..e].trim()).find(|s| s.to_lowercase().contains(&needle) && s.len() <= 300)
     });
     let quoted = naming.map(|s| format!(" (\"{s}\")")).unwrap_or_default();
     GraphFact {
         kind: "bridge".into(),
-        text: format!("\"{}\" links the two passages: {} names it{quoted}, and {} is its own document.", b.entity, file(&b.from_chunk), file(&b.to_chunk)),
+        text: format!("\"{}\" links the two passages: {} names it{quoted}, and {to_file} is its own document.", b.entity, from.map(|c| c.source_file.as_str()).unwrap_or_default()),
         chunk_ids: vec![b.from_chunk.clone(), b.to_chunk.clone()],
         subjects: vec![],
     }
