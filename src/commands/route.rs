@@ -155,12 +155,17 @@ fn es_profile(settings: &Settings) -> Result<(Box<dyn qa_es::SearchEngine>, Sour
 pub fn sources(settings: &mut Settings, args: &SourcesArgs) -> Result<ExitCode> {
     settings.set_flags(&args.sources.as_flags())?;
     let mut notes: Vec<String> = settings.discover_sources().into_iter().collect();
-    let found = gather(settings, "");
-    notes.extend(found.warnings);
     let from = |key: &str| match settings.origin(key) {
         crate::config::Origin::Discovered => "found in the data folder".to_string(),
         o => format!("{key} from {}", o.source(key)),
     };
+    let found = gather(settings, "");
+    let sql_failed = settings.sql_url.is_some() && !found.profiles.iter().any(|p| p.target == qa_route::Target::Sql);
+    notes.extend(found.warnings.into_iter().filter(|w| !(sql_failed && w.starts_with("the SQL source could not be opened"))));
+    if sql_failed {
+        let why = crate::commands::sql::open_error(settings).unwrap_or_else(|| "its schema could not be read (see `qa doctor`)".into());
+        notes.push(format!("the SQL source ({}) could not be opened: {why}", from("sql_url")));
+    }
     let why = |target: qa_route::Target| -> String {
         match target {
             qa_route::Target::Documents => format!("indexed in {}", settings.data_dir.display()),

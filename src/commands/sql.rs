@@ -451,6 +451,15 @@ pub struct Routed {
 /// `qa "question"` with a SQL source configured: decide by schema-term overlap whether the
 /// question is about the database. Returns None (go to the documents) when no source is set or
 /// the database cannot be read (with a warning: the documents may still answer).
+/// Why the configured SQL source cannot be opened (None: it opens, or none is configured).
+pub fn open_error(settings: &Settings) -> Option<String> {
+    let raw = settings.sql_url.as_deref()?;
+    match SqlUrl::parse(raw) {
+        Err(e) => Some(e.to_string()),
+        Ok(url) => open_db(&url, settings).err().map(|e| url.scrub(&e.to_string())),
+    }
+}
+
 pub fn try_route(settings: &Settings, quiet: bool, question: &str) -> Option<Routed> {
     let raw = settings.sql_url.as_deref()?;
     let url = match SqlUrl::parse(raw) {

@@ -102,4 +102,10 @@ fn after_the_demo_chat_routes_across_documents_sql_and_the_found_index() {
     let s: Value = serde_json::from_slice(&out).unwrap();
     assert!(!s["sources"].as_array().unwrap().iter().any(|x| x["target"] == "es"), "{s}");
     assert!(s["notes"].as_array().unwrap().iter().any(|n| n.as_str().unwrap().contains("--es NAME")), "{s}");
+    // A database that cannot be opened is left out, and the note says why.
+    std::fs::write(dir.path().join("garbage.db"), "not a database").unwrap();
+    let out = qa(dir.path()).args(["sources", "--json", "--db", "garbage.db"]).assert().success().get_output().stdout.clone();
+    let s: Value = serde_json::from_slice(&out).unwrap();
+    assert!(!s["sources"].as_array().unwrap().iter().any(|x| x["target"] == "sql"), "{s}");
+    assert!(s["notes"].as_array().unwrap().iter().any(|n| n.as_str().unwrap().contains("sql_url from --db") && n.as_str().unwrap().contains("garbage.db")), "{s}");
 }

