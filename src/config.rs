@@ -274,22 +274,7 @@ impl Default for Settings {
     }
 }
 
-/// Where the ES path's index lives (the `es` setting).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum EsTarget {
-    /// An index built by `qa es index` under `<data_dir>/es_indexes/<name>/`.
-    Embedded(String),
-    /// A server URL `http(s)://host:port/INDEX` (as configured; may carry user info, never shown
-    /// without [`redact_es_url`]).
-    Remote(String),
-}
-
-/// Index names `qa es index --name` accepts: a folder name that is safe on every platform.
-pub fn valid_index_name(name: &str) -> bool {
-    name.len() <= 100
-        && name.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-}
+pub use qa_es::connect::{EsTarget, valid_index_name};
 
 /// An ES URL without its user info (`https://host:9200/idx`), for anything shown.
 pub fn redact_es_url(url: &str) -> String {
@@ -648,9 +633,57 @@ impl Settings {
 
     /// Where the ES path's index is, from the `es` setting; `None` when it is not set.
     pub fn es_target(&self) -> Option<EsTarget> {
-        let raw = self.es.as_deref()?.trim();
-        let lower = raw.to_ascii_lowercase();
-        Some(if lower.starts_with("http://") || lower.starts_with("https://") { EsTarget::Remote(raw.to_string()) } else { EsTarget::Embedded(raw.to_string()) })
+        self.es.as_deref().map(EsTarget::parse)
+    }
+
+    /// How to reach the configured index; `None` when no index is set.
+    pub fn es_connection(&self) -> Option<qa_es::connect::EsConnection> {
+        Some(qa_es::connect::EsConnection {
+            target: self.es_target()?,
+            data_dir: self.data_dir.clone(),
+            api_key: self.es_api_key.clone(),
+            username: self.es_username.clone(),
+            password: self.es_password.clone(),
+            ca_cert: self.es_ca_cert.clone(),
+            timeout_ms: self.es_timeout_ms,
+            retries: self.es_retries,
+            max_buckets: self.es_max_buckets,
+        })
+    }
+
+    /// The ES run's settings (the per-question fields are set per call).
+    pub fn es_options(&self) -> qa_es::run::EsOptions {
+        qa_es::run::EsOptions {
+            limits: self.es_limits(),
+            page_size: self.es_page_size,
+            k: self.es_k,
+            max_repairs: self.es_max_repairs,
+            semantic: self.es_semantic.clone(),
+            ..qa_es::run::EsOptions::default()
+        }
+    }
+
+    /// When the ES path may use the LLM.
+    pub fn es_llm(&self) -> qa_es::source::EsLlm {
+        qa_es::source::EsLlm { settings: self.llm_settings(), generation: self.es_generation, reiterate: self.reiterate }
+    }
+
+    /// The SQL agent's settings.
+    pub fn sql_agent_options(&self) -> qa_sql::agent::AgentOptions {
+        qa_sql::agent::AgentOptions {
+            k: self.sql_k,
+            max_loops: self.sql_max_loops,
+            limits: qa_sql::ExecLimits { row_cap: self.sql_row_cap, timeout_ms: self.sql_timeout_ms },
+            semantic_schema: self.sql_semantic_schema.clone(),
+            sample_values: qa_sql::db::MAX_SAMPLED_DISTINCT,
+            use_llm: true,
+            force: false,
+        }
+    }
+
+    /// When the SQL path may use the LLM.
+    pub fn sql_llm(&self) -> qa_sql::source::SqlLlm {
+        qa_sql::source::SqlLlm { settings: self.llm_settings(), generation: self.sql_generation }
     }
 
     /// The caps every ES request is checked against.

@@ -11,7 +11,6 @@ pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod doctor;
-pub mod llm_use;
 pub mod progress;
 pub mod routed;
-pub mod conversation;
+pub mod sources;

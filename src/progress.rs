@@ -58,3 +58,34 @@ impl Progress for Bars {
         });
     }
 }
+
+/// A spinner for the library's short stages ("querying the database", "answering with …"):
+/// each stage replaces the message; hidden when quiet or when stderr is not a terminal.
+pub struct Spinner {
+    quiet: bool,
+    current: Mutex<Option<ProgressBar>>,
+}
+
+impl Spinner {
+    pub fn new(quiet: bool) -> Spinner {
+        Spinner { quiet, current: Mutex::new(None) }
+    }
+}
+
+impl Progress for Spinner {
+    fn start(&self, stage: &str, _total: u64) {
+        let mut cur = self.current.lock().unwrap_or_else(|e| e.into_inner());
+        match cur.as_ref() {
+            Some(pb) => pb.set_message(stage.to_string()),
+            None => *cur = Some(crate::app::spinner(self.quiet, stage)),
+        }
+    }
+
+    fn advance(&self, _n: u64) {}
+
+    fn finish(&self) {
+        if let Some(pb) = self.current.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            pb.finish_and_clear();
+        }
+    }
+}

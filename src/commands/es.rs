@@ -3,7 +3,6 @@
 //! embedded indexes.
 
 mod eval;
-mod present;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -17,13 +16,9 @@ use serde_json::{json, Value};
 use crate::config::{redact_es_url, EsTarget, Settings};
 use qa_es::embedded::EmbeddedIndex;
 use qa_es::guard;
-use qa_es::remote::{RemoteConfig, RemoteEngine};
-use qa_es::run::{EsOptions, EsQuestion, EsRun};
-use qa_es::{Endpoint, EsAnswer, EsError, FieldKind, Mapping, SearchEngine};
-use qa_llm::LlmRun;
-
-/// Exit code when the run stopped to ask a clarifying question.
-pub const EXIT_NEEDS_CLARIFICATION: u8 = 3;
+use qa_es::source::EsSource;
+use qa_es::{Endpoint, EsError, Mapping, SearchEngine};
+use qa_route::source::Presentation;
 
 pub const ES_EXAMPLES: &str = "\
 Examples:
@@ -241,36 +236,10 @@ impl Failure {
 
 /// Hints for an engine error: how to create a missing index, what to check on a server.
 fn failure_of(settings: &Settings, e: &EsError) -> Failure {
-    let scrub = |s: &str| scrub_secrets(settings, s);
-    let hints = match e {
-        EsError::NoIndex { .. } => match settings.es_target() {
-            Some(EsTarget::Embedded(name)) => vec![
-                format!("build it: qa es index FILE --name {name}"),
-                format!("the embedded indexes in {}: qa es list", settings.data_dir.display()),
-            ],
-            _ => vec!["check the index name at the end of the URL (http(s)://host:port/INDEX)".into()],
-        },
-        EsError::Unreachable { .. } => vec![
-            "check that the server is up and the URL is right (QA_ES / --es)".into(),
-            "for TLS with a private CA pass --ca-cert FILE (QA_ES_CA_CERT)".into(),
-        ],
-        EsError::Http { status: 401 | 403, .. } => vec!["check the credentials: QA_ES_API_KEY, or QA_ES_USERNAME + QA_ES_PASSWORD (environment or .env)".into()],
-        EsError::Refused(_) => vec!["see why with: qa es check 'BODY'".into()],
-        _ => Vec::new(),
-    };
-    Failure::new(scrub(&e.to_string()), hints)
-}
-
-/// `text` without any configured ES credential.
-fn scrub_secrets(settings: &Settings, text: &str) -> String {
-    let mut out = text.to_string();
-    for s in [&settings.es_api_key, &settings.es_password].into_iter().flatten() {
-        out = s.scrub(&out);
+    match settings.es_connection() {
+        Some(conn) => Failure::new(conn.scrub(&e.to_string()), conn.hints(e)),
+        None => Failure::new(e.to_string(), []),
     }
-    if let Some(EsTarget::Remote(url)) = settings.es_target() {
-        out = out.replace(&url, &redact_es_url(&url));
-    }
-    out
 }
 
 /// No `es` setting: what to pass.
@@ -281,33 +250,11 @@ fn no_target() -> Failure {
     )
 }
 
-/// The remote engine's configuration from the settings (credentials from the environment).
-pub fn remote_config(settings: &Settings, url: &str) -> Result<RemoteConfig, EsError> {
-    let mut config = RemoteConfig::from_url(url)?;
-    // The environment's credentials win over a user:password in the URL.
-    config.api_key = settings.es_api_key.clone();
-    if let Some(user) = &settings.es_username {
-        config.username = Some(user.expose().to_string());
-        config.password = settings.es_password.clone();
-    } else if settings.es_password.is_some() {
-        config.password = settings.es_password.clone();
-    }
-    config.ca_cert = settings.es_ca_cert.clone();
-    config.timeout_ms = settings.es_timeout_ms;
-    config.retries = settings.es_retries;
-    Ok(config)
-}
-
 /// Open the configured engine: the embedded index by name, or the remote server.
 pub fn open_engine(settings: &Settings) -> Result<Box<dyn SearchEngine>, EsError> {
-    match settings.es_target() {
+    match settings.es_connection() {
+        Some(conn) => conn.open(),
         None => Err(EsError::NoIndex { name: String::new(), hint: "no index configured".into() }),
-        Some(EsTarget::Embedded(name)) => {
-            let mut index = EmbeddedIndex::open(&settings.data_dir, &name)?;
-            index.set_max_buckets(settings.es_max_buckets);
-            Ok(Box::new(index))
-        }
-        Some(EsTarget::Remote(url)) => Ok(Box::new(RemoteEngine::new(remote_config(settings, &url)?)?)),
     }
 }
 
@@ -403,65 +350,18 @@ pub(crate) fn target_label(settings: &Settings) -> String {
     }
 }
 
-/// Values per keyword field sampled by `qa es mapping`.
-const SAMPLED: usize = 5;
-
-/// A few values per field in one guarded `_search`: top terms of exact fields, min/max of
-/// numbers and dates. `None` when the request fails (the mapping is still shown).
-fn sample_values(engine: &dyn SearchEngine, mapping: &Mapping, settings: &Settings) -> Option<Value> {
-    let mut aggs = serde_json::Map::new();
-    for (i, f) in mapping.fields.iter().enumerate() {
-        match (f.kind, f.exact_path()) {
-            // Text is prose: its values say little in a list.
-            (FieldKind::Keyword | FieldKind::Boolean, Some(p)) => {
-                aggs.insert(format!("f{i}"), json!({"terms": {"field": p, "size": SAMPLED}}));
-            }
-            (k, Some(p)) if k.is_numeric_or_date() => {
-                aggs.insert(format!("f{i}_min"), json!({"min": {"field": p}}));
-                aggs.insert(format!("f{i}_max"), json!({"max": {"field": p}}));
-            }
-            _ => {}
-        }
-    }
-    if aggs.is_empty() {
-        return None;
-    }
-    let body = json!({"size": 0, "aggs": aggs});
-    let request = guard::checked(&body, Endpoint::Search, mapping, &settings.es_limits()).map_err(|e| tracing::info!("no sampled values: {e}")).ok()?;
-    engine.run(&request).map_err(|e| tracing::info!("no sampled values: {e}")).ok()?.get("aggregations").cloned()
-}
-
-/// The sampled values of field `i` as display strings.
-fn field_samples(aggs: Option<&Value>, i: usize) -> Vec<String> {
-    let Some(aggs) = aggs else { return Vec::new() };
-    let show = |v: &Value| {
-        let date = v.get("value_as_string").and_then(Value::as_str).map(|s| s.strip_suffix("T00:00:00.000Z").unwrap_or(s).to_string());
-        date.or_else(|| {
-            let n = v.get("value")?.as_f64()?;
-            Some(if n.fract() == 0.0 && n.abs() < 1e15 { format!("{}", n as i64) } else { format!("{n}") })
-        })
-    };
-    if let Some(buckets) = aggs.get(format!("f{i}")).and_then(|a| a["buckets"].as_array()) {
-        return buckets.iter().map(|b| b.get("key_as_string").unwrap_or(&b["key"])).map(|k| k.as_str().map_or_else(|| k.to_string(), str::to_string)).collect();
-    }
-    match (aggs.get(format!("f{i}_min")).and_then(show), aggs.get(format!("f{i}_max")).and_then(show)) {
-        (Some(lo), Some(hi)) => vec![format!("{lo} … {hi}")],
-        _ => Vec::new(),
-    }
-}
-
 fn mapping(settings: &Settings, json_out: bool) -> Result<ExitCode> {
     let (engine, mapping) = match open_with_mapping(settings) {
         Ok(x) => x,
         Err(f) => return f.print(json_out),
     };
-    let aggs = sample_values(engine.as_ref(), &mapping, settings);
+    let aggs = qa_es::lookup::display_samples(engine.as_ref(), &mapping, &settings.es_limits());
     if json_out {
         let fields: Vec<Value> = mapping
             .fields
             .iter()
             .enumerate()
-            .map(|(i, f)| json!({"path": f.path, "kind": f.kind, "es_type": f.es_type, "keyword_subfield": f.keyword_subfield, "format": f.format, "samples": field_samples(aggs.as_ref(), i)}))
+            .map(|(i, f)| json!({"path": f.path, "kind": f.kind, "es_type": f.es_type, "keyword_subfield": f.keyword_subfield, "format": f.format, "samples": qa_es::lookup::field_samples(aggs.as_ref(), i)}))
             .collect();
         println!("{}", serde_json::to_string_pretty(&json!({"index": mapping.index, "target": engine.target(), "fields": fields, "mapping": mapping.to_es_json()}))?);
         return Ok(ExitCode::SUCCESS);
@@ -471,7 +371,7 @@ fn mapping(settings: &Settings, json_out: bool) -> Result<ExitCode> {
     for (i, f) in mapping.fields.iter().enumerate() {
         let kind = if f.es_type == f.kind.es_type() { f.es_type.clone() } else { format!("{} ({})", f.kind.es_type(), f.es_type) };
         let sub = f.keyword_subfield.as_ref().map(|s| format!(" + .{s}")).unwrap_or_default();
-        let samples = field_samples(aggs.as_ref(), i);
+        let samples = qa_es::lookup::field_samples(aggs.as_ref(), i);
         let samples = if samples.is_empty() { String::new() } else { format!("  e.g. {}", samples.join(", ")) };
         writeln!(out, "  {:<28} {kind}{sub}{samples}", f.path)?;
     }
@@ -493,32 +393,8 @@ fn list(settings: &Settings, json_out: bool) -> Result<ExitCode> {
         .map(|i| vec![json!(i.name), json!(i.docs), json!(i.fields), json!(i.created), json!(i.source)])
         .collect();
     let table = qa_sql::QueryResult { columns: ["name", "docs", "fields", "created", "source"].map(String::from).to_vec(), rows, truncated: false, elapsed_ms: 0.0 };
-    println!("{}", qa_sql::present::render_table(&table, terminal_width()));
+    println!("{}", qa_sql::present::render_table(&table, crate::routed::terminal_width()));
     Ok(ExitCode::SUCCESS)
-}
-
-/// The LLM of the ES path: for query candidates (`es_generation`) and for restating the question
-/// (`reiterate`); auto = remote endpoints only.
-pub fn open_llm(settings: &Settings) -> crate::llm_use::LlmFor {
-    crate::llm_use::open_llm_for(settings, &[("es_generation", settings.es_generation), ("reiterate", settings.reiterate)])
-}
-
-/// `options` with the LLM's uses the settings allow.
-pub fn options_with(settings: &Settings, offset: usize, force: bool, llm: &crate::llm_use::LlmFor) -> EsOptions {
-    EsOptions { use_llm: llm.may(0), reiterate_llm: llm.may(1), ..options(settings, offset, force) }
-}
-
-pub fn options(settings: &Settings, offset: usize, force: bool) -> EsOptions {
-    EsOptions {
-        limits: settings.es_limits(),
-        page_size: settings.es_page_size,
-        offset,
-        force,
-        k: settings.es_k,
-        max_repairs: settings.es_max_repairs,
-        semantic: settings.es_semantic.clone(),
-        ..EsOptions::default()
-    }
 }
 
 fn question(settings: &mut Settings, quiet: bool, args: &EsArgs) -> Result<ExitCode> {
@@ -532,91 +408,35 @@ fn question(settings: &mut Settings, quiet: bool, args: &EsArgs) -> Result<ExitC
     {
         settings.set_flag("es", &cp.target)?;
     }
-    let (engine, _mapping) = match open_with_mapping(settings) {
-        Ok(x) => x,
-        Err(f) => return f.print(args.json),
-    };
-    let mut opened = open_llm(settings);
-    let mut opts = options_with(settings, args.offset, args.force, &opened);
-    let llm_skip = opened.skip.clone();
-    #[allow(clippy::redundant_closure)]
-    let mut llm_run = opened.llm.as_deref_mut().map(|l| LlmRun::new(l));
-    let spinner = crate::app::spinner(quiet || args.json, "searching");
-    if let Some(text) = &args.search_after {
-        match serde_json::from_str::<Vec<Value>>(text) {
-            Ok(after) => opts.after = Some(after),
+    let Some(conn) = settings.es_connection() else { return no_target().print(args.json) };
+    let after = match &args.search_after {
+        Some(text) => match serde_json::from_str::<Vec<Value>>(text) {
+            Ok(after) => Some(after),
             Err(e) => return Failure::new(format!("--search-after {text:?}: expected the JSON array a page printed ({e})"), []).print(args.json),
-        }
-    }
-    let ran = match (&args.resume, &args.answer) {
-        (Some(id), Some(reply)) => qa_es::run::resume(engine.as_ref(), llm_run.as_mut(), &settings.data_dir, id, reply, opts),
-        _ => qa_es::run::answer(engine.as_ref(), llm_run.as_mut(), EsQuestion { question: &q, options: opts, data_dir: &settings.data_dir, llm_skip: llm_skip.as_deref() }),
+        },
+        None => None,
     };
-    spinner.finish_and_clear();
-    let run = match ran {
-        Ok(r) => r,
+    let source = match EsSource::connect(conn, settings.es_options(), settings.es_llm()) {
+        Ok(s) => s,
         Err(e) => return failure_of(settings, &e).print(args.json),
     };
-    if let Err(e) = qa_core::trace::append(&settings.trace_file(), &run.trace) {
-        tracing::warn!("could not append the trace: {e}");
+    if let Err(e) = source.engine().mapping() {
+        return failure_of(settings, &e).print(args.json);
     }
-    print_run(settings, engine.as_ref(), &run, args, quiet)
-}
-
-fn terminal_width() -> usize {
-    let (_, cols) = console::Term::stdout().size();
-    if cols == 0 { 100 } else { cols as usize }
-}
-
-/// The checkpoint id of a clarification: the checkpoint file's stem.
-fn checkpoint_id(run: &EsRun) -> Option<String> {
-    run.checkpoint.as_ref().and_then(|p| p.file_stem()).map(|s| s.to_string_lossy().into_owned())
-}
-
-fn print_run(settings: &Settings, engine: &dyn SearchEngine, run: &EsRun, args: &EsArgs, quiet: bool) -> Result<ExitCode> {
-    print_es(settings, engine, run, args.json, args.trace, quiet, None)
-}
-
-/// Print a run (text or `--json` with `extra` keys merged at the top level); the exit code.
-pub fn print_es(settings: &Settings, engine: &dyn SearchEngine, run: &EsRun, json_out: bool, trace: bool, quiet: bool, extra: Option<&Value>) -> Result<ExitCode> {
-    let a: &EsAnswer = &run.answer;
-    let checkpoint = checkpoint_id(run);
-    let clarification = present::is_clarification(a);
-    let how = if extra.is_some_and(|e| e.get("session").is_some()) { present::Continuation::Session } else { present::Continuation::Flags };
-    let mut out = std::io::stdout().lock();
-    if json_out {
-        let mut v = present::answer_json(a, &engine.target(), checkpoint.as_deref());
-        if let (Value::Object(obj), Some(Value::Object(extra))) = (&mut v, extra) {
-            obj.extend(extra.iter().map(|(k, x)| (k.clone(), x.clone())));
-        }
-        serde_json::to_writer_pretty(&mut out, &v)?;
-        writeln!(out)?;
-    } else if clarification {
-        present::write_clarification(&mut out, a, checkpoint.as_deref(), how)?;
-    } else if a.status == qa_es::EsStatus::Error {
-        eprintln!("error: {}", scrub_secrets(settings, a.error.as_deref().unwrap_or("the search failed")));
-        for n in &a.notes {
-            eprintln!("  hint: {n}");
-        }
-        if let Some(q) = &a.es_query {
-            eprintln!("  query: {}", serde_json::to_string(q)?);
-        }
-    } else {
-        present::write_answer(&mut out, a, terminal_width(), how)?;
-    }
-    if trace && !json_out {
-        writeln!(out, "\n=== Query Trace (JSON) ===\n{}", serde_json::to_string_pretty(&run.trace)?)?;
-    }
-    if !quiet && !json_out {
-        eprintln!("\n[es · {} · {:.0} ms · trace {} → {}]", engine.target(), a.metrics.total_ms, a.trace_id, settings.trace_file().display());
-    }
-    Ok(if clarification {
-        ExitCode::from(EXIT_NEEDS_CLARIFICATION)
-    } else if a.status == qa_es::EsStatus::Error {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    })
+    let spinner = crate::app::spinner(quiet || args.json, "searching");
+    let ran = match (&args.resume, &args.answer) {
+        (Some(id), Some(reply)) => source.resume_run(id, reply, args.force, false),
+        _ => source.run_question(&q, args.offset, after, args.force),
+    };
+    spinner.finish_and_clear();
+    let answer = match ran {
+        Ok(run) => source.reply(run),
+        Err(e) => return failure_of(settings, &e).print(args.json),
+    };
+    crate::routed::append_trace(settings, &answer.trace);
+    let p = Presentation { trace: args.trace, quiet: quiet || args.json, width: crate::routed::terminal_width(), in_session: false, trace_file: settings.trace_file() };
+    qa_route::source::present(&answer, args.json, None, &p, &mut std::io::stdout().lock(), &mut std::io::stderr().lock())?;
+    Ok(ExitCode::from(answer.exit_code()))
 }
 
 /// The number of documents in the index: a guarded `_count` of `match_all`.

@@ -8,5 +8,4 @@ pub mod graph;
 pub mod route;
 pub mod session;
 pub mod sql;
-pub mod sql_pages;
 pub mod traces;

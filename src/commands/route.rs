@@ -9,7 +9,9 @@ use anyhow::Result;
 use clap::Args;
 
 use crate::config::Settings;
-use qa_route::{RouteDecision, SourceProfile};
+use crate::sources::Sources;
+use qa_route::RouteDecision;
+use qa_route::routed::Routing;
 
 pub const ROUTE_EXAMPLES: &str = "\
 Examples:
@@ -37,60 +39,10 @@ pub struct RouteArgs {
     pub json: bool,
 }
 
-/// The configured sources' profiles, with a warning for each source that could not be read.
-pub struct Sources {
-    pub profiles: Vec<SourceProfile>,
-    pub warnings: Vec<String>,
-    /// The SQL database, open, with its schema (reused by the SQL route).
-    pub sql: Option<crate::commands::sql::Routed>,
-    /// The ES engine, open (reused by the ES route).
-    pub es: Option<Box<dyn qa_es::SearchEngine>>,
-}
-
-/// Describe every configured source to the router. A source that cannot be opened is left out
-/// with a warning (the others still route).
-pub fn gather(settings: &Settings, question: &str) -> Sources {
-    let mut profiles = Vec::new();
-    let mut warnings = Vec::new();
-    match qa_query::profile::documents_profile(&settings.engine_settings()) {
-        Ok(p) => profiles.push(p),
-        Err(qa_core::error::QaError::IndexMissing { .. }) => {}
-        Err(e) => warnings.push(format!("documents not used: {e}")),
-    }
-    let mut sql = None;
-    if settings.sql_url.is_some()
-        && let Some(r) = crate::commands::sql::try_route(settings, true, question)
-    {
-        let semantic = settings.sql_semantic_schema.as_deref().and_then(|p| match qa_sql::schema::SemanticSchema::load(p) {
-            Ok(s) => Some(s),
-            Err(e) => {
-                warnings.push(format!("semantic schema ignored: {e}"));
-                None
-            }
-        });
-        profiles.push(qa_sql::route::route_profile(&r.schema, semantic.as_ref(), &r.url.to_string()));
-        sql = Some(r);
-    } else if settings.sql_url.is_some() {
-        warnings.push("the SQL source could not be opened (see `qa doctor`)".to_string());
-    }
-    let mut es = None;
-    if settings.es_target().is_some() {
-        match es_profile(settings) {
-            Ok((engine, p)) => {
-                profiles.push(p);
-                es = Some(engine);
-            }
-            Err(e) => warnings.push(format!("Elasticsearch index not used: {e}")),
-        }
-    }
-    Sources { profiles, warnings, sql, es }
-}
-
 /// Route `question` over the configured sources.
 pub fn decide(settings: &Settings, question: &str) -> (RouteDecision, Vec<String>) {
-    let sources = gather(settings, question);
-    let today = chrono::Utc::now().date_naive();
-    (qa_route::score::decide(question, &sources.profiles, today), sources.warnings)
+    let sources = Sources::open(settings);
+    (Routing::decide(question, &sources.profiles(), None, None).decision, sources.warnings)
 }
 
 pub fn run(settings: &mut Settings, args: &RouteArgs) -> Result<ExitCode> {
@@ -137,19 +89,6 @@ pub fn run(settings: &mut Settings, args: &RouteArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Open the ES target, sample its fields (one guarded `size: 0` search) and describe it.
-fn es_profile(settings: &Settings) -> Result<(Box<dyn qa_es::SearchEngine>, SourceProfile), qa_es::EsError> {
-    let engine = crate::commands::es::open_engine(settings)?;
-    let mapping = engine.mapping()?;
-    let (meta, _) = qa_es::lookup::sample(engine.as_ref(), &mapping, &settings.es_limits(), 50)?;
-    let semantic = match &settings.es_semantic {
-        Some(p) => qa_es::semantic::Semantic::load(p)?,
-        None => qa_es::semantic::Semantic::default(),
-    };
-    let profile = qa_es::profile::route_profile(&mapping, &meta, &semantic, &engine.target());
-    Ok((engine, profile))
-}
-
 /// `qa sources`: what the router sees — each source, why it is there (the setting and where its
 /// value came from, or the index found in the data folder) — and what could not be opened.
 pub fn sources(settings: &mut Settings, args: &SourcesArgs) -> Result<ExitCode> {
@@ -159,11 +98,9 @@ pub fn sources(settings: &mut Settings, args: &SourcesArgs) -> Result<ExitCode> 
         crate::config::Origin::Discovered => "found in the data folder".to_string(),
         o => format!("{key} from {}", o.source(key)),
     };
-    let found = gather(settings, "");
-    let sql_failed = settings.sql_url.is_some() && !found.profiles.iter().any(|p| p.target == qa_route::Target::Sql);
-    notes.extend(found.warnings.into_iter().filter(|w| !(sql_failed && w.starts_with("the SQL source could not be opened"))));
-    if sql_failed {
-        let why = crate::commands::sql::open_error(settings).unwrap_or_else(|| "its schema could not be read (see `qa doctor`)".into());
+    let found = Sources::open(settings);
+    notes.extend(found.warnings.iter().filter(|w| !w.starts_with("SQL source not used")).cloned());
+    if let Some(why) = &found.sql_error {
         notes.push(format!("the SQL source ({}) could not be opened: {why}", from("sql_url")));
     }
     let why = |target: qa_route::Target| -> String {
@@ -174,8 +111,8 @@ pub fn sources(settings: &mut Settings, args: &SourcesArgs) -> Result<ExitCode> 
         }
     };
     let rows: Vec<serde_json::Value> = found
-        .profiles
-        .iter()
+        .profiles()
+        .into_iter()
         .map(|p| serde_json::json!({"target": p.target, "name": p.name, "collections": p.collections, "fields": p.fields.len(), "why": why(p.target)}))
         .collect();
     let mut out = std::io::stdout().lock();

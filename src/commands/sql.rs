@@ -1,7 +1,6 @@
 //! `qa sql`: answer a question over a SQL database, check a statement, show the schema context;
 //! and the SQL route of `qa "question"`.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -11,18 +10,15 @@ use serde_json::{json, Value};
 
 use crate::config::Settings;
 use qa_llm::LlmRun;
-use qa_sql::agent::{Agent, AgentOptions, Outcome};
-use qa_sql::answer::{SqlAnswer, SqlQuestion};
-use qa_sql::checkpoint::{self, Checkpoint};
+use qa_route::Source;
+use qa_route::source::{Ask, Presentation};
+use qa_sql::agent::{Agent, Outcome};
+use qa_sql::checkpoint;
+use qa_sql::source::SqlSource;
 use qa_sql::db::{self, SqlDatabase};
 use qa_sql::schema::{SchemaContext, SemanticSchema};
-use qa_sql::{eval, present, validate, Dialect, ExecLimits, QueryResult, SqlUrl};
+use qa_sql::{eval, validate, Dialect, ExecLimits, SqlUrl};
 
-/// Rows a terminal answer shows; the rest are counted (and all of them are in `--json`).
-const SHOWN_ROWS: usize = 100;
-
-/// Exit code when the run stopped to ask a clarifying question.
-pub const EXIT_NEEDS_CLARIFICATION: u8 = 3;
 
 pub const SQL_EXAMPLES: &str = "\
 Examples:
@@ -185,7 +181,7 @@ pub fn run(settings: &mut Settings, quiet: bool, args: &SqlArgs) -> Result<ExitC
             if settings.sql_url.is_none() {
                 settings.set_flag("sql_url", &cp.database)?;
             }
-            (cp.question.clone(), Some((cp, answer.clone())))
+            (cp.question.clone(), Some((id.clone(), answer.clone())))
         }
         _ => {
             let q = args.question.join(" ");
@@ -197,196 +193,41 @@ pub fn run(settings: &mut Settings, quiet: bool, args: &SqlArgs) -> Result<ExitC
         }
     };
     let url = parse_url(settings, args.db.dialect.as_deref())?;
-    let out = answer_with(settings, quiet, &url, &question, resume, None, args.force)?;
-    append_trace(settings, &out.trace);
-    print_outcome(settings, &out, args.json, args.trace, args.viz.as_deref(), quiet)
-}
-
-fn agent_options(settings: &Settings) -> AgentOptions {
-    AgentOptions {
-        k: settings.sql_k,
-        max_loops: settings.sql_max_loops,
-        limits: limits(settings),
-        semantic_schema: settings.sql_semantic_schema.clone(),
-        sample_values: qa_sql::db::MAX_SAMPLED_DISTINCT,
-        use_llm: true,
-        force: false,
+    let (mut source, note) = SqlSource::open(url, settings.sql_agent_options(), settings.data_dir.clone(), settings.sql_llm())?;
+    if let Some(n) = note {
+        eprintln!("warning: {n}");
     }
-}
-
-/// The LLM for SQL candidates: per `sql_generation` (auto = remote endpoints only).
-fn open_llm(settings: &Settings) -> (Option<Box<dyn qa_llm::Llm>>, Option<String>) {
-    let opened = crate::llm_use::open_llm_for(settings, &[("sql_generation", settings.sql_generation)]);
-    (opened.llm, opened.skip)
-}
-
-/// Run the agent (the caller appends the trace: [`append_trace`]). `opened` is a connection
-/// and its schema the router already has; `force` runs a low-confidence plan (with a warning)
-/// instead of asking.
-pub fn answer_with(
-    settings: &Settings,
-    quiet: bool,
-    url: &SqlUrl,
-    question: &str,
-    resume: Option<(Checkpoint, String)>,
-    opened: Option<(Box<dyn SqlDatabase>, qa_sql::DbSchema)>,
-    force: bool,
-) -> Result<SqlAnswer> {
-    let (mut db, schema) = match opened {
-        Some((db, schema)) => (db, Some(schema)),
-        None => (open_db(url, settings)?, None),
+    let spinner = crate::progress::Spinner::new(quiet || args.json);
+    let ask = Ask { question: &question, query_type: qa_route::QueryType::Simple, force: args.force, in_session: false, progress: &spinner };
+    let answered = match resume {
+        Some((id, reply)) => source.resume(&id, &reply, &ask),
+        None => source.answer(&ask),
     };
-    let (mut llm, llm_skip) = open_llm(settings);
-    // The closure lets the trait object's lifetime shorten (a bare `LlmRun::new` does not).
-    #[allow(clippy::redundant_closure)]
-    let mut llm_run = llm.as_deref_mut().map(|l| LlmRun::new(l));
-    let options = match &resume {
-        Some((cp, _)) => AgentOptions { limits: limits(settings), force: force || cp.options.force, ..cp.options.clone() },
-        None => AgentOptions { force, ..agent_options(settings) },
-    };
-    let spinner = crate::app::spinner(quiet, "querying the database");
-    let answered = qa_sql::answer::answer(
-        db.as_mut(),
-        llm_run.as_mut(),
-        SqlQuestion { question, url, options, resume, schema, data_dir: &settings.data_dir, llm_skip: llm_skip.as_deref() },
-    );
-    spinner.finish_and_clear();
-    Ok(answered?)
+    let answer = answered.map_err(crate::routed::route_failure)?;
+    crate::routed::append_trace(settings, &answer.trace);
+    if let Some(path) = args.viz.as_deref() {
+        write_viz(path, &answer, quiet || args.json)?;
+    }
+    let p = Presentation { trace: args.trace, quiet: quiet || args.json, width: crate::routed::terminal_width(), in_session: false, trace_file: settings.trace_file() };
+    qa_route::source::present(&answer, args.json, None, &p, &mut std::io::stdout().lock(), &mut std::io::stderr().lock())?;
+    Ok(ExitCode::from(answer.exit_code()))
 }
 
-/// Append `trace` to the trace file (a failure is a warning: the answer stands).
-pub fn append_trace(settings: &Settings, trace: &qa_core::trace::TraceRecord) {
-    if let Err(e) = qa_core::trace::append(&settings.trace_file(), trace) {
-        tracing::warn!("could not append the trace: {e}");
-    }
-}
-
-pub(crate) fn terminal_width() -> usize {
-    let (_, cols) = console::Term::stdout().size();
-    if cols == 0 { 100 } else { cols as usize }
-}
-
-pub fn print_outcome(settings: &Settings, a: &SqlAnswer, json_out: bool, trace: bool, viz: Option<&std::path::Path>, quiet: bool) -> Result<ExitCode> {
-    print_outcome_with(settings, a, json_out, trace, viz, quiet, None)
-}
-
-/// [`print_outcome`], with `extra` keys (the router's `routing`, `metadata`, `analysis`) added
-/// to the JSON object.
-pub fn print_outcome_with(settings: &Settings, a: &SqlAnswer, json_out: bool, trace: bool, viz: Option<&std::path::Path>, quiet: bool, extra: Option<&Value>) -> Result<ExitCode> {
-    let run = &a.run;
-    let mut out = std::io::stdout().lock();
-    let viz_spec = run.state.get("viz_spec").cloned();
-    if let Some(path) = viz {
-        match &viz_spec {
-            Some(spec) => {
-                let tmp = path.with_extension("json.tmp");
-                std::fs::write(&tmp, serde_json::to_string_pretty(spec)?).with_context(|| format!("writing {}", tmp.display()))?;
-                std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
-                if !quiet && !json_out {
-                    eprintln!("Vega-Lite spec written to {}", path.display());
-                }
+/// `--viz FILE`: the Vega-Lite spec of an aggregate answer, written atomically.
+fn write_viz(path: &std::path::Path, answer: &qa_route::SourceAnswer, quiet: bool) -> Result<()> {
+    match answer.view.json().get("viz_spec").filter(|v| !v.is_null()) {
+        Some(spec) => {
+            let tmp = path.with_extension("json.tmp");
+            std::fs::write(&tmp, serde_json::to_string_pretty(spec)?).with_context(|| format!("writing {}", tmp.display()))?;
+            std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
+            if !quiet {
+                eprintln!("Vega-Lite spec written to {}", path.display());
             }
-            None if matches!(run.outcome, Outcome::Answered) => eprintln!("warning: no chart: the result is not an aggregate over categories or time (--viz not written)"),
-            None => {}
         }
+        None if answer.status == qa_core::trace::Status::Answered => eprintln!("warning: no chart: the result is not an aggregate over categories or time (--viz not written)"),
+        None => {}
     }
-    if json_out {
-        let (columns, rows, truncated) = match &run.result {
-            Some(r) => (json!(r.columns), json!(r.rows), r.truncated),
-            None => (json!([]), json!([]), false),
-        };
-        let (status, error, suggestions, clarifying) = match &run.outcome {
-            Outcome::Answered => ("answered", None, vec![], None),
-            Outcome::NeedsClarification { question } => ("needs_clarification", None, vec![], Some(question.clone())),
-            Outcome::Failed { error, suggestions } => ("failed", Some(error.clone()), suggestions.clone(), None),
-        };
-        let v = json!({
-            "status": status,
-            "question": a.trace.user_question,
-            "database": a.database,
-            "dialect": run.state.get("dialect"),
-            "sql": run.state.str("sql").filter(|_| run.state.bool("validation_ok")),
-            "columns": columns,
-            "rows": rows,
-            "row_count": run.result.as_ref().map(|r| r.rows.len()),
-            "truncated": truncated,
-            "plan": run.state.get("plan"),
-            "plan_confidence": run.state.get("plan_confidence"),
-            "coverage": run.state.get("coverage"),
-            "warnings": run.state.list("warnings"),
-            "explain": run.state.get("exec_preview"),
-            "candidates": run.state.get("sql_candidates"),
-            "viz_spec": viz_spec,
-            "clarifying_question": clarifying,
-            "checkpoint": a.checkpoint,
-            "error": error,
-            "suggestions": suggestions,
-            "trace_id": a.trace.trace_id,
-            "metrics": a.trace.internal.sql.as_ref().map(|s| &s.metrics),
-        });
-        let mut v = v;
-        if let (Some(Value::Object(extra)), Value::Object(obj)) = (extra, &mut v) {
-            obj.extend(extra.iter().map(|(k, x)| (k.clone(), x.clone())));
-        }
-        serde_json::to_writer_pretty(&mut out, &v)?;
-        writeln!(out)?;
-    } else {
-        match (&run.outcome, &run.result) {
-            (Outcome::Answered, Some(r)) => {
-                let width = terminal_width();
-                // A terminal shows the first rows only; --json carries every fetched row.
-                let shown = if r.rows.len() > SHOWN_ROWS { QueryResult { rows: r.rows[..SHOWN_ROWS].to_vec(), ..r.clone() } } else { r.clone() };
-                writeln!(out, "{}", present::render_table(&shown, width))?;
-                if shown.rows.len() < r.rows.len() {
-                    writeln!(out, "… {} more rows not shown (all of them with --json)", r.rows.len() - shown.rows.len())?;
-                }
-                writeln!(
-                    out,
-                    "{} row{}{}",
-                    r.rows.len(),
-                    if r.rows.len() == 1 { "" } else { "s" },
-                    if r.truncated { format!(" (stopped at the row cap of {})", settings.sql_row_cap) } else { String::new() }
-                )?;
-                if let Some(chart) = viz_spec.as_ref().and_then(|_| present::bar_chart(r, width.min(100))) {
-                    writeln!(out, "\n{chart}")?;
-                }
-                writeln!(out, "\nSQL: {}", run.state.str("sql").unwrap_or_default())?;
-                let unused: Vec<&str> = run.state.get("coverage").and_then(|c| c["unmapped"].as_array()).map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
-                if !unused.is_empty() {
-                    writeln!(out, "not used: {}", unused.join(", "))?;
-                }
-                for w in run.state.list("warnings").iter().filter_map(Value::as_str) {
-                    eprintln!("warning: {w}");
-                }
-            }
-            (Outcome::NeedsClarification { question }, _) => {
-                writeln!(out, "{question}")?;
-                match (&a.checkpoint, extra.is_some_and(|e| e.get("session").is_some())) {
-                    (Some(_), true) => writeln!(out, "\nReply with a number or the choice's words, or \"just run it\" for the first choice.")?,
-                    (Some(id), false) => writeln!(out, "\nAnswer with: qa sql --resume {id} --answer \"<number or words>\"")?,
-                    (None, _) => {}
-                }
-            }
-            (Outcome::Failed { error, suggestions }, _) => {
-                eprintln!("error: {error}");
-                for s in suggestions {
-                    eprintln!("  hint: {s}");
-                }
-            }
-            _ => {}
-        }
-        if trace {
-            writeln!(out, "\n=== Query Trace (JSON) ===\n{}", serde_json::to_string_pretty(&a.trace)?)?;
-        }
-    }
-    if !quiet && !json_out {
-        eprintln!("\n[sql · {} · {:.0} ms · trace {} → {}]", a.database, a.trace.latency_ms.total, a.trace.trace_id, settings.trace_file().display());
-    }
-    Ok(match run.outcome {
-        Outcome::Answered => ExitCode::SUCCESS,
-        Outcome::NeedsClarification { .. } => ExitCode::from(EXIT_NEEDS_CLARIFICATION),
-        Outcome::Failed { .. } => ExitCode::FAILURE,
-    })
+    Ok(())
 }
 
 fn check(settings: &Settings, dialect: Option<&str>, sql: &str, json_out: bool) -> Result<ExitCode> {
@@ -440,57 +281,6 @@ fn schema(settings: &Settings, dialect: Option<&str>, json_out: bool) -> Result<
     Ok(ExitCode::SUCCESS)
 }
 
-/// The router's verdict, with the open connection and the schema it read (reused by the run).
-pub struct Routed {
-    pub url: SqlUrl,
-    pub decision: qa_sql::plan::RouteDecision,
-    pub db: Box<dyn SqlDatabase>,
-    pub schema: qa_sql::DbSchema,
-}
-
-/// `qa "question"` with a SQL source configured: decide by schema-term overlap whether the
-/// question is about the database. Returns None (go to the documents) when no source is set or
-/// the database cannot be read (with a warning: the documents may still answer).
-/// Why the configured SQL source cannot be opened (None: it opens, or none is configured).
-pub fn open_error(settings: &Settings) -> Option<String> {
-    let raw = settings.sql_url.as_deref()?;
-    match SqlUrl::parse(raw) {
-        Err(e) => Some(e.to_string()),
-        Ok(url) => open_db(&url, settings).err().map(|e| url.scrub(&e.to_string())),
-    }
-}
-
-pub fn try_route(settings: &Settings, quiet: bool, question: &str) -> Option<Routed> {
-    let raw = settings.sql_url.as_deref()?;
-    let url = match SqlUrl::parse(raw) {
-        Ok(u) => u,
-        Err(e) => {
-            eprintln!("warning: QA_SQL_URL ignored: {e}");
-            return None;
-        }
-    };
-    let mut db = match open_db(&url, settings) {
-        Ok(d) => d,
-        Err(e) => {
-            if !quiet {
-                eprintln!("warning: SQL source not used: {e}");
-            }
-            return None;
-        }
-    };
-    let semantic = settings.sql_semantic_schema.as_deref();
-    let (decision, schema) = match qa_sql::route::route_question(db.as_mut(), semantic, agent_options(settings).sample_values, question) {
-        Ok(routed) => routed,
-        Err(e) => {
-            if !quiet {
-                eprintln!("warning: SQL source not used: {}", url.scrub(&e.to_string()));
-            }
-            return None;
-        }
-    };
-    Some(Routed { url, decision, db, schema })
-}
-
 /// One graded question of `qa sql eval`.
 #[derive(Debug, Clone, serde::Serialize)]
 struct EvalRecord {
@@ -511,9 +301,10 @@ fn eval(settings: &Settings, quiet: bool, dialect: Option<&str>, file: &std::pat
     let questions = eval::load(file)?;
     let url = parse_url(settings, dialect)?;
     let mut db = open_db(&url, settings)?;
-    let options = agent_options(settings);
+    let options = settings.sql_agent_options();
     let schema = db.introspect(options.sample_values).map_err(|e| anyhow::anyhow!("{}", url.scrub(&e.to_string())))?;
-    let (mut llm, llm_skip) = open_llm(settings);
+    let opened = qa_llm::open_for(&settings.llm_settings(), &[("sql_generation", settings.sql_generation)]);
+    let (mut llm, llm_skip) = (opened.llm, opened.skip);
     let bar = if quiet { indicatif::ProgressBar::hidden() } else { indicatif::ProgressBar::new(questions.len() as u64) };
     bar.set_style(indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}").unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()));
     let mut summary = eval::Summary::default();

@@ -9,10 +9,12 @@
 //! subject. [`reiterate`] is the node itself (F01): rules, and the LLM's structured restatement
 //! with the last turns as context; `qa es` uses it too.
 
+pub mod conversation;
 pub mod follow_up;
 pub mod reiterate;
 pub mod store;
 pub mod turn;
 
+pub use conversation::{Conversation, Restating, TurnOutcome};
 pub use store::{ConverseError, SessionLog, SessionStore, SessionSummary, SkippedLine};
 pub use turn::{Artifact, ArtifactKind, NewTurn, PendingClarification, Turn};

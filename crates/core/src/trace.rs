@@ -871,3 +871,4 @@ mod tests {
         assert_ne!(new_trace_id("q"), new_trace_id("q"));
     }
 }
+

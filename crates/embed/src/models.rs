@@ -70,6 +70,24 @@ pub fn user_models_dir() -> Option<PathBuf> {
     Some(data.join("qa").join("models"))
 }
 
+/// The Python interpreter to run pip with: `name` as given when it is a path or on `PATH`, else
+/// the first of the usual system locations that has it (an installed `qa` may run with a `PATH`
+/// that holds only its own folder). `name` itself when none has it (the run then says so).
+pub fn find_python(name: &str) -> String {
+    if name.contains('/') {
+        return name.to_string();
+    }
+    let on_path = std::env::var_os("PATH").is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(name).is_file()));
+    if on_path {
+        return name.to_string();
+    }
+    ["/usr/bin", "/usr/local/bin", "/opt/homebrew/bin", "/bin"]
+        .iter()
+        .map(|d| Path::new(d).join(name))
+        .find(|p| p.is_file())
+        .map_or_else(|| name.to_string(), |p| p.display().to_string())
+}
+
 /// Where models are looked for when the user named no folder, in order.
 pub fn default_search_dirs() -> Vec<PathBuf> {
     let mut dirs = vec![PathBuf::from("models")];

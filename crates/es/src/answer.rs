@@ -7,17 +7,30 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use qa_core::evidence::TokenUsage;
+/// How a run ended: the one status of every route (`needs_clarification` exits with code 3).
+pub use qa_core::trace::Status;
 
-/// How a run ended.
+/// The kind of a failed run, so callers classify it without reading the message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum EsStatus {
-    /// A checked query ran; hits or aggregations are in the answer.
-    Answered,
-    /// Stopped with a question for the user (exit code 3); resume with the answer.
-    NeedsClarification,
-    /// Nothing could be answered; `error` says why.
-    Error,
+pub enum EsFailure {
+    /// The guard refused the query; nothing was sent.
+    Refused,
+    /// The server answered 429 (after the retries).
+    RateLimited,
+    /// The engine or server failed.
+    Engine,
+}
+
+impl EsFailure {
+    /// The kind of `e`.
+    pub fn of(e: &crate::EsError) -> EsFailure {
+        match e {
+            crate::EsError::Refused(_) => EsFailure::Refused,
+            crate::EsError::Http { status: 429, .. } => EsFailure::RateLimited,
+            _ => EsFailure::Engine,
+        }
+    }
 }
 
 /// What the question asks for.
@@ -76,7 +89,7 @@ pub struct EsMetrics {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EsAnswer {
     /// How the run ended.
-    pub status: EsStatus,
+    pub status: Status,
     /// The question restated as an actionable goal.
     pub main_goal: String,
     /// The request body that ran (or would run, when clarification is needed).
@@ -107,6 +120,9 @@ pub struct EsAnswer {
     /// What went wrong (status `error`).
     #[serde(default)]
     pub error: Option<String>,
+    /// What kind of failure `error` is (refused by the guard, rate limited, the engine's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<EsFailure>,
     /// What each word of the question became in the query, and the words not used (the
     /// deterministic plan's reading; absent for pasted queries and pages of earlier ones).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -105,12 +105,13 @@ fn flatten(prefix: &str, v: &Value, out: &mut Vec<(String, Value)>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{EsStatus, answer::EsMetrics};
+    use crate::answer::EsMetrics;
+    use qa_core::trace::Status;
     use serde_json::json;
 
     fn answer(intent: Intent, total: u64, hits: Vec<Value>, aggs: Option<Value>) -> EsAnswer {
         EsAnswer {
-            status: EsStatus::Answered,
+            status: Status::Answered,
             main_goal: String::new(),
             es_query: None,
             intent,
@@ -125,6 +126,7 @@ mod tests {
             trace_id: String::new(),
             notes: Vec::new(),
             error: None,
+            failure: None,
             coverage: None,
         }
     }

@@ -17,6 +17,7 @@
 
 pub mod answer;
 pub mod checkpoint;
+pub mod connect;
 pub mod embedded;
 pub mod engine;
 mod error;
@@ -33,10 +34,12 @@ pub mod records;
 pub use qa_converse::reiterate;
 pub mod remote;
 pub mod run;
+pub mod present;
 pub mod semantic;
+pub mod source;
 
 
-pub use answer::{Ambiguity, EsAnswer, EsStatus, Intent, Page};
+pub use answer::{Ambiguity, EsAnswer, EsFailure, Intent, Page};
 pub use engine::{CheckedRequest, Endpoint, EsLimits, SearchEngine};
 pub use error::EsError;
 pub use mapping::{Field, FieldKind, Mapping};

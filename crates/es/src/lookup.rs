@@ -266,3 +266,51 @@ impl ValueLookup for IndexLookup<'_> {
         out
     }
 }
+
+/// Values per keyword field shown by `qa es mapping`.
+const DISPLAY_SAMPLED: usize = 5;
+
+/// A few values per field in one guarded `_search`: top terms of exact fields, min/max of
+/// numbers and dates. `None` when the request fails (the mapping is still shown).
+pub fn display_samples(engine: &dyn SearchEngine, mapping: &Mapping, limits: &EsLimits) -> Option<Value> {
+    let mut aggs = Map::new();
+    for (i, f) in mapping.fields.iter().enumerate() {
+        match (f.kind, f.exact_path()) {
+            // Text is prose: its values say little in a list.
+            (FieldKind::Keyword | FieldKind::Boolean, Some(p)) => {
+                aggs.insert(format!("f{i}"), json!({"terms": {"field": p, "size": DISPLAY_SAMPLED}}));
+            }
+            (k, Some(p)) if k.is_numeric_or_date() => {
+                aggs.insert(format!("f{i}_min"), json!({"min": {"field": p}}));
+                aggs.insert(format!("f{i}_max"), json!({"max": {"field": p}}));
+            }
+            _ => {}
+        }
+    }
+    if aggs.is_empty() {
+        return None;
+    }
+    let body = json!({"size": 0, "aggs": aggs});
+    let request = crate::guard::checked(&body, Endpoint::Search, mapping, limits).map_err(|e| tracing::info!("no sampled values: {e}")).ok()?;
+    engine.run(&request).map_err(|e| tracing::info!("no sampled values: {e}")).ok()?.get("aggregations").cloned()
+}
+
+/// The sampled values of field `i` as display strings.
+pub fn field_samples(aggs: Option<&Value>, i: usize) -> Vec<String> {
+    let Some(aggs) = aggs else { return Vec::new() };
+    let show = |v: &Value| {
+        let date = v.get("value_as_string").and_then(Value::as_str).map(|s| s.strip_suffix("T00:00:00.000Z").unwrap_or(s).to_string());
+        date.or_else(|| {
+            let n = v.get("value")?.as_f64()?;
+            Some(if n.fract() == 0.0 && n.abs() < 1e15 { format!("{}", n as i64) } else { format!("{n}") })
+        })
+    };
+    if let Some(buckets) = aggs.get(format!("f{i}")).and_then(|a| a["buckets"].as_array()) {
+        return buckets.iter().map(|b| b.get("key_as_string").unwrap_or(&b["key"])).map(|k| k.as_str().map_or_else(|| k.to_string(), str::to_string)).collect();
+    }
+    match (aggs.get(format!("f{i}_min")).and_then(show), aggs.get(format!("f{i}_max")).and_then(show)) {
+        (Some(lo), Some(hi)) => vec![format!("{lo} … {hi}")],
+        _ => Vec::new(),
+    }
+}
+

@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use serde_json::{Value, json};
 
+use crate::answer::EsFailure;
 use qa_core::trace::{EsInternal, LlmInternal, Route, SqlMetrics, Status, TraceRecord};
 use qa_llm::LlmRun;
 
@@ -231,7 +232,7 @@ fn run(engine: &dyn SearchEngine, mut llm: Option<&mut LlmRun>, question: &str, 
     notes.extend(generated.notes.iter().cloned());
     let Some(req) = generated.verdict.request() else {
         let reasons = generated.verdict.reasons.clone();
-        return Ok(finish(engine, question, &r, Some(best.body.clone()), intent, summary, Err(reasons), &notes, o, nodes, trace_id));
+        return Ok(finish(engine, question, &r, Some(best.body.clone()), intent, summary, Err((EsFailure::Refused, reasons)), &notes, o, nodes, trace_id));
     };
     let executed = execute(engine, &mapping, &req, intent, Paging::Offset, o, &mut nodes);
     if let Ok(ex) = &executed
@@ -239,7 +240,7 @@ fn run(engine: &dyn SearchEngine, mut llm: Option<&mut LlmRun>, question: &str, 
     {
         notes.push(note);
     }
-    let mut out = finish(engine, question, &r, Some(req.body().clone()), intent, summary, executed.map_err(|e| vec![e.to_string()]), &notes, o, nodes, trace_id);
+    let mut out = finish(engine, question, &r, Some(req.body().clone()), intent, summary, executed.map_err(|e| (EsFailure::of(&e), vec![e.to_string()])), &notes, o, nodes, trace_id);
     out.answer.coverage = Some(plan.coverage.clone());
     // "The 5 deepest": the page is the whole answer.
     if plan.size.is_some() && best.source == "deterministic"
@@ -301,7 +302,7 @@ pub fn run_query(engine: &dyn SearchEngine, question: &str, body: &Value, option
     let req = crate::guard::checked(&body, crate::Endpoint::Search, &mapping, &options.limits)?;
     let r = Reiteration { main_goal: question.to_string(), reasoning: "the next page of an earlier query".into(), ..rules("") };
     let executed = execute(engine, &mapping, &req, intent, Paging::Offset, options, &mut nodes);
-    Ok(finish(engine, question, &r, Some(req.body().clone()), intent, "the next page of the earlier query".into(), executed.map_err(|e| vec![e.to_string()]), &[], options, nodes, trace_id))
+    Ok(finish(engine, question, &r, Some(req.body().clone()), intent, "the next page of the earlier query".into(), executed.map_err(|e| (EsFailure::of(&e), vec![e.to_string()])), &[], options, nodes, trace_id))
 }
 
 fn answer_metrics(m: &SqlMetrics) -> crate::answer::EsMetrics {

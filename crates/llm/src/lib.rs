@@ -13,10 +13,12 @@ pub mod prompt;
 pub mod run;
 pub mod scripted;
 pub mod select;
+pub mod uses;
 
 pub use prompt::{Prompt, PromptError};
 pub use run::{LlmCallRecord, LlmRun};
 pub use qa_core::evidence::TokenUsage;
+pub use uses::{LlmFor, open_for};
 pub use select::{choose, open, Generation, LlmChoice, LlmProvider, LlmSettings, LlmWeights};
 
 use serde::{Deserialize, Serialize};

@@ -9,5 +9,6 @@ pub mod build;
 pub mod eval;
 pub mod profile;
 pub mod retrieve;
+pub mod source;
 
 

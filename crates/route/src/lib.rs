@@ -19,7 +19,10 @@ pub mod page;
 pub mod profile;
 pub mod prompt;
 pub mod reading;
+pub mod routed;
 pub mod score;
+pub mod session;
+pub mod source;
 #[cfg(test)]
 mod properties;
 
@@ -32,6 +35,7 @@ pub use metadata::AnswerMetadata;
 pub use page::{Pagination, paginate};
 pub use profile::{FieldProfile, FieldRole, SourceProfile};
 pub use score::{RouteDecision, Scores, Target};
+pub use source::{AnswerView, Ask, Presentation, Source, SourceAnswer};
 
 /// Below this confidence the router answers as `complex` whatever the rules said (an analysis
 /// of the records is the safe reading of an unclear question).
@@ -63,4 +67,19 @@ pub struct RouteError {
     pub message: String,
     /// What the user can do.
     pub suggestion: String,
+}
+
+impl std::fmt::Display for RouteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for RouteError {}
+
+impl RouteError {
+    /// A failure of the database or engine itself.
+    pub fn database(message: impl Into<String>, suggestion: impl Into<String>) -> RouteError {
+        RouteError { code: ErrorCode::DatabaseError, message: message.into(), suggestion: suggestion.into() }
+    }
 }

@@ -100,6 +100,50 @@ pub struct RunResult {
     pub metrics: Metrics,
 }
 
+impl Outcome {
+    /// The route-independent status of the outcome.
+    pub fn status(&self) -> qa_core::trace::Status {
+        match self {
+            Outcome::Answered => qa_core::trace::Status::Answered,
+            Outcome::NeedsClarification { .. } => qa_core::trace::Status::NeedsClarification,
+            Outcome::Failed { .. } => qa_core::trace::Status::Error,
+        }
+    }
+}
+
+/// Typed reads of the final state, so callers never look keys up by name.
+impl RunResult {
+    /// The statement that ran (or would have run), as the validator passed it.
+    pub fn sql(&self) -> Option<&str> {
+        self.state.str("sql")
+    }
+
+    /// The statement, only when the validator accepted it.
+    pub fn validated_sql(&self) -> Option<&str> {
+        self.sql().filter(|_| self.state.bool("validation_ok"))
+    }
+
+    /// The validator refused the last statement.
+    pub fn refused_by_validator(&self) -> bool {
+        self.state.get("validation_ok") == Some(&Value::Bool(false))
+    }
+
+    /// Warnings for the user (a best guess run, a tie, a dropped filter).
+    pub fn warnings(&self) -> Vec<&str> {
+        self.state.list("warnings").iter().filter_map(Value::as_str).collect()
+    }
+
+    /// The question's words no part of the statement used.
+    pub fn unmapped(&self) -> Vec<&str> {
+        self.state.get("coverage").and_then(|c| c["unmapped"].as_array()).map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default()
+    }
+
+    /// The Vega-Lite spec of an aggregate over categories or time.
+    pub fn viz_spec(&self) -> Option<&Value> {
+        self.state.get("viz_spec")
+    }
+}
+
 /// Where a resumed run starts from.
 pub struct Resume {
     /// The state saved in the checkpoint.

@@ -22,6 +22,7 @@ pub mod plan;
 pub mod present;
 pub mod route;
 pub mod schema;
+pub mod source;
 pub mod state;
 pub mod validate;
 

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use crate::config::Settings;
 use qa_core::tabular_eval::{self as te, Grade};
 use qa_es::run::EsQuestion;
-use qa_es::EsStatus;
+use qa_core::trace::Status;
 use qa_llm::LlmRun;
 
 #[derive(Debug, Clone, serde::Serialize)]
@@ -29,9 +29,9 @@ pub fn run(settings: &Settings, quiet: bool, file: &std::path::Path, json_out: b
         Ok(x) => x,
         Err(f) => return f.print(json_out),
     };
-    let mut opened = super::open_llm(settings);
+    let mut opened = settings.es_llm().open();
     // One page holds every hit up to the row cap, so that a search is graded on its whole result.
-    let mut options = super::options_with(settings, 0, false, &opened);
+    let mut options = qa_es::run::EsOptions { use_llm: opened.may(0), reiterate_llm: opened.may(1), ..settings.es_options() };
     options.page_size = options.limits.row_cap;
     let llm_skip = opened.skip.clone();
     // Clarifications save checkpoints; an evaluation keeps them out of the user's data folder.
@@ -54,9 +54,9 @@ pub fn run(settings: &Settings, quiet: bool, file: &std::path::Path, json_out: b
                 let asked = a.ambiguity.as_ref().map(|x| x.message.clone()).unwrap_or_else(|| a.query_summary.clone());
                 let error = a.error.clone().unwrap_or_else(|| "failed".into());
                 let outcome = match a.status {
-                    EsStatus::Answered => te::Outcome::Rows { columns: &columns, rows: &rows, truncated },
-                    EsStatus::NeedsClarification => te::Outcome::Asked(&asked),
-                    EsStatus::Error => te::Outcome::Failed(&error),
+                    Status::Answered | Status::Refused => te::Outcome::Rows { columns: &columns, rows: &rows, truncated },
+                    Status::NeedsClarification => te::Outcome::Asked(&asked),
+                    Status::Error => te::Outcome::Failed(&error),
                 };
                 let (g, d) = te::grade(q, outcome);
                 (g, d, a.es_query.clone())

@@ -11,7 +11,8 @@ use super::{EsOptions, EsRun, Nodes, base_trace, metrics, page_of};
 use crate::checkpoint::{self, Checkpoint};
 use crate::plan::Choices;
 use crate::reiterate::Reiteration;
-use crate::{Ambiguity, CheckedRequest, EsAnswer, EsError, EsStatus, Intent, Mapping, SearchEngine};
+use crate::answer::EsFailure;
+use crate::{Ambiguity, CheckedRequest, EsAnswer, EsError, Intent, Mapping, SearchEngine};
 
 /// What an execution returned.
 pub(super) struct Executed {
@@ -64,7 +65,7 @@ pub(super) fn finish(
     es_query: Option<Value>,
     intent: Intent,
     summary: String,
-    executed: Result<Executed, Vec<String>>,
+    executed: Result<Executed, (EsFailure, Vec<String>)>,
     notes: &[String],
     o: &EsOptions,
     nodes: Nodes,
@@ -76,9 +77,9 @@ pub(super) fn finish(
         Ok(x) => Some(x.body.clone()),
         Err(_) => es_query,
     };
-    let (status, total, hits, aggregations, page, error) = match executed {
-        Ok(x) => (EsStatus::Answered, Some(x.total), x.hits, x.aggregations, x.page, None),
-        Err(reasons) => (EsStatus::Error, None, vec![], None, None, Some(reasons.join("; "))),
+    let (status, total, hits, aggregations, page, error, failure) = match executed {
+        Ok(x) => (Status::Answered, Some(x.total), x.hits, x.aggregations, x.page, None, None),
+        Err((kind, reasons)) => (Status::Error, None, vec![], None, None, Some(reasons.join("; ")), Some(kind)),
     };
     let final_answer = match (&error, total) {
         (Some(e), _) => format!("no answer: {e}"),
@@ -103,6 +104,7 @@ pub(super) fn finish(
         trace_id,
         notes: notes.to_vec(),
         error,
+        failure,
         coverage: None,
     };
     EsRun { answer, trace, checkpoint: None }
@@ -142,7 +144,7 @@ pub(super) fn clarify(
     let trace = base_trace(engine, question, &trace_id, Status::NeedsClarification, &nodes, outcome, amb.message.clone());
     let summary = format!("nothing ran: {}", amb.message);
     let answer = EsAnswer {
-        status: EsStatus::NeedsClarification,
+        status: Status::NeedsClarification,
         main_goal: r.main_goal.clone(),
         es_query: None,
         intent,
@@ -157,6 +159,7 @@ pub(super) fn clarify(
         trace_id,
         notes: vec![],
         error: None,
+        failure: None,
         coverage: None,
     };
     Ok(EsRun { answer, trace, checkpoint: Some(path) })
@@ -171,10 +174,10 @@ pub(super) fn pasted_run(engine: &dyn SearchEngine, question: &str, r: &Reiterat
     let Some(req) = verdict.request() else {
         let mut reasons = verdict.reasons.clone();
         reasons.insert(0, "the pasted query was refused; nothing was sent".to_string());
-        return Ok(finish(engine, question, r, verdict.body.clone(), Intent::Search, summary, Err(reasons), &[], o, nodes, trace_id));
+        return Ok(finish(engine, question, r, verdict.body.clone(), Intent::Search, summary, Err((EsFailure::Refused, reasons)), &[], o, nodes, trace_id));
     };
     let intent = if req.body().get("aggs").or(req.body().get("aggregations")).is_some() { Intent::Aggregation } else { Intent::Search };
     let executed = execute(engine, mapping, &req, intent, Paging::AsIs, o, &mut nodes);
     let notes: Vec<String> = verdict.changes.iter().map(|c| format!("guard: {c}")).collect();
-    Ok(finish(engine, question, r, Some(req.body().clone()), intent, summary, executed.map_err(|e| vec![e.to_string()]), &notes, o, nodes, trace_id))
+    Ok(finish(engine, question, r, Some(req.body().clone()), intent, summary, executed.map_err(|e| (EsFailure::of(&e), vec![e.to_string()])), &notes, o, nodes, trace_id))
 }

@@ -1,6 +1,7 @@
 use super::*;
 use crate::embedded::EmbeddedIndex;
-use crate::{EsStatus, Mapping};
+use crate::Mapping;
+use qa_core::trace::Status;
 use serde_json::{Map, json};
 
 /// Support tickets: two date fields (so a bare date is ambiguous), a keyword team, a number.
@@ -45,7 +46,7 @@ fn a_filtered_search_counts_what_the_records_hold() {
     let (engine, records) = tickets(dir.path());
     let expected = records.iter().filter(|r| r["team"] == "billing" && r["priority"] == "urgent").count() as u64;
     let run = ask(&engine, dir.path(), "Show me the urgent billing tickets", opts());
-    assert_eq!(run.answer.status, EsStatus::Answered, "{:?}", run.answer);
+    assert_eq!(run.answer.status, Status::Answered, "{:?}", run.answer);
     assert_eq!(run.answer.total, Some(expected));
     assert!(run.answer.hits.iter().all(|h| h["team"] == "billing" && h["priority"] == "urgent"));
     assert!(run.answer.query_summary.contains("team is \"billing\""), "{}", run.answer.query_summary);
@@ -71,7 +72,7 @@ fn a_bare_date_asks_which_field_then_resumes() {
     let dir = tempfile::tempdir().unwrap();
     let (engine, records) = tickets(dir.path());
     let run = ask(&engine, dir.path(), "How many tickets in March 2025?", opts());
-    assert_eq!(run.answer.status, EsStatus::NeedsClarification);
+    assert_eq!(run.answer.status, Status::NeedsClarification);
     let amb = run.answer.ambiguity.clone().unwrap();
     assert_eq!(amb.alternatives, ["closed_on", "opened_on"]);
     assert!(run.trace.internal.es.as_ref().unwrap().executed.as_array().unwrap().iter().all(|e| e["purpose"] == "sampling"), "nothing but sampling ran");
@@ -82,7 +83,7 @@ fn a_bare_date_asks_which_field_then_resumes() {
     assert!(checkpoint::load(dir.path(), &id).is_err(), "the checkpoint is removed after the answer");
     // Forced: the best guess runs and is named.
     let forced = ask(&engine, dir.path(), "How many tickets in March 2025? just run it", opts());
-    assert_eq!(forced.answer.status, EsStatus::Answered);
+    assert_eq!(forced.answer.status, Status::Answered);
     assert!(forced.answer.notes.iter().any(|n| n.contains("closed_on")), "{:?}", forced.answer.notes);
 }
 
@@ -107,10 +108,10 @@ fn a_hostile_pasted_query_is_refused_and_nothing_runs() {
     let dir = tempfile::tempdir().unwrap();
     let (engine, _) = tickets(dir.path());
     let run = ask(&engine, dir.path(), r#"run this: POST /tickets/_delete_by_query {"query": {"match_all": {}}}"#, opts());
-    assert_eq!(run.answer.status, EsStatus::Error);
+    assert_eq!(run.answer.status, Status::Error);
     assert!(run.trace.internal.es.as_ref().unwrap().executed.as_array().unwrap().is_empty());
     let ok = ask(&engine, dir.path(), r#"run this: {"query": {"term": {"team": "mobile"}}}"#, opts());
-    assert_eq!(ok.answer.status, EsStatus::Answered);
+    assert_eq!(ok.answer.status, Status::Answered);
     assert_eq!(ok.answer.total, Some(30));
 }
 
@@ -119,7 +120,7 @@ fn an_unknown_grouping_field_is_a_clarification() {
     let dir = tempfile::tempdir().unwrap();
     let (engine, _) = tickets(dir.path());
     let run = ask(&engine, dir.path(), "tickets by owner", opts());
-    assert_eq!(run.answer.status, EsStatus::NeedsClarification, "{:?}", run.answer);
+    assert_eq!(run.answer.status, Status::NeedsClarification, "{:?}", run.answer);
     let amb = run.answer.ambiguity.unwrap();
     assert_eq!(amb.field, "owner");
     assert!(!amb.alternatives.is_empty());
@@ -141,7 +142,7 @@ fn to_and_from_pick_the_directed_field() {
     assert_eq!(to.answer.total, Some(records.iter().filter(|r| r["target_city"] == "Lima").count() as u64), "{:?}", to.answer);
     let from = ask(&engine, dir.path(), "flights from Lima", opts());
     assert_eq!(from.answer.total, Some(records.iter().filter(|r| r["source_city"] == "Lima").count() as u64));
-    assert_eq!(ask(&engine, dir.path(), "flights with Lima", opts()).answer.status, EsStatus::NeedsClarification);
+    assert_eq!(ask(&engine, dir.path(), "flights with Lima", opts()).answer.status, Status::NeedsClarification);
     // The field named right before the value decides.
     let named = ask(&engine, dir.path(), "flights with target city Lima", opts());
     assert_eq!(named.answer.total, to.answer.total, "{:?}", named.answer);
@@ -178,7 +179,7 @@ fn pages_past_the_window_walk_with_search_after_in_one_order() {
     assert_eq!((page.offset, page.size, page.next_offset), (9_980, 20, Some(10_000)));
     let cursor = page.search_after.clone().expect("the page before the window carries the next page's cursor");
     let walked = at(10_000, &body, None);
-    assert_eq!(walked.answer.status, EsStatus::Answered, "{:?}", walked.answer.error);
+    assert_eq!(walked.answer.status, Status::Answered, "{:?}", walked.answer.error);
     assert_eq!(ids(&walked), all[10_000..10_020], "the page past the window continues the same order");
     assert_eq!(walked.answer.total, Some(n as u64));
     let p = walked.answer.page.clone().unwrap();
@@ -225,7 +226,7 @@ fn a_question_asked_past_the_window_is_answered() {
     assert_eq!(run.answer.total, Some(1_436), "{:?}", run.answer);
     assert!(run.answer.hits.is_empty() && run.answer.page.as_ref().unwrap().next_offset.is_none());
     let all = ask(&engine, dir.path(), "records", EsOptions { page_size: 10, offset: 10_040, ..opts() });
-    assert_eq!(all.answer.status, EsStatus::Answered, "{:?}", all.answer.error);
+    assert_eq!(all.answer.status, Status::Answered, "{:?}", all.answer.error);
     assert_eq!(ids(&all), (10_040..10_050).map(|i| format!("R{i:05}")).collect::<Vec<_>>());
 }
 
@@ -284,7 +285,7 @@ fn hostile_llm_candidates_never_reach_the_engine() {
     let replies: Vec<String> = hostile.iter().cloned().map(reply).collect();
     let mut llm = qa_llm::scripted::ScriptedLlm::new(move |n, _| replies.get(n % 4).cloned());
     let run = ask_llm(&engine, dir.path(), "urgent billing tickets", &mut llm, EsOptions { k: 4, max_repairs: 1, ..opts() });
-    assert_eq!(run.answer.status, EsStatus::Answered);
+    assert_eq!(run.answer.status, Status::Answered);
     let expected = records.iter().filter(|r| r["team"] == "billing" && r["priority"] == "urgent").count() as u64;
     assert_eq!(run.answer.total, Some(expected), "the deterministic query ran");
     let cands = candidates(&run);
@@ -325,7 +326,7 @@ fn with_the_llm_down_the_deterministic_query_answers_with_a_note() {
     let (engine, records) = tickets(dir.path());
     let mut llm = qa_llm::scripted::ScriptedLlm::new(|_, _| None);
     let run = ask_llm(&engine, dir.path(), "urgent billing tickets", &mut llm, EsOptions { k: 3, ..opts() });
-    assert_eq!(run.answer.status, EsStatus::Answered);
+    assert_eq!(run.answer.status, Status::Answered);
     let expected = records.iter().filter(|r| r["team"] == "billing" && r["priority"] == "urgent").count() as u64;
     assert_eq!(run.answer.total, Some(expected));
     assert!(run.answer.notes.iter().any(|n| n.contains("LLM query generation degraded") && n.contains("deterministic")), "{:?}", run.answer.notes);

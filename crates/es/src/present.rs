@@ -1,4 +1,4 @@
-//! Terminal output of `qa es`: hits as a table of their most informative top-level fields,
+//! Terminal output of an ES answer (`qa es`, and the ES route of `qa ask`): hits as a table of their most informative top-level fields,
 //! aggregations as tables of buckets or metrics (with a bar chart), and the lines around them.
 //! Everything is derived from the answer's shapes (Elasticsearch's response format), never from
 //! field names: it works the same for any index.
@@ -8,7 +8,8 @@ use std::io::Write;
 
 use serde_json::{Map, Value};
 
-use qa_es::{EsAnswer, EsStatus, Intent};
+use crate::{EsAnswer, Intent};
+use qa_core::trace::Status;
 use qa_sql::QueryResult;
 
 /// Longest cell text used to estimate a column's width (the table cuts longer text with "…").
@@ -271,7 +272,7 @@ pub fn page_line(a: &EsAnswer, how: Continuation) -> Option<String> {
 }
 
 /// The clarifying question, its numbered choices and how to answer.
-pub fn write_clarification(out: &mut impl Write, a: &EsAnswer, checkpoint: Option<&str>, how: Continuation) -> std::io::Result<()> {
+pub fn write_clarification(out: &mut dyn Write, a: &EsAnswer, checkpoint: Option<&str>, how: Continuation) -> std::io::Result<()> {
     match &a.ambiguity {
         Some(amb) => {
             writeln!(out, "{}", amb.message)?;
@@ -290,7 +291,7 @@ pub fn write_clarification(out: &mut impl Write, a: &EsAnswer, checkpoint: Optio
 }
 
 /// The human-readable answer: table(s), chart, page line, summary, notes and the DSL that ran.
-pub fn write_answer(out: &mut impl Write, a: &EsAnswer, width: usize, how: Continuation) -> std::io::Result<()> {
+pub fn write_answer(out: &mut dyn Write, a: &EsAnswer, width: usize, how: Continuation) -> std::io::Result<()> {
     let request_aggs = a.es_query.as_ref().and_then(|q| q.get("aggs").or_else(|| q.get("aggregations")));
     let tables = a.aggregations.as_ref().map(|aggs| aggregation_tables(aggs, request_aggs)).unwrap_or_default();
     let show_hits = !a.hits.is_empty() || (tables.is_empty() && a.intent == Intent::Search);
@@ -334,7 +335,7 @@ pub fn answer_json(a: &EsAnswer, target: &str, checkpoint: Option<&str>) -> Valu
 
 /// Whether the run stopped to ask.
 pub fn is_clarification(a: &EsAnswer) -> bool {
-    a.status == EsStatus::NeedsClarification || a.needs_clarification
+    a.status == Status::NeedsClarification || a.needs_clarification
 }
 
 #[cfg(test)]

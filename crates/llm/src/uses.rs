@@ -1,10 +1,8 @@
-//! Opening the configured LLM for the parts of a command that may use it. Each use has its own
+//! Opening the configured LLM for the parts of a run that may use it. Each use has its own
 //! setting (`sql_generation`, `es_generation`, `reiterate`: auto = remote LLMs only, on, off);
 //! the LLM is opened once when at least one use may have it.
 
-use qa_llm::{Generation, Llm, LlmChoice};
-
-use crate::config::Settings;
+use crate::{Generation, Llm, LlmChoice, LlmSettings};
 
 /// The LLM opened for some uses.
 pub struct LlmFor {
@@ -24,13 +22,13 @@ impl LlmFor {
 }
 
 /// Open the LLM for `uses` (setting name and value each).
-pub fn open_llm_for(settings: &Settings, uses: &[(&str, Generation)]) -> LlmFor {
+pub fn open_for(settings: &LlmSettings, uses: &[(&str, Generation)]) -> LlmFor {
     let none = |why: String| LlmFor { llm: None, skip: Some(why), allowed: vec![false; uses.len()] };
     if let Some(why) = uses.iter().map(|(name, g)| g.refusal(name, false)).collect::<Option<Vec<_>>>() {
         // Every use is off.
         return none(why.join("; "));
     }
-    let choice = match qa_llm::choose(&settings.llm_settings()) {
+    let choice = match crate::choose(settings) {
         Ok(c) => c,
         Err(e) => return none(e.to_string()),
     };
@@ -44,7 +42,7 @@ pub fn open_llm_for(settings: &Settings, uses: &[(&str, Generation)]) -> LlmFor 
         return none(refusals.into_iter().flatten().collect::<Vec<_>>().join("; "));
     }
     let allowed = refusals.iter().map(Option::is_none).collect();
-    match qa_llm::open(&settings.llm_settings(), &choice) {
+    match crate::open(settings, &choice) {
         Ok(llm) => LlmFor { skip: llm.is_none().then(|| "no LLM configured".to_string()), llm, allowed },
         Err(e) => LlmFor { llm: None, skip: Some(e.to_string()), allowed },
     }
