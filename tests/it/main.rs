@@ -37,5 +37,6 @@ mod sql_db;
 mod sql_eval;
 mod sql_invariants;
 mod sql_validator;
+mod source_trait;
 mod traces_cli;
 mod traces_routes;
