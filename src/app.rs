@@ -71,6 +71,12 @@ pub fn settings_from(global: &GlobalArgs) -> Result<Settings> {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     let mut settings = settings_from(&cli.global)?;
+    // Commands with setting flags of their own validate once after applying them; the others
+    // validate the defaults, qa.toml, environment and global flags here.
+    let own_flags = matches!(cli.command, Some(Command::Ask { .. } | Command::Index(_) | Command::Sources(_) | Command::Route(_) | Command::Eval(_) | Command::Sql(_) | Command::Es(_) | Command::Bench(_)) | None);
+    if !own_flags {
+        settings.validate()?;
+    }
     qa_embed::configure_threads(settings.effective_threads());
     match cli.command {
         Some(Command::Ask { question, flags }) => ask(&mut settings, &cli.global, &question.join(" "), &flags),
@@ -147,13 +153,9 @@ pub(crate) fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, 
     if question.is_empty() {
         return Ok(usage_error("the question is empty: ask something, e.g. qa \"What is deep sleep?\""));
     }
-    if let Some(k) = flags.k {
-        settings.set_flag("top_k", k)?;
-    }
-    if let Some(c) = &flags.corpus {
-        settings.set_flag("corpus", c)?;
-    }
-    settings.set_flags(&flags.sources.as_flags())?;
+    let mut given = vec![("top_k", flags.k.map(|k| k.to_string())), ("corpus", flags.corpus.clone())];
+    given.extend(flags.sources.as_flags());
+    settings.set_flags(&given)?;
     if let Some(note) = settings.discover_sources()
         && !global.quiet
     {
@@ -210,9 +212,7 @@ pub(crate) fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, 
 }
 
 fn eval(settings: &mut Settings, global: &GlobalArgs, args: &crate::cli::EvalArgs) -> Result<ExitCode> {
-    if let Some(c) = &args.corpus {
-        settings.set_flag("corpus", c)?;
-    }
+    settings.set_flags(&[("corpus", args.corpus.clone())])?;
     if args.k.is_empty() || args.k.contains(&0) {
         return Ok(usage_error("--k needs cutoffs of at least 1, e.g. --k 2,5,10"));
     }

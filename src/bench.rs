@@ -69,6 +69,7 @@ pub fn run(base: &Settings, global: &GlobalArgs, args: &BenchArgs) -> Result<Exi
     settings.set_flag("data_dir", out.display())?;
     let corpus_name = "bench";
     settings.set_flag("corpus", corpus_name)?;
+    settings.validate()?;
     let threads = settings.effective_threads();
     let say = |m: &str| {
         if !global.quiet && !args.json {

@@ -411,7 +411,7 @@ impl Settings {
         if s.origin("models_dir") == Origin::Default {
             s.models_dir = qa_embed::models::find_models_dir(&s.embedding_model);
         }
-        s.validate()?;
+        // Not validated yet: the command's flags come last, then one validation of the whole.
         Ok(s)
     }
 
@@ -490,21 +490,29 @@ impl Settings {
         Ok(())
     }
 
-    /// Apply a command-line flag (highest precedence).
+    /// Apply a command-line flag (highest precedence), without validating: a command applies
+    /// all of its flags, then validates once ([`Settings::set_flags`] or [`Settings::validate`]),
+    /// so two settings that are only valid together are never judged half-applied.
     pub fn set_flag(&mut self, key: &'static str, value: impl ToString) -> Result<()> {
-        self.set_flags(&[(key, Some(value.to_string()))])
+        self.apply_flags(&[(key, Some(value.to_string()))])
     }
 
-    /// Apply the flags a command was given (`None`: not given), then validate once: two flags
-    /// that are only valid together (`--chunk-tokens 64 --chunk-overlap 16`) are never judged
-    /// half-applied.
-    pub fn set_flags(&mut self, flags: &[(&'static str, Option<String>)]) -> Result<()> {
+    /// Apply flags (`None`: not given) without validating.
+    fn apply_flags(&mut self, flags: &[(&'static str, Option<String>)]) -> Result<()> {
         for (key, value) in flags {
             if let Some(value) = value {
                 self.set(key, value).map_err(|e| QaError::Config(format!("--{}: {e}", key.replace('_', "-"))))?;
                 self.origins.insert(key, Origin::Flag);
             }
         }
+        Ok(())
+    }
+
+    /// Apply the flags a command was given (`None`: not given), then validate once: two flags
+    /// that are only valid together (`--chunk-tokens 64 --chunk-overlap 16`) are never judged
+    /// half-applied.
+    pub fn set_flags(&mut self, flags: &[(&'static str, Option<String>)]) -> Result<()> {
+        self.apply_flags(flags)?;
         self.validate()
     }
 

@@ -199,6 +199,7 @@ pub fn run(settings: &mut Settings, quiet: bool, args: &EsArgs) -> Result<ExitCo
     if let Some(n) = args.max_repairs {
         settings.set_flag("es_max_repairs", n)?;
     }
+    settings.validate()?;
     match &args.command {
         Some(EsCommand::Index { file, name, mapping, json }) => return index(settings, quiet, file, name, mapping.as_deref(), *json),
         Some(EsCommand::Check { body, json }) => return check(settings, body, *json),
@@ -406,7 +407,7 @@ fn question(settings: &mut Settings, quiet: bool, args: &EsArgs) -> Result<ExitC
     if let (Some(id), None) = (&args.resume, settings.es_target())
         && let Ok(cp) = qa_es::checkpoint::load(&settings.data_dir, id)
     {
-        settings.set_flag("es", &cp.target)?;
+        settings.set_flags(&[("es", Some(cp.target.clone()))])?;
     }
     let Some(conn) = settings.es_connection() else { return no_target().print(args.json) };
     let after = match &args.search_after {

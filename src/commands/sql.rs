@@ -169,6 +169,7 @@ pub fn run(settings: &mut Settings, quiet: bool, args: &SqlArgs) -> Result<ExitC
     if let Some(n) = args.max_loops {
         settings.set_flag("sql_max_loops", n)?;
     }
+    settings.validate()?;
     match &args.command {
         Some(SqlCommand::Check { sql, json }) => return check(settings, args.db.dialect.as_deref(), sql, *json),
         Some(SqlCommand::Schema { json }) => return schema(settings, args.db.dialect.as_deref(), *json),
@@ -179,7 +180,7 @@ pub fn run(settings: &mut Settings, quiet: bool, args: &SqlArgs) -> Result<ExitC
         (Some(id), Some(answer)) => {
             let cp = checkpoint::load(&settings.data_dir, id)?;
             if settings.sql_url.is_none() {
-                settings.set_flag("sql_url", &cp.database)?;
+                settings.set_flags(&[("sql_url", Some(cp.database.clone()))])?;
             }
             (cp.question.clone(), Some((id.clone(), answer.clone())))
         }

@@ -205,4 +205,14 @@ fn chunk_flags_that_are_valid_together_are_accepted_together() {
         .code(1)
         .stderr(predicate::str::contains("chunk_overlap (32, the default)"))
         .stderr(predicate::str::contains("chunk_tokens (64, --chunk-tokens)"));
+    // The environment's value is judged with the flags, not before them: a chunk size too small
+    // for the default overlap is fine with the overlap the command gives.
+    qa(dir.path()).env("QA_CHUNK_TOKENS", "64").arg("index").arg(&docs).args(["--chunk-overlap", "16"]).assert().success();
+    qa(dir.path())
+        .env("QA_CHUNK_TOKENS", "64")
+        .arg("index")
+        .arg(&docs)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("chunk_tokens (64, QA_CHUNK_TOKENS)"));
 }
