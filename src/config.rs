@@ -11,7 +11,7 @@ use qa_core::error::{QaError, Result};
 pub use qa_core::secret::Secret;
 use qa_core::setting_enum;
 pub use qa_graph::store::{GraphBackend, StoreConfig};
-use qa_index::vector::HnswParams;
+use qa_index::vector::{HnswParams, VectorIndexKind};
 pub use qa_llm::{Generation, LlmProvider, LlmSettings, LlmWeights};
 use qa_query::ask::EngineSettings;
 use qa_query::build::IndexSettings;
@@ -86,6 +86,9 @@ pub struct Settings {
     pub hnsw_ef_construction: usize,
     /// HNSW: candidate list size while searching.
     pub hnsw_ef_search: usize,
+    /// The dense index that answers: `hnsw` (approximate, fast) or `exact` (a scan of every
+    /// vector: exact recall, for small corpora or to check the HNSW graph).
+    pub vector_index: VectorIndexKind,
     /// LLM provider: `auto` (the endpoint if `llm_base_url` is set, else a local GGUF model if
     /// `llm_model` names one, else none), `local`, `openai` or `none`.
     pub llm_provider: LlmProvider,
@@ -223,6 +226,7 @@ impl Default for Settings {
             hnsw_m: 24,
             hnsw_ef_construction: 200,
             hnsw_ef_search: 96,
+            vector_index: VectorIndexKind::Hnsw,
             llm_provider: LlmProvider::Auto,
             llm_model: None,
             llm_base_url: None,
@@ -300,6 +304,7 @@ pub const KEYS: &[&str] = &[
     "hnsw_m",
     "hnsw_ef_construction",
     "hnsw_ef_search",
+    "vector_index",
     "llm_provider",
     "llm_model",
     "llm_base_url",
@@ -445,6 +450,7 @@ impl Settings {
             "hnsw_m" => self.hnsw_m = num(value)?,
             "hnsw_ef_construction" => self.hnsw_ef_construction = num(value)?,
             "hnsw_ef_search" => self.hnsw_ef_search = num(value)?,
+            "vector_index" => self.vector_index = value.parse()?,
             "llm_provider" => self.llm_provider = value.parse()?,
             "llm_model" => self.llm_model = Some(value.trim().to_string()).filter(|v| !v.is_empty()),
             "llm_base_url" => self.llm_base_url = Some(value.trim().to_string()).filter(|v| !v.is_empty()),
@@ -792,6 +798,7 @@ impl Settings {
             chunk_dir: self.chunk_dir(),
             corpus: self.corpus.clone(),
             hnsw_ef_search: self.hnsw_ef_search,
+            vector_index: self.vector_index,
             graph: self.graph_store_config(),
             llm: self.llm_settings(),
             fixed_k: (self.origin("top_k") != Origin::Default).then_some(self.top_k),

@@ -168,3 +168,16 @@ fn questions_the_documents_cannot_answer_say_so() {
     assert!(text.starts_with("The indexed documents do not seem to answer this question") && text.contains("certificate"), "{text}");
     assert!(text.contains("Closest passages"), "{text}");
 }
+
+#[test]
+fn the_exact_vector_index_is_chosen_by_setting_and_agrees_with_hnsw_on_a_small_corpus() {
+    let dir = indexed_sample();
+    let question = "How does the ESP32 save power between readings?";
+    let hnsw = ask_json(dir, question);
+    let out = qa(dir).env("QA_VECTOR_INDEX", "exact").args(["ask", question, "--json"]).assert().success().get_output().stdout.clone();
+    let exact: Value = serde_json::from_slice(&out).unwrap();
+    // A few hundred vectors: the HNSW graph finds the exact neighbours, so the dense lane agrees.
+    assert_eq!(lane_ids(&exact, "dense"), lane_ids(&hnsw, "dense"));
+    assert!(!lane_ids(&exact, "dense").is_empty());
+    qa(dir).env("QA_VECTOR_INDEX", "flat").args(["ask", question]).assert().code(1).stderr(predicates::str::contains("QA_VECTOR_INDEX: 'flat' is not one of hnsw, exact"));
+}

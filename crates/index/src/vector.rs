@@ -122,15 +122,27 @@ impl VectorIndex for HnswIndex {
     }
 }
 
-/// Exact search by scanning every vector.
-pub struct ExactIndex<'a> {
-    /// Unit vectors; row i has id i.
-    pub vectors: &'a [Vec<f32>],
+qa_core::setting_enum! {
+    /// Which dense index answers questions (the `vector_index` setting). `qa index` always
+    /// builds the HNSW graph, so switching needs no rebuild.
+    VectorIndexKind {
+        /// The HNSW graph: approximate, fast at any size.
+        Hnsw => "hnsw",
+        /// A scan of every vector: exact, linear in the corpus.
+        Exact => "exact",
+    }
 }
 
-impl VectorIndex for ExactIndex<'_> {
+/// Exact search by scanning every vector: borrowed rows (`&[Vec<f32>]`, for recall
+/// measurements) or owned ones (the engine with `vector_index = "exact"`).
+pub struct ExactIndex<V: AsRef<[Vec<f32>]> + Send + Sync> {
+    /// Unit vectors; row i has id i.
+    pub vectors: V,
+}
+
+impl<V: AsRef<[Vec<f32>]> + Send + Sync> VectorIndex for ExactIndex<V> {
     fn search(&self, query: &[f32], k: usize) -> Vec<(usize, f32)> {
-        let mut scored: Vec<(usize, f32)> = self.vectors.iter().enumerate().map(|(i, v)| (i, dot(query, v))).collect();
+        let mut scored: Vec<(usize, f32)> = self.vectors.as_ref().iter().enumerate().map(|(i, v)| (i, dot(query, v))).collect();
         let k = k.min(scored.len());
         if k == 0 {
             return Vec::new();
@@ -141,7 +153,7 @@ impl VectorIndex for ExactIndex<'_> {
         scored
     }
     fn len(&self) -> usize {
-        self.vectors.len()
+        self.vectors.as_ref().len()
     }
 }
 

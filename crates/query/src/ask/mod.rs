@@ -27,7 +27,7 @@ use qa_index::lexical::{self, LexicalIndex};
 use crate::retrieve::lanes::{LaneWeights, Lanes, SelectOptions};
 use crate::retrieve::{self, Retrieval};
 use qa_core::trace::TraceRecord;
-use qa_index::vector::{self, HnswIndex, VectorIndex};
+use qa_index::vector::{self, ExactIndex, HnswIndex, VectorIndex, VectorIndexKind};
 
 mod question;
 mod record;
@@ -43,6 +43,8 @@ pub struct EngineSettings {
     pub corpus: Option<String>,
     /// HNSW search breadth.
     pub hnsw_ef_search: usize,
+    /// The dense index that answers: the HNSW graph, or an exact scan of every vector.
+    pub vector_index: VectorIndexKind,
     /// The graph store to open.
     pub graph: StoreConfig,
     /// The LLM to attach ([`Engine::attach_llm`]).
@@ -98,7 +100,7 @@ pub struct Engine {
     pub manifest: Manifest,
     embedder: Box<dyn Embedder>,
     chunks: Vec<Chunk>,
-    index: HnswIndex,
+    index: Box<dyn VectorIndex>,
     graph: Option<Box<dyn GraphStore>>,
     graph_error: Option<String>,
     /// The store's schema, read once per engine (run) on first use.
@@ -176,10 +178,6 @@ impl Engine {
         if chunks.len() != manifest.chunk_count {
             return Err(corrupt(format!("chunks.jsonl has {} chunks, the manifest says {}", chunks.len(), manifest.chunk_count), &root));
         }
-        let index = HnswIndex::load(&gen_dir, settings.hnsw_ef_search).map_err(|e| corrupt(format!("HNSW index: {e}"), &root))?;
-        if index.len() != chunks.len() {
-            return Err(corrupt(format!("HNSW index has {} points for {} chunks", index.len(), chunks.len()), &root));
-        }
         let concepts: Vec<ConceptInfo> = read_json(&gen_dir.join("concepts.json")).map_err(|e| corrupt(e.to_string(), &root))?;
         let (concept_vectors, _) = vector::read_vectors(&gen_dir.join("concept_vectors.f32")).map_err(|e| corrupt(e.to_string(), &root))?;
         let images: BTreeMap<String, ImageRef> = read_json(&gen_dir.join("images.json")).map_err(|e| corrupt(e.to_string(), &root))?;
@@ -196,6 +194,17 @@ impl Engine {
         if chunk_vectors.len() != chunks.len() || dim != manifest.dimension {
             return Err(corrupt("vectors.f32 does not match the chunks".into(), &root));
         }
+        let index: Box<dyn VectorIndex> = match settings.vector_index {
+            VectorIndexKind::Hnsw => {
+                let index = HnswIndex::load(&gen_dir, settings.hnsw_ef_search).map_err(|e| corrupt(format!("HNSW index: {e}"), &root))?;
+                if index.len() != chunks.len() {
+                    return Err(corrupt(format!("HNSW index has {} points for {} chunks", index.len(), chunks.len()), &root));
+                }
+                Box::new(index)
+            }
+            // Exact search keeps its own rows (the flat copy below serves the graph lane).
+            VectorIndexKind::Exact => Box::new(ExactIndex { vectors: chunk_vectors.clone() }),
+        };
         let vectors: Vec<f32> = chunk_vectors.into_iter().flatten().collect();
         let aliases = AliasIndex::build(concepts.iter().map(|c| AliasSource {
             id: &c.id,
@@ -272,9 +281,9 @@ impl Engine {
     pub fn chunks(&self) -> &[Chunk] {
         &self.chunks
     }
-    /// The HNSW index.
-    pub fn index(&self) -> &HnswIndex {
-        &self.index
+    /// The dense index (HNSW or exact, per the `vector_index` setting).
+    pub fn index(&self) -> &dyn VectorIndex {
+        self.index.as_ref()
     }
 
     /// Document titles by source file.
@@ -294,7 +303,7 @@ impl Engine {
 
     fn lanes(&self) -> Lanes<'_> {
         Lanes {
-            index: &self.index,
+            index: self.index.as_ref(),
             vectors: &self.vectors,
             dim: self.manifest.dimension,
             chunks: &self.chunks,
