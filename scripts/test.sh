@@ -43,6 +43,11 @@ if [ "$rc" -eq 0 ]; then
   cargo test --release --locked --workspace "$@"
   rc=$?
 fi
+# An installed qa from an empty folder, with a temporary HOME (reuses the release build).
+if [ "$rc" -eq 0 ] && [ "$#" -eq 0 ]; then
+  scripts/install-check.sh
+  rc=$?
+fi
 set -e
 # The whole suite, hostile statements included, must leave the PostgreSQL data as it found it.
 if [ -n "${before:-}" ]; then
