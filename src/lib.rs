@@ -13,4 +13,3 @@ pub mod config;
 pub mod doctor;
 pub mod progress;
 pub mod routed;
-pub mod sources;

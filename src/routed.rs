@@ -10,12 +10,12 @@ use serde_json::{Map, Value};
 
 use crate::cli::AskFlags;
 use crate::config::Settings;
-use crate::sources::Sources;
+use qa_settings::sources::{Sources, open_one};
 use qa_converse::reiterate::PastedKind;
 use qa_converse::{Conversation, TurnOutcome};
 use qa_route::routed::{AnswerOptions, Routing};
 use qa_route::source::{Presentation, SourceAnswer};
-use qa_route::{QueryType, RouteError, Source, Target};
+use qa_route::{QueryType, RouteError, Target};
 
 /// A route's error for the user: the message and what to do.
 pub fn route_failure(e: RouteError) -> anyhow::Error {
@@ -142,29 +142,6 @@ pub fn answer(f: &Finish<'_>, question: &str, sources: &mut Sources, routing: &R
             Ok(code)
         }
         None => f.show(answer, extra, None, false),
-    }
-}
-
-/// Open the one source a turn needs (paging an earlier result, resuming a clarification, a
-/// pasted query): nothing is sent to the others. `Ok(None)`: not configured.
-pub fn open_one(settings: &Settings, target: Target) -> Result<Option<Box<dyn Source>>, RouteError> {
-    let failed = |e: String| RouteError::database(e, "`qa sources` and `qa doctor` say what is configured");
-    match target {
-        Target::Sql => {
-            let Some(raw) = settings.sql_url.as_deref() else { return Ok(None) };
-            let url = qa_sql::SqlUrl::parse(raw).map_err(|e| failed(e.to_string()))?;
-            let (source, _) = qa_sql::source::SqlSource::open(url, settings.sql_agent_options(), settings.data_dir.clone(), settings.sql_llm()).map_err(|e| failed(e.to_string()))?;
-            Ok(Some(Box::new(source)))
-        }
-        Target::Es => {
-            let Some(conn) = settings.es_connection() else { return Ok(None) };
-            let scrub = conn.clone();
-            match qa_es::source::EsSource::connect(conn, settings.es_options(), settings.es_llm()) {
-                Ok(s) => Ok(Some(Box::new(s))),
-                Err(e) => Err(RouteError { suggestion: scrub.hints(&e).join("; "), ..failed(scrub.scrub(&e.to_string())) }),
-            }
-        }
-        Target::Documents => crate::sources::documents(settings).map(|d| Some(Box::new(d) as Box<dyn Source>)).map_err(|e| failed(e.to_string())),
     }
 }
 

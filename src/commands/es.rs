@@ -17,7 +17,7 @@ use crate::config::{redact_es_url, EsTarget, Settings};
 use qa_es::embedded::EmbeddedIndex;
 use qa_es::guard;
 use qa_es::source::EsSource;
-use qa_es::{Endpoint, EsError, Mapping, SearchEngine};
+use qa_es::{EsError, Mapping, SearchEngine};
 use qa_route::source::Presentation;
 
 pub const ES_EXAMPLES: &str = "\
@@ -438,11 +438,4 @@ fn question(settings: &mut Settings, quiet: bool, args: &EsArgs) -> Result<ExitC
     let p = Presentation { trace: args.trace, quiet: quiet || args.json, width: crate::routed::terminal_width(), in_session: false, trace_file: settings.trace_file() };
     qa_route::source::present(&answer, args.json, None, &p, &mut std::io::stdout().lock(), &mut std::io::stderr().lock())?;
     Ok(ExitCode::from(answer.exit_code()))
-}
-
-/// The number of documents in the index: a guarded `_count` of `match_all`.
-pub fn count_all(engine: &dyn SearchEngine, mapping: &Mapping, limits: &qa_es::EsLimits) -> Result<u64, EsError> {
-    let request = guard::checked(&json!({"query": {"match_all": {}}}), Endpoint::Count, mapping, limits)?;
-    let v = engine.run(&request)?;
-    v.get("count").and_then(Value::as_u64).ok_or_else(|| EsError::Json(format!("no count in the _count response: {v}")))
 }

@@ -9,7 +9,7 @@ use anyhow::Result;
 use clap::Args;
 
 use crate::config::Settings;
-use crate::sources::Sources;
+use qa_settings::sources::Sources;
 use qa_route::RouteDecision;
 use qa_route::routed::Routing;
 

@@ -6,13 +6,11 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::config::Settings;
-use qa_llm::LlmRun;
 use qa_route::Source;
 use qa_route::source::{Ask, Presentation};
-use qa_sql::agent::{Agent, Outcome};
 use qa_sql::checkpoint;
 use qa_sql::source::SqlSource;
 use qa_sql::db::{self, SqlDatabase};
@@ -282,22 +280,6 @@ fn schema(settings: &Settings, dialect: Option<&str>, json_out: bool) -> Result<
     Ok(ExitCode::SUCCESS)
 }
 
-/// One graded question of `qa sql eval`.
-#[derive(Debug, Clone, serde::Serialize)]
-struct EvalRecord {
-    id: String,
-    difficulty: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    class: Option<String>,
-    question: String,
-    grade: eval::Grade,
-    sql: Option<String>,
-    plan_confidence: Option<f64>,
-    not_used: Vec<String>,
-    detail: Option<String>,
-    ms: f64,
-}
-
 fn eval(settings: &Settings, quiet: bool, dialect: Option<&str>, file: &std::path::Path, json_out: bool, verbose: bool) -> Result<ExitCode> {
     let questions = eval::load(file)?;
     let url = parse_url(settings, dialect)?;
@@ -308,40 +290,10 @@ fn eval(settings: &Settings, quiet: bool, dialect: Option<&str>, file: &std::pat
     let (mut llm, llm_skip) = (opened.llm, opened.skip);
     let bar = if quiet { indicatif::ProgressBar::hidden() } else { indicatif::ProgressBar::new(questions.len() as u64) };
     bar.set_style(indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}").unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()));
-    let mut summary = eval::Summary::default();
-    let mut records = Vec::new();
-    for q in &questions {
-        bar.set_message(q.id.clone());
-        #[allow(clippy::redundant_closure)]
-        let mut llm_run = llm.as_deref_mut().map(|l| LlmRun::new(l));
-        let run = Agent::new(db.as_mut(), llm_run.as_mut(), options.clone()).with_schema(schema.clone()).run(&q.question, None);
-        let scrubbed;
-        let outcome = match (&run.outcome, &run.result) {
-            (Outcome::Answered, Some(r)) => eval::Outcome::Rows { columns: &r.columns, rows: &r.rows, truncated: r.truncated },
-            (Outcome::NeedsClarification { question }, _) => eval::Outcome::Asked(question),
-            (Outcome::Failed { error, .. }, _) => {
-                scrubbed = url.scrub(error);
-                eval::Outcome::Failed(&scrubbed)
-            }
-            (Outcome::Answered, None) => eval::Outcome::Failed("answered without rows"),
-        };
-        let (grade, detail) = eval::grade(q, outcome);
-        summary.add(q, grade);
-        let not_used = run.state.get("coverage").and_then(|c| c["unmapped"].as_array()).map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect()).unwrap_or_default();
-        records.push(EvalRecord {
-            id: q.id.clone(),
-            difficulty: q.difficulty.clone(),
-            class: q.class.clone(),
-            question: q.question.clone(),
-            grade,
-            sql: run.state.str("sql").filter(|_| run.state.bool("validation_ok")).map(str::to_string),
-            plan_confidence: run.state.get("plan_confidence").and_then(Value::as_f64),
-            not_used,
-            detail,
-            ms: run.metrics.total_ms,
-        });
+    let (summary, records) = eval::run_set(db.as_mut(), &mut llm, &options, schema, &url, &questions, &|id| {
+        bar.set_message(id.to_string());
         bar.inc(1);
-    }
+    });
     bar.finish_and_clear();
     let llm_name = llm.as_ref().map(|l| format!("{} {}", l.provider(), l.model_id())).unwrap_or_else(|| format!("none ({})", llm_skip.unwrap_or_default()));
     if json_out {

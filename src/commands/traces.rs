@@ -9,9 +9,9 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 
 use crate::config::Settings;
-use qa_core::trace::TraceRecord;
 use qa_traces::export::{Row, CSV_HEADER};
 use qa_traces::stats::Collector;
+use qa_traces::list::ListRow;
 use qa_traces::{scan, truncate, Filter, TraceLite};
 
 pub const TRACES_EXAMPLES: &str = "\
@@ -195,24 +195,6 @@ fn stats(settings: &Settings, f: &TraceFilterArgs, json: bool) -> Result<ExitCod
     Ok(ExitCode::SUCCESS)
 }
 
-#[derive(Debug, serde::Serialize)]
-struct ListRow {
-    timestamp: String,
-    trace_id: String,
-    route: String,
-    status: &'static str,
-    total_ms: f64,
-    chunks: usize,
-    graph_nodes: usize,
-    failed: bool,
-    question: String,
-}
-
-/// The status in the list's column: `answered`, `clarify`, `error` (or blank).
-fn short_status(s: &str) -> &str {
-    if s == "needs_clarification" { "clarify" } else { s }
-}
-
 fn list(settings: &Settings, f: &TraceFilterArgs, slow: Option<f64>, failed: bool, limit: Option<usize>, json: bool) -> Result<ExitCode> {
     let path = trace_file(settings, f.file.as_deref());
     let filter = filter_of(f)?;
@@ -220,12 +202,7 @@ fn list(settings: &Settings, f: &TraceFilterArgs, slow: Option<f64>, failed: boo
     let mut rows: std::collections::VecDeque<ListRow> = std::collections::VecDeque::new();
     let mut out = std::io::stdout().lock();
     let width: usize = std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()).unwrap_or(120);
-    let line = |r: &ListRow| {
-        let time = r.timestamp.get(..19).unwrap_or(&r.timestamp).replace('T', " ");
-        let head = format!("{time:<19}  {:<16}  {:<9} {:<8} {:>9.1} ms {:>3} ch {:>3} nd  ", r.trace_id, r.route, short_status(r.status), r.total_ms, r.chunks, r.graph_nodes);
-        let room = width.saturating_sub(head.chars().count()).max(20);
-        format!("{head}{}", truncate(&r.question, room))
-    };
+    let line = |r: &ListRow| r.line(width);
     let keep = |t: &TraceLite| slow.is_none_or(|ms| t.latency_ms.total >= ms) && (!failed || t.failed());
     // Without --limit rows stream straight out (a JSON array written element by element);
     // with it, only the last N rows are kept.
@@ -239,17 +216,7 @@ fn list(settings: &Settings, f: &TraceFilterArgs, slow: Option<f64>, failed: boo
         if !keep(t) || cap == 0 || io_err.is_some() {
             return;
         }
-        let row = ListRow {
-            timestamp: t.timestamp.clone(),
-            trace_id: t.trace_id.clone(),
-            route: t.route.to_string(),
-            status: t.status().map_or("", |s| s.as_str()),
-            total_ms: t.latency_ms.total,
-            chunks: t.chunks(),
-            graph_nodes: t.graph_nodes(),
-            failed: t.failed(),
-            question: t.user_question.clone(),
-        };
+        let row = ListRow::of(t);
         if !streaming {
             if rows.len() == cap {
                 rows.pop_front();
@@ -294,40 +261,12 @@ fn show(path: &Path, id: &str, json: bool) -> Result<ExitCode> {
     if id.is_empty() {
         bail!("the trace id is empty");
     }
-    // Only the id is parsed from each line; a line whose id matches is parsed in full.
-    #[derive(serde::Deserialize)]
-    struct IdOnly {
-        #[serde(default)]
-        trace_id: Option<String>,
-    }
-    let file = std::fs::File::open(path)
-        .with_context(|| format!("opening trace file {} (traces are appended by `qa ask`; --file picks another)", path.display()))?;
-    let mut reader = std::io::BufReader::with_capacity(1 << 16, file);
-    let mut buf = Vec::new();
-    let mut found: Vec<TraceRecord> = Vec::new();
-    let mut more = 0usize;
-    loop {
-        buf.clear();
-        if std::io::BufRead::read_until(&mut reader, b'\n', &mut buf).with_context(|| format!("reading {}", path.display()))? == 0 {
-            break;
-        }
-        let Ok(head) = serde_json::from_slice::<IdOnly>(&buf) else { continue };
-        if !head.trace_id.is_some_and(|t| t.starts_with(id)) {
-            continue;
-        }
-        let Some(r) = parse_record(&buf) else { continue };
-        if found.len() < 10 {
-            found.push(r);
-        } else {
-            more += 1;
-        }
-    }
-    match found.len() {
-        0 => bail!("no trace with an id starting with '{id}' in {}", path.display()),
-        1 => {}
-        _ => {
-            let mut msg = format!("'{id}' matches {} traces; give more of the id:", found.len() + more);
-            for r in &found {
+    let r = match qa_traces::show::find(path, id)? {
+        qa_traces::show::Found::One(r) => r,
+        qa_traces::show::Found::None => bail!("no trace with an id starting with '{id}' in {}", path.display()),
+        qa_traces::show::Found::Many { first, more } => {
+            let mut msg = format!("'{id}' matches {} traces; give more of the id:", first.len() + more);
+            for r in &first {
                 msg.push_str(&format!("\n  {}  {}  {}", r.trace_id, r.timestamp, truncate(&r.user_question, 70)));
             }
             if more > 0 {
@@ -335,169 +274,15 @@ fn show(path: &Path, id: &str, json: bool) -> Result<ExitCode> {
             }
             bail!(msg);
         }
-    }
-    let r = &found[0];
+    };
     let mut out = std::io::stdout().lock();
     if json {
-        serde_json::to_writer_pretty(&mut out, r)?;
+        serde_json::to_writer_pretty(&mut out, &r)?;
         writeln!(out)?;
     } else {
-        write!(out, "{}", render_show(r))?;
+        write!(out, "{}", qa_traces::show::render(&r))?;
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// A full record; `null` and fields of an unexpected shape read as their defaults
-/// ([`qa_core::trace::lenient`]), so only a line that is not a JSON object is refused.
-fn parse_record(line: &[u8]) -> Option<TraceRecord> {
-    qa_core::trace::parse_line(line)
-}
-
-fn render_show(r: &TraceRecord) -> String {
-    use std::fmt::Write as _;
-    let mut o = String::new();
-    let _ = writeln!(o, "Trace {}  {}  route {}", r.trace_id, r.timestamp, if r.route.as_str().is_empty() { "-" } else { r.route.as_str() });
-    let _ = writeln!(o, "Question: {}", r.user_question);
-    if !r.rewritten_or_decomposed_queries.is_empty() {
-        let _ = writeln!(o, "Queries:");
-        for q in &r.rewritten_or_decomposed_queries {
-            let _ = writeln!(o, "  - {q}");
-        }
-    }
-    let l = &r.latency_ms;
-    let _ = writeln!(o, "Latency: rag {:.1} ms, graph {:.1} ms, synthesis {:.1} ms, total {:.1} ms (LLM calls {:.1} ms)", l.rag, l.graph, l.synthesis, l.total, l.llm_calls);
-    let _ = writeln!(o, "Models: embedding {}, LLM {}", or_dash(&r.models.embedding), r.models.llm.as_deref().unwrap_or("none"));
-    if let Some(u) = &r.token_usage {
-        let _ = writeln!(o, "Tokens: prompt {}, completion {}, total {}", u.prompt, u.completion, u.total);
-    }
-    if let Some(e) = &r.error {
-        let _ = writeln!(o, "Error: {e}");
-    }
-    if let Some(sql) = &r.internal.sql {
-        render_sql(&mut o, sql);
-        let _ = writeln!(o, "\nAnswer:\n{}", r.final_answer);
-        return o;
-    }
-    if let Some(es) = &r.internal.es {
-        render_es(&mut o, es);
-        let _ = writeln!(o, "\nAnswer:\n{}", r.final_answer);
-        return o;
-    }
-    let _ = writeln!(o, "\nRetrieved chunks ({}):", r.retrieved_chunks.len());
-    for (i, c) in r.retrieved_chunks.iter().enumerate() {
-        let _ = writeln!(o, "  {}. [{:.3}] {}  ({})", i + 1, c.score, or_dash(&c.source_file), c.chunk_id);
-        if !c.text.is_empty() {
-            let _ = writeln!(o, "     {}", truncate(&c.text, 160));
-        }
-    }
-    let g = &r.retrieved_graph_subgraph;
-    let _ = writeln!(o, "\nGraph subgraph: {} node(s), {} edge(s)", g.nodes.len(), g.edges.len());
-    for n in &g.nodes {
-        let name = n.properties.get("name").and_then(|v| v.as_str()).map(|s| format!(" \"{s}\"")).unwrap_or_default();
-        let _ = writeln!(o, "  ({}:{}){name}", n.id, n.labels.join(":"));
-    }
-    for e in &g.edges {
-        let _ = writeln!(o, "  ({})-[:{}]->({})", e.source, e.rel_type, e.target);
-    }
-    let gr = &r.graph;
-    if !gr.grounded_entities.is_empty() {
-        let names: Vec<String> = gr.grounded_entities.iter().map(|e| format!("{} ({}, {:.2})", e.name, e.method, e.score)).collect();
-        let _ = writeln!(o, "Grounded entities: {}", names.join(", "));
-    }
-    if let Some(c) = &gr.generated_cypher {
-        let _ = writeln!(o, "Generated Cypher:\n  {}", c.replace('\n', "\n  "));
-    }
-    if let Some(v) = &gr.validation {
-        let ok = v.get("ok").and_then(|x| x.as_bool());
-        let reasons: Vec<String> = v
-            .get("reasons")
-            .and_then(|x| x.as_array())
-            .map(|a| a.iter().map(|r| r.as_str().map(str::to_string).unwrap_or_else(|| r.to_string())).collect())
-            .unwrap_or_default();
-        let verdict = match ok {
-            Some(true) => "ok".to_string(),
-            Some(false) => "refused".to_string(),
-            None => v.to_string(),
-        };
-        let _ = writeln!(o, "Validation: {verdict}{}", if reasons.is_empty() { String::new() } else { format!(" — {}", reasons.join("; ")) });
-    }
-    if let Some(c) = &gr.sanitized_cypher {
-        let _ = writeln!(o, "Sanitized Cypher:\n  {}", c.replace('\n', "\n  "));
-    }
-    let _ = writeln!(o, "Fallbacks used: {}", if gr.fallback_used.is_empty() { "none".to_string() } else { gr.fallback_used.join(", ") });
-    let _ = writeln!(o, "\nAnswer:\n{}", r.final_answer);
-    o
-}
-
-/// The SQL route's part of `qa traces show`: the agent's stages, candidates, validation and result.
-fn render_sql(o: &mut String, sql: &qa_core::trace::SqlInternal) {
-    use std::fmt::Write as _;
-    let st = &sql.state;
-    let _ = writeln!(o, "Database: {}  outcome: {}", or_dash(&sql.database), sql.outcome["status"].as_str().unwrap_or("-"));
-    let steps: Vec<String> = sql.steps
-        .as_array()
-        .map(|a| a.iter().map(|s| format!("{} {:.1} ms", s["stage"].as_str().unwrap_or("?"), s["latency_ms"].as_f64().unwrap_or(0.0))).collect())
-        .unwrap_or_default();
-    let _ = writeln!(o, "Stages: {}", steps.join(" → "));
-    if let Some(c) = st["plan_confidence"].as_f64() {
-        let _ = writeln!(o, "Plan confidence: {c:.2}");
-    }
-    if let Some(q) = st["clarifying_question"].as_str() {
-        let _ = writeln!(o, "Clarifying question: {}", q.replace('\n', "\n  "));
-    }
-    if let Some(cands) = st["sql_candidates"].as_array() {
-        let _ = writeln!(o, "\nCandidates ({}):", cands.len());
-        for c in cands {
-            let _ = writeln!(
-                o,
-                "  [{}] {} score {:.2}: {}",
-                if c["valid"].as_bool() == Some(true) { "valid" } else { "refused" },
-                c["source"].as_str().unwrap_or("?"),
-                c["score"].as_f64().unwrap_or(0.0),
-                truncate(c["sql"].as_str().unwrap_or(""), 200)
-            );
-        }
-    }
-    if let Some(rs) = st["val_reasons"].as_array().filter(|a| !a.is_empty()) {
-        let _ = writeln!(o, "Validation reasons:");
-        for r in rs {
-            let _ = writeln!(o, "  - {} ({}): {}", r["candidate"].as_str().unwrap_or("?"), r["kind"].as_str().unwrap_or("?"), r["message"].as_str().unwrap_or(""));
-        }
-    }
-    let _ = writeln!(o, "Loops: {}, validation ok: {}", st["loop_count"].as_u64().unwrap_or(0), st["validation_ok"].as_bool().unwrap_or(false));
-    if let (Some(q), true) = (st["sql"].as_str(), st["validation_ok"].as_bool() == Some(true)) {
-        let _ = writeln!(o, "SQL: {q}");
-    }
-    if let Some(n) = st["exec_rows"].as_u64() {
-        let _ = writeln!(o, "Rows: {n}{}", if st["result_truncated"].as_bool() == Some(true) { " (row cap reached)" } else { "" });
-    }
-    let executed = sql.executed.as_array().map(|a| a.len()).unwrap_or(0);
-    let _ = writeln!(o, "Statements sent to the database (probes included): {executed}");
-}
-
-/// The ES route's part of `qa traces show`: target, outcome, each node's output and the
-/// requests sent to the engine.
-fn render_es(o: &mut String, es: &qa_core::trace::EsInternal) {
-    use std::fmt::Write as _;
-    let _ = writeln!(o, "Target: {}  outcome: {}", or_dash(&es.target), es.outcome["status"].as_str().unwrap_or("-"));
-    let latency: Vec<String> = es.metrics.latency_ms.iter().map(|(node, ms)| format!("{node} {ms:.1} ms")).collect();
-    if !latency.is_empty() {
-        let _ = writeln!(o, "Node latency: {}", latency.join(", "));
-    }
-    if let Some(nodes) = es.nodes.as_object() {
-        for (name, v) in nodes {
-            let _ = writeln!(o, "  {name}: {}", truncate(&v.to_string(), 300));
-        }
-    }
-    let executed = es.executed.as_array().map(Vec::as_slice).unwrap_or_default();
-    let _ = writeln!(o, "Requests sent to the engine: {}", executed.len());
-    for e in executed {
-        let _ = writeln!(o, "  {}", truncate(&e.to_string(), 300));
-    }
-}
-
-fn or_dash(s: &str) -> &str {
-    if s.is_empty() { "-" } else { s }
 }
 
 fn export(settings: &Settings, f: &TraceFilterArgs, format: &str, out_path: Option<&Path>) -> Result<ExitCode> {

@@ -102,6 +102,78 @@ fn flatten(prefix: &str, v: &Value, out: &mut Vec<(String, Value)>) {
     }
 }
 
+/// One graded question of `qa es eval`.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct GradedQuestion {
+    /// The question's id in the file.
+    pub id: String,
+    /// Its class, when the file names one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub class: Option<String>,
+    /// The question.
+    pub question: String,
+    /// Right, wrong, asked or errored.
+    pub grade: qa_core::tabular_eval::Grade,
+    /// The body that ran.
+    pub es_query: Option<Value>,
+    /// Why it is not right.
+    pub detail: Option<String>,
+    /// Milliseconds of the run.
+    pub ms: f64,
+}
+
+/// Every question of a set through the ES path, graded. Hits are graded on their whole result
+/// (one page of up to the row cap); clarifications save their checkpoints under `scratch`, kept
+/// out of the user's data folder. `progress` hears each question's id.
+pub fn run_set(
+    engine: &dyn crate::SearchEngine,
+    questions: &[qa_core::tabular_eval::EvalQuestion],
+    mut options: crate::run::EsOptions,
+    llm: &mut qa_llm::LlmFor,
+    scratch: &std::path::Path,
+    progress: &dyn Fn(&str),
+) -> (qa_core::tabular_eval::Summary, Vec<GradedQuestion>) {
+    use qa_core::tabular_eval::{self as te};
+    use qa_core::trace::Status;
+    options.page_size = options.limits.row_cap;
+    let skip = llm.skip.clone();
+    let mut summary = te::Summary::default();
+    let mut records = Vec::new();
+    for q in questions {
+        progress(&q.id);
+        // The closure lets the trait object's lifetime shorten (a bare `LlmRun::new` does not).
+        #[allow(clippy::redundant_closure)]
+        let mut llm_run = llm.llm.as_deref_mut().map(|l| qa_llm::LlmRun::new(l));
+        let t = std::time::Instant::now();
+        let question = crate::run::EsQuestion { question: &q.question, options: options.clone(), data_dir: scratch, llm_skip: skip.as_deref() };
+        let ran = crate::run::answer(engine, llm_run.as_mut(), question);
+        let ms = t.elapsed().as_secs_f64() * 1000.0;
+        let (grade, detail, es_query) = match &ran {
+            Ok(run) => {
+                let a = &run.answer;
+                let (columns, rows, truncated) = answer_rows(a);
+                let asked = a.ambiguity.as_ref().map(|x| x.message.clone()).unwrap_or_else(|| a.query_summary.clone());
+                let error = a.error.clone().unwrap_or_else(|| "failed".into());
+                let outcome = match a.status {
+                    Status::Answered | Status::Refused => te::Outcome::Rows { columns: &columns, rows: &rows, truncated },
+                    Status::NeedsClarification => te::Outcome::Asked(&asked),
+                    Status::Error => te::Outcome::Failed(&error),
+                };
+                let (g, d) = te::grade(q, outcome);
+                (g, d, a.es_query.clone())
+            }
+            Err(e) => {
+                let msg = e.to_string();
+                let (g, d) = te::grade(q, te::Outcome::Failed(&msg));
+                (g, d, None)
+            }
+        };
+        summary.add(q, grade);
+        records.push(GradedQuestion { id: q.id.clone(), class: q.class.clone(), question: q.question.clone(), grade, es_query, detail, ms });
+    }
+    (summary, records)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

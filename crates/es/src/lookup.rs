@@ -314,3 +314,10 @@ pub fn field_samples(aggs: Option<&Value>, i: usize) -> Vec<String> {
     }
 }
 
+
+/// The number of documents in the index: a guarded `_count` of `match_all`.
+pub fn count_all(engine: &dyn SearchEngine, mapping: &Mapping, limits: &EsLimits) -> Result<u64, EsError> {
+    let request = crate::guard::checked(&json!({"query": {"match_all": {}}}), Endpoint::Count, mapping, limits)?;
+    let v = engine.run(&request)?;
+    v.get("count").and_then(Value::as_u64).ok_or_else(|| EsError::Json(format!("no count in the _count response: {v}")))
+}

@@ -11,6 +11,8 @@ pub mod diff;
 mod error;
 pub mod export;
 pub mod report;
+pub mod list;
+pub mod show;
 pub mod stats;
 mod svg;
 

@@ -3,9 +3,9 @@
 //! with a note (the others still answer).
 
 use qa_core::error::QaError;
-use qa_route::Source;
+use qa_route::{RouteError, Source, Target};
 
-use crate::config::Settings;
+use crate::Settings;
 
 /// The configured sources, open.
 pub struct Sources {
@@ -77,3 +77,27 @@ pub fn documents(settings: &Settings) -> qa_core::error::Result<qa_query::source
     });
     qa_query::source::DocumentsSource::open(settings.engine_settings(), load)
 }
+
+/// Open the one source a turn needs (paging an earlier result, resuming a clarification, a
+/// pasted query): nothing is sent to the others. `Ok(None)`: not configured.
+pub fn open_one(settings: &Settings, target: Target) -> Result<Option<Box<dyn Source>>, RouteError> {
+    let failed = |e: String| RouteError::database(e, "`qa sources` and `qa doctor` say what is configured");
+    match target {
+        Target::Sql => {
+            let Some(raw) = settings.sql_url.as_deref() else { return Ok(None) };
+            let url = qa_sql::SqlUrl::parse(raw).map_err(|e| failed(e.to_string()))?;
+            let (source, _) = qa_sql::source::SqlSource::open(url, settings.sql_agent_options(), settings.data_dir.clone(), settings.sql_llm()).map_err(|e| failed(e.to_string()))?;
+            Ok(Some(Box::new(source)))
+        }
+        Target::Es => {
+            let Some(conn) = settings.es_connection() else { return Ok(None) };
+            let scrub = conn.clone();
+            match qa_es::source::EsSource::connect(conn, settings.es_options(), settings.es_llm()) {
+                Ok(s) => Ok(Some(Box::new(s))),
+                Err(e) => Err(RouteError { suggestion: scrub.hints(&e).join("; "), ..failed(scrub.scrub(&e.to_string())) }),
+            }
+        }
+        Target::Documents => documents(settings).map(|d| Some(Box::new(d) as Box<dyn Source>)).map_err(|e| failed(e.to_string())),
+    }
+}
+
