@@ -9,7 +9,6 @@ use clap::Parser;
 use qa_query::ask::Engine;
 use crate::cli::{AskFlags, Cli, Command, GlobalArgs, IndexArgs};
 use crate::config::Settings;
-use qa_embed::{BertEmbedder, Embedder};
 use qa_query::build::{self, IndexOptions, IndexSummary};
 
 /// Exit code for usage errors (as clap uses).
@@ -143,11 +142,6 @@ pub fn init_logging(settings: &Settings, global: &GlobalArgs, to_file: bool) -> 
     guard
 }
 
-pub fn load_embedder(settings: &Settings) -> qa_core::error::Result<Box<dyn Embedder>> {
-    let e = BertEmbedder::load(&settings.embedding_model_dir(), settings.chunk_tokens.max(256), settings.batch_size)?;
-    Ok(Box::new(e))
-}
-
 pub(crate) fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, flags: &AskFlags) -> Result<ExitCode> {
     let question = question.trim();
     if question.is_empty() {
@@ -221,7 +215,7 @@ fn eval(settings: &mut Settings, global: &GlobalArgs, args: &crate::cli::EvalArg
     if let Some(n) = args.limit {
         questions.truncate(n);
     }
-    let mut engine = Engine::open(&settings.engine_settings(), || load_embedder(settings))?;
+    let mut engine = Engine::open(&settings.engine_settings(), || settings.load_embedder())?;
     engine.attach_llm();
     let runs = if args.no_repeat { 1 } else { 2 };
     let pb = if global.quiet { indicatif::ProgressBar::hidden() } else { indicatif::ProgressBar::new((questions.len() * runs) as u64) };
@@ -309,7 +303,7 @@ pub fn spinner(quiet: bool, message: &str) -> indicatif::ProgressBar {
 fn index(settings: &mut Settings, global: &GlobalArgs, args: &IndexArgs) -> Result<ExitCode> {
     settings.set_flags(&[("chunk_tokens", args.chunk_tokens.map(|n| n.to_string())), ("chunk_overlap", args.chunk_overlap.map(|n| n.to_string()))])?;
     let _guard = init_logging(settings, global, true);
-    let embedder = load_embedder(settings)?;
+    let embedder = settings.load_embedder()?;
     let opts = IndexOptions { root: args.path.clone(), name: args.name.clone(), rebuild: args.rebuild };
     let mut llm = match args.extract.as_str() {
         "llm" => Some(open_llm_for_extraction(settings)?),
@@ -321,7 +315,13 @@ fn index(settings: &mut Settings, global: &GlobalArgs, args: &IndexArgs) -> Resu
     let mut summary = build::run_index(&settings.index_settings(), embedder.as_ref(), &opts, run.as_mut(), &crate::progress::Bars::new(!global.quiet && !args.json))
         .with_context(|| format!("indexing {}", args.path.display()))?;
     if settings.effective_graph_store() == crate::config::GraphBackend::Neo4j {
-        summary.graph_store = Some(ingest_external(settings, &summary.kg_file, global.quiet || args.json));
+        let pb = spinner(global.quiet || args.json, "loading the knowledge graph into Neo4j");
+        let loaded = settings.load_graph_externally(&summary.kg_file);
+        pb.finish_and_clear();
+        if let Some(e) = &loaded.error {
+            tracing::warn!("the knowledge graph was not loaded into Neo4j: {e}");
+        }
+        summary.graph_store = Some(loaded);
     }
     tracing::info!(corpus = %summary.corpus, chunks = summary.chunks, added = summary.added, kept = summary.kept, removed = summary.removed, "index complete");
     if args.json {
@@ -330,26 +330,6 @@ fn index(settings: &mut Settings, global: &GlobalArgs, args: &IndexArgs) -> Resu
         print_index_summary(&summary);
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Load the corpus's KG JSONL into Neo4j (idempotent MERGEs, so also when the index was up to date).
-fn ingest_external(settings: &Settings, kg_file: &str, quiet: bool) -> build::ExternalIngest {
-    let t = std::time::Instant::now();
-    let mut out = build::ExternalIngest { backend: "neo4j".into(), target: settings.neo4j_uri.clone().unwrap_or_default(), ..Default::default() };
-    let pb = spinner(quiet, "loading the knowledge graph into Neo4j");
-    let result = qa_graph::kg::read_kg_jsonl(std::path::Path::new(kg_file))
-        .and_then(|(docs, _)| qa_graph::load::load_documents(&settings.graph_store_config(), None, &docs))
-        .map(|loaded| loaded.stats);
-    pb.finish_and_clear();
-    match result {
-        Ok(stats) => out.stats = Some(stats),
-        Err(e) => {
-            tracing::warn!("the knowledge graph was not loaded into Neo4j: {e}");
-            out.error = Some(format!("{e} (the index is complete; load the graph later with `qa graph ingest {kg_file}`)"));
-        }
-    }
-    out.ms = t.elapsed().as_secs_f64() * 1000.0;
-    out
 }
 
 /// `--extract llm` was asked for explicitly, so no LLM is an error here, not a silent fallback.

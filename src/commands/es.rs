@@ -356,25 +356,15 @@ fn mapping(settings: &Settings, json_out: bool) -> Result<ExitCode> {
         Ok(x) => x,
         Err(f) => return f.print(json_out),
     };
-    let aggs = qa_es::lookup::display_samples(engine.as_ref(), &mapping, &settings.es_limits());
+    let view = qa_es::lookup::MappingView::read(engine.as_ref(), &mapping, &settings.es_limits());
     if json_out {
-        let fields: Vec<Value> = mapping
-            .fields
-            .iter()
-            .enumerate()
-            .map(|(i, f)| json!({"path": f.path, "kind": f.kind, "es_type": f.es_type, "keyword_subfield": f.keyword_subfield, "format": f.format, "samples": qa_es::lookup::field_samples(aggs.as_ref(), i)}))
-            .collect();
-        println!("{}", serde_json::to_string_pretty(&json!({"index": mapping.index, "target": engine.target(), "fields": fields, "mapping": mapping.to_es_json()}))?);
+        println!("{}", serde_json::to_string_pretty(&view.json(&mapping, &engine.target()))?);
         return Ok(ExitCode::SUCCESS);
     }
     let mut out = std::io::stdout().lock();
     writeln!(out, "{} ({}): {} fields", mapping.index, target_label(settings), mapping.fields.len())?;
-    for (i, f) in mapping.fields.iter().enumerate() {
-        let kind = if f.es_type == f.kind.es_type() { f.es_type.clone() } else { format!("{} ({})", f.kind.es_type(), f.es_type) };
-        let sub = f.keyword_subfield.as_ref().map(|s| format!(" + .{s}")).unwrap_or_default();
-        let samples = qa_es::lookup::field_samples(aggs.as_ref(), i);
-        let samples = if samples.is_empty() { String::new() } else { format!("  e.g. {}", samples.join(", ")) };
-        writeln!(out, "  {:<28} {kind}{sub}{samples}", f.path)?;
+    for line in view.lines(&mapping) {
+        writeln!(out, "  {line}")?;
     }
     Ok(ExitCode::SUCCESS)
 }

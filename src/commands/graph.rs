@@ -13,8 +13,7 @@ use serde_json::json;
 use crate::cli::{GraphArgs, GraphCommand};
 use crate::config::{GraphBackend, Settings};
 use qa_graph::cypher::{self, Policy};
-use qa_graph::{store, GraphStore, IngestStats};
-use qa_index::index_store::CorpusDir;
+use qa_graph::IngestStats;
 
 pub fn run(settings: &Settings, args: &GraphArgs) -> Result<ExitCode> {
     match &args.command {
@@ -23,24 +22,6 @@ pub fn run(settings: &Settings, args: &GraphArgs) -> Result<ExitCode> {
         GraphCommand::Schema { json } => schema(settings, *json),
         GraphCommand::Check { cypher, json, no_schema } => check(settings, cypher, *json, *no_schema),
     }
-}
-
-/// The live generation of the selected corpus (where the embedded store lives).
-fn live_generation(settings: &Settings) -> Result<(CorpusDir, PathBuf)> {
-    let cd = qa_query::ask::resolve_corpus(&settings.vector_dir(), settings.corpus.as_deref())?;
-    let gen_dir = cd
-        .current()
-        .ok_or_else(|| qa_core::error::QaError::IndexMissing { corpus: cd.name.clone(), dir: settings.vector_dir() })?;
-    Ok((cd, gen_dir))
-}
-
-/// Open the configured store; the embedded one needs an indexed corpus.
-fn open(settings: &Settings) -> Result<Box<dyn GraphStore>> {
-    let gen_dir = match settings.effective_graph_store() {
-        GraphBackend::Neo4j => PathBuf::new(),
-        GraphBackend::Embedded => live_generation(settings)?.1,
-    };
-    Ok(store::open_store(&settings.graph_store_config(), &gen_dir)?)
 }
 
 #[derive(Debug, Serialize)]
@@ -59,27 +40,22 @@ fn ingest(settings: &Settings, files: &[PathBuf], json_out: bool) -> Result<Exit
     let backend = settings.effective_graph_store().to_string();
     let files: Vec<PathBuf> = if files.is_empty() {
         // The selected corpus's own KG file.
-        let (cd, _) = live_generation(settings).context("no KG file given and no indexed corpus to take it from")?;
+        let (cd, _) = settings.live_generation().context("no KG file given and no indexed corpus to take it from")?;
         vec![settings.chunk_dir().join(format!("{}_kg.jsonl", cd.name))]
     } else {
         files.to_vec()
     };
-    let mut docs = Vec::new();
-    let mut malformed = 0;
-    for f in &files {
-        let (d, bad) = qa_graph::kg::read_kg_jsonl(f)?;
-        if bad > 0 {
-            eprintln!("warning: {}: {bad} malformed line(s) skipped", f.display());
-        }
-        malformed += bad;
-        docs.extend(d);
+    let (docs, skipped) = qa_graph::kg::read_kg_files(&files)?;
+    for (f, bad) in &skipped {
+        eprintln!("warning: {}: {bad} malformed line(s) skipped", f.display());
     }
+    let malformed: usize = skipped.iter().map(|(_, n)| n).sum();
     let spinner = crate::app::spinner(json_out, &format!("loading {} graph documents into the {backend} store", docs.len()));
     let config = settings.graph_store_config();
     let loaded = if config.backend == GraphBackend::Neo4j {
         qa_graph::load::load_documents(&config, None, &docs)?
     } else {
-        let (cd, gen_dir) = live_generation(settings)?;
+        let (cd, gen_dir) = settings.live_generation()?;
         let _lock = cd.lock()?;
         qa_graph::load::load_documents(&config, Some(&gen_dir), &docs)?
     };
@@ -113,7 +89,7 @@ fn ingest(settings: &Settings, files: &[PathBuf], json_out: bool) -> Result<Exit
 }
 
 fn stats(settings: &Settings, json_out: bool) -> Result<ExitCode> {
-    let mut g = open(settings)?;
+    let mut g = settings.open_graph_store()?;
     let counts = g.counts()?;
     if json_out {
         println!("{}", serde_json::to_string_pretty(&json!({"backend": g.backend(), "counts": counts}))?);
@@ -133,7 +109,7 @@ fn stats(settings: &Settings, json_out: bool) -> Result<ExitCode> {
 }
 
 fn schema(settings: &Settings, json_out: bool) -> Result<ExitCode> {
-    let mut g = open(settings)?;
+    let mut g = settings.open_graph_store()?;
     let s = g.schema()?;
     if json_out {
         println!("{}", serde_json::to_string_pretty(&json!({"backend": g.backend(), "schema": s}))?);
@@ -152,7 +128,7 @@ fn check(settings: &Settings, query: &str, json_out: bool, no_schema: bool) -> R
     let (schema, procedures, note) = if no_schema {
         (None, Vec::new(), Some("schema not checked (--no-schema)".to_string()))
     } else {
-        match open(settings).and_then(|mut g| Ok((g.schema()?, g.extra_procedures()))) {
+        match settings.open_graph_store().and_then(|mut g| Ok((g.schema()?, g.extra_procedures()))) {
             Ok((s, p)) => (Some(qa_graph::generate::to_cypher_schema(&s)), p.iter().map(|x| x.to_string()).collect(), None),
             Err(e) => (None, Vec::new(), Some(format!("schema not checked: the graph store is unavailable ({e:#})"))),
         }

@@ -61,31 +61,7 @@ pub fn run(settings: &mut Settings, args: &RouteArgs) -> Result<ExitCode> {
         writeln!(out)?;
         return Ok(ExitCode::SUCCESS);
     }
-    writeln!(out, "target:      {}", d.target.as_str())?;
-    writeln!(out, "query type:  {} (confidence {:.2}{})", d.query_type.as_str(), d.confidence, if d.requires_llm { ", an LLM helps" } else { "" })?;
-    let score = |s: Option<f64>| s.map(|v| format!("{v:.1}")).unwrap_or_else(|| "not configured".into());
-    writeln!(out, "scores:      documents {} · sql {} · es {}", score(d.scores.documents), score(d.scores.sql), score(d.scores.es))?;
-    let f = &d.extracted_filters;
-    if !f.is_empty() {
-        writeln!(out, "filters:")?;
-        if !f.years.is_empty() {
-            writeln!(out, "  years: {}", f.years.iter().map(i32::to_string).collect::<Vec<_>>().join(", "))?;
-        }
-        if let Some(r) = &f.date_range {
-            let end = |d: Option<chrono::NaiveDate>| d.map(|d| d.to_string()).unwrap_or_else(|| "…".into());
-            writeln!(out, "  dates: {} to {} (\"{}\")", end(r.from), end(r.to), r.phrase)?;
-        }
-        for v in &f.values {
-            writeln!(out, "  {} = {:?} (\"{}\"{})", v.field, v.value, v.phrase, if v.via_alias { ", alias" } else { "" })?;
-        }
-    }
-    for w in &f.warnings {
-        writeln!(out, "  dropped: {w}")?;
-    }
-    writeln!(out, "reasons:")?;
-    for r in &d.reasons {
-        writeln!(out, "  {r}")?;
-    }
+    write!(out, "{}", d.explain())?;
     Ok(ExitCode::SUCCESS)
 }
 

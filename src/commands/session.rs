@@ -108,23 +108,5 @@ pub fn print_turns(settings: &Settings, name: &str) -> Result<()> {
 }
 
 fn print_turn(out: &mut impl Write, t: &Turn) -> Result<()> {
-    writeln!(out, "#{} {} [{} · {}] {}", t.turn, t.timestamp, t.route, t.status.as_str(), t.question)?;
-    if t.main_goal != t.question {
-        writeln!(out, "    goal: {}", t.main_goal)?;
-    }
-    if let Some(a) = &t.artifact {
-        let total = a.total.map(|n| format!(" of {n}")).unwrap_or_default();
-        let query = match &a.query {
-            serde_json::Value::String(s) => s.clone(),
-            v => v.to_string(),
-        };
-        writeln!(out, "    ran on {}: rows {}–{}{total}: {}", a.target, a.offset + 1, a.offset + a.page_size, qa_core::text::truncate(&query, 100))?;
-    }
-    if let Some(c) = &t.clarification {
-        writeln!(out, "    asked: {} ({})", c.message, c.alternatives.join(" | "))?;
-    }
-    if !t.answer_summary.is_empty() {
-        writeln!(out, "    → {}", qa_core::text::truncate(&t.answer_summary, 100))?;
-    }
-    Ok(())
+    Ok(write!(out, "{}", t.describe())?)
 }

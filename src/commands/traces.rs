@@ -9,9 +9,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 
 use crate::config::Settings;
-use qa_traces::export::{Row, CSV_HEADER};
 use qa_traces::stats::Collector;
-use qa_traces::list::ListRow;
 use qa_traces::{scan, truncate, Filter, TraceLite};
 
 pub const TRACES_EXAMPLES: &str = "\
@@ -198,58 +196,10 @@ fn stats(settings: &Settings, f: &TraceFilterArgs, json: bool) -> Result<ExitCod
 fn list(settings: &Settings, f: &TraceFilterArgs, slow: Option<f64>, failed: bool, limit: Option<usize>, json: bool) -> Result<ExitCode> {
     let path = trace_file(settings, f.file.as_deref());
     let filter = filter_of(f)?;
-    let cap = limit.unwrap_or(usize::MAX);
-    let mut rows: std::collections::VecDeque<ListRow> = std::collections::VecDeque::new();
-    let mut out = std::io::stdout().lock();
     let width: usize = std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()).unwrap_or(120);
-    let line = |r: &ListRow| r.line(width);
     let keep = |t: &TraceLite| slow.is_none_or(|ms| t.latency_ms.total >= ms) && (!failed || t.failed());
-    // Without --limit rows stream straight out (a JSON array written element by element);
-    // with it, only the last N rows are kept.
-    let streaming = limit.is_none();
-    let mut io_err: Option<std::io::Error> = None;
-    let mut first = true;
-    if streaming && json {
-        write!(out, "[")?;
-    }
-    let counts = scan(&path, &filter, |t| {
-        if !keep(t) || cap == 0 || io_err.is_some() {
-            return;
-        }
-        let row = ListRow::of(t);
-        if !streaming {
-            if rows.len() == cap {
-                rows.pop_front();
-            }
-            rows.push_back(row);
-            return;
-        }
-        let res = if json {
-            let sep = if first { "\n  " } else { ",\n  " };
-            write!(out, "{sep}").and_then(|_| serde_json::to_writer(&mut out, &row).map_err(std::io::Error::other))
-        } else {
-            writeln!(out, "{}", line(&row))
-        };
-        first = false;
-        if let Err(e) = res {
-            io_err = Some(e);
-        }
-    })?;
-    if let Some(e) = io_err {
-        return Err(e).context("writing the list");
-    }
-    if streaming {
-        if json {
-            writeln!(out, "{}]", if first { "" } else { "\n" })?;
-        }
-    } else if json {
-        serde_json::to_writer_pretty(&mut out, &rows)?;
-        writeln!(out)?;
-    } else {
-        for r in &rows {
-            writeln!(out, "{}", line(r))?;
-        }
-    }
+    let style = qa_traces::list::Style { json, width, limit };
+    let counts = qa_traces::list::write(&path, &filter, &keep, &style, &mut std::io::stdout().lock()).context("writing the list")?;
     if counts.malformed > 0 {
         eprintln!("note: {} malformed line(s) skipped", counts.malformed);
     }
@@ -292,29 +242,7 @@ fn export(settings: &Settings, f: &TraceFilterArgs, format: &str, out_path: Opti
         Some(p) => Box::new(std::io::BufWriter::new(std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?)),
         None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
     };
-    let csv = format == "csv";
-    if csv {
-        writeln!(sink, "{CSV_HEADER}")?;
-    }
-    let mut io_err: Option<std::io::Error> = None;
-    let counts = scan(&path, &filter, |t| {
-        if io_err.is_some() {
-            return;
-        }
-        let row = Row::from(t);
-        let res = if csv {
-            row.write_csv(&mut sink)
-        } else {
-            serde_json::to_writer(&mut sink, &row).map_err(std::io::Error::other).and_then(|_| writeln!(sink))
-        };
-        if let Err(e) = res {
-            io_err = Some(e);
-        }
-    })?;
-    if let Some(e) = io_err {
-        return Err(e).context("writing the export");
-    }
-    sink.flush()?;
+    let counts = qa_traces::export::write(&path, &filter, format == "csv", &mut sink).context("writing the export")?;
     if let Some(p) = out_path {
         eprintln!("wrote {} row(s) to {} ({} malformed line(s) skipped)", counts.matched, p.display(), counts.malformed);
     }

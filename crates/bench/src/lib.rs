@@ -13,7 +13,6 @@ use serde_json::json;
 use qa_core::error::QaError;
 use qa_core::progress::Progress;
 use qa_core::stats::percentile;
-use qa_embed::Embedder;
 use qa_index::vector::{ExactIndex, VectorIndex};
 use qa_query::ask::Engine;
 use qa_query::build::{self, IndexOptions};
@@ -57,11 +56,6 @@ pub struct BenchOptions {
     pub llm_questions: usize,
 }
 
-fn load_embedder(settings: &Settings) -> qa_core::error::Result<Box<dyn Embedder>> {
-    let e = qa_embed::BertEmbedder::load(&settings.embedding_model_dir(), settings.chunk_tokens.max(256), settings.batch_size)?;
-    Ok(Box::new(e))
-}
-
 /// Run every measurement on `corpus` with `questions`, indexing into `settings.data_dir` under
 /// the corpus name `bench`. `say` hears each stage; `progress` the indexing.
 pub fn run(settings: &Settings, corpus: &Path, questions: &[String], o: &BenchOptions, progress: &dyn Progress, say: &dyn Fn(&str)) -> Result<serde_json::Value> {
@@ -78,7 +72,7 @@ pub fn run(settings: &Settings, corpus: &Path, questions: &[String], o: &BenchOp
     }
     say("loading the index and measuring warm retrieval ...");
     let t = Instant::now();
-    let mut engine = Engine::open(&settings.engine_settings(), || load_embedder(settings))?;
+    let mut engine = Engine::open(&settings.engine_settings(), || settings.load_embedder())?;
     let open_ms = t.elapsed().as_secs_f64() * 1000.0;
     let (retrieval, gen_dir) = bench_retrieval(&engine, settings, corpus_name, questions, open_ms)?;
     report.insert("retrieval".into(), retrieval);
@@ -158,7 +152,7 @@ pub fn read_questions(path: &Path) -> Result<Vec<String>> {
 fn bench_index(settings: &Settings, corpus: &Path, corpus_name: &str, progress: &dyn Progress) -> Result<serde_json::Value> {
     let threads = settings.effective_threads();
     let t = Instant::now();
-    let embedder = load_embedder(settings)?;
+    let embedder = settings.load_embedder()?;
     let model_load_ms = t.elapsed().as_secs_f64() * 1000.0;
     let opts = IndexOptions { root: corpus.to_path_buf(), name: Some(corpus_name.into()), rebuild: true };
     let s = build::run_index(&settings.index_settings(), embedder.as_ref(), &opts, None, progress)?;
@@ -374,7 +368,7 @@ fn bench_llm(settings: &Settings, questions: &[String], corpus_name: &str, out: 
     let mut llm = qa_llm::open(&settings.llm_settings(), &choice)?.ok_or_else(|| BenchError::msg("no local LLM".into()))?;
     let load_ms = t.elapsed().as_secs_f64() * 1000.0;
     // ~800 prompt tokens of real prose from the indexed corpus, cut at whole chunks.
-    let engine = Engine::open(&settings.engine_settings(), || load_embedder(&settings))?;
+    let engine = Engine::open(&settings.engine_settings(), || settings.load_embedder())?;
     let mut passage = String::new();
     for c in engine.chunks() {
         if llm.count_tokens(&passage) >= 760 {
@@ -419,7 +413,7 @@ fn bench_llm(settings: &Settings, questions: &[String], corpus_name: &str, out: 
 
     let n = llm_questions.min(questions.len());
     say(&format!("answering {n} questions with the local LLM (warm) ..."));
-    let mut engine = Engine::open(&settings.engine_settings(), || load_embedder(&settings))?;
+    let mut engine = Engine::open(&settings.engine_settings(), || settings.load_embedder())?;
     engine.attach_llm();
     let (mut total, mut llm_ms) = (Vec::new(), Vec::new());
     let mut synthesizers: std::collections::BTreeMap<String, usize> = Default::default();

@@ -143,3 +143,31 @@ impl NewTurn {
         }
     }
 }
+
+impl Turn {
+    /// The turn as `qa session show` lists it: number, time, route and status, the message, its
+    /// goal when rewritten, what ran, the clarifying question, the answer's first line.
+    pub fn describe(&self) -> String {
+        use std::fmt::Write as _;
+        let mut o = String::new();
+        let _ = writeln!(o, "#{} {} [{} · {}] {}", self.turn, self.timestamp, self.route, self.status.as_str(), self.question);
+        if self.main_goal != self.question {
+            let _ = writeln!(o, "    goal: {}", self.main_goal);
+        }
+        if let Some(a) = &self.artifact {
+            let total = a.total.map(|n| format!(" of {n}")).unwrap_or_default();
+            let query = match &a.query {
+                serde_json::Value::String(s) => s.clone(),
+                v => v.to_string(),
+            };
+            let _ = writeln!(o, "    ran on {}: rows {}–{}{total}: {}", a.target, a.offset + 1, a.offset + a.page_size, qa_core::text::truncate(&query, 100));
+        }
+        if let Some(c) = &self.clarification {
+            let _ = writeln!(o, "    asked: {} ({})", c.message, c.alternatives.join(" | "));
+        }
+        if !self.answer_summary.is_empty() {
+            let _ = writeln!(o, "    → {}", qa_core::text::truncate(&self.answer_summary, 100));
+        }
+        o
+    }
+}

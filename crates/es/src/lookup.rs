@@ -272,7 +272,7 @@ const DISPLAY_SAMPLED: usize = 5;
 
 /// A few values per field in one guarded `_search`: top terms of exact fields, min/max of
 /// numbers and dates. `None` when the request fails (the mapping is still shown).
-pub fn display_samples(engine: &dyn SearchEngine, mapping: &Mapping, limits: &EsLimits) -> Option<Value> {
+fn display_samples(engine: &dyn SearchEngine, mapping: &Mapping, limits: &EsLimits) -> Option<Value> {
     let mut aggs = Map::new();
     for (i, f) in mapping.fields.iter().enumerate() {
         match (f.kind, f.exact_path()) {
@@ -296,7 +296,7 @@ pub fn display_samples(engine: &dyn SearchEngine, mapping: &Mapping, limits: &Es
 }
 
 /// The sampled values of field `i` as display strings.
-pub fn field_samples(aggs: Option<&Value>, i: usize) -> Vec<String> {
+fn field_samples(aggs: Option<&Value>, i: usize) -> Vec<String> {
     let Some(aggs) = aggs else { return Vec::new() };
     let show = |v: &Value| {
         let date = v.get("value_as_string").and_then(Value::as_str).map(|s| s.strip_suffix("T00:00:00.000Z").unwrap_or(s).to_string());
@@ -320,4 +320,43 @@ pub fn count_all(engine: &dyn SearchEngine, mapping: &Mapping, limits: &EsLimits
     let request = crate::guard::checked(&json!({"query": {"match_all": {}}}), Endpoint::Count, mapping, limits)?;
     let v = engine.run(&request)?;
     v.get("count").and_then(Value::as_u64).ok_or_else(|| EsError::Json(format!("no count in the _count response: {v}")))
+}
+
+/// A mapping with a few sampled values per field, as `qa es mapping` shows it.
+pub struct MappingView {
+    aggs: Option<Value>,
+}
+
+impl MappingView {
+    /// Sample the fields of `mapping` (one guarded `_search`; none when it fails).
+    pub fn read(engine: &dyn SearchEngine, mapping: &Mapping, limits: &EsLimits) -> MappingView {
+        MappingView { aggs: display_samples(engine, mapping, limits) }
+    }
+
+    /// The `--json` object: each field with its kind and samples, and the mapping itself.
+    pub fn json(&self, mapping: &Mapping, target: &str) -> Value {
+        let fields: Vec<Value> = mapping
+            .fields
+            .iter()
+            .enumerate()
+            .map(|(i, f)| json!({"path": f.path, "kind": f.kind, "es_type": f.es_type, "keyword_subfield": f.keyword_subfield, "format": f.format, "samples": field_samples(self.aggs.as_ref(), i)}))
+            .collect();
+        json!({"index": mapping.index, "target": target, "fields": fields, "mapping": mapping.to_es_json()})
+    }
+
+    /// One line per field: path, type (and the kind it is read as), keyword subfield, samples.
+    pub fn lines(&self, mapping: &Mapping) -> Vec<String> {
+        mapping
+            .fields
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                let kind = if f.es_type == f.kind.es_type() { f.es_type.clone() } else { format!("{} ({})", f.kind.es_type(), f.es_type) };
+                let sub = f.keyword_subfield.as_ref().map(|s| format!(" + .{s}")).unwrap_or_default();
+                let samples = field_samples(self.aggs.as_ref(), i);
+                let samples = if samples.is_empty() { String::new() } else { format!("  e.g. {}", samples.join(", ")) };
+                format!("{:<28} {kind}{sub}{samples}", f.path)
+            })
+            .collect()
+    }
 }

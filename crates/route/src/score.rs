@@ -207,5 +207,41 @@ pub fn decide(question: &str, profiles: &[SourceProfile], today: chrono::NaiveDa
     }
 }
 
+impl RouteDecision {
+    /// The decision for a terminal: target, query type, every source's score, the filters
+    /// found (and dropped), the reasons.
+    pub fn explain(&self) -> String {
+        use std::fmt::Write as _;
+        let d = self;
+        let mut o = String::new();
+        let _ = writeln!(o, "target:      {}", d.target.as_str());
+        let _ = writeln!(o, "query type:  {} (confidence {:.2}{})", d.query_type.as_str(), d.confidence, if d.requires_llm { ", an LLM helps" } else { "" });
+        let score = |s: Option<f64>| s.map(|v| format!("{v:.1}")).unwrap_or_else(|| "not configured".into());
+        let _ = writeln!(o, "scores:      documents {} · sql {} · es {}", score(d.scores.documents), score(d.scores.sql), score(d.scores.es));
+        let f = &d.extracted_filters;
+        if !f.is_empty() {
+            let _ = writeln!(o, "filters:");
+            if !f.years.is_empty() {
+                let _ = writeln!(o, "  years: {}", f.years.iter().map(i32::to_string).collect::<Vec<_>>().join(", "));
+            }
+            if let Some(r) = &f.date_range {
+                let end = |d: Option<chrono::NaiveDate>| d.map(|d| d.to_string()).unwrap_or_else(|| "…".into());
+                let _ = writeln!(o, "  dates: {} to {} (\"{}\")", end(r.from), end(r.to), r.phrase);
+            }
+            for v in &f.values {
+                let _ = writeln!(o, "  {} = {:?} (\"{}\"{})", v.field, v.value, v.phrase, if v.via_alias { ", alias" } else { "" });
+            }
+        }
+        for w in &f.warnings {
+            let _ = writeln!(o, "  dropped: {w}");
+        }
+        let _ = writeln!(o, "reasons:");
+        for r in &d.reasons {
+            let _ = writeln!(o, "  {r}");
+        }
+        o
+    }
+}
+
 #[cfg(test)]
 mod tests;

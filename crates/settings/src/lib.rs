@@ -747,6 +747,44 @@ impl Settings {
         }
     }
 
+    /// Load the configured embedding model.
+    pub fn load_embedder(&self) -> Result<Box<dyn qa_embed::Embedder>> {
+        let e = qa_embed::BertEmbedder::load(&self.embedding_model_dir(), self.chunk_tokens.max(256), self.batch_size)?;
+        Ok(Box::new(e))
+    }
+
+    /// The selected corpus and its live index generation (where the embedded graph store lives).
+    pub fn live_generation(&self) -> Result<(qa_index::index_store::CorpusDir, PathBuf)> {
+        let cd = qa_query::ask::resolve_corpus(&self.vector_dir(), self.corpus.as_deref())?;
+        let gen_dir = cd.current().ok_or_else(|| QaError::IndexMissing { corpus: cd.name.clone(), dir: self.vector_dir() })?;
+        Ok((cd, gen_dir))
+    }
+
+    /// Open the configured graph store; the embedded one needs an indexed corpus.
+    pub fn open_graph_store(&self) -> Result<Box<dyn qa_graph::GraphStore>> {
+        let gen_dir = match self.effective_graph_store() {
+            GraphBackend::Neo4j => PathBuf::new(),
+            GraphBackend::Embedded => self.live_generation()?.1,
+        };
+        Ok(qa_graph::store::open_store(&self.graph_store_config(), &gen_dir)?)
+    }
+
+    /// Load a corpus's KG JSONL into the external store (idempotent MERGEs, so also when the
+    /// index was up to date); a failure is reported in the result, the index stands.
+    pub fn load_graph_externally(&self, kg_file: &str) -> qa_query::build::ExternalIngest {
+        let t = std::time::Instant::now();
+        let mut out = qa_query::build::ExternalIngest { backend: "neo4j".into(), target: self.neo4j_uri.clone().unwrap_or_default(), ..Default::default() };
+        let result = qa_graph::kg::read_kg_jsonl(Path::new(kg_file))
+            .and_then(|(docs, _)| qa_graph::load::load_documents(&self.graph_store_config(), None, &docs))
+            .map(|loaded| loaded.stats);
+        match result {
+            Ok(stats) => out.stats = Some(stats),
+            Err(e) => out.error = Some(format!("{e} (the index is complete; load the graph later with `qa graph ingest {kg_file}`)")),
+        }
+        out.ms = t.elapsed().as_secs_f64() * 1000.0;
+        out
+    }
+
     /// Where index generations live.
     pub fn vector_dir(&self) -> PathBuf {
         self.data_dir.join("vector_store_outputs")

@@ -70,11 +70,8 @@ impl Sources {
 
 /// The documents source of the settings' corpus.
 pub fn documents(settings: &Settings) -> qa_core::error::Result<qa_query::source::DocumentsSource> {
-    let (dir, max_tokens, batch) = (settings.embedding_model_dir(), settings.chunk_tokens.max(256), settings.batch_size);
-    let load: qa_query::source::EmbedderLoader = Box::new(move || {
-        let e = qa_embed::BertEmbedder::load(&dir, max_tokens, batch)?;
-        Ok(Box::new(e) as Box<dyn qa_embed::Embedder>)
-    });
+    let owned = settings.clone();
+    let load: qa_query::source::EmbedderLoader = Box::new(move || owned.load_embedder());
     qa_query::source::DocumentsSource::open(settings.engine_settings(), load)
 }
 

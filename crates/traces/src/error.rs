@@ -27,6 +27,14 @@ pub enum TracesError {
         /// The cause.
         source: std::io::Error,
     },
+    /// Writing the output failed.
+    #[error("writing {what}: {source}")]
+    Write {
+        /// What was written.
+        what: &'static str,
+        /// The cause.
+        source: std::io::Error,
+    },
     /// Reading the opened trace file failed part-way.
     #[error("reading {}: {source}", path.display())]
     Read {

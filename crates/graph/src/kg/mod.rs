@@ -559,6 +559,21 @@ pub(crate) fn contains_words(hay: &[String], needle: &[String]) -> bool {
     !needle.is_empty() && hay.windows(needle.len()).any(|w| w == needle)
 }
 
+/// Several KG JSONL files read into one list of documents, with the files that had malformed
+/// lines and how many were skipped in each.
+pub fn read_kg_files(paths: &[std::path::PathBuf]) -> qa_core::error::Result<(Vec<GraphDocument>, Vec<(std::path::PathBuf, usize)>)> {
+    let mut docs = Vec::new();
+    let mut skipped = Vec::new();
+    for p in paths {
+        let (d, bad) = read_kg_jsonl(p)?;
+        if bad > 0 {
+            skipped.push((p.clone(), bad));
+        }
+        docs.extend(d);
+    }
+    Ok((docs, skipped))
+}
+
 /// Read a KG JSONL file, skipping (and counting) malformed lines.
 pub fn read_kg_jsonl(path: &Path) -> qa_core::error::Result<(Vec<GraphDocument>, usize)> {
     use qa_core::error::IoContext;
