@@ -38,7 +38,7 @@ fn every_source_answers_pages_and_resumes_through_the_trait() {
         es_page_size: 3,
         ..Settings::default()
     };
-    let sources = qa::sources::Sources::open(&settings);
+    let sources = qa_settings::sources::Sources::open(&settings);
     assert!(sources.warnings.is_empty(), "{:?}", sources.warnings);
     let mut list: Vec<Box<dyn Source>> = sources.list;
     assert_eq!(list.iter().map(|s| s.target()).collect::<Vec<_>>(), [Target::Documents, Target::Sql, Target::Es]);

@@ -66,7 +66,7 @@ impl EsSource {
     /// query that needs no routing.
     pub fn connect(connection: EsConnection, options: EsOptions, llm: EsLlm) -> Result<EsSource, EsError> {
         let engine = connection.open()?;
-        let profile = SourceProfile::new(Target::Es, &engine.target());
+        let profile = SourceProfile::new(Target::Es, engine.target());
         Ok(EsSource { engine, connection, profile, options, llm })
     }
 

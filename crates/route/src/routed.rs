@@ -195,6 +195,6 @@ pub fn answer(source: &mut dyn Source, routing: &Routing, question: &str, o: &An
         None => (answer.records.len(), answer.trace.token_usage.as_ref().map(|u| u.total), answer.error.clone()),
     };
     let mut metadata = routing.metadata(started, records, tokens, error);
-    metadata.pagination = answer.pagination.clone();
+    metadata.pagination = answer.pagination;
     Ok(Routed { answer, analysed, metadata, retrieval_part: (part != question).then_some(part) })
 }

@@ -766,7 +766,7 @@ impl Settings {
             GraphBackend::Neo4j => PathBuf::new(),
             GraphBackend::Embedded => self.live_generation()?.1,
         };
-        Ok(qa_graph::store::open_store(&self.graph_store_config(), &gen_dir)?)
+        qa_graph::store::open_store(&self.graph_store_config(), &gen_dir)
     }
 
     /// Load a corpus's KG JSONL into the external store (idempotent MERGEs, so also when the

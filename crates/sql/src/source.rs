@@ -119,19 +119,19 @@ impl SqlSource {
             error,
             pagination,
             trace: a.trace.clone(),
-            view: Box::new(SqlView::Answer { answer: a, row_cap }),
+            view: Box::new(SqlView::Answer { answer: Box::new(a), row_cap }),
         }
     }
 
     /// Validate `statement` against the schema and run it read-only; a refusal is an answer
     /// with the reasons, and nothing reaches the database.
-    fn run_statement(&mut self, statement: &str) -> Result<Result<(String, QueryResult, bool), Vec<String>>, RouteError> {
+    fn run_statement(&mut self, statement: &str) -> Result<Statement, RouteError> {
         let verdict = validate::validate(statement, self.url.dialect, Some(&self.schema), self.limits().row_cap);
         let Some(sql) = verdict.sql.clone().filter(|_| verdict.ok) else {
-            return Ok(Err(verdict.reasons.iter().map(|r| r.message.clone()).collect()));
+            return Ok(Statement::Refused(verdict.reasons.iter().map(|r| r.message.clone()).collect()));
         };
         let result = self.db.query(&sql, self.limits()).map_err(|e| RouteError::database(self.url.scrub(&e.to_string()), "`qa doctor` checks the database"))?;
-        Ok(Ok((sql, result, !verdict.changes.is_empty())))
+        Ok(Statement::Ran { sql, result, capped: !verdict.changes.is_empty() })
     }
 }
 
@@ -178,18 +178,18 @@ impl Source for SqlSource {
         let paged = validate::paged(&statement, self.url.dialect, offset as u64, artifact.page_size as u64)
             .ok_or_else(|| RouteError { code: ErrorCode::ValidationError, message: format!("the earlier statement cannot be paged: {statement}"), suggestion: "ask the question again".into() })?;
         match self.run_statement(&paged)? {
-            Ok((sql, result, _)) => {
+            Statement::Ran { sql, result, .. } => {
                 let more = result.rows.len() == artifact.page_size;
                 let page = Page { statement, sql, offset, size: artifact.page_size, more, label: "of the earlier result", prior: true };
                 Ok(self.show(message, page, result))
             }
-            Err(reasons) => Err(RouteError { code: ErrorCode::ValidationError, message: format!("the next page was refused by the validator: {}", reasons.join("; ")), suggestion: "ask the question again".into() }),
+            Statement::Refused(reasons) => Err(RouteError { code: ErrorCode::ValidationError, message: format!("the next page was refused by the validator: {}", reasons.join("; ")), suggestion: "ask the question again".into() }),
         }
     }
 
     fn run_pasted(&mut self, statement: &str, message: &str) -> Result<SourceAnswer, RouteError> {
         match self.run_statement(statement)? {
-            Ok((sql, result, capped)) => {
+            Statement::Ran { sql, result, capped } => {
                 // The statement's own LIMIT (kept when within the row cap) is all the user asked
                 // for; a LIMIT the validator added or lowered may have rows after it.
                 let cap = self.limits().row_cap;
@@ -197,7 +197,7 @@ impl Source for SqlSource {
                 let page = Page { statement: statement.to_string(), sql, offset: 0, size: cap, more, label: "of the pasted statement", prior: false };
                 Ok(self.show(message, page, result))
             }
-            Err(reasons) => {
+            Statement::Refused(reasons) => {
                 let error = format!("the pasted SQL statement was refused: {}", reasons.join("; "));
                 let mut trace = page_trace(message, Route::Sql, String::new(), None);
                 trace.status = Some(Status::Error);
@@ -218,6 +218,13 @@ impl Source for SqlSource {
             }
         }
     }
+}
+
+/// A statement after the validator: run (the statement that ran, its rows, whether the
+/// validator added or lowered its LIMIT), or refused with the reasons.
+enum Statement {
+    Ran { sql: String, result: QueryResult, capped: bool },
+    Refused(Vec<String>),
 }
 
 /// One page of a statement's result.

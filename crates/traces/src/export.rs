@@ -102,6 +102,31 @@ fn csv_field(s: &str) -> String {
     }
 }
 
+/// Write the rows of the traces in `path` that pass `filter` to `sink`: CSV with its header, or
+/// JSON Lines.
+pub fn write(path: &std::path::Path, filter: &crate::Filter, csv: bool, sink: &mut dyn std::io::Write) -> Result<crate::ScanCounts, crate::TracesError> {
+    let write_err = |source: std::io::Error| crate::TracesError::Write { what: "the export", source };
+    if csv {
+        writeln!(sink, "{CSV_HEADER}").map_err(write_err)?;
+    }
+    let mut io_err: Option<std::io::Error> = None;
+    let counts = crate::scan(path, filter, |t| {
+        if io_err.is_some() {
+            return;
+        }
+        let row = Row::from(t);
+        let res = if csv { row.write_csv(&mut &mut *sink) } else { serde_json::to_writer(&mut *sink, &row).map_err(std::io::Error::other).and_then(|_| writeln!(sink)) };
+        if let Err(e) = res {
+            io_err = Some(e);
+        }
+    })?;
+    if let Some(e) = io_err {
+        return Err(write_err(e));
+    }
+    sink.flush().map_err(write_err)?;
+    Ok(counts)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,29 +153,4 @@ mod tests {
         assert_eq!(String::from_utf8(out).unwrap(), "x,,graph,error,\"What, \"\"exactly\"\"?\",0,0,0,12.5,0,3,4,7,0,0,co_mention;shortest_path,false,\n");
         assert_eq!(CSV_HEADER.split(',').count(), 18);
     }
-}
-
-/// Write the rows of the traces in `path` that pass `filter` to `sink`: CSV with its header, or
-/// JSON Lines.
-pub fn write(path: &std::path::Path, filter: &crate::Filter, csv: bool, sink: &mut dyn std::io::Write) -> Result<crate::ScanCounts, crate::TracesError> {
-    let write_err = |source: std::io::Error| crate::TracesError::Write { what: "the export", source };
-    if csv {
-        writeln!(sink, "{CSV_HEADER}").map_err(write_err)?;
-    }
-    let mut io_err: Option<std::io::Error> = None;
-    let counts = crate::scan(path, filter, |t| {
-        if io_err.is_some() {
-            return;
-        }
-        let row = Row::from(t);
-        let res = if csv { row.write_csv(&mut &mut *sink) } else { serde_json::to_writer(&mut *sink, &row).map_err(std::io::Error::other).and_then(|_| writeln!(sink)) };
-        if let Err(e) = res {
-            io_err = Some(e);
-        }
-    })?;
-    if let Some(e) = io_err {
-        return Err(write_err(e));
-    }
-    sink.flush().map_err(write_err)?;
-    Ok(counts)
 }

@@ -559,9 +559,12 @@ pub(crate) fn contains_words(hay: &[String], needle: &[String]) -> bool {
     !needle.is_empty() && hay.windows(needle.len()).any(|w| w == needle)
 }
 
+/// Files that had malformed lines, each with how many were skipped.
+pub type SkippedLines = Vec<(std::path::PathBuf, usize)>;
+
 /// Several KG JSONL files read into one list of documents, with the files that had malformed
-/// lines and how many were skipped in each.
-pub fn read_kg_files(paths: &[std::path::PathBuf]) -> qa_core::error::Result<(Vec<GraphDocument>, Vec<(std::path::PathBuf, usize)>)> {
+/// lines.
+pub fn read_kg_files(paths: &[std::path::PathBuf]) -> qa_core::error::Result<(Vec<GraphDocument>, SkippedLines)> {
     let mut docs = Vec::new();
     let mut skipped = Vec::new();
     for p in paths {

@@ -22,7 +22,6 @@ mod entity;
 mod finish;
 pub(crate) mod ir;
 mod read;
-mod route;
 mod shape;
 pub(crate) mod source;
 pub(crate) mod sql_coverage;
@@ -33,8 +32,6 @@ use serde::{Deserialize, Serialize};
 
 pub(crate) use ir::Query as Plan;
 pub(crate) use qa_question::Coverage;
-pub(crate) use route::route_score;
-pub use route::{RouteDecision, ROUTE_THRESHOLD};
 
 use super::schema::{SchemaContext, Term};
 

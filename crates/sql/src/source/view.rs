@@ -19,7 +19,7 @@ pub enum SqlView {
     /// The agent's answer.
     Answer {
         /// The run.
-        answer: SqlAnswer,
+        answer: Box<SqlAnswer>,
         /// The row cap it ran under.
         row_cap: usize,
     },
