@@ -11,7 +11,6 @@ mod ask_cli;
 mod config_cli;
 mod es_llm;
 mod es_remote;
-mod cypher_corpus;
 mod embed_model;
 mod es_cli;
 mod es_eval;
@@ -21,7 +20,6 @@ mod index_cli;
 mod llm_cli;
 #[cfg(feature = "local-llm")]
 mod llm_local;
-mod llm_openai;
 #[cfg(feature = "neo4j")]
 mod neo4j_bolt;
 #[cfg(feature = "neo4j")]
@@ -33,10 +31,7 @@ mod setup_cli;
 mod reiterate_llm;
 mod session_paste;
 mod sql_cli;
-mod sql_db;
 mod sql_eval;
-mod sql_invariants;
-mod sql_validator;
 mod source_trait;
 mod traces_cli;
 mod traces_routes;

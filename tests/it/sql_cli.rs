@@ -7,7 +7,8 @@ use crate::common;
 use std::path::Path;
 
 use common::llm_server::use_scripted_llm as with_llm;
-use common::sql_fixture::{self, sql_llm};
+use common::llm_server::sql_llm;
+use common::sql_fixture;
 use common::qa;
 use serde_json::Value;
 

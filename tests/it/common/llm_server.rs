@@ -238,3 +238,11 @@ pub fn use_scripted_llm(mut cmd: assert_cmd::Command, server: &ScriptedLlmServer
         .env("QA_LLM_TIMEOUT_SECS", "5");
     cmd
 }
+
+/// A scripted LLM that answers every SQL request with `sql` (and expects no other request).
+pub fn sql_llm(sql: &'static str) -> ScriptedLlmServer {
+    ScriptedLlmServer::with_responder(move |body| {
+        assert_eq!(body["response_format"]["json_schema"]["name"], "sql_query", "only SQL calls expected");
+        Scripted::reply(serde_json::json!({ "sql": sql }).to_string())
+    })
+}

@@ -157,11 +157,3 @@ pub fn pg_library() -> Option<String> {
     })
     .clone()
 }
-
-/// A scripted LLM that answers every SQL request with `sql` (and expects no other request).
-pub fn sql_llm(sql: &'static str) -> super::llm_server::ScriptedLlmServer {
-    super::llm_server::ScriptedLlmServer::with_responder(move |body| {
-        assert_eq!(body["response_format"]["json_schema"]["name"], "sql_query", "only SQL calls expected");
-        super::llm_server::Scripted::reply(serde_json::json!({ "sql": sql }).to_string())
-    })
-}

@@ -9,7 +9,7 @@ use qa_graph::cypher::{CheckReport, CypherSchema, Policy, ReasonKind, check, cor
 
 /// (description, query) records of a corpus file in tests/data/cypher.
 fn records(name: &str) -> Vec<(String, String)> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/cypher").join(name);
+    let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/cypher")).join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     corpus_records(&text)
 }

@@ -2,8 +2,6 @@
 //! tests: it never panics, a write is refused however it is wrapped, its output is a fixed point
 //! and always carries a LIMIT no larger than the row cap.
 
-use std::path::Path;
-
 use proptest::prelude::*;
 use qa_sql::validate::{ReasonKind, Verdict, case_insensitive, count_probe, literal_filters, validate};
 use qa_sql::{ColumnInfo, DbSchema, Dialect, ForeignKey, TableInfo};
@@ -95,7 +93,7 @@ struct Record {
 /// Records of a corpus file: separated by `---` lines; leading `#` lines describe the record,
 /// with `# dialect: …` and `# expect: kind, …` directives.
 fn records(name: &str) -> Vec<Record> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sql").join(name);
+    let path = crate::common::repo().join("tests/data/sql").join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut out = Vec::new();
     for block in text.split('\n').collect::<Vec<_>>().split(|line| *line == "---") {
