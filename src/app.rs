@@ -9,6 +9,7 @@ use clap::Parser;
 use qa_query::ask::Engine;
 use crate::cli::{AskFlags, Cli, Command, GlobalArgs, IndexArgs};
 use crate::config::Settings;
+use qa_settings::flag;
 use qa_query::build::{self, IndexOptions, IndexSummary};
 
 /// Exit code for usage errors (as clap uses).
@@ -44,23 +45,13 @@ fn usage_error(msg: &str) -> ExitCode {
 
 pub fn settings_from(global: &GlobalArgs) -> Result<Settings> {
     let mut s = Settings::load(global.config.as_deref())?;
-    if let Some(d) = &global.data_dir {
-        s.set_flag("data_dir", d.display())?;
-    }
-    if let Some(d) = &global.models_dir {
-        s.set_flag("models_dir", d.display())?;
-    }
-    if let Some(m) = &global.embedding_model {
-        s.set_flag("embedding_model", m)?;
-    }
-    if let Some(t) = global.threads {
-        s.set_flag("threads", t)?;
-    }
+    flag!(s, data_dir, global.data_dir.clone());
+    flag!(s, models_dir, global.models_dir.clone());
+    flag!(s, embedding_model, global.embedding_model.clone());
+    flag!(s, threads, global.threads);
+    flag!(s, llm_model, global.llm_model.clone());
     if let Some(p) = &global.llm {
         s.set_flag("llm_provider", p)?;
-    }
-    if let Some(m) = &global.llm_model {
-        s.set_flag("llm_model", m)?;
     }
     if let Some(g) = &global.graph_store {
         s.set_flag("graph_store", g)?;
@@ -147,9 +138,10 @@ pub(crate) fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, 
     if question.is_empty() {
         return Ok(usage_error("the question is empty: ask something, e.g. qa \"What is deep sleep?\""));
     }
-    let mut given = vec![("top_k", flags.k.map(|k| k.to_string())), ("corpus", flags.corpus.clone())];
-    given.extend(flags.sources.as_flags());
-    settings.set_flags(&given)?;
+    flag!(settings, top_k, flags.k);
+    flag!(settings, corpus, flags.corpus.clone());
+    flags.sources.apply(settings);
+    settings.validate()?;
     if let Some(note) = settings.discover_sources()
         && !global.quiet
     {
@@ -206,7 +198,8 @@ pub(crate) fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, 
 }
 
 fn eval(settings: &mut Settings, global: &GlobalArgs, args: &crate::cli::EvalArgs) -> Result<ExitCode> {
-    settings.set_flags(&[("corpus", args.corpus.clone())])?;
+    flag!(settings, corpus, args.corpus.clone());
+    settings.validate()?;
     if args.k.is_empty() || args.k.contains(&0) {
         return Ok(usage_error("--k needs cutoffs of at least 1, e.g. --k 2,5,10"));
     }
@@ -301,7 +294,9 @@ pub fn spinner(quiet: bool, message: &str) -> indicatif::ProgressBar {
 }
 
 fn index(settings: &mut Settings, global: &GlobalArgs, args: &IndexArgs) -> Result<ExitCode> {
-    settings.set_flags(&[("chunk_tokens", args.chunk_tokens.map(|n| n.to_string())), ("chunk_overlap", args.chunk_overlap.map(|n| n.to_string()))])?;
+    flag!(settings, chunk_tokens, args.chunk_tokens);
+    flag!(settings, chunk_overlap, args.chunk_overlap);
+    settings.validate()?;
     let _guard = init_logging(settings, global, true);
     let embedder = settings.load_embedder()?;
     let opts = IndexOptions { root: args.path.clone(), name: args.name.clone(), rebuild: args.rebuild };

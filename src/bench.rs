@@ -19,7 +19,9 @@ pub fn run(base: &Settings, global: &GlobalArgs, args: &BenchArgs) -> Result<Exi
     };
     let questions = qa_bench::read_questions(&args.questions.clone().unwrap_or_else(|| PathBuf::from("bench/rust_book_questions.txt")))?;
     let mut settings = base.clone();
-    settings.set_flags(&[("data_dir", Some(out.display().to_string())), ("corpus", Some("bench".into()))])?;
+    qa_settings::flag!(settings, data_dir, Some(out.clone()));
+    qa_settings::flag!(settings, corpus, Some("bench".to_string()));
+    settings.validate()?;
     let say = |m: &str| {
         if !global.quiet && !args.json {
             eprintln!("{m}");

@@ -154,8 +154,10 @@ pub struct SourceFlags {
 
 impl SourceFlags {
     /// As settings flags (`sql_url`, `es`).
-    pub fn as_flags(&self) -> [(&'static str, Option<String>); 2] {
-        [("sql_url", self.db.clone()), ("es", self.es.clone())]
+    /// Apply `--db` and `--es` (validate after the command's last flag).
+    pub fn apply(&self, settings: &mut qa_settings::Settings) {
+        qa_settings::flag!(settings, sql_url, self.db.clone());
+        qa_settings::flag!(settings, es, self.es.clone());
     }
 }
 

@@ -14,6 +14,7 @@ use clap::{Args, Subcommand};
 use serde_json::{json, Value};
 
 use crate::config::{redact_es_url, EsTarget, Settings};
+use qa_settings::flag;
 use qa_es::embedded::EmbeddedIndex;
 use qa_es::guard;
 use qa_es::source::EsSource;
@@ -170,35 +171,19 @@ pub enum EsCommand {
 }
 
 fn apply_flags(settings: &mut Settings, f: &TargetFlags) -> Result<()> {
-    if let Some(v) = f.index.as_ref().or(f.es.as_ref()) {
-        settings.set_flag("es", v)?;
-    }
-    if let Some(p) = &f.ca_cert {
-        settings.set_flag("es_ca_cert", p.display())?;
-    }
-    if let Some(n) = f.row_cap {
-        settings.set_flag("es_row_cap", n)?;
-    }
-    if let Some(n) = f.timeout_ms {
-        settings.set_flag("es_timeout_ms", n)?;
-    }
-    if let Some(p) = &f.semantic {
-        settings.set_flag("es_semantic", p.display())?;
-    }
+    flag!(settings, es, f.index.clone().or(f.es.clone()));
+    flag!(settings, es_ca_cert, f.ca_cert.clone());
+    flag!(settings, es_row_cap, f.row_cap);
+    flag!(settings, es_timeout_ms, f.timeout_ms);
+    flag!(settings, es_semantic, f.semantic.clone());
     Ok(())
 }
 
 pub fn run(settings: &mut Settings, quiet: bool, args: &EsArgs) -> Result<ExitCode> {
     apply_flags(settings, &args.target)?;
-    if let Some(n) = args.page_size {
-        settings.set_flag("es_page_size", n)?;
-    }
-    if let Some(n) = args.k {
-        settings.set_flag("es_k", n)?;
-    }
-    if let Some(n) = args.max_repairs {
-        settings.set_flag("es_max_repairs", n)?;
-    }
+    flag!(settings, es_page_size, args.page_size);
+    flag!(settings, es_k, args.k);
+    flag!(settings, es_max_repairs, args.max_repairs);
     settings.validate()?;
     match &args.command {
         Some(EsCommand::Index { file, name, mapping, json }) => return index(settings, quiet, file, name, mapping.as_deref(), *json),
@@ -397,7 +382,8 @@ fn question(settings: &mut Settings, quiet: bool, args: &EsArgs) -> Result<ExitC
     if let (Some(id), None) = (&args.resume, settings.es_target())
         && let Ok(cp) = qa_es::checkpoint::load(&settings.data_dir, id)
     {
-        settings.set_flags(&[("es", Some(cp.target.clone()))])?;
+        flag!(settings, es, Some(cp.target.clone()));
+        settings.validate()?;
     }
     let Some(conn) = settings.es_connection() else { return no_target().print(args.json) };
     let after = match &args.search_after {

@@ -46,7 +46,8 @@ pub fn decide(settings: &Settings, question: &str) -> (RouteDecision, Vec<String
 }
 
 pub fn run(settings: &mut Settings, args: &RouteArgs) -> Result<ExitCode> {
-    settings.set_flags(&args.sources.as_flags())?;
+    args.sources.apply(settings);
+    settings.validate()?;
     if let Some(note) = settings.discover_sources() {
         eprintln!("note: {note}");
     }
@@ -68,7 +69,8 @@ pub fn run(settings: &mut Settings, args: &RouteArgs) -> Result<ExitCode> {
 /// `qa sources`: what the router sees — each source, why it is there (the setting and where its
 /// value came from, or the index found in the data folder) — and what could not be opened.
 pub fn sources(settings: &mut Settings, args: &SourcesArgs) -> Result<ExitCode> {
-    settings.set_flags(&args.sources.as_flags())?;
+    args.sources.apply(settings);
+    settings.validate()?;
     let mut notes: Vec<String> = settings.discover_sources().into_iter().collect();
     let from = |key: &str| match settings.origin(key) {
         crate::config::Origin::Discovered => "found in the data folder".to_string(),

@@ -9,6 +9,7 @@ use clap::{Args, Subcommand};
 use serde_json::json;
 
 use crate::config::Settings;
+use qa_settings::flag;
 use qa_route::Source;
 use qa_route::source::{Ask, Presentation};
 use qa_sql::checkpoint;
@@ -123,18 +124,10 @@ pub enum SqlCommand {
 }
 
 fn apply_flags(settings: &mut Settings, f: &DbFlags) -> Result<()> {
-    if let Some(u) = &f.db {
-        settings.set_flag("sql_url", u)?;
-    }
-    if let Some(n) = f.row_cap {
-        settings.set_flag("sql_row_cap", n)?;
-    }
-    if let Some(n) = f.timeout_ms {
-        settings.set_flag("sql_timeout_ms", n)?;
-    }
-    if let Some(p) = &f.semantic {
-        settings.set_flag("sql_semantic_schema", p.display())?;
-    }
+    flag!(settings, sql_url, f.db.clone());
+    flag!(settings, sql_row_cap, f.row_cap);
+    flag!(settings, sql_timeout_ms, f.timeout_ms);
+    flag!(settings, sql_semantic_schema, f.semantic.clone());
     Ok(())
 }
 
@@ -161,12 +154,8 @@ pub(crate) fn open_db(url: &SqlUrl, settings: &Settings) -> Result<Box<dyn SqlDa
 
 pub fn run(settings: &mut Settings, quiet: bool, args: &SqlArgs) -> Result<ExitCode> {
     apply_flags(settings, &args.db)?;
-    if let Some(k) = args.k {
-        settings.set_flag("sql_k", k)?;
-    }
-    if let Some(n) = args.max_loops {
-        settings.set_flag("sql_max_loops", n)?;
-    }
+    flag!(settings, sql_k, args.k);
+    flag!(settings, sql_max_loops, args.max_loops);
     settings.validate()?;
     match &args.command {
         Some(SqlCommand::Check { sql, json }) => return check(settings, args.db.dialect.as_deref(), sql, *json),
@@ -178,7 +167,8 @@ pub fn run(settings: &mut Settings, quiet: bool, args: &SqlArgs) -> Result<ExitC
         (Some(id), Some(answer)) => {
             let cp = checkpoint::load(&settings.data_dir, id)?;
             if settings.sql_url.is_none() {
-                settings.set_flags(&[("sql_url", Some(cp.database.clone()))])?;
+                flag!(settings, sql_url, Some(cp.database.clone()));
+                settings.validate()?;
             }
             (cp.question.clone(), Some((id.clone(), answer.clone())))
         }

@@ -6,6 +6,19 @@
 //! setting and where its value came from. [`sources`] opens the sources they name.
 
 pub mod doctor;
+
+/// Apply a typed command-line flag (`None`: not given) to the setting of the same name and mark
+/// its origin, with no text round trip: `flag!(settings, chunk_tokens, args.chunk_tokens)`.
+/// Validate once after the command's last flag.
+#[macro_export]
+macro_rules! flag {
+    ($settings:expr, $field:ident, $value:expr) => {{
+        if let Some(v) = $value {
+            $settings.$field = v.into();
+            $settings.mark_flag(stringify!($field));
+        }
+    }};
+}
 pub mod sources;
 
 use std::collections::BTreeMap;
@@ -516,31 +529,22 @@ impl Settings {
         Ok(())
     }
 
-    /// Apply a command-line flag (highest precedence), without validating: a command applies
-    /// all of its flags, then validates once ([`Settings::set_flags`] or [`Settings::validate`]),
-    /// so two settings that are only valid together are never judged half-applied.
-    pub fn set_flag(&mut self, key: &'static str, value: impl ToString) -> Result<()> {
-        self.apply_flags(&[(key, Some(value.to_string()))])
-    }
-
-    /// Apply flags (`None`: not given) without validating.
-    fn apply_flags(&mut self, flags: &[(&'static str, Option<String>)]) -> Result<()> {
-        for (key, value) in flags {
-            if let Some(value) = value {
-                self.set(key, value).map_err(|e| QaError::Config(format!("--{}: {e}", key.replace('_', "-"))))?;
-                self.origins.insert(key, Origin::Flag);
-            }
-        }
+    /// Apply a flag whose text the settings parse (an enum's name: `--llm`, `--graph-store`),
+    /// without validating. Typed flags go through [`flag!`] with no text round trip. A command
+    /// applies all of its flags, then validates once ([`Settings::validate`]), so two settings
+    /// that are only valid together are never judged half-applied.
+    pub fn set_flag(&mut self, key: &'static str, value: &str) -> Result<()> {
+        self.set(key, value).map_err(|e| QaError::Config(format!("--{}: {e}", key.replace('_', "-"))))?;
+        self.origins.insert(key, Origin::Flag);
         Ok(())
     }
 
-    /// Apply the flags a command was given (`None`: not given), then validate once: two flags
-    /// that are only valid together (`--chunk-tokens 64 --chunk-overlap 16`) are never judged
-    /// half-applied.
-    pub fn set_flags(&mut self, flags: &[(&'static str, Option<String>)]) -> Result<()> {
-        self.apply_flags(flags)?;
-        self.validate()
+    /// Record that `key` was given as a flag (for [`flag!`]).
+    pub fn mark_flag(&mut self, key: &'static str) {
+        debug_assert!(KEYS.contains(&key), "{key} is not a setting");
+        self.origins.insert(key, Origin::Flag);
     }
+
 
     /// Sources the user has but did not name: with no search index set, the only embedded index
     /// under the data folder is the router's ES source (with several, none is picked and the
