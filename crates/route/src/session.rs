@@ -75,7 +75,7 @@ pub fn continue_earlier(conv: &Conversation, message: &str, open: &mut OpenSourc
         Reading::Standalone if follow_up::is_bare_next_page(message) => Err(RouteError {
             code: ErrorCode::ValidationError,
             message: format!("nothing to show more of: session {} has no earlier SQL or Elasticsearch result to page (ask a question first)", conv.name),
-            suggestion: "ask a question first".into(),
+            suggestion: "only a list of rows or hits has pages; ask for one first".into(),
         }),
         _ => Ok(None),
     }
