@@ -180,12 +180,12 @@ pub(crate) fn ask(settings: &mut Settings, global: &GlobalArgs, question: &str, 
     let goal = conv.as_ref().map(|c| c.goal.clone()).unwrap_or_else(|| message.to_string());
     // The router: documents, SQL or Elasticsearch; simple, complex or hybrid.
     let mut sources = qa_settings::sources::Sources::open(settings);
-    let routing = crate::routed::decide(&sources, &goal, flags)?;
     for w in &sources.warnings {
         if !global.quiet {
             eprintln!("warning: {w}");
         }
     }
+    let routing = crate::routed::decide(&sources, &goal, flags)?;
     if !global.quiet && !flags.json {
         eprintln!("{}", routing.announce());
     }

@@ -19,6 +19,9 @@ use qa_route::{QueryType, RouteError, Target};
 
 /// A route's error for the user: the message and what to do.
 pub fn route_failure(e: RouteError) -> anyhow::Error {
+    if e.suggestion.is_empty() {
+        return anyhow::anyhow!("{}", e.message);
+    }
     anyhow::anyhow!("{}\n  hint: {}", e.message, e.suggestion)
 }
 
@@ -29,6 +32,11 @@ pub fn decide(sources: &Sources, question: &str, flags: &AskFlags) -> Result<Rou
         && t != Target::Documents
         && !sources.list.iter().any(|s| s.target() == t)
     {
+        // Configured but not opened: say why, not "not configured".
+        let prefix = if t == Target::Sql { "SQL source not used: " } else { "Elasticsearch index not used: " };
+        if let Some(why) = sources.warnings.iter().find_map(|w| w.strip_prefix(prefix)) {
+            anyhow::bail!("--route {}: the source could not be opened: {why}", t.as_str());
+        }
         anyhow::bail!("--route {}: that source is not configured ({})", t.as_str(), if t == Target::Sql { "set --db or QA_SQL_URL" } else { "set --es or QA_ES" });
     }
     Ok(Routing::decide(question, &sources.profiles(), target, flags.query_type.map(QueryType::from)))

@@ -54,6 +54,10 @@ fn each_question_goes_to_its_source_with_complete_metadata() {
     // search index to find).
     let bare = common::copy_of_indexed_sample();
     qa(bare.path()).args(["ask", "anything", "--route", "es"]).assert().code(1).stderr(predicates::str::contains("QA_ES"));
+    // A source that is named but cannot be opened says why (credentials scrubbed), not "not configured".
+    let dead = qa(bare.path()).args(["ask", "how many findings", "--route", "sql", "--db", "postgres://u:hunter2pw@127.0.0.1:9/x"]).assert().code(1).get_output().stderr.clone();
+    let dead = String::from_utf8_lossy(&dead);
+    assert!(dead.contains("--route sql: the source could not be opened") && !dead.contains("hunter2pw"), "{dead}");
     // --db and --es name the sources on ask and route alike (no environment variable needed).
     let out = qa(dir.path()).args(["route", "Which delayed shipments went to Saltmere Harbour in 2026?", "--json", "--es", "shipments"]).arg("--db").arg(&db).assert().success().get_output().stdout.clone();
     let d: Value = serde_json::from_slice(&out).unwrap();

@@ -102,11 +102,7 @@ impl EsSource {
 
     /// The run's error as the router's typed error, credentials scrubbed.
     pub fn route_error(&self, e: &EsError) -> RouteError {
-        let code = match EsFailure::of(e) {
-            EsFailure::Refused => ErrorCode::ValidationError,
-            EsFailure::RateLimited => ErrorCode::RateLimitError,
-            EsFailure::Engine => ErrorCode::DatabaseError,
-        };
+        let code = code_of(EsFailure::of(e));
         let hints = self.connection.hints(e);
         RouteError { code, message: self.connection.scrub(&e.to_string()), suggestion: if hints.is_empty() { suggestion(code).into() } else { hints.join("; ") } }
     }
@@ -147,11 +143,7 @@ impl EsSource {
             _ => a.query_summary.clone(),
         };
         let error = a.error.as_ref().map(|message| {
-            let code = match a.failure {
-                Some(EsFailure::Refused) => ErrorCode::ValidationError,
-                Some(EsFailure::RateLimited) => ErrorCode::RateLimitError,
-                _ => ErrorCode::DatabaseError,
-            };
+            let code = code_of(a.failure.unwrap_or(EsFailure::Engine));
             RouteError { code, message: self.connection.scrub(message), suggestion: suggestion(code).into() }
         });
         let pagination = match (a.total, &a.page) {
@@ -176,6 +168,15 @@ impl EsSource {
     /// The answer to `e`: an error the caller reports.
     fn failed(&self, e: EsError) -> RouteError {
         self.route_error(&e)
+    }
+}
+
+/// The router's error code of a failure kind.
+fn code_of(failure: EsFailure) -> ErrorCode {
+    match failure {
+        EsFailure::Refused => ErrorCode::ValidationError,
+        EsFailure::RateLimited => ErrorCode::RateLimitError,
+        EsFailure::Engine => ErrorCode::DatabaseError,
     }
 }
 

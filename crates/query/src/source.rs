@@ -55,7 +55,7 @@ impl Source for DocumentsSource {
     }
 
     fn answer(&mut self, ask: &Ask<'_>) -> std::result::Result<SourceAnswer, RouteError> {
-        let result = self.ask(ask.question, ask.progress).map_err(|e| RouteError::database(e.to_string(), "`qa doctor` checks the index; `qa index DIR` rebuilds it"))?;
+        let result = self.ask(ask.question, ask.progress).map_err(|e| RouteError::database(e.to_string(), ""))?; // the pipeline's errors carry their own fix
         Ok(answer_of(result))
     }
 }

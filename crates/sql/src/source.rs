@@ -64,6 +64,11 @@ impl SqlSource {
         &self.url
     }
 
+    /// The database's failure as the router's error, without the URL's password.
+    fn database_error(&self, e: &SqlError) -> RouteError {
+        RouteError::database(self.url.scrub(&e.to_string()), "`qa doctor` checks the database")
+    }
+
     fn limits(&self) -> ExecLimits {
         self.options.limits
     }
@@ -79,7 +84,7 @@ impl SqlSource {
         let q = SqlQuestion { question, url: &self.url, options, resume, schema: Some(self.schema.clone()), data_dir: &self.data_dir, llm_skip: skip.as_deref() };
         let answered = crate::answer::answer(self.db.as_mut(), llm_run.as_mut(), q);
         ask.progress.finish();
-        answered.map_err(|e| RouteError::database(self.url.scrub(&e.to_string()), "`qa doctor` checks the database"))
+        answered.map_err(|e| self.database_error(&e))
     }
 
     /// The typed answer of an agent run.
@@ -130,7 +135,7 @@ impl SqlSource {
         let Some(sql) = verdict.sql.clone().filter(|_| verdict.ok) else {
             return Ok(Statement::Refused(verdict.reasons.iter().map(|r| r.message.clone()).collect()));
         };
-        let result = self.db.query(&sql, self.limits()).map_err(|e| RouteError::database(self.url.scrub(&e.to_string()), "`qa doctor` checks the database"))?;
+        let result = self.db.query(&sql, self.limits()).map_err(|e| self.database_error(&e))?;
         Ok(Statement::Ran { sql, result, capped: !verdict.changes.is_empty() })
     }
 }
