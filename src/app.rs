@@ -50,6 +50,7 @@ pub fn settings_from(global: &GlobalArgs) -> Result<Settings> {
     flag!(s, embedding_model, global.embedding_model.clone());
     flag!(s, threads, global.threads);
     flag!(s, llm_model, global.llm_model.clone());
+    flag!(s, store, global.store.clone());
     if let Some(p) = &global.llm {
         s.set_flag("llm_provider", p)?;
     }
@@ -84,6 +85,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::Chat(args)) => crate::commands::chat::run(&settings, &cli.global, &args),
         Some(Command::Route(args)) => crate::commands::route::run(&mut settings, &args),
         Some(Command::Eval(args)) => eval(&mut settings, &cli.global, &args),
+        Some(Command::Store(args)) => crate::commands::store::run(&settings, &cli.global, &args),
         Some(Command::Sql(args)) => {
             let _guard = init_logging(&settings, &cli.global, true);
             crate::commands::sql::run(&mut settings, cli.global.quiet, &args)
@@ -225,59 +227,9 @@ fn eval(settings: &mut Settings, global: &GlobalArgs, args: &crate::cli::EvalArg
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        print_eval(&report);
+        report.write_text(&mut std::io::stdout().lock())?;
     }
     Ok(ExitCode::SUCCESS)
-}
-
-fn print_eval(r: &qa_query::eval::EvalReport) {
-    let pct = |v: f64| format!("{:.3}", v);
-    println!("qa eval: {} questions on corpus '{}'", r.questions, r.corpus);
-    let header: Vec<String> = r.ks.iter().flat_map(|k| [format!("recall@{k}"), format!("all@{k}")]).collect();
-    println!("  {:<8} {}  {:>6}", "ranking", header.iter().map(|h| format!("{h:>10}")).collect::<String>(), "MRR");
-    let row = |name: &str, s: &qa_query::eval::Scores| {
-        let cells: String = r.ks.iter().flat_map(|k| [s.recall.get(k).copied().unwrap_or(0.0), s.all.get(k).copied().unwrap_or(0.0)]).map(|v| format!("{:>10}", pct(v))).collect();
-        println!("  {name:<8} {cells}  {:>6}", pct(s.mrr));
-    };
-    if r.not_found.answerable > 0 {
-        row("fused", &r.fused);
-        for (lane, s) in &r.lanes {
-            row(lane, s);
-        }
-        // Per kind only when the set has more than one kind (else it repeats the table).
-        if r.by_kind.len() > 1 {
-            for (kind, ks) in &r.by_kind {
-                println!("  kind '{kind}' ({} questions):", ks.questions);
-                row("fused", &ks.fused);
-                for (lane, s) in &ks.lanes {
-                    row(lane, s);
-                }
-            }
-        }
-    } else {
-        println!("  (no answerable questions: retrieval not scored)");
-    }
-    if let Some(v) = r.answer_contains_gold {
-        println!("  answers containing the gold answer: {}", pct(v));
-    }
-    if let Some(v) = r.key_term_coverage {
-        println!("  key terms in the answers: {}", pct(v));
-    }
-    let nf = &r.not_found;
-    if let Some(v) = nf.unanswerable_not_found {
-        println!("  \"not in the documents\" on {} unanswerable questions: {} (higher is better)", nf.unanswerable, pct(v));
-    }
-    if let Some(v) = nf.answerable_not_found {
-        println!("  \"not in the documents\" on {} answerable questions: {} (lower is better)", nf.answerable, pct(v));
-    }
-    let writers: Vec<String> = r.synthesizers.iter().map(|(k, v)| format!("{k} {v}")).collect();
-    println!("  answers written by: {}", writers.join(", "));
-    println!("  latency per question: p50 {:.1} ms, p95 {:.1} ms", r.latency_p50_ms, r.latency_p95_ms);
-    match r.deterministic {
-        Some(true) => println!("  deterministic: yes (a second run gave identical rankings)"),
-        Some(false) => println!("  deterministic: NO — rankings differed for {}", r.nondeterministic.join(", ")),
-        None => println!("  deterministic: not checked (--no-repeat)"),
-    }
 }
 
 /// A spinner on stderr while slow work (an LLM-backed answer, a graph load) runs; hidden when
@@ -318,13 +270,30 @@ fn index(settings: &mut Settings, global: &GlobalArgs, args: &IndexArgs) -> Resu
         }
         summary.graph_store = Some(loaded);
     }
-    tracing::info!(corpus = %summary.corpus, chunks = summary.chunks, added = summary.added, kept = summary.kept, removed = summary.removed, "index complete");
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&summary)?);
-    } else {
-        print_index_summary(&summary);
+    // The remote store follows the generation just published (also when the corpus was
+    // unchanged: a sync that died half-way is completed now).
+    if settings.store.is_some() {
+        let progress = crate::progress::Bars::new(!global.quiet && !args.json);
+        match settings.sync_store(Some(&summary.corpus), &progress) {
+            Ok(report) => summary.store = Some(serde_json::to_value(&report)?),
+            Err(e) => {
+                print_index_summary_or_json(&summary, args.json)?;
+                return Err(anyhow::Error::new(e).context(format!("the local index of '{}' is complete, but the store was not brought up to date", summary.corpus)));
+            }
+        }
     }
+    tracing::info!(corpus = %summary.corpus, chunks = summary.chunks, added = summary.added, kept = summary.kept, removed = summary.removed, "index complete");
+    print_index_summary_or_json(&summary, args.json)?;
     Ok(ExitCode::SUCCESS)
+}
+
+fn print_index_summary_or_json(summary: &IndexSummary, json: bool) -> Result<()> {
+    if json {
+        println!("{}", serde_json::to_string_pretty(summary)?);
+    } else {
+        summary.write_text(&mut std::io::stdout().lock(), &mut std::io::stderr().lock())?;
+    }
+    Ok(())
 }
 
 /// `--extract llm` was asked for explicitly, so no LLM is an error here, not a silent fallback.
@@ -334,47 +303,6 @@ fn open_llm_for_extraction(settings: &Settings) -> Result<Box<dyn qa_llm::Llm>> 
         anyhow::bail!("--extract llm needs an LLM, but none is available: {reason}");
     }
     qa_llm::open(&settings.llm_settings(), &choice)?.ok_or_else(|| anyhow::anyhow!("--extract llm needs an LLM"))
-}
-
-fn print_index_summary(s: &IndexSummary) {
-    let t = &s.timings;
-    if s.up_to_date {
-        println!("Index for '{}' is up to date: {} chunks kept, 0 added, 0 removed ({:.0} ms).", s.corpus, s.kept, t.total_ms);
-    } else {
-        println!("Indexed '{}' from {}", s.corpus, s.root);
-        println!("  files:    {} loaded, {} skipped", s.files_loaded, s.files_skipped.len());
-        println!("  chunks:   {} ({} added, {} kept, {} removed)", s.chunks, s.added, s.kept, s.removed);
-        let rate = if t.embed_ms > 0.0 { s.embedded as f64 / (t.embed_ms / 1000.0) } else { 0.0 };
-        println!("  embedded: {} chunks in {:.1} s ({:.1} chunks/s)", s.embedded, t.embed_ms / 1000.0, rate);
-        println!("  graph:    {} concepts, {} documents, {} images, {} relationships", s.concepts, s.documents, s.images, s.relationships);
-        println!(
-            "  time:     parse {:.0} ms, chunk {:.0} ms, embed {:.0} ms, hnsw {:.0} ms, graph {:.0} ms, write {:.0} ms, total {:.0} ms",
-            t.parse_ms, t.chunk_ms, t.embed_ms, t.hnsw_ms, t.graph_ms, t.write_ms, t.total_ms
-        );
-        if let Some(x) = &s.llm_extraction {
-            println!(
-                "  llm graph: {} entities, {} typed relations from {} ({} chunks: {} first try, {} repaired, {} cached, {} failed → deterministic only; {:.1} s)",
-                x.entities, x.relations, x.model, x.chunks, x.ok_first_try, x.repaired, x.cached, x.failed, x.llm_ms / 1000.0
-            );
-            for f in &x.failures {
-                eprintln!("  extraction failed for {f}");
-            }
-        }
-        println!("  outputs:  {}\n            {}\n            {}", s.generation, s.chunk_file, s.kg_file);
-    }
-    if let Some(g) = &s.graph_store {
-        match (&g.stats, &g.error) {
-            (Some(st), _) => println!(
-                "  {}:    {} nodes and {} relationships created, {} properties merged at {} ({:.0} ms)",
-                g.backend, st.nodes, st.relationships, st.properties_set, g.target, g.ms
-            ),
-            (None, Some(e)) => eprintln!("warning: {}: {e}", g.backend),
-            (None, None) => {}
-        }
-    }
-    for sk in &s.files_skipped {
-        eprintln!("  skipped {}: {}", sk.path, sk.reason);
-    }
 }
 
 /// `qa setup`: fetch the models into the named folder or the user's data folder.

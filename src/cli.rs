@@ -91,6 +91,12 @@ pub struct GlobalArgs {
     #[arg(long = "graph-store", global = true, value_name = "STORE", value_parser = ["auto", "embedded", "neo4j"])]
     pub graph_store: Option<String>,
 
+    /// Search the documents' dense and lexical lanes on an OpenSearch 2 or Elasticsearch 8/9
+    /// index (`http(s)://host:port/INDEX`) that `qa index --store` fills; credentials from
+    /// QA_STORE_API_KEY or QA_STORE_USERNAME + QA_STORE_PASSWORD [env: QA_STORE]
+    #[arg(long, global = true, value_name = "URL")]
+    pub store: Option<String>,
+
     /// More log output on stderr (-v info, -vv debug).
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
@@ -253,6 +259,9 @@ pub enum Command {
     /// Evaluate retrieval on questions with known source files: recall@k, all@k, MRR, every lane
     /// alone and fused, answers containing the gold answer, latency, determinism.
     Eval(EvalArgs),
+    /// The documents' remote store (`--store`): check it against the local index, copy it to
+    /// another server.
+    Store(crate::commands::store::StoreArgs),
 }
 
 #[derive(Debug, Args, Clone)]

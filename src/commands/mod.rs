@@ -8,4 +8,5 @@ pub mod graph;
 pub mod route;
 pub mod session;
 pub mod sql;
+pub mod store;
 pub mod traces;

@@ -128,6 +128,10 @@ pub enum QaError {
     #[error("lexical index error: {0}")]
     Lexical(String),
 
+    /// The remote retrieval store (OpenSearch, Elasticsearch) failed or does not match the index.
+    #[error("retrieval store: {0}")]
+    Store(String),
+
     /// A setting has an invalid value or settings contradict each other.
     #[error("invalid configuration: {0}")]
     Config(String),

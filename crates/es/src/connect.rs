@@ -62,13 +62,7 @@ impl EsConnection {
     /// user:password in the URL).
     pub fn remote_config(&self, url: &str) -> Result<RemoteConfig, EsError> {
         let mut config = RemoteConfig::from_url(url)?;
-        config.api_key = self.api_key.clone();
-        if let Some(user) = &self.username {
-            config.username = Some(user.expose().to_string());
-            config.password = self.password.clone();
-        } else if self.password.is_some() {
-            config.password = self.password.clone();
-        }
+        config.set_credentials(self.api_key.as_ref(), self.username.as_ref(), self.password.as_ref());
         config.ca_cert = self.ca_cert.clone();
         config.timeout_ms = self.timeout_ms;
         config.retries = self.retries;

@@ -20,9 +20,9 @@ pub const DIR: &str = "lexical";
 
 /// Weight of a title match relative to a body match: the title names what the whole document is
 /// about.
-const TITLE_BOOST: f32 = 2.0;
+pub const TITLE_BOOST: f32 = 2.0;
 /// Weight of a heading-path match.
-const HEADING_BOOST: f32 = 1.5;
+pub const HEADING_BOOST: f32 = 1.5;
 
 /// One chunk as the lexical index sees it.
 pub struct LexicalDoc<'a> {

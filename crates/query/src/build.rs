@@ -123,8 +123,75 @@ pub struct IndexSummary {
     pub llm_extraction: Option<ExtractionReport>,
     /// Loading the KG into an external graph store (Neo4j), when one is configured.
     pub graph_store: Option<ExternalIngest>,
+    /// What the sync to the remote retrieval store did (`--store`), when one is configured.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub store: Option<serde_json::Value>,
     /// Time per stage.
     pub timings: Timings,
+}
+
+impl IndexSummary {
+    /// The summary as `qa index` prints it: the figures on `out`, warnings and skipped files on
+    /// `err`.
+    pub fn write_text(&self, out: &mut dyn std::io::Write, err: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let s = self;
+        let t = &s.timings;
+        if s.up_to_date {
+            writeln!(out, "Index for '{}' is up to date: {} chunks kept, 0 added, 0 removed ({:.0} ms).", s.corpus, s.kept, t.total_ms)?;
+        } else {
+            writeln!(out, "Indexed '{}' from {}", s.corpus, s.root)?;
+            writeln!(out, "  files:    {} loaded, {} skipped", s.files_loaded, s.files_skipped.len())?;
+            writeln!(out, "  chunks:   {} ({} added, {} kept, {} removed)", s.chunks, s.added, s.kept, s.removed)?;
+            let rate = if t.embed_ms > 0.0 { s.embedded as f64 / (t.embed_ms / 1000.0) } else { 0.0 };
+            writeln!(out, "  embedded: {} chunks in {:.1} s ({:.1} chunks/s)", s.embedded, t.embed_ms / 1000.0, rate)?;
+            writeln!(out, "  graph:    {} concepts, {} documents, {} images, {} relationships", s.concepts, s.documents, s.images, s.relationships)?;
+            writeln!(
+                out,
+                "  time:     parse {:.0} ms, chunk {:.0} ms, embed {:.0} ms, hnsw {:.0} ms, graph {:.0} ms, write {:.0} ms, total {:.0} ms",
+                t.parse_ms, t.chunk_ms, t.embed_ms, t.hnsw_ms, t.graph_ms, t.write_ms, t.total_ms
+            )?;
+            if let Some(x) = &s.llm_extraction {
+                writeln!(
+                out,
+                    "  llm graph: {} entities, {} typed relations from {} ({} chunks: {} first try, {} repaired, {} cached, {} failed → deterministic only; {:.1} s)",
+                    x.entities, x.relations, x.model, x.chunks, x.ok_first_try, x.repaired, x.cached, x.failed, x.llm_ms / 1000.0
+                )?;
+                for f in &x.failures {
+                    writeln!(err, "  extraction failed for {f}")?;
+                }
+            }
+            writeln!(out, "  outputs:  {}\n            {}\n            {}", s.generation, s.chunk_file, s.kg_file)?;
+        }
+        if let Some(g) = &s.graph_store {
+            match (&g.stats, &g.error) {
+                (Some(st), _) => writeln!(
+                out,
+                    "  {}:    {} nodes and {} relationships created, {} properties merged at {} ({:.0} ms)",
+                    g.backend, st.nodes, st.relationships, st.properties_set, g.target, g.ms
+                )?,
+                (None, Some(e)) => writeln!(err, "warning: {}: {e}", g.backend)?,
+                (None, None) => {}
+            }
+        }
+        if let Some(st) = &s.store {
+            let n = |k: &str| st.get(k).and_then(serde_json::Value::as_u64).unwrap_or(0);
+            writeln!(
+                out,
+                "  store:    {}: {} sent, {} kept, {} orphans deleted in {} requests ({:.0} ms){}",
+                st.get("store").and_then(serde_json::Value::as_str).unwrap_or("?"),
+                n("sent"),
+                n("kept"),
+                n("deleted"),
+                n("requests"),
+                st.get("ms").and_then(serde_json::Value::as_f64).unwrap_or(0.0),
+                if st.get("created").and_then(serde_json::Value::as_bool) == Some(true) { " (index created)" } else { "" }
+            )?;
+        }
+        for sk in &s.files_skipped {
+            writeln!(err, "  skipped {}: {}", sk.path, sk.reason)?;
+        }
+        Ok(())
+    }
 }
 
 /// The KG loaded into the configured external graph store after indexing. A failure does not

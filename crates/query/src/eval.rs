@@ -410,6 +410,60 @@ fn lane_rows(r: &Retrieval, lane: Scored) -> Vec<usize> {
     }
 }
 
+impl EvalReport {
+    /// The report as `qa eval` prints it.
+    pub fn write_text(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let r = self;
+        let pct = |v: f64| format!("{:.3}", v);
+        writeln!(out, "qa eval: {} questions on corpus '{}'", r.questions, r.corpus)?;
+        let header: Vec<String> = r.ks.iter().flat_map(|k| [format!("recall@{k}"), format!("all@{k}")]).collect();
+        writeln!(out, "  {:<8} {}  {:>6}", "ranking", header.iter().map(|h| format!("{h:>10}")).collect::<String>(), "MRR")?;
+        let row = |out: &mut dyn std::io::Write, name: &str, s: &Scores| {
+            let cells: String = r.ks.iter().flat_map(|k| [s.recall.get(k).copied().unwrap_or(0.0), s.all.get(k).copied().unwrap_or(0.0)]).map(|v| format!("{:>10}", pct(v))).collect();
+            writeln!(out, "  {name:<8} {cells}  {:>6}", pct(s.mrr))
+        };
+        if r.not_found.answerable > 0 {
+            row(out, "fused", &r.fused)?;
+            for (lane, s) in &r.lanes {
+                row(out, lane, s)?;
+            }
+            // Per kind only when the set has more than one kind (else it repeats the table).
+            if r.by_kind.len() > 1 {
+                for (kind, ks) in &r.by_kind {
+                    writeln!(out, "  kind '{kind}' ({} questions):", ks.questions)?;
+                    row(out, "fused", &ks.fused)?;
+                    for (lane, s) in &ks.lanes {
+                        row(out, lane, s)?;
+                    }
+                }
+            }
+        } else {
+            writeln!(out, "  (no answerable questions: retrieval not scored)")?;
+        }
+        if let Some(v) = r.answer_contains_gold {
+            writeln!(out, "  answers containing the gold answer: {}", pct(v))?;
+        }
+        if let Some(v) = r.key_term_coverage {
+            writeln!(out, "  key terms in the answers: {}", pct(v))?;
+        }
+        let nf = &r.not_found;
+        if let Some(v) = nf.unanswerable_not_found {
+            writeln!(out, "  \"not in the documents\" on {} unanswerable questions: {} (higher is better)", nf.unanswerable, pct(v))?;
+        }
+        if let Some(v) = nf.answerable_not_found {
+            writeln!(out, "  \"not in the documents\" on {} answerable questions: {} (lower is better)", nf.answerable, pct(v))?;
+        }
+        let writers: Vec<String> = r.synthesizers.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        writeln!(out, "  answers written by: {}", writers.join(", "))?;
+        writeln!(out, "  latency per question: p50 {:.1} ms, p95 {:.1} ms", r.latency_p50_ms, r.latency_p95_ms)?;
+        match r.deterministic {
+            Some(true) => writeln!(out, "  deterministic: yes (a second run gave identical rankings)"),
+            Some(false) => writeln!(out, "  deterministic: NO — rankings differed for {}", r.nondeterministic.join(", ")),
+            None => writeln!(out, "  deterministic: not checked (--no-repeat)"),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

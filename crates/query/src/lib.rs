@@ -7,6 +7,7 @@ pub mod answer;
 pub mod ask;
 pub mod build;
 pub mod eval;
+pub mod generation;
 pub mod profile;
 pub mod retrieve;
 pub mod source;

@@ -33,6 +33,7 @@ pub fn checks(settings: &Settings) -> Vec<Check> {
         checks.push(sql_check(settings, raw));
     }
     checks.extend(es_check(settings));
+    checks.extend(store_check(settings));
     checks
 }
 
@@ -190,6 +191,23 @@ fn sql_check(settings: &Settings, raw: &str) -> Check {
     }
 }
 
+/// The documents' remote store, when one is configured: reachable, qa's, and which model.
+fn store_check(settings: &Settings) -> Option<Check> {
+    let url = settings.store.as_deref()?;
+    let label = crate::redact_es_url(url);
+    let fix = "check that the server is up, the URL (--store / QA_STORE), QA_STORE_API_KEY or QA_STORE_USERNAME + QA_STORE_PASSWORD, and store_ca_cert for a private CA";
+    let state = settings.store_connect(Some(url)).and_then(|s| Ok((s.flavor(), s.state()?)));
+    let check = |ok: bool, detail: String, fix: Option<String>| Some(Check { name: "store".into(), ok, detail, fix });
+    match state {
+        Ok((flavor, qa_store::client::IndexState::Ours(meta))) => check(true, format!("{label}: {} index of {}", flavor.name(), meta.describe()), None),
+        Ok((flavor, qa_store::client::IndexState::Missing)) => {
+            check(true, format!("{label}: {} server reachable; the index does not exist yet", flavor.name()), Some("fill it: qa index <FOLDER> --store URL".into()))
+        }
+        Ok((_, qa_store::client::IndexState::NotOurs)) => check(false, format!("{label}: an index qa did not create (never written to)"), Some("give --store an index name of its own".into())),
+        Err(e) => check(false, format!("{label}: {e}"), Some(fix.into())),
+    }
+}
+
 /// The ES path's index (`es`): an embedded index opened and counted, or a remote server asked
 /// for its mapping and count (the user's own server, like Neo4j). Credentials are only said to
 /// be set, never shown. Without `es`, a note on the embedded indexes present (if any).
@@ -249,7 +267,7 @@ pub fn settings_view(settings: &Settings) -> Vec<serde_json::Value> {
             if let Some(url) = v.as_str().filter(|_| *k == "sql_url") {
                 v = serde_json::Value::String(qa_sql::redact_url(url));
             }
-            if let Some(url) = v.as_str().filter(|_| *k == "es") {
+            if let Some(url) = v.as_str().filter(|_| *k == "es" || *k == "store") {
                 v = serde_json::Value::String(crate::redact_es_url(url));
             }
             // A setting held as f32 reads as its shortest decimal (0.55, not 0.550000011920929).

@@ -20,6 +20,7 @@ macro_rules! flag {
     }};
 }
 pub mod sources;
+pub mod store;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -208,6 +209,14 @@ pub struct Settings {
     /// Let the LLM restate each message (the reiterate node of `qa es` and of sessions), with
     /// the last turns as context: `auto` (remote LLMs only), `on` or `off` (rules only).
     pub reiterate: Generation,
+    /// The documents' dense and lexical lanes on a server: `http(s)://host:port/INDEX` of an
+    /// OpenSearch 2 or Elasticsearch 8/9 index that `qa index` fills and `qa ask` searches
+    /// (credentials from `QA_STORE_API_KEY` or `QA_STORE_USERNAME` + `QA_STORE_PASSWORD`).
+    pub store: Option<String>,
+    /// PEM file with the CA certificate(s) the store's TLS certificate is checked against.
+    pub store_ca_cert: Option<PathBuf>,
+    /// Milliseconds one request to the store may take (a `_bulk` batch included).
+    pub store_timeout_ms: u64,
     /// Neo4j password: only from `QA_NEO4J_PASSWORD` / `NEO4J_PASSWORD` (environment or `.env`).
     #[serde(skip)]
     pub neo4j_password: Option<Secret>,
@@ -224,6 +233,15 @@ pub struct Settings {
     /// Elasticsearch basic-auth password: only from `QA_ES_PASSWORD` (environment or `.env`).
     #[serde(skip)]
     pub es_password: Option<Secret>,
+    /// The store's API key: only from `QA_STORE_API_KEY` (environment or `.env`).
+    #[serde(skip)]
+    pub store_api_key: Option<Secret>,
+    /// The store's basic-auth user: only from `QA_STORE_USERNAME`.
+    #[serde(skip)]
+    pub store_username: Option<Secret>,
+    /// The store's basic-auth password: only from `QA_STORE_PASSWORD`.
+    #[serde(skip)]
+    pub store_password: Option<Secret>,
     /// Where each set value came from (absent: the default).
     #[serde(skip)]
     pub origins: BTreeMap<&'static str, Origin>,
@@ -293,11 +311,17 @@ impl Default for Settings {
             es_k: 3,
             es_max_repairs: 1,
             reiterate: Generation::Auto,
+            store: None,
+            store_ca_cert: None,
+            store_timeout_ms: 30_000,
             neo4j_password: None,
             llm_api_key: None,
             es_api_key: None,
             es_username: None,
             es_password: None,
+            store_api_key: None,
+            store_username: None,
+            store_password: None,
             origins: BTreeMap::new(),
             config_file: None,
         }
@@ -371,6 +395,9 @@ pub const KEYS: &[&str] = &[
     "es_k",
     "es_max_repairs",
     "reiterate",
+    "store",
+    "store_ca_cert",
+    "store_timeout_ms",
 ];
 
 /// The seed project's variable names, accepted when the `QA_` ones are not set.
@@ -444,6 +471,9 @@ impl Settings {
         s.es_username = es_secret("QA_ES_USERNAME");
         // A password is kept as given (spaces may belong to it); only an empty one is ignored.
         s.es_password = std::env::var("QA_ES_PASSWORD").ok().filter(|p| !p.is_empty()).map(Secret::new);
+        s.store_api_key = es_secret("QA_STORE_API_KEY");
+        s.store_username = es_secret("QA_STORE_USERNAME");
+        s.store_password = std::env::var("QA_STORE_PASSWORD").ok().filter(|p| !p.is_empty()).map(Secret::new);
         // No folder named: the first of ./models (a clone) and the user's data folder (`qa setup`)
         // that holds the embedding model, so an installed `qa` works from any folder.
         if s.origin("models_dir") == Origin::Default {
@@ -523,6 +553,9 @@ impl Settings {
             "es_k" => self.es_k = num(value)?,
             "es_max_repairs" => self.es_max_repairs = num(value)?,
             "es_generation" => self.es_generation = value.parse::<Generation>().or_else(|e| boolean(value).map(Generation::from).map_err(|_| e))?,
+            "store" => self.store = Some(value.trim().to_string()).filter(|v| !v.is_empty()),
+            "store_ca_cert" => self.store_ca_cert = Some(PathBuf::from(value.trim())).filter(|v| !v.as_os_str().is_empty()),
+            "store_timeout_ms" => self.store_timeout_ms = num(value)?,
             "reiterate" => self.reiterate = value.parse::<Generation>().or_else(|e| boolean(value).map(Generation::from).map_err(|_| e))?,
             _ => return Err(format!("unknown setting '{key}'")),
         }
@@ -649,6 +682,14 @@ impl Settings {
         }
         if self.es_page_size == 0 || self.es_page_size > self.es_row_cap {
             return bad(format!("es_page_size must be between 1 and es_row_cap ({}) (got {})", self.es_row_cap, self.es_page_size));
+        }
+        if self.store_timeout_ms == 0 || self.store_timeout_ms > 3_600_000 {
+            return bad(format!("store_timeout_ms must be between 1 and 3600000 (got {})", self.store_timeout_ms));
+        }
+        if let Some(url) = &self.store
+            && let Err(e) = qa_es::remote::RemoteConfig::from_url(url)
+        {
+            return bad(format!("store: {e}"));
         }
         if self.es_timeout_ms == 0 || self.es_timeout_ms > 3_600_000 {
             return bad(format!("es_timeout_ms must be between 1 and 3600000 (got {})", self.es_timeout_ms));
@@ -876,6 +917,7 @@ impl Settings {
             relevance_threshold: self.relevance_threshold,
             focus_threshold: self.focus_threshold,
             focus_similarity: self.focus_similarity,
+            store: self.store_opener(),
             llm_prompt_tokens: self.llm_prompt_tokens,
             llm_max_tokens: self.llm_max_tokens,
             grounding_threshold: self.grounding_threshold,

@@ -35,7 +35,8 @@ pub enum RequiredAuth {
 }
 
 impl RequiredAuth {
-    fn header(&self) -> String {
+    /// The `Authorization` value that satisfies it.
+    pub fn header(&self) -> String {
         match self {
             RequiredAuth::ApiKey(k) => format!("ApiKey {k}"),
             RequiredAuth::Basic(u, p) => format!("Basic {}", base64(format!("{u}:{p}").as_bytes())),

@@ -7,6 +7,7 @@ pub mod es_server;
 pub mod http_server;
 pub mod llm_server;
 pub mod sql_fixture;
+pub mod store_server;
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;

@@ -103,6 +103,20 @@ impl RemoteConfig {
         })
     }
 
+    /// Credentials from the environment over the URL's: an API key when given; a user name
+    /// replaces the URL's user and password; a password alone replaces the URL's password.
+    pub fn set_credentials(&mut self, api_key: Option<&Secret>, username: Option<&Secret>, password: Option<&Secret>) {
+        if let Some(key) = api_key {
+            self.api_key = Some(key.clone());
+        }
+        if let Some(user) = username {
+            self.username = Some(user.expose().to_string());
+            self.password = password.cloned();
+        } else if password.is_some() {
+            self.password = password.cloned();
+        }
+    }
+
     /// The authentication in force: the API key if any, else basic with a user name, else none.
     pub fn auth(&self) -> Auth {
         match (&self.api_key, &self.username) {

@@ -24,6 +24,8 @@ use qa_llm::{Llm, LlmChoice};
 use qa_graph::walk::{self, EntityGraph};
 use qa_graph::kg::link::{AliasIndex, AliasSource};
 use qa_index::lexical::{self, LexicalIndex};
+use qa_index::store::{GenerationInfo, LocalStore, Opened, RetrievalStore};
+use crate::retrieve::remote::WithFallback;
 use crate::retrieve::lanes::{LaneWeights, Lanes, SelectOptions};
 use crate::retrieve::{self, Retrieval};
 use qa_core::trace::TraceRecord;
@@ -62,6 +64,8 @@ pub struct EngineSettings {
     pub focus_threshold: f32,
     /// A selected passage this similar to the question overrides the focus check.
     pub focus_similarity: f32,
+    /// A remote store for the dense and lexical lanes (`--store`); `None`: the local files.
+    pub store: Option<qa_index::store::StoreOpener>,
     /// Prompt budget of the LLM writer, in model tokens.
     pub llm_prompt_tokens: usize,
     /// Most tokens of an LLM answer.
@@ -109,6 +113,11 @@ pub struct Engine {
     /// Names and aliases of the concepts, to find the question's entities.
     aliases: AliasIndex,
     lexical: LexicalIndex,
+    /// A remote store for the dense and lexical lanes (`EngineSettings::store`); the local
+    /// files answer when it is absent or fails.
+    store: Option<Box<dyn RetrievalStore>>,
+    /// Why the configured remote store is not used, for every answer's notes.
+    store_note: Option<String>,
     entity_graph: EntityGraph,
     /// The chunks' vectors, row-major (the graph lane's relevance bias).
     vectors: Vec<f32>,
@@ -220,6 +229,18 @@ impl Engine {
                 (None, Some(format!("graph store unavailable, answering from retrieved text only: {e}")))
             }
         };
+        // The remote store: a configuration to fix fails here; a server that cannot be reached
+        // degrades every answer to the local files, with a note.
+        let (store, store_note) = match &settings.store {
+            None => (None, None),
+            Some(opener) => match (opener.open)(&GenerationInfo { chunks: &chunks, model: &manifest.model_id, dimension: manifest.dimension })? {
+                Opened::Ready(s) => (Some(s), None),
+                Opened::Unavailable(why) => {
+                    tracing::warn!("retrieval store unavailable: {why}");
+                    (None, Some(format!("{} could not be reached ({why}); the dense and lexical lanes searched the local index instead", opener.target)))
+                }
+            },
+        };
         let by_id = chunks.iter().enumerate().map(|(i, c)| (c.id.clone(), i)).collect();
         Ok(Engine {
             settings: settings.clone(),
@@ -234,6 +255,8 @@ impl Engine {
             concepts: ConceptIndex::new(concepts, concept_vectors),
             aliases,
             lexical,
+            store,
+            store_note,
             entity_graph,
             vectors,
             titles,
@@ -301,13 +324,12 @@ impl Engine {
         Ok((r, vecs))
     }
 
-    fn lanes(&self) -> Lanes<'_> {
+    fn lanes<'a>(&'a self, store: &'a dyn RetrievalStore) -> Lanes<'a> {
         Lanes {
-            index: self.index.as_ref(),
+            store,
             vectors: &self.vectors,
             dim: self.manifest.dimension,
             chunks: &self.chunks,
-            lexical: Some(&self.lexical),
             graph: Some(&self.entity_graph),
             concepts: &self.concepts,
             aliases: Some(&self.aliases),
@@ -316,8 +338,21 @@ impl Engine {
     }
 
     fn search(&self, question: &str, subs: &[String], vecs: &[Vec<f32>]) -> Result<Retrieval> {
-        let fixed_k = self.settings.fixed_k;
-        self.lanes().retrieve(question, subs, vecs, SelectOptions { fixed_k })
+        let opts = SelectOptions { fixed_k: self.settings.fixed_k };
+        let local = LocalStore { vectors: self.index.as_ref(), lexical: Some(&self.lexical) };
+        match &self.store {
+            None => {
+                let mut r = self.lanes(&local).retrieve(question, subs, vecs, opts)?;
+                r.store_note = self.store_note.clone();
+                Ok(r)
+            }
+            Some(remote) => {
+                let store = WithFallback::new(remote.as_ref(), local, &self.vectors, self.manifest.dimension);
+                let mut r = self.lanes(&store).retrieve(question, subs, vecs, opts)?;
+                r.store_note = store.failure();
+                Ok(r)
+            }
+        }
     }
 
     /// Embed the planned subqueries, dropping LLM subqueries that drifted from the question (a
@@ -376,6 +411,7 @@ impl Engine {
             "walk": lane(&r.walk),
             "graph_seeds": r.seeds,
             "fusion": r.fusion,
+            "store": r.store,
             "fused": r.fused.iter().take(20).map(|h| json!({"chunk_id": h.chunk_id, "score": h.score, "lanes": h.lanes})).collect::<Vec<_>>(),
         })
     }

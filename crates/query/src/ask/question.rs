@@ -68,6 +68,7 @@ impl Engine {
 
         let t = Instant::now();
         let mut notes: Vec<String> = Vec::new();
+        notes.extend(retrieval.store_note.clone());
         let mut ev = self.graph_evidence(question, &vecs[0], run.as_mut(), &absence, &mut notes);
         // The second hop of a two-hop question, stated with the two passages it rests on.
         let bridge_facts: Vec<GraphFact> = retrieval.bridges.iter().map(|b| bridge_fact(b, &self.chunks)).collect();

@@ -11,8 +11,7 @@ use qa_core::error::Result;
 use qa_graph::evidence::ConceptIndex;
 use qa_graph::walk::{EntityGraph, Node};
 use qa_graph::kg::link::AliasIndex;
-use qa_index::lexical::LexicalIndex;
-use qa_index::vector::VectorIndex;
+use qa_index::store::RetrievalStore;
 
 /// Passages each lane ranks (the fused ranking draws from these).
 pub const LANE_DEPTH: usize = 50;
@@ -50,15 +49,15 @@ impl Default for LaneWeights {
     }
 }
 
-/// What one generation offers the lanes. The lexical index and the entity graph are optional so
-/// that an answer degrades to fewer lanes instead of failing.
+/// What one generation offers the lanes. The entity graph is optional (and a store may have no
+/// lexical index) so that an answer degrades to fewer lanes instead of failing.
 pub struct Lanes<'a> {
-    pub index: &'a dyn VectorIndex,
+    /// Where the dense and lexical lanes search: the generation's files or a remote index.
+    pub store: &'a dyn RetrievalStore,
     /// Every chunk's unit vector, row-major (`dim` floats a row): the walk's relevance bias.
     pub vectors: &'a [f32],
     pub dim: usize,
     pub chunks: &'a [Chunk],
-    pub lexical: Option<&'a LexicalIndex>,
     pub graph: Option<&'a EntityGraph>,
     pub concepts: &'a ConceptIndex,
     pub aliases: Option<&'a AliasIndex>,
@@ -104,17 +103,17 @@ fn merge_subquery_rankings(lists: &[LaneRanking], t: Instant) -> LaneRanking {
 impl Lanes<'_> {
     /// Retrieve for `subs` (the question first, then its sub-questions) with their embeddings.
     pub fn retrieve(&self, question: &str, subs: &[String], vecs: &[Vec<f32>], opts: SelectOptions) -> Result<Retrieval> {
-        // Dense: one HNSW search per sub-question.
+        // Dense: one nearest-neighbour search per sub-question.
         let t = Instant::now();
-        let dense_per: Vec<LaneRanking> = vecs.iter().map(|v| ranking(self.index.search(v, LANE_DEPTH), t)).collect();
+        let dense_per: Vec<LaneRanking> = vecs.iter().map(|v| self.store.dense(v, LANE_DEPTH).map(|r| ranking(r, t))).collect::<Result<_>>()?;
         let dense = merge_subquery_rankings(&dense_per, t);
         // Lexical: one BM25 search per sub-question.
         let t = Instant::now();
-        let lexical_per: Vec<LaneRanking> = match self.lexical {
-            Some(lx) => subs.iter().map(|s| lx.search(s, LANE_DEPTH).map(|r| ranking(r, t))).collect::<Result<_>>()?,
+        let lexical_per: Vec<LaneRanking> = match subs.iter().map(|s| self.store.lexical(s, LANE_DEPTH)).collect::<Result<Option<Vec<_>>>>()? {
+            Some(lists) => lists.into_iter().map(|r| ranking(r, t)).collect(),
             None => vec![skipped("this index has no lexical index (rebuild it with `qa index --rebuild`)", t)],
         };
-        let lexical = if self.lexical.is_some() { merge_subquery_rankings(&lexical_per, t) } else { lexical_per[0].clone() };
+        let lexical = if lexical_per.len() == subs.len() { merge_subquery_rankings(&lexical_per, t) } else { lexical_per[0].clone() };
         // Graph: a walk from the question's entities, then one that also starts from the best
         // passages of the other lanes (the bridge to a second hop).
         let t = Instant::now();
@@ -208,7 +207,7 @@ impl Lanes<'_> {
         let selected = fusion::select(&fused, &sub_best, k);
         // A bridge is evidence only when both of its passages were selected.
         bridges.retain(|b| [&b.from_chunk, &b.to_chunk].iter().all(|id| selected.iter().any(|s| &&s.chunk_id == id)));
-        Ok(Retrieval { subqueries: subs.to_vec(), question_dense: dense_per.first().cloned().unwrap_or_default(), dense, lexical, graph, walk, seeds, bridge_terms, bridges, fusion: fusion_mode, fused, selected, k, k_reason })
+        Ok(Retrieval { subqueries: subs.to_vec(), question_dense: dense_per.first().cloned().unwrap_or_default(), dense, lexical, graph, walk, seeds, bridge_terms, bridges, fusion: fusion_mode, fused, selected, k, k_reason, store: self.store.describe(), store_note: None })
     }
 
     fn choose_k(&self, subs: &[String], fused: &[FusedHit], dense: &LaneRanking, lexical: &LaneRanking, opts: SelectOptions) -> (usize, String) {

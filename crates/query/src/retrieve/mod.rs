@@ -9,6 +9,7 @@ mod decompose;
 mod fusion;
 pub(crate) mod lanes;
 pub(crate) mod plan;
+pub(crate) mod remote;
 
 use serde::{Deserialize, Serialize};
 
@@ -146,6 +147,12 @@ pub struct Retrieval {
     pub k: usize,
     /// Why that many (`simple question`, `2 sub-questions`, `set by --k / top_k`, …).
     pub k_reason: String,
+    /// Where the dense and lexical lanes searched: `local`, or the remote store (no credentials).
+    #[serde(default)]
+    pub store: String,
+    /// Why the remote store did not answer and the generation's own files did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub store_note: Option<String>,
 }
 
 impl Retrieval {
