@@ -395,9 +395,15 @@ pub struct IndexArgs {
 
 #[derive(Debug, Args, Clone)]
 pub struct BenchArgs {
-    /// Folder to index [default: the Rust book's ch*.html from `rustc --print sysroot`]
-    #[arg(long, value_name = "PATH")]
+    /// Folder to index, or `book` (the Rust book's ch*.html) or `std` (the standard library's
+    /// API docs, ~2,500 pages) from `rustc --print sysroot`, copied under --out [default: book]
+    #[arg(long, value_name = "PATH|book|std")]
     pub corpus: Option<PathBuf>,
+
+    /// Also time the re-index after one file of the corpus is edited (the copy of `book` or
+    /// `std`, or your folder: the file is restored afterwards).
+    #[arg(long)]
+    pub edit_one: bool,
 
     /// File with one question per line [default: bench/rust_book_questions.txt]
     #[arg(long, value_name = "FILE")]

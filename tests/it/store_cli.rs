@@ -12,13 +12,18 @@ use crate::common::*;
 
 const QUESTION: &str = "How is the dew point computed?";
 
-/// A data folder and a private copy of the sample corpus (tests edit it).
+/// A copy of the shared indexed data folder and a private copy of the sample corpus (tests edit
+/// it) under the same corpus name, so that its embeddings are reused: nothing is embedded until
+/// a test edits a file.
 fn workspace() -> (tempfile::TempDir, std::path::PathBuf) {
-    let dir = tempfile::Builder::new().prefix("qa-store-").tempdir().unwrap();
-    let corpus = dir.path().join("corpus");
+    let dir = copy_of_indexed_sample();
+    let corpus = dir.path().join("sample_corpus");
     copy_dir(&sample_corpus(), &corpus);
     (dir, corpus)
 }
+
+/// The sample corpus's name (from its folder's name).
+const CORPUS: &str = "sample-corpus";
 
 fn index_json(dir: &Path, corpus: &Path, store: &str) -> Value {
     let out = qa(dir).arg("index").arg(corpus).args(["--json", "--store", store]).assert().success();
@@ -136,7 +141,7 @@ fn rejected_items_are_retried_and_failed_ones_are_reported_then_completed() {
     assert!(s["store"]["retried_items"].as_u64().unwrap() >= 2, "{s}");
     // Items the server refuses: the run fails naming them, the rest is stored, nothing is
     // claimed; the next run sends exactly the missing ones.
-    let dir2 = tempfile::Builder::new().prefix("qa-store-b-").tempdir().unwrap();
+    let dir2 = copy_of_indexed_sample();
     let store2 = server.index_url("docs2");
     server.fail_bulk_items(&[keys[2].as_str(), keys[3].as_str()], 400);
     let out = qa(dir2.path()).arg("index").arg(&corpus).args(["--store", &store2]).assert().failure();
@@ -159,7 +164,7 @@ fn rejected_items_are_retried_and_failed_ones_are_reported_then_completed() {
 /// The keys qa gives the generation's chunks (path, id and content hash), as `qa store check`
 /// would list them missing on an empty server.
 fn doc_keys(dir: &Path) -> Vec<String> {
-    let gen_dir = live_generation(dir, "corpus");
+    let gen_dir = live_generation(dir, CORPUS);
     let chunks = qa_core::chunk::read_chunks(&gen_dir.join("chunks.jsonl")).unwrap();
     chunks.iter().map(qa_store::doc::doc_key).collect()
 }
@@ -180,7 +185,7 @@ fn a_dead_server_degrades_answers_and_fails_index_clearly() {
     // Indexing says the local index is complete and the store is not.
     let out = qa(dir.path()).arg("index").arg(&corpus).args(["--store", &store]).assert().failure();
     let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
-    assert!(err.contains("the local index of 'corpus' is complete") && err.contains("127.0.0.1"), "{err}");
+    assert!(err.contains(&format!("the local index of '{CORPUS}' is complete")) && err.contains("127.0.0.1"), "{err}");
 }
 
 #[test]
@@ -204,7 +209,7 @@ fn an_index_of_another_model_or_not_made_by_qa_is_refused() {
     let (dir, corpus) = workspace();
     let store = server.index_url("docs");
     index_json(dir.path(), &corpus, &store);
-    server.set_meta("docs", json!({"qa_store": 1, "model": "another-model", "dimension": 768}));
+    server.set_meta("docs", json!({"qa_store": 1, "model": "another-model", "dimension": 768, "corpus": CORPUS}));
     let out = qa(dir.path()).args(["ask", QUESTION, "--store", &store]).assert().failure();
     let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
     assert!(err.contains("another-model (768 dimensions)") && err.contains("all-MiniLM-L6-v2"), "{err}");
@@ -215,6 +220,28 @@ fn an_index_of_another_model_or_not_made_by_qa_is_refused() {
     let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
     assert!(err.contains("not a qa document store"), "{err}");
     assert!(server.requests().iter().all(|r| r.method == "GET"), "only reads reached the server: {:?}", server.requests().iter().map(|r| format!("{} {}", r.method, r.path)).collect::<Vec<_>>());
+}
+
+#[test]
+fn one_index_holds_one_corpus() {
+    let server = StoreServer::builder(Flavor::OpenSearch).start();
+    let (dir, corpus) = workspace();
+    let store = server.index_url("docs");
+    index_json(dir.path(), &corpus, &store);
+    let stored = server.doc_ids("docs");
+    // A second corpus synced to the same index would delete the first one's chunks as orphans:
+    // refused before anything is written.
+    let other = dir.path().join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::copy(corpus.join("calibration.md"), other.join("calibration.md")).unwrap();
+    server.clear_log();
+    let out = qa(dir.path()).arg("index").arg(&other).args(["--store", &store]).assert().failure();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.contains(&format!("holds the chunks of corpus '{CORPUS}', not of 'other'")), "{err}");
+    assert!(server.bulk_ids_sent().len() == stored.len() && server.doc_ids("docs") == stored, "nothing was written or deleted");
+    // Asking the other corpus against it is the same error, not silently empty lanes.
+    let out = qa(dir.path()).args(["ask", QUESTION, "--corpus", "other", "--store", &store]).assert().failure();
+    assert!(String::from_utf8_lossy(&out.get_output().stderr).contains(&format!("holds the chunks of corpus '{CORPUS}'")));
 }
 
 #[test]

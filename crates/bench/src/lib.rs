@@ -18,6 +18,8 @@ use qa_query::ask::Engine;
 use qa_query::build::{self, IndexOptions};
 use qa_settings::Settings;
 
+pub mod report;
+
 /// Why a benchmark stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum BenchError {
@@ -54,6 +56,9 @@ pub struct BenchOptions {
     pub with_llm: bool,
     /// Questions answered with the local LLM.
     pub llm_questions: usize,
+    /// Also time the re-index after one file of the corpus is edited (the corpus must be a
+    /// copy the bench may write: [`toolchain_docs`] makes one).
+    pub edit_one: bool,
 }
 
 /// Run every measurement on `corpus` with `questions`, indexing into `settings.data_dir` under
@@ -68,7 +73,17 @@ pub fn run(settings: &Settings, corpus: &Path, questions: &[String], o: &BenchOp
     report.insert("date".into(), json!(chrono::Utc::now().format("%Y-%m-%d").to_string()));
     if !o.skip_index {
         say(&format!("indexing {} (full rebuild) ...", corpus.display()));
-        report.insert("index".into(), bench_index(settings, corpus, corpus_name, progress)?);
+        let mut index = bench_index(settings, corpus, corpus_name, progress)?;
+        index["peak_rss_mib"] = json!(vm_hwm_kib() as f64 / 1024.0);
+        report.insert("index".into(), index);
+    }
+    if let Some(index) = report.get_mut("index") {
+        let gen_dir = qa_index::index_store::CorpusDir::new(&settings.vector_dir(), corpus_name).current().ok_or_else(|| BenchError::msg("no live generation".into()))?;
+        let generation = dir_bytes(&gen_dir);
+        let contracts: u64 = ["chunks.jsonl", "kg.jsonl"].iter().map(|f| std::fs::metadata(settings.chunk_dir().join(format!("{corpus_name}_{f}"))).map(|m| m.len()).unwrap_or(0)).sum();
+        index["generation_bytes"] = json!(generation);
+        index["contract_bytes"] = json!(contracts);
+        index["bytes_on_disk"] = json!(generation + contracts);
     }
     say("loading the index and measuring warm retrieval ...");
     let t = Instant::now();
@@ -87,7 +102,99 @@ pub fn run(settings: &Settings, corpus: &Path, questions: &[String], o: &BenchOp
     if o.with_llm {
         report.insert("llm".into(), bench_llm(settings, questions, corpus_name, &out, o.llm_questions, say)?);
     }
+    if o.edit_one {
+        say("editing one file and re-indexing ...");
+        let full_ms = report.get("index").and_then(|i| i["total_ms"].as_f64());
+        report.insert("edit".into(), bench_edit(settings, corpus, corpus_name, full_ms, progress)?);
+    }
     Ok(serde_json::Value::Object(report))
+}
+
+/// A corpus from the toolchain's documentation, copied under `out/corpus/NAME` (the bench may
+/// edit the copy): `book` (the Rust book's `ch*.html`) or `std` (every page of the standard
+/// library's API docs, about 2,500 files).
+pub fn toolchain_docs(out: &Path, name: &str) -> Result<PathBuf> {
+    match name {
+        "book" => rust_book_corpus(out),
+        "std" => {
+            let std_docs = sysroot()?.join("share/doc/rust/html/std");
+            if !std_docs.is_dir() {
+                return Err(BenchError::msg(format!("the std docs are not installed at {} (rustup component add rust-docs)", std_docs.display())));
+            }
+            let dest = out.join("corpus").join("std");
+            let mut n = 0;
+            for e in walkdir::WalkDir::new(&std_docs).into_iter().filter_map(|e| e.ok()).filter(|e| e.file_type().is_file()) {
+                if e.path().extension().is_some_and(|x| x == "html") {
+                    let rel = e.path().strip_prefix(&std_docs).map_err(|e| BenchError::step("walking the std docs", e))?;
+                    let target = dest.join(rel);
+                    if !target.exists() {
+                        if let Some(parent) = target.parent() {
+                            std::fs::create_dir_all(parent).map_err(|e| BenchError::step(format!("creating {}", parent.display()), e))?;
+                        }
+                        std::fs::copy(e.path(), &target).map_err(|e| BenchError::step(format!("copying {}", rel.display()), e))?;
+                    }
+                    n += 1;
+                }
+            }
+            if n == 0 {
+                return Err(BenchError::msg(format!("no .html files in {}", std_docs.display())));
+            }
+            Ok(dest)
+        }
+        other => Err(BenchError::msg(format!("unknown corpus {other:?}: `book`, `std` or a folder"))),
+    }
+}
+
+fn sysroot() -> Result<PathBuf> {
+    let out = Proc::new("rustc").args(["--print", "sysroot"]).output().map_err(|e| BenchError::step("running `rustc --print sysroot`", e))?;
+    Ok(PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
+}
+
+/// Bytes of the files under `dir`.
+fn dir_bytes(dir: &Path) -> u64 {
+    walkdir::WalkDir::new(dir).into_iter().filter_map(|e| e.ok()).filter_map(|e| e.metadata().ok()).filter(|m| m.is_file()).map(|m| m.len()).sum()
+}
+
+/// One file of the corpus edited (a paragraph appended to the middle file in name order), the
+/// corpus indexed again as `qa index` would (unchanged chunks keep their embeddings), the file
+/// restored. The index then holds the edit until the next run.
+fn bench_edit(settings: &Settings, corpus: &Path, corpus_name: &str, full_ms: Option<f64>, progress: &dyn Progress) -> Result<serde_json::Value> {
+    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(corpus)
+        .into_iter()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "html" || x == "md" || x == "txt"))
+        .map(|e| e.into_path())
+        .collect();
+    files.sort();
+    let file = files.get(files.len() / 2).cloned().ok_or_else(|| BenchError::msg(format!("no document under {}", corpus.display())))?;
+    let original = std::fs::read_to_string(&file).map_err(|e| BenchError::step(format!("reading {}", file.display()), e))?;
+    let paragraph = "A paragraph added by `qa bench` to time the re-index of one edited file: the edit touches this document only.";
+    let edited = match original.rfind("</body>") {
+        Some(i) => format!("{}<p>{paragraph}</p>{}", &original[..i], &original[i..]),
+        None => format!("{original}\n\n{paragraph}\n"),
+    };
+    std::fs::write(&file, edited).map_err(|e| BenchError::step(format!("editing {}", file.display()), e))?;
+    let embedder = settings.load_embedder();
+    let run = embedder.map_err(BenchError::from).and_then(|embedder| {
+        let opts = IndexOptions { root: corpus.to_path_buf(), name: Some(corpus_name.into()), rebuild: false };
+        Ok(build::run_index(&settings.index_settings(), embedder.as_ref(), &opts, None, progress)?)
+    });
+    std::fs::write(&file, original).map_err(|e| BenchError::step(format!("restoring {}", file.display()), e))?;
+    let s = run?;
+    let t = &s.timings;
+    Ok(json!({
+        "file": file.strip_prefix(corpus).unwrap_or(&file).display().to_string(),
+        "embedded": s.embedded,
+        "total_ms": t.total_ms,
+        "percent_of_full": full_ms.map(|f| 100.0 * t.total_ms / f.max(1e-9)),
+        "parse_ms": t.parse_ms,
+        "chunk_ms": t.chunk_ms,
+        "embed_ms": t.embed_ms,
+        "hnsw_ms": t.hnsw_ms,
+        "graph_ms": t.graph_ms,
+        "lexical_ms": t.lexical_ms,
+        "write_ms": t.write_ms,
+    }))
 }
 
 /// The Rust book's chapters (shipped with the toolchain) copied under `out/corpus/rust-book`.
@@ -271,7 +378,7 @@ fn bench_cold_ask(out: &Path, settings: &Settings, corpus_name: &str, questions:
         cold_rss = cold_rss.max(rss);
     }
     cold.sort_by(f64::total_cmp);
-    Ok(json!({"runs": cold.len(), "median_ms": percentile(&cold, 50), "min_ms": cold.first(), "max_ms": cold.last(), "peak_rss_mib": cold_rss as f64 / 1024.0}))
+    Ok(json!({"runs": cold.len(), "median_ms": percentile(&cold, 50), "p95_ms": percentile(&cold, 95), "min_ms": cold.first(), "max_ms": cold.last(), "peak_rss_mib": cold_rss as f64 / 1024.0}))
 }
 
 /// Graph figures on the bench generation: schema introspection, entity-index search, an

@@ -64,6 +64,8 @@ pub struct GenerationInfo<'a> {
     pub model: &'a str,
     /// Its dimension.
     pub dimension: usize,
+    /// The corpus's name.
+    pub corpus: &'a str,
 }
 
 /// Opens the configured remote store for a generation. An `Err` is a configuration the user

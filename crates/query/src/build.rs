@@ -421,6 +421,7 @@ impl Run<'_> {
 
     fn up_to_date_summary(&self, mut summary: IndexSummary, chunks: usize, cache: &EmbeddingCache, t_total: Instant) -> IndexSummary {
         summary.kept = chunks;
+        summary.chunks = chunks;
         summary.up_to_date = true;
         if let Some(m) = &cache.manifest {
             summary.concepts = m.concept_count;

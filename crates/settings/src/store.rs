@@ -66,7 +66,7 @@ impl Settings {
         let url = self.store.clone()?;
         let settings = self.clone();
         let open = move |g: &GenerationInfo<'_>| -> qa_core::error::Result<Opened> {
-            let meta = StoreMeta { model: g.model.to_string(), dimension: g.dimension };
+            let meta = StoreMeta { model: g.model.to_string(), dimension: g.dimension, corpus: g.corpus.to_string() };
             let opened = settings.store_connect(Some(&url)).and_then(|store| RemoteLanes::open(store, &meta, g.chunks));
             match opened {
                 Ok(lanes) => Ok(Opened::Ready(Box::new(lanes))),
@@ -79,5 +79,5 @@ impl Settings {
 }
 
 fn generation_of(files: &GenerationFiles) -> Generation<'_> {
-    Generation { chunks: &files.chunks, vectors: &files.vectors, dimension: files.manifest.dimension, model: &files.manifest.model_id, titles: &files.titles }
+    Generation { chunks: &files.chunks, vectors: &files.vectors, dimension: files.manifest.dimension, model: &files.manifest.model_id, corpus: &files.corpus, titles: &files.titles }
 }

@@ -19,7 +19,7 @@ pub const SHOWN: usize = 20;
 pub struct CheckReport {
     /// The store, without credentials.
     pub store: String,
-    /// `missing`, `not-qa`, `model-mismatch` or `ok`: the index itself.
+    /// `missing`, `not-qa`, `model-mismatch`, `corpus-mismatch` or `ok`: the index itself.
     pub index: String,
     /// The index's model, when it is qa's.
     pub model: Option<String>,
@@ -82,7 +82,14 @@ pub fn check(store: &DocumentStore, generation: &Generation<'_>) -> Result<Check
         IndexState::NotOurs => "not-qa".into(),
         IndexState::Ours(found) => {
             report.model = Some(found.describe());
-            if found == meta { "ok".into() } else { "model-mismatch".into() }
+            if !found.same_vectors(&meta) {
+                "model-mismatch".into()
+            } else if found.corpus != meta.corpus {
+                report.model = Some(format!("{}, corpus '{}'", found.describe(), found.corpus));
+                "corpus-mismatch".into()
+            } else {
+                "ok".into()
+            }
         }
     };
     if report.index == "missing" || report.index == "not-qa" {

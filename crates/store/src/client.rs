@@ -114,7 +114,8 @@ impl DocumentStore {
         match self.state()? {
             IndexState::Missing => Err(StoreError::Missing { target: self.target() }),
             IndexState::NotOurs => Err(StoreError::NotOurs { target: self.target() }),
-            IndexState::Ours(found) if &found != meta => Err(StoreError::ModelMismatch { target: self.target(), found: found.describe(), expected: meta.describe() }),
+            IndexState::Ours(found) if !found.same_vectors(meta) => Err(StoreError::ModelMismatch { target: self.target(), found: found.describe(), expected: meta.describe() }),
+            IndexState::Ours(found) if found.corpus != meta.corpus => Err(StoreError::CorpusMismatch { target: self.target(), found: found.corpus, expected: meta.corpus.clone() }),
             IndexState::Ours(_) => Ok(()),
         }
     }

@@ -123,12 +123,15 @@ pub struct StoreMeta {
     pub model: String,
     /// Its dimension.
     pub dimension: usize,
+    /// The corpus whose chunks the index holds: one index per corpus (a sync deletes what its
+    /// corpus does not have, so two corpora in one index would erase each other).
+    pub corpus: String,
 }
 
 impl StoreMeta {
     /// The `_meta` object.
     pub fn to_json(&self) -> Value {
-        json!({"qa_store": LAYOUT, "model": self.model, "dimension": self.dimension, "written_by": concat!("qa ", env!("CARGO_PKG_VERSION"))})
+        json!({"qa_store": LAYOUT, "model": self.model, "dimension": self.dimension, "corpus": self.corpus, "written_by": concat!("qa ", env!("CARGO_PKG_VERSION"))})
     }
 
     /// The meta of a mapping answer (`{INDEX: {"mappings": {"_meta": …}}}`): `None` when the
@@ -138,12 +141,18 @@ impl StoreMeta {
         if meta.get("qa_store").and_then(Value::as_u64) != Some(LAYOUT) {
             return None;
         }
-        Some(StoreMeta { model: meta.get("model")?.as_str()?.to_string(), dimension: meta.get("dimension")?.as_u64()? as usize })
+        let text = |k: &str| meta.get(k).and_then(Value::as_str).map(str::to_string);
+        Some(StoreMeta { model: text("model")?, dimension: meta.get("dimension")?.as_u64()? as usize, corpus: text("corpus")? })
     }
 
     /// `model (N dimensions)`.
     pub fn describe(&self) -> String {
         format!("{} ({} dimensions)", self.model, self.dimension)
+    }
+
+    /// Vectors of the same model and dimension (what a kNN query needs).
+    pub fn same_vectors(&self, other: &StoreMeta) -> bool {
+        self.model == other.model && self.dimension == other.dimension
     }
 }
 
@@ -159,7 +168,7 @@ mod tests {
 
     #[test]
     fn mappings_follow_each_back_ends_vector_api() {
-        let meta = StoreMeta { model: "m".into(), dimension: 384 };
+        let meta = StoreMeta { model: "m".into(), dimension: 384, corpus: "notes".into() };
         let os = Flavor::OpenSearch.create_body(&meta);
         assert_eq!(os.pointer("/settings/index/knn"), Some(&json!(true)));
         let v = &os["mappings"]["properties"]["embedding"];

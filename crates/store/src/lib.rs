@@ -52,6 +52,16 @@ pub enum StoreError {
         /// The generation's model and dimension.
         expected: String,
     },
+    /// The index holds another corpus's chunks.
+    #[error("{target} holds the chunks of corpus '{found}', not of '{expected}'\n  fix: give each corpus an index of its own (the URL's last path segment)")]
+    CorpusMismatch {
+        /// The index URL, without credentials.
+        target: String,
+        /// The corpus its `_meta` names.
+        found: String,
+        /// This generation's corpus.
+        expected: String,
+    },
     /// The index does not exist (a query or check against a store never synced).
     #[error("{target} does not exist\n  fix: fill it with `qa index <FOLDER> --store {target}`")]
     Missing {

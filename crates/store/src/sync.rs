@@ -176,6 +176,8 @@ pub struct Generation<'a> {
     pub dimension: usize,
     /// The embedding model's id.
     pub model: &'a str,
+    /// The corpus's name.
+    pub corpus: &'a str,
     /// Document titles by source file.
     pub titles: &'a BTreeMap<String, String>,
 }
@@ -183,7 +185,7 @@ pub struct Generation<'a> {
 impl Generation<'_> {
     /// The `_meta` of an index of these vectors.
     pub fn meta(&self) -> StoreMeta {
-        StoreMeta { model: self.model.to_string(), dimension: self.dimension }
+        StoreMeta { model: self.model.to_string(), dimension: self.dimension, corpus: self.corpus.to_string() }
     }
 
     fn document(&self, row: usize) -> StoredChunk {

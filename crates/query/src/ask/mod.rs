@@ -233,7 +233,7 @@ impl Engine {
         // degrades every answer to the local files, with a note.
         let (store, store_note) = match &settings.store {
             None => (None, None),
-            Some(opener) => match (opener.open)(&GenerationInfo { chunks: &chunks, model: &manifest.model_id, dimension: manifest.dimension })? {
+            Some(opener) => match (opener.open)(&GenerationInfo { chunks: &chunks, model: &manifest.model_id, dimension: manifest.dimension, corpus: &cd.name })? {
                 Opened::Ready(s) => (Some(s), None),
                 Opened::Unavailable(why) => {
                     tracing::warn!("retrieval store unavailable: {why}");
