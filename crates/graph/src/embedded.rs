@@ -17,6 +17,12 @@ const ENTITY_INDEX: &[(&str, &[&str])] =
 
 /// Node counts per label and edge counts per type, from the store's own statistics.
 /// `query` runs Cypher in whichever transaction the caller holds.
+/// A label or relationship type with at most this many members is scanned for its property keys;
+/// larger ones are sampled (`EmbeddedGraph::schema`).
+const SCHEMA_SCAN_LIMIT: u64 = 5_000;
+/// Nodes looked up by id to sample the keys of large labels and types.
+const SCHEMA_SAMPLE_NODES: u64 = 400;
+
 fn counts_in(query: impl Fn(&str) -> graphdblite::Result<Vec<graphdblite::Record>>) -> Result<(BTreeMap<String, u64>, BTreeMap<String, u64>)> {
     let (mut labels, mut types) = (BTreeMap::new(), BTreeMap::new());
     for r in query("CALL db.counts() YIELD kind, name, count RETURN kind, name, count").map_err(gerr)? {
@@ -32,6 +38,43 @@ fn counts_in(query: impl Fn(&str) -> graphdblite::Result<Vec<graphdblite::Record
         };
     }
     Ok((labels, types))
+}
+
+/// Property keys of the store's labels and relationship types (the store keeps no key
+/// catalogue): those with at most `scan_limit` members are scanned, the others sampled.
+fn property_keys(
+    query: impl Fn(&str) -> graphdblite::Result<Vec<graphdblite::Record>>,
+    labels: &BTreeMap<String, u64>,
+    types: &BTreeMap<String, u64>,
+    scan_limit: u64,
+) -> Result<std::collections::BTreeSet<String>> {
+    let mut keys = std::collections::BTreeSet::new();
+    // Property keys from a sample of each label and type (the store keeps no key catalogue).
+    // graphdblite materializes a whole MATCH before its LIMIT applies: on 60,000 documents
+    // a scan of one edge type took 20 s and 3.7 GB before failing. So a label or type with
+    // few members is scanned, and the others are sampled through point lookups of node ids
+    // spread over the store (each lookup and its outgoing edges cost microseconds).
+    // graphdblite takes no backtick-quoted names, so only plain identifiers are scanned.
+    let plain = |s: &&String| s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    for label in labels.iter().filter(|(_, n)| **n <= scan_limit).map(|(l, _)| l).filter(plain) {
+        let q = format!("MATCH (n:{label}) RETURN keys(n) AS ks LIMIT 200");
+        keys.extend(query(&q).map_err(gerr)?.iter().flat_map(|r| string_list(r.get("ks"))));
+    }
+    for ty in types.iter().filter(|(_, n)| **n <= scan_limit).map(|(t, _)| t).filter(plain) {
+        let q = format!("MATCH ()-[r:{ty}]->() RETURN keys(r) AS ks LIMIT 200");
+        keys.extend(query(&q).map_err(gerr)?.iter().flat_map(|r| string_list(r.get("ks"))));
+    }
+    if labels.values().chain(types.values()).any(|n| *n > scan_limit) {
+        let nodes: u64 = labels.values().sum();
+        let step = (nodes / SCHEMA_SAMPLE_NODES).max(1);
+        let ids: Vec<String> = (0..SCHEMA_SAMPLE_NODES).map(|i| (1 + i * step).to_string()).collect();
+        let ids = ids.join(", ");
+        let q = format!("UNWIND [{ids}] AS i MATCH (n) WHERE id(n) = i RETURN keys(n) AS ks");
+        keys.extend(query(&q).map_err(gerr)?.iter().flat_map(|r| string_list(r.get("ks"))));
+        let q = format!("UNWIND [{ids}] AS i MATCH (n) WHERE id(n) = i WITH n MATCH (n)-[r]->() RETURN keys(r) AS ks");
+        keys.extend(query(&q).map_err(gerr)?.iter().flat_map(|r| string_list(r.get("ks"))));
+    }
+    Ok(keys)
 }
 
 fn string_list(v: Option<&Value>) -> Vec<String> {
@@ -240,18 +283,7 @@ impl GraphStore for EmbeddedGraph {
         let mut db = Database::open_with_config(&self.path, config).map_err(gerr)?;
         let tx = db.read_tx().map_err(gerr)?;
         let (labels, types) = counts_in(|q| tx.query(q))?;
-        let mut keys = std::collections::BTreeSet::new();
-        // Property keys from a sample of each label (the store keeps no key catalogue).
-        // graphdblite takes no backtick-quoted names, so only plain identifiers are sampled.
-        let plain = |s: &&String| s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-        for label in labels.keys().filter(plain) {
-            let q = format!("MATCH (n:{label}) RETURN keys(n) AS ks LIMIT 200");
-            keys.extend(tx.query(&q).map_err(gerr)?.iter().flat_map(|r| string_list(r.get("ks"))));
-        }
-        for ty in types.keys().filter(plain) {
-            let q = format!("MATCH ()-[r:{ty}]->() RETURN keys(r) AS ks LIMIT 200");
-            keys.extend(tx.query(&q).map_err(gerr)?.iter().flat_map(|r| string_list(r.get("ks"))));
-        }
+        let keys = property_keys(|q| tx.query(q), &labels, &types, SCHEMA_SCAN_LIMIT)?;
         tx.commit().map_err(gerr)?;
         Ok(GraphSchema {
             labels: labels.into_keys().collect(),
@@ -406,6 +438,13 @@ mod tests {
         assert_eq!((s3.nodes, s3.relationships, s3.properties_set), (0, 0, 0));
 
         let schema = g.schema().unwrap();
+        // Sampling by node ids (for labels and types too large to scan) finds the same keys.
+        let mut db = Database::open_with_config(dir.path().join("g.db"), Config { max_result_rows: 0, ..Config::default() }).unwrap();
+        let tx = db.read_tx().unwrap();
+        let (labels, types) = counts_in(|q| tx.query(q)).unwrap();
+        let sampled = property_keys(|q| tx.query(q), &labels, &types, 0).unwrap();
+        assert_eq!(sampled.into_iter().collect::<Vec<_>>(), schema.property_keys);
+        drop(tx);
         assert_eq!(schema.labels, vec!["Concept", "Document"]);
         assert_eq!(schema.relationship_types, vec!["EXTENDS"]);
         assert!(schema.property_keys.contains(&"kind".to_string()) && schema.property_keys.contains(&"id".to_string()));
