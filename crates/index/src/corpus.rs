@@ -100,6 +100,14 @@ pub struct SourceDoc {
     pub title: Option<String>,
 }
 
+impl SourceDoc {
+    /// Whether the indexed text (not the markup, navigation or boilerplate left out) contains
+    /// `needle`.
+    pub fn text_contains(&self, needle: &str) -> bool {
+        self.blocks.iter().any(|b| b.text.contains(needle))
+    }
+}
+
 /// A file or folder left out of the corpus, and why.
 #[derive(Debug, Clone, Serialize)]
 pub struct Skipped {
