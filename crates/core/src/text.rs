@@ -195,6 +195,10 @@ pub fn is_phrase_breaker(word: &str) -> bool {
 /// digits or non-ASCII letters are kept).
 pub fn singular(word: &str) -> String {
     let w = word;
+    // Irregular plurals that name things in schemas and questions ("people" of `person_id`).
+    if let Some((_, one)) = [("people", "person"), ("children", "child"), ("men", "man"), ("women", "woman"), ("staff", "staff")].iter().find(|(many, _)| *many == w) {
+        return one.to_string();
+    }
     let n = w.len();
     if n <= 3 || !w.is_ascii() || w.chars().any(|c| c.is_ascii_digit()) {
         return w.to_string();

@@ -368,7 +368,7 @@ pub fn comparisons(t: &[Token], qs: &[Quantity], date_tokens: &[bool]) -> Vec<Co
                 "under" | "below" | "beneath" | "<" => Some(Op::Lt),
                 ">=" | "≥" => Some(Op::Ge),
                 "<=" | "≤" => Some(Op::Le),
-                "=" | "equals" | "exactly" => Some(Op::Eq),
+                "=" | "equals" | "exactly" | "only" | "just" => Some(Op::Eq),
                 "!=" => Some(Op::Ne),
                 _ => None,
             };
@@ -382,7 +382,7 @@ pub fn comparisons(t: &[Token], qs: &[Quantity], date_tokens: &[bool]) -> Vec<Co
                 o.filter(|_| t.get(s - 1).is_some_and(|x| x.is_word()) && !is_negation(back(1)))
             });
             if let Some(o) = one_op {
-                let skip = usize::from(!matches!(back(1), "over" | "under" | "above" | "below" | "beneath" | "exceeding" | "exceeds" | "exceed" | "beyond" | "past" | ">" | "<" | ">=" | "≥" | "<=" | "≤" | "=" | "equals" | "exactly" | "!="));
+                let skip = usize::from(!matches!(back(1), "over" | "under" | "above" | "below" | "beneath" | "exceeding" | "exceeds" | "exceed" | "beyond" | "past" | ">" | "<" | ">=" | "≥" | "<=" | "≤" | "=" | "equals" | "exactly" | "only" | "just" | "!="));
                 op = Some(o);
                 start = s - 1 - skip;
                 cue = back(1 + skip).to_string();

@@ -105,12 +105,35 @@ struct Point {
     month: Option<u32>,
 }
 
+/// A day of the month written as a number ("9", "9th", "21st").
+fn day_of(t: &Token) -> Option<u32> {
+    let w = t.lower.as_str();
+    let digits = ["st", "nd", "rd", "th"].iter().find_map(|s| w.strip_suffix(s)).unwrap_or(w);
+    if digits.is_empty() || digits.len() > 2 || !digits.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse::<u32>().ok().filter(|d| (1..=31).contains(d))
+}
+
 /// A year, "March 2025", "March of 2025", "Q1 2025", "the first quarter of 2024", an ISO day, or a
 /// month alone (when `month_alone`), starting at token `i`.
 fn point_at(t: &[Token], i: usize, month_alone: bool, default_year: Option<i32>) -> Option<Point> {
     let tok = t.get(i)?;
     if let Some(d) = tok.date() {
         return Some(Point { from: Some(d), to: Some(d), grain: Grain::Day, end: i + 1, year: None, month: None });
+    }
+    // "9 August 2025", "9th of August": a day.
+    if let Some(day) = day_of(tok) {
+        let k = if t.get(i + 1).is_some_and(|x| x.lower == "of") { i + 2 } else { i + 1 };
+        if let Some(m) = t.get(k).and_then(|x| month_of(&x.lower)) {
+            let (y, end) = match t.get(k + 1).and_then(year_of) {
+                Some(y) => (Some(y), k + 2),
+                None => (default_year, k + 1),
+            };
+            if let Some(d) = y.and_then(|y| NaiveDate::from_ymd_opt(y, m, day)) {
+                return Some(Point { from: Some(d), to: Some(d), grain: Grain::Day, end, year: None, month: None });
+            }
+        }
     }
     if let Some(y) = year_of(tok) {
         let (from, to) = year_range(y);
@@ -143,6 +166,17 @@ fn point_at(t: &[Token], i: usize, month_alone: bool, default_year: Option<i32>)
         return Some(Point { from, to, grain: Grain::Quarter, end, year: None, month: None });
     }
     let m = month_of(w)?;
+    // "August 9, 2025", "August 9th 2025": a day.
+    if let Some(day) = t.get(i + 1).and_then(day_of) {
+        let k = if t.get(i + 2).is_some_and(|x| x.lower == ",") { i + 3 } else { i + 2 };
+        let (y, end) = match t.get(k).and_then(year_of) {
+            Some(y) => (Some(y), k + 1),
+            None => (default_year, i + 2),
+        };
+        if let Some(d) = y.and_then(|y| NaiveDate::from_ymd_opt(y, m, day)) {
+            return Some(Point { from: Some(d), to: Some(d), grain: Grain::Day, end, year: None, month: None });
+        }
+    }
     // "may" and "march" as verbs: a month only when written with a capital or a year follows.
     let verb_like = matches!(w, "may" | "march") && !tok.capitalized();
     let (y, end) = match (t.get(i + 1).and_then(year_of), t.get(i + 1).map(|x| x.lower.as_str()), t.get(i + 2).and_then(year_of)) {
@@ -353,6 +387,10 @@ mod tests {
         let m = &dates("visits in March")[0];
         assert_eq!((m.from, m.month_of_year), (None, Some(3)));
         assert!(dates("you may go").is_empty());
+        for q in ["on 9 August 2025", "on the 9th of August 2025", "on August 9, 2025"] {
+            let m = &dates(q)[0];
+            assert_eq!((m.from, m.to, m.grain), (d(2025, 8, 9), d(2025, 8, 9), Grain::Day), "{q}");
+        }
         let m = &dates("on 2024-03-05")[0];
         assert_eq!((m.from, m.to, m.grain), (d(2024, 3, 5), d(2024, 3, 5), Grain::Day));
     }

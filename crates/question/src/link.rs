@@ -233,14 +233,22 @@ impl<'a> Linker<'a> {
                         l.families.push((text::word_family(&f.words[0]), Entry { target: target.clone(), weight: f.weight * 0.7, how: How::Family, negated: false }));
                     }
                 }
-                // "age" of `pets.pet_age`: a column named with its table's name first is named by
-                // the rest in that table's context.
+                // "age" of `pets.pet_age`, "other details" of `students.other_student_details`: a
+                // column whose name holds its table's name is named by the rest in that table's
+                // context.
                 let words = names::name_words(&field.name);
                 let table_words: Vec<String> = names::name_words(&c.name).iter().map(|w| text::singular(w)).collect();
-                if field.key == KeyRole::None && words.len() > table_words.len() && words.iter().zip(&table_words).all(|(w, t)| text::singular(w) == *t) {
-                    let rest = words[table_words.len()..].to_vec();
-                    if rest.iter().any(|w| !GENERIC_SUFFIXES.contains(&w.as_str()) && !text::is_stop(w)) {
-                        l.add(&rest, Entry { target: target.clone(), weight: 0.8, how: How::Head, negated: false });
+                if field.key == KeyRole::None && words.len() > table_words.len() {
+                    let at = (0..=words.len() - table_words.len()).find(|&s| words[s..s + table_words.len()].iter().zip(&table_words).all(|(w, t)| text::singular(w) == *t));
+                    if let Some(s) = at {
+                        let rest: Vec<String> = words[..s].iter().chain(&words[s + table_words.len()..]).cloned().collect();
+                        if rest.iter().any(|w| !GENERIC_SUFFIXES.contains(&w.as_str()) && !text::is_stop(w)) {
+                            // Said with the table's name inside ("other_person_details") the rest
+                            // is a common name of many tables ("other details"): nearly a core
+                            // form. A leading table name ("pet_age") leaves a head word.
+                            let entry = if s == 0 { Entry { target: target.clone(), weight: 0.8, how: How::Head, negated: false } } else { Entry { target: target.clone(), weight: 0.92, how: How::Core, negated: false } };
+                            l.add(&rest, entry);
+                        }
                     }
                 }
                 // Multi-word names: each content word's family too ("enrolled" → enrollment_date).

@@ -208,10 +208,10 @@ fn word_is_quantity(tokens: &[Token], i: usize) -> bool {
     }
     let prev = i.checked_sub(1).map(|j| tokens[j].lower.as_str()).unwrap_or("");
     let next = tokens.get(i + 1);
-    let after_cue = matches!(prev, "than" | "top" | "the" | "least" | "most" | "exactly" | "over" | "under" | "above" | "below" | "first" | "last" | "between" | "and" | "or" | "with" | "have" | "has" | "had");
+    let after_cue = matches!(prev, "than" | "top" | "the" | "least" | "most" | "exactly" | "only" | "just" | "over" | "under" | "above" | "below" | "first" | "last" | "between" | "and" | "or" | "with" | "have" | "has" | "had");
     let before_plural = next.is_some_and(|n| n.is_word() && n.lower != n.norm);
     let before_rank = next.is_some_and(|n| n.lower.ends_with("est") || matches!(n.lower.as_str(), "most" | "least" | "more" | "fewer" | "less"));
-    w != "one" && (after_cue || before_plural || before_rank) || w == "one" && (matches!(prev, "than" | "exactly" | "least" | "most" | "between") || before_rank)
+    w != "one" && (after_cue || before_plural || before_rank) || w == "one" && (matches!(prev, "than" | "exactly" | "only" | "just" | "least" | "most" | "between") || before_rank)
 }
 
 #[cfg(test)]
@@ -229,6 +229,7 @@ mod tests {
         assert_eq!(q("longer than 30 minutes below -10 °C"), [(30.0, Some("min")), (-10.0, Some("c"))]);
         assert_eq!(q("more than two vets, the three largest"), [(2.0, None), (3.0, None)]);
         assert_eq!(q("one of the cats"), []);
+        assert_eq!(q("spoken in only one country, by just two people"), [(1.0, None), (2.0, None)]);
         assert_eq!(q("at least twice"), [(2.0, None)]);
         assert_eq!(q("usage of 5 cubic metres"), [(5.0, Some("m3"))]);
         assert!(quantities(&tokenize("in 2024"))[0].year_like);

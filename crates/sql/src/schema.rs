@@ -110,6 +110,11 @@ pub struct SchemaContext {
     /// `<table>_id` → `<table>(id)`), child → parent.
     #[serde(skip)]
     pub(crate) inferred: Vec<JoinStep>,
+    /// Word families of the question being planned ([`SchemaContext::for_question`]): of two
+    /// foreign keys between the same tables, the one whose column says one of them is followed
+    /// ("where students currently live" → `current_address_id`, not `permanent_address_id`).
+    #[serde(skip)]
+    pub(crate) key_words: Vec<String>,
 }
 
 pub(crate) use qa_core::text::singular;
@@ -120,7 +125,26 @@ impl SchemaContext {
     pub fn build(db: DbSchema, semantic: Option<SemanticSchema>) -> SchemaContext {
         let warnings = semantic.as_ref().map(|s| s.check_against(&db)).unwrap_or_default();
         let inferred = infer_keys(&db);
-        SchemaContext { db, semantic, warnings, inferred }
+        SchemaContext { db, semantic, warnings, inferred, key_words: Vec::new() }
+    }
+
+    /// This context for planning `question`: joins prefer the foreign keys its words name.
+    pub(crate) fn for_question(&self, question: &str) -> SchemaContext {
+        let key_words = qa_core::text::words(question).iter().map(|w| key_family(w)).collect();
+        // (Words of four letters or more count, and "now".)
+        SchemaContext { key_words, ..self.clone() }
+    }
+
+    /// A join step's column (on either side) is named by a word of the question, other than
+    /// the words it shares with the tables' names and generic suffixes.
+    fn step_named(&self, e: &JoinStep) -> bool {
+        if self.key_words.is_empty() {
+            return false;
+        }
+        let table_words: Vec<String> = [&e.from_table, &e.to_table].iter().flat_map(|t| qa_question::names::name_words(t)).collect();
+        [&e.from_column, &e.to_column].iter().flat_map(|c| qa_question::names::name_words(c)).any(|w| {
+            w.len() >= 4 && !table_words.contains(&w) && !qa_question::names::GENERIC_SUFFIXES.contains(&w.as_str()) && self.key_words.contains(&key_family(&w))
+        })
     }
 
     /// `step` (either direction) follows an inferred, not a declared, foreign key.
@@ -240,6 +264,8 @@ impl SchemaContext {
                 edges.push(JoinStep { from_table: rt.name.clone(), from_column: rc.clone(), to_table: t.name.clone(), to_column: c.clone() });
             }
         }
+        // Keys the question names first: the search takes the first edge between two tables.
+        edges.sort_by_key(|e| !self.step_named(e));
         edges
     }
 
@@ -251,6 +277,20 @@ impl SchemaContext {
     pub(crate) fn table(&self, name: &str) -> Option<&TableInfo> {
         self.db.table(name)
     }
+}
+
+/// A word's family, adverbs by their adjective ("currently" → current).
+pub(crate) fn key_family(word: &str) -> String {
+    let w = word.to_lowercase();
+    // "now", "at the moment", "presently" say current.
+    if matches!(w.as_str(), "now" | "moment" | "presently" | "nowadays") {
+        return "current".to_string();
+    }
+    let w = match w.strip_suffix("ly") {
+        Some(a) if a.len() >= 5 => a.to_string(),
+        _ => w,
+    };
+    qa_core::text::word_family(&w)
 }
 
 /// Foreign keys implied by names where none is declared (see [`SchemaContext::inferred`]).

@@ -177,6 +177,11 @@ impl Reader<'_> {
         {
             return Some(Measured::Col(c, Some(mi)));
         }
+        // "more than 50 different attendees": what is counted comes after the adjective.
+        let mut end = end;
+        while matches!(self.word(end), "different" | "distinct" | "unique" | "separate" | "individual") {
+            end += 1;
+        }
         if let Some(first) = self.ms.iter().position(|m| m.start == end) {
             if let Some((c, _)) = self.fields_of(first).into_iter().find(|(c, _)| self.is_measure(c)).filter(|_| !self.names_table(first)) {
                 return Some(Measured::Col(c, Some(first)));
@@ -334,7 +339,36 @@ impl Reader<'_> {
                 }
                 Measured::Rows(table, mi) => {
                     let Some(entity) = self.entity.clone() else { continue };
+                    // "languages spoken by only one country" on a table whose rows each refer to
+                    // one country: the values shown are groups, counted by the rows' distinct
+                    // references (a row has one related row at most, so no sub-query counts it).
+                    if let Some(path) = self.path(&entity, &table, &[])
+                        && let [step] = path.as_slice()
+                        && !super::ir::multiplies(self.ctx, step)
+                        && self.ctx.table(&entity).is_some_and(|t| t.foreign_keys.iter().any(|fk| fk.columns.len() == 1 && fk.columns[0].eq_ignore_ascii_case(&step.from_column)))
+                    {
+                        let role = format!("table {table} (related rows {} {})", c.op.sql(), qt.value);
+                        self.mark(c.start..c.end, role.clone());
+                        if let Some(mi) = mi {
+                            self.consume(mi, role);
+                        }
+                        let refs = ColRef::new(&step.from_table, &step.from_column);
+                        self.q.having.push(Having { expr: Expr::Agg { func: AggFunc::CountDistinct, col: Some(refs) }, op: c.op, value: qt.value });
+                        continue;
+                    }
                     let Some(mut sub) = self.related_count(&entity, &table, c.op, qt.value) else { continue };
+                    // "more than 3 different speakers" named by the related rows' key to them
+                    // (`sessions.speaker_id`): the distinct values of that key are counted.
+                    let counted_key = mi.and_then(|mi| match &self.ms[mi].best().target {
+                        Target::Field { collection, field } if collection.eq_ignore_ascii_case(&table) && self.ctx.table(collection).is_some_and(|t| t.foreign_keys.iter().any(|fk| fk.columns.len() == 1 && fk.columns[0].eq_ignore_ascii_case(field))) => Some(ColRef::new(collection, field)),
+                        _ => None,
+                    });
+                    if let (Some(k), Cond::InSub { query, .. }) = (counted_key, &mut sub)
+                        && query.table.eq_ignore_ascii_case(&table)
+                        && let Some(h) = query.having.first_mut()
+                    {
+                        h.expr = Expr::Agg { func: AggFunc::CountDistinct, col: Some(k) };
+                    }
                     // "between one and two paragraphs".
                     if let (Some(h), Cond::InSub { query, .. }) = (c.high, &mut sub)
                         && let Some(first) = query.having.first().cloned()
@@ -725,7 +759,18 @@ impl Reader<'_> {
             }
             let readings: Vec<qa_question::Link> = self.readings(mi).into_iter().cloned().collect();
             let ctx = self.context_tables();
-            let one_word = |l: &qa_question::Link| l.target.field().is_some_and(|f| names::name_words(f).iter().filter(|w| !qa_question::names::FLAG_PREFIXES.contains(&w.as_str()) && !FLAG_WORDS.contains(&w.as_str())).count() <= 1);
+            // The particle of a phrasal verb is part of what the flag says: "sold" is not
+            // `is_sold_out` ("opt" of `sms_opt_in` is no verb).
+            let one_word = |l: &qa_question::Link| {
+                l.target.field().is_some_and(|f| {
+                    let w = names::name_words(f);
+                    let said = (0..w.len()).filter(|&i| {
+                        let particle = matches!(w[i].as_str(), "in" | "out" | "off" | "up") && i > 0 && !matches!(w[i - 1].as_str(), "opt" | "is" | "has" | "was");
+                        particle || !qa_question::names::FLAG_PREFIXES.contains(&w[i].as_str()) && !FLAG_WORDS.contains(&w[i].as_str())
+                    });
+                    said.count() <= 1
+                })
+            };
             // A two-word family reading ("paperless bills" of `paperless_billing`) names the whole flag.
             let flag = readings.iter().filter(|l| (!matches!(l.how, How::Part | How::Head | How::Acronym | How::Joined | How::Family) || one_word(l) || l.how == How::Family && l.len() >= 2) && matches!(&l.target, Target::Field { collection, field } if self.kind(&ColRef::new(collection, field)) == FieldKind::Flag)).max_by(|a, b| {
                 let ia = ctx.iter().any(|t| t.eq_ignore_ascii_case(a.target.collection()));
@@ -739,6 +784,18 @@ impl Reader<'_> {
                     continue;
                 }
                 let col = ColRef::new(&t, &f);
+                // "refunded ones included", "including cancelled ones": the flagged rows are
+                // counted too, so the flag is no condition.
+                let (fs, fe) = (self.ms[mi].start, self.ms[mi].end);
+                let included = (fe..(fe + 3).min(self.n())).any(|k| matches!(self.word(k), "included" | "too")) || (fs.saturating_sub(2)..fs).any(|k| matches!(self.word(k), "including" | "incl"));
+                if included {
+                    let marks: Vec<usize> = (fs.saturating_sub(2)..(fe + 3).min(self.n())).filter(|&k| matches!(self.word(k), "included" | "too" | "including" | "incl" | "ones" | "one")).collect();
+                    for k in marks {
+                        self.mark(k..k + 1, format!("{col}: either value"));
+                    }
+                    self.consume(mi, format!("{col}: either value"));
+                    continue;
+                }
                 // "signed consent" for `consent_signed`: two words of one flag are one condition.
                 if self.q.filters.iter().any(|x| matches!(x, Cond::Cmp { col: c, .. } if *c == col)) {
                     self.consume(mi, format!("{col} flag"));
@@ -747,7 +804,12 @@ impl Reader<'_> {
                 let neg = self.negation_before(self.ms[mi].start);
                 // "English is not the official language" on rows related to many: the value and
                 // the flag hold together for no related row.
-                let group = neg.filter(|&j| self.negates_group(j, &t)).is_some();
+                // "stages that have never had a headliner": no related row has the flag (said of
+                // existence: "never", "no", "without", "not … have/any").
+                let start = self.ms[mi].start;
+                let of_existence = neg.is_some_and(|j| matches!(self.word(j), "never" | "no" | "without") || (j + 1..start).any(|k| matches!(self.word(k), "have" | "has" | "had" | "any")));
+                let fans = !t.eq_ignore_ascii_case(&self.q.table) && self.ctx.join_path(&self.q.table, &t).is_some_and(|p| p.iter().any(|s| super::ir::multiplies(self.ctx, s)));
+                let group = neg.filter(|&j| self.negates_group(j, &t)).is_some() || of_existence && fans;
                 if group {
                     self.negated_groups.push(t.clone());
                 }

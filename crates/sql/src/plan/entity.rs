@@ -30,9 +30,10 @@ impl Reader<'_> {
         let in_name = |r: &Reader, i: usize| r.ms.iter().any(|m| m.start <= i && i < m.end && m.end - m.start >= 2 && matches!(&m.best().target, Target::Field { .. }));
         let count = self.a.aggregates.iter().find(|g| g.func == qa_question::cues::AggWord::Count && !in_name(self, g.start)).map(|g| (g.start, g.end, g.target));
         let mut entity: Option<(String, Option<usize>)> = None;
-        // "which X …", "what X …" (a sentence's first words).
+        // "which X …", "what X …" (a sentence's first words, or after a leading clause: "For
+        // volunteers with …, what other details …").
         for &(s, e) in &self.a.sentences {
-            for i in s..(s + 2).min(e) {
+            for i in (s..e).filter(|&i| i < s + 2 || self.word(i - 1) == ",") {
                 if matches!(self.word(i), "which" | "what")
                     && !matches!(self.word(i + 1), "is" | "are" | "was" | "were")
                     && let Some(mi) = self.head_at(i + 1)
@@ -102,7 +103,13 @@ impl Reader<'_> {
                         }
                     }
                 }
-                votes.sort_by_key(|v| std::cmp::Reverse(v.1));
+                // A tie goes to the table the rest of the question names or holds a value of
+                // ("VoltMobile's legal name": the sponsor's, not an artist's).
+                let elsewhere = |t: &str| {
+                    let outside = |m: &&qa_question::Mention| !p.items.iter().any(|it| m.start >= it.start && m.end <= it.end);
+                    self.ms.iter().filter(|m| matches!(m.best().target, Target::Value { .. }) || outside(m) && matches!(m.best().target, Target::Collection { .. })).filter(|m| m.best().target.collection().eq_ignore_ascii_case(t)).count()
+                };
+                votes.sort_by_key(|v| (std::cmp::Reverse(v.1), std::cmp::Reverse(elsewhere(&v.0))));
                 if let Some((t, _)) = votes.first() {
                     entity = Some((t.clone(), None));
                 }
@@ -191,8 +198,16 @@ impl Reader<'_> {
             let best = tables.iter().max_by(|a, b| (a.1 + 0.1 * support(&a.0) as f64).partial_cmp(&(b.1 + 0.1 * support(&b.0) as f64)).unwrap_or(std::cmp::Ordering::Equal));
             return best.map(|(t, _)| t.clone());
         }
-        let m = &self.ms[mi];
-        Some(m.best().target.collection().to_string())
+        // A column named in several tables ("other details"): the one of a table the question
+        // names elsewhere ("… about students"), unless another reading is clearly better.
+        let best = self.ms[mi].best();
+        let named = |t: &str| self.ms.iter().enumerate().any(|(j, o)| j != mi && matches!(o.best().target, Target::Collection { .. }) && o.best().target.collection().eq_ignore_ascii_case(t));
+        if !named(best.target.collection())
+            && let Some(l) = readings.iter().filter(|l| matches!(l.target, Target::Field { .. }) && l.score >= 0.65 * best.score).find(|l| named(l.target.collection()))
+        {
+            return Some(l.target.collection().to_string());
+        }
+        Some(best.target.collection().to_string())
     }
 
     /// Nothing names a table: ask which one.
@@ -320,7 +335,21 @@ impl Reader<'_> {
                         }
                     }
                 }
+                // "all lines", "both phone numbers": a plural said of numbered columns of one name
+                // (`line_1`, `line_2`, `line_3`) is all of them.
+                let siblings: Vec<ColRef> = match &s {
+                    Shown::Col(c) if self.a.tokens[it.start..it.end].iter().any(|t| t.is_word() && t.lower != t.norm && names::name_words(&c.column).contains(&t.norm)) => {
+                        let stem = |n: &str| names::name_words(n).into_iter().filter(|w| !w.chars().all(|ch| ch.is_ascii_digit())).collect::<Vec<_>>();
+                        let numbered = |n: &str| names::name_words(n).last().is_some_and(|w| w.chars().all(|ch| ch.is_ascii_digit()));
+                        let mine = stem(&c.column);
+                        self.ctx.table(&c.table).map(|t| t.columns.iter().filter(|x| numbered(&x.name) && numbered(&c.column) && stem(&x.name) == mine && !x.name.eq_ignore_ascii_case(&c.column)).map(|x| ColRef::new(&t.name, &x.name)).collect()).unwrap_or_default()
+                    }
+                    _ => Vec::new(),
+                };
                 out.push((s, it.start, it.end));
+                for c in siblings {
+                    out.push((Shown::Col(c), it.start, it.end));
+                }
             }
         }
         if !out.is_empty() {

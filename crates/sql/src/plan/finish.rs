@@ -201,6 +201,7 @@ impl Reader<'_> {
     fn related_values(&mut self) {
         let base = self.q.table.clone();
         let output: Vec<String> = self.q.select.iter().chain(self.q.group_by.iter()).chain(self.q.order_by.iter().map(|(e, _)| e)).filter_map(|e| e.column().map(|c| c.table.clone())).collect();
+        let output_cols: Vec<ColRef> = self.q.select.iter().chain(self.q.group_by.iter()).chain(self.q.order_by.iter().map(|(e, _)| e)).filter_map(|e| e.column().cloned()).collect();
         let filters = std::mem::take(&mut self.q.filters);
         // Conditions on a related table that travel with its values ("English and French as
         // official languages": each language official).
@@ -221,6 +222,31 @@ impl Reader<'_> {
             let path = (!col.table.eq_ignore_ascii_case(&base)).then(|| self.ctx.join_path(&base, &col.table)).flatten();
             let fans = path.as_ref().is_some_and(|p| p.iter().any(|s| multiplies(self.ctx, s)));
             let shown = output.iter().any(|t| t.eq_ignore_ascii_case(&col.table));
+            // "the country codes of countries that do not speak English", the codes shown from
+            // the related rows' own key column: keys none of whose rows has the value, not
+            // every row without it.
+            let key_shown = path.as_ref().filter(|p| p.len() == 1).map(|p| ColRef::new(&p[0].to_table, &p[0].to_column)).filter(|k| {
+                let cols: Vec<&ColRef> = output_cols.iter().filter(|c| c.table.eq_ignore_ascii_case(&col.table)).collect();
+                !cols.is_empty() && cols.iter().all(|c| *c == k)
+            });
+            // "the document ids with paragraph text 'Brazil' and 'Ireland'", listed from the rows
+            // that refer to documents: ids with a row of each value.
+            let refers_out = |c: &ColRef| self.ctx.db.table(&c.table).is_some_and(|t| t.foreign_keys.iter().any(|fk| fk.columns.len() == 1 && fk.columns[0].eq_ignore_ascii_case(&c.column)));
+            let base_out: Vec<&ColRef> = output_cols.iter().filter(|c| c.table.eq_ignore_ascii_case(&base)).collect();
+            if self.both.contains(col) && values.len() > 1 && !negated && col.table.eq_ignore_ascii_case(&base) && base_out.len() == 1 && output_cols.len() == 1 && refers_out(base_out[0]) {
+                let k = base_out[0].clone();
+                for v in values {
+                    let sub = Query { table: base.clone(), select: vec![Expr::col(k.clone())], filters: vec![Cond::In { col: col.clone(), values: vec![v.clone()], negated: false }], ..Query::default() };
+                    self.q.filters.push(Cond::InSub { col: k.clone(), negated: false, query: Box::new(sub) });
+                }
+                self.q.distinct = true;
+                continue;
+            }
+            if let (Some(k), true) = (&key_shown, *negated && fans && shown) {
+                let sub = Query { table: col.table.clone(), select: vec![Expr::col(k.clone())], filters: vec![Cond::In { col: col.clone(), values: values.clone(), negated: false }], ..Query::default() };
+                self.q.filters.push(Cond::InSub { col: k.clone(), negated: true, query: Box::new(sub) });
+                continue;
+            }
             let (Some(path), true) = (path, fans && !shown && (*negated || both || group_negated)) else {
                 self.q.filters.push(f);
                 continue;
@@ -248,6 +274,22 @@ impl Reader<'_> {
         }
         // A fellow condition moved into a sub-query is not tested again outside.
         self.q.filters.retain(|g| !moved.contains(g));
+        // A flag of related rows negated as a whole with no value beside it ("stages that have
+        // never had a headliner"): no related row has it.
+        for t in self.negated_groups.clone() {
+            let on_t = |f: &Cond| matches!(f, Cond::Cmp { col, .. } if col.table.eq_ignore_ascii_case(&t));
+            let conds: Vec<Cond> = self.q.filters.iter().filter(|f| on_t(f)).cloned().collect();
+            let shown = output.iter().any(|x| x.eq_ignore_ascii_case(&t));
+            let Some(path) = (!t.eq_ignore_ascii_case(&base)).then(|| self.ctx.join_path(&base, &t)).flatten() else { continue };
+            if conds.is_empty() || shown || !path.iter().any(|s| multiplies(self.ctx, s)) {
+                continue;
+            }
+            self.q.filters.retain(|f| !on_t(f));
+            let first = &path[0];
+            let sub = Query { table: first.to_table.clone(), joins: path[1..].to_vec(), select: vec![Expr::col(ColRef::new(&first.to_table, &first.to_column))], filters: conds, ..Query::default() };
+            self.reach.retain(|x| !path.iter().any(|s| s.to_table.eq_ignore_ascii_case(x)));
+            self.q.filters.push(Cond::InSub { col: ColRef::new(&first.from_table, &first.from_column), negated: true, query: Box::new(sub) });
+        }
     }
 
     /// Every table the outer query reads.
@@ -321,7 +363,7 @@ impl Reader<'_> {
             // whose name the question says, else a guess.
             let edges: Vec<JoinStep> = self.ctx.fk_steps().into_iter().filter(|e| e.from_table.eq_ignore_ascii_case(from) && e.to_table.eq_ignore_ascii_case(to)).collect();
             if edges.len() > 1 {
-                let mut fams: Vec<String> = self.a.tokens.iter().filter(|t| t.is_word() && t.lower.len() >= 4).map(|t| qa_core::text::word_family(&t.lower)).collect();
+                let mut fams: Vec<String> = self.a.tokens.iter().filter(|t| t.is_word() && (t.lower.len() >= 4 || t.lower == "now")).map(|t| crate::schema::key_family(&t.lower)).collect();
                 // Where a row goes from and to: generic words for the two ends of a trip.
                 let words: Vec<&str> = self.a.tokens.iter().map(|t| t.lower.as_str()).collect();
                 if words.iter().any(|w| matches!(*w, "from" | "departing" | "leaving" | "departs" | "depart" | "origin" | "out")) {
@@ -330,14 +372,23 @@ impl Reader<'_> {
                 if words.iter().any(|w| matches!(*w, "to" | "into" | "arriving" | "arrive" | "arrives" | "destination" | "reaching")) {
                     fams.extend(["dest", "destination", "arrival", "to", "end"].map(str::to_string));
                 }
-                let says = |e: &JoinStep| {
-                    let key = if e.from_column.to_ascii_lowercase().ends_with("id") || !e.from_table.eq_ignore_ascii_case(from) { &e.from_column } else { &e.to_column };
-                    let key = if e.from_table.eq_ignore_ascii_case(from) && self.ctx.table(to).is_some_and(|t| t.primary_key.iter().any(|p| p.eq_ignore_ascii_case(&e.to_column))) { &e.from_column } else { key };
-                    qa_question::names::name_words(key).iter().any(|w| fams.contains(&qa_core::text::word_family(w)) || fams.contains(w))
-                };
+                // The words that tell the keys apart (either end of the step, in either
+                // direction): "current" of `current_city_id`, not the "city" all of them hold.
+                let words_of = |e: &JoinStep| -> Vec<String> { [&e.from_column, &e.to_column].iter().flat_map(|c| qa_question::names::name_words(c)).collect() };
+                let shared: Vec<String> = words_of(&edges[0]).into_iter().filter(|w| edges.iter().all(|e| words_of(e).contains(w))).collect();
+                let says = |e: &JoinStep| words_of(e).iter().filter(|w| !shared.contains(w)).any(|w| fams.contains(&qa_core::text::word_family(w)) || fams.contains(&crate::schema::key_family(w)) || fams.contains(w));
                 let said: Vec<&JoinStep> = edges.iter().filter(|e| says(e)).collect();
                 if said.len() == 1 {
-                    return Some(vec![said[0].clone()]);
+                    // The words that named the key are used by the join ("previously" for
+                    // `previous_city_id`).
+                    let step = said[0].clone();
+                    let key_words: Vec<String> = words_of(&step).into_iter().filter(|w| !shared.contains(w) && w.len() >= 4).map(|w| crate::schema::key_family(&w)).collect();
+                    for i in 0..self.n() {
+                        if self.a.tokens[i].is_word() && !self.ledger.is_used(i) && (self.word(i).len() >= 4 || self.word(i) == "now") && key_words.contains(&crate::schema::key_family(self.word(i))) {
+                            self.mark(i..i + 1, format!("join by {}.{}", step.from_table, step.from_column));
+                        }
+                    }
+                    return Some(vec![step]);
                 }
                 self.penalties.push((format!("{from} and {to} are joined by {} keys; which one is meant is not said", edges.len()), 0.7));
             }
@@ -454,6 +505,53 @@ impl Reader<'_> {
                 self.mark(k..i, role);
             }
         }
+        // A word that picked one of two keys to the same table ("at the moment" for
+        // `current_city_id`, wherever the join was placed) is used by that join.
+        fn join_columns(q: &Query, out: &mut Vec<String>) {
+            for j in &q.joins {
+                out.push(j.from_column.clone());
+                out.push(j.to_column.clone());
+            }
+            for f in &q.filters {
+                if let Cond::InSub { col, query, .. } = f {
+                    out.push(col.column.clone());
+                    join_columns(query, out);
+                }
+            }
+        }
+        let mut cols = Vec::new();
+        join_columns(&self.q, &mut cols);
+        let fams: Vec<(String, String)> = cols.iter().flat_map(|c| qa_question::names::name_words(c).into_iter().filter(|w| w.len() >= 4 && !qa_question::names::GENERIC_SUFFIXES.contains(&w.as_str())).map(move |w| (crate::schema::key_family(&w), c.clone()))).collect();
+        for i in 0..self.n() {
+            if self.ledger.is_used(i) || !self.ledger.is_content(i) {
+                continue;
+            }
+            let f = crate::schema::key_family(self.word(i));
+            let several = |c: &str| self.ctx.db.tables.iter().any(|t| t.columns.iter().any(|x| x.name.eq_ignore_ascii_case(c)) && t.foreign_keys.len() >= 2);
+            if let Some((_, c)) = fams.iter().find(|(k, c)| *k == f && several(c)) {
+                self.mark(i..i + 1, format!("join by {c}"));
+            }
+        }
+        // "never did a single shift", "don't have a single sponsor": "single" stresses the
+        // negation ("any") when the negation was placed.
+        for i in 1..self.n() {
+            if self.word(i) == "single" && !self.ledger.is_used(i) && matches!(self.word(i - 1), "a" | "one")
+                && let Some(j) = (i.saturating_sub(6)..i).rev().find(|&j| self.a.negations.contains(&j))
+                && self.ledger.is_used(j)
+            {
+                self.mark(i..i + 1, "negation (any)");
+            }
+        }
+        // A column named by words that alone count for nothing ("what other details …", "the
+        // names"): left out of the query, it is part of the question nobody answered.
+        for mi in 0..self.ms.len() {
+            let m = &self.ms[mi];
+            let silent = (m.start..m.end).all(|i| !self.ledger.is_content(i) && !self.ledger.is_used(i));
+            if !self.used[mi] && silent && m.end - m.start >= 2 && matches!(m.best().target, Target::Field { .. }) && m.best().score >= 0.6 {
+                let words = self.a.tokens[m.start..m.end].iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join(" ");
+                self.penalties.push((format!("\"{words}\" names a column the query does not show"), 0.5));
+            }
+        }
         // A verb next to a used word relates what the plan joins or tests ("singers who
         // performed in …", "cartoons written by …", "languages spoken in …").
         for i in 0..self.n() {
@@ -508,6 +606,31 @@ impl Reader<'_> {
             if !strong {
                 let words = self.a.tokens[self.ms[mi].start..self.ms[mi].end].iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join(" ");
                 self.penalties.push((format!("\"{words}\" read as part of a name in {t}"), 0.78));
+            }
+        }
+        // A table the plan is built on that a word names only in part, as it names others
+        // ("tickets" of `ticket_types`, `ticket_purchases`, `ref_ticket_types`): a guess.
+        for mi in 0..self.ms.len() {
+            if !self.used[mi] {
+                continue;
+            }
+            let Some(table) = self.ledger.role(self.ms[mi].start).filter(|r| r.starts_with("table ")).and_then(role_table).map(str::to_string) else { continue };
+            let readings = self.readings(mi);
+            let Some(best) = readings.iter().find(|l| matches!(&l.target, Target::Collection { collection } if collection.eq_ignore_ascii_case(&table))) else { continue };
+            let collection = &table;
+            if !matches!(best.how, How::Part | How::Head | How::Family | How::Fuzzy) || !main.iter().any(|m| m.eq_ignore_ascii_case(collection)) {
+                continue;
+            }
+            let mut rivals: Vec<String> = readings.iter().filter(|l| matches!(l.target, Target::Collection { .. }) && l.score >= best.score - 0.02).map(|l| l.target.collection().to_string()).collect();
+            rivals.dedup();
+            // Another word of the question placed on the same table ("cars … in 1980" on the
+            // cars' year) backs the guess.
+            let (ms, me) = (self.ms[mi].start, self.ms[mi].end);
+            let also_named = self.ms.iter().enumerate().any(|(j, m)| j != mi && self.used[j] && m.best().target.collection().eq_ignore_ascii_case(collection))
+                || (0..self.n()).filter(|&i| i < ms || i >= me).any(|i| self.ledger.role(i).and_then(role_table).is_some_and(|t| t.eq_ignore_ascii_case(collection)));
+            if rivals.len() >= 2 && !also_named {
+                let words = self.a.tokens[self.ms[mi].start..self.ms[mi].end].iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join(" ");
+                self.penalties.push((format!("\"{words}\" names no table alone: {}", rivals.join(", ")), 0.5));
             }
         }
     }

@@ -110,6 +110,7 @@ pub(crate) fn plan(ctx: &SchemaContext, question: &str, clarifications: &[Clarif
 
 /// [`plan`] with "today" fixed.
 pub(crate) fn plan_on(ctx: &SchemaContext, question: &str, clarifications: &[Clarification], today: chrono::NaiveDate, lookup: Option<&mut dyn qa_question::ValueLookup>) -> PlanOutcome {
+    let ctx = &ctx.for_question(question);
     let schema = source::source_schema(ctx);
     let mut r = read::Reader::new(ctx, &schema, question, clarifications, today, lookup);
     if let Err(outcome) = r.entities() {

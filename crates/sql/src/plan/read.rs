@@ -56,7 +56,14 @@ pub(super) struct Reader<'a> {
 impl<'a> Reader<'a> {
     pub fn new(ctx: &'a SchemaContext, schema: &'a SourceSchema, question: &str, clar: &'a [Clarification], today: NaiveDate, lookup: Option<&mut dyn ValueLookup>) -> Reader<'a> {
         let a = analyse(question, today);
-        let links = Linker::new(schema).link(&a, lookup);
+        let linker = Linker::new(schema);
+        let mut links = linker.link(&a, lookup);
+        // A flag's name said in another order or with words between ("trained in first aid"
+        // for `has_first_aid_training`). Other fields said so are left out: on the development
+        // sets they cost more answers than they gave.
+        let scattered: Vec<qa_question::Link> = linker.scattered_names(&a, &links).into_iter().filter(|l| matches!(&l.target, Target::Field { collection, field } if schema.field(collection, field).is_some_and(|f| f.kind == qa_question::FieldKind::Flag))).collect();
+        links.extend(scattered);
+        links.sort_by(|x, y| x.start.cmp(&y.start).then(y.len().cmp(&x.len())).then(y.score.total_cmp(&x.score)));
         let ms = cover(&links, a.tokens.len());
         let ledger = Ledger::new(&a.tokens);
         let used = vec![false; ms.len()];

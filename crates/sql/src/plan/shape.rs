@@ -79,7 +79,7 @@ impl Reader<'_> {
                 let target = sups.first().and_then(|s| self.mention_at(s.target));
                 target.and_then(|mi| self.fields_of(mi).into_iter().find(|(m, _)| self.is_measure(m))).is_some_and(|(m, _)| self.connected(&m.table, &c.table))
             });
-        if (ranked || self.count_at.is_some() || !aggs.is_empty())
+        if (ranked || self.count_at.is_some() || !aggs.is_empty() || !self.q.having.is_empty())
             && !plain_rank
             && let Some((c, mi)) = which_col.clone()
             && keys.is_empty()
@@ -287,14 +287,38 @@ impl Reader<'_> {
                 self.penalties.push(("\"where\": no single column of the rows holds a place".into(), 0.5));
             }
         }
+        // "What does the code ACC stand for?", "what does 'PP' mean": the describing column of
+        // the row the value picks.
+        if select.is_empty()
+            && let Some(k) = (0..self.n()).find(|&k| self.word(k) == "stand" && self.word(k + 1) == "for" || matches!(self.word(k), "mean" | "means") && (0..k).any(|j| matches!(self.word(j), "does" | "do")))
+            && let Some((c, moved)) = self.described_by_value()
+        {
+            let end = if self.word(k) == "stand" { k + 2 } else { k + 1 };
+            self.mark(k..end, format!("show {c}"));
+            // Asked of the lookup table itself: its row, not every row that refers to it.
+            if let Some((from, to)) = moved {
+                for f in &mut self.q.filters {
+                    match f {
+                        super::ir::Cond::In { col, .. } | super::ir::Cond::Cmp { col, .. } if *col == from => *col = to.clone(),
+                        _ => {}
+                    }
+                }
+                self.q.table = to.table.clone();
+                self.entity = Some(to.table.clone());
+                self.reach.retain(|t| !t.eq_ignore_ascii_case(&from.table));
+            }
+            select.push(Expr::col(c));
+        }
         if select.is_empty() {
             // A list of the entity's rows, by their label and key.
             if let Some(e) = self.entity.clone() {
                 let label = self.label(&e);
                 select.extend(label.into_iter().map(Expr::col));
+                // "Which unique cities …": distinct labels, so no key beside them.
                 if let Some(pk) = self.pk(&e)
                     && !select.contains(&Expr::col(pk.clone()))
                     && !self.q.distinct
+                    && (self.a.distinct.is_empty() || aggregated)
                 {
                     select.push(Expr::col(pk));
                 }
@@ -391,7 +415,7 @@ impl Reader<'_> {
         let mut out: Vec<(Key, bool)> = Vec::new();
         for g in self.a.groupings.clone() {
             // "top 3 authors by number of books": the "by" names the ranking's measure.
-            if self.word(g.end - 1) == "by" && self.top_by(g.start).is_some() {
+            if self.word(g.end - 1) == "by" && (self.top_by(g.start).is_some() || self.ranked_by(g.start).is_some()) {
                 continue;
             }
             let w = self.word(g.target).to_string();
@@ -562,7 +586,7 @@ impl Reader<'_> {
         if self.ms.iter().enumerate().any(|(mi, m)| (m.start == pos + 1 || m.start == pos + 2 && self.word(pos + 1) == "of") && self.names_table(mi)) {
             return true;
         }
-        if !self.a.groupings.is_empty() {
+        if self.a.groupings.iter().any(|g| self.ranked_by(g.end - 1).is_none()) {
             return false;
         }
         let which = self.a.sentences.iter().any(|&(s, _)| matches!(self.word(s), "which" | "who"));
@@ -616,7 +640,12 @@ impl Reader<'_> {
         let target = if counts.is_some() { self.mention_at(counts.as_ref().map(|g| g.end).unwrap_or(s.target)) } else { target };
         if let (Some(adj), None) = (&s.adjective, &counts) {
             // The measured column: named after the word, or by the adjective.
-            let named = target.filter(|&mi| !self.names_table(mi)).and_then(|mi| self.fields_of(mi).into_iter().find(|(c, _)| self.is_measure(c) || self.kind(c) == FieldKind::Date).map(|(c, _)| (c, mi)));
+            let by = target.filter(|&mi| self.names_table(mi)).map(|mi| self.ms[mi].end).or_else(|| [s.end, s.target].into_iter().find(|&b| self.word(b) == "by"));
+            let named = target.filter(|&mi| !self.names_table(mi)).and_then(|mi| self.fields_of(mi).into_iter().find(|(c, _)| self.is_measure(c) || self.kind(c) == FieldKind::Date).map(|(c, _)| (c, mi))).or_else(|| {
+                let m = by.and_then(|b| self.ranked_by(b))?;
+                self.mark(by.unwrap_or(0)..by.unwrap_or(0) + 1, "by");
+                Some(m)
+            });
             // "the lowest average rating": an aggregate per group.
             if let Some((f, col, as_, ae)) = aggs.iter().find(|a| a.2 >= s.end && a.2 <= s.end + 1).cloned() {
                 self.mark(s.start..s.end, format!("order by {} desc limit {n}", f.sql()));
@@ -769,6 +798,44 @@ impl Reader<'_> {
     }
 
     /// The ranking "top N X" whose "by" is at `by`: its superlative.
+    /// The column that describes the rows a value condition picks: a text column of the value's
+    /// table named description, meaning, definition, name, label or title.
+    /// When the value is stored where it refers to its lookup table, also the condition's
+    /// column and the lookup's key that replaces it.
+    fn described_by_value(&self) -> Option<(ColRef, Option<(ColRef, ColRef)>)> {
+        self.q.filters.iter().find_map(|f| match f {
+            super::ir::Cond::In { col, negated: false, .. } | super::ir::Cond::Cmp { col, .. } => {
+                // A code stored where it refers to its lookup table is described there.
+                let here = self.ctx.table(&col.table)?;
+                let referred = here.foreign_keys.iter().find(|fk| fk.columns.len() == 1 && fk.columns[0].eq_ignore_ascii_case(&col.column)).and_then(|fk| Some((self.ctx.table(&fk.ref_table)?, fk.ref_columns.first()?.clone())));
+                let (t, moved) = match &referred {
+                    Some((t, c)) => (*t, Some((col.clone(), ColRef::new(&t.name, c)))),
+                    None => (here, None),
+                };
+                let col = moved.as_ref().map(|(_, to)| to.clone()).unwrap_or_else(|| col.clone());
+                let c = t.columns.iter().filter(|x| !x.name.eq_ignore_ascii_case(&col.column)).find(|x| {
+                    qa_question::names::name_words(&x.name).iter().any(|w| matches!(w.as_str(), "description" | "meaning" | "definition" | "desc" | "descr"))
+                }).or_else(|| t.columns.iter().filter(|x| !x.name.eq_ignore_ascii_case(&col.column)).find(|x| qa_question::names::name_words(&x.name).iter().any(|w| matches!(w.as_str(), "name" | "label" | "title"))))?;
+                Some((ColRef::new(&t.name, &c.name), moved))
+            }
+            _ => None,
+        })
+    }
+
+    /// "the three biggest festivals by capacity": a "by" right after a ranking's table names
+    /// the measure (a number or a date column), not a grouping. The measure's mention.
+    fn ranked_by(&self, by: usize) -> Option<(ColRef, usize)> {
+        if self.word(by) != "by" {
+            return None;
+        }
+        let ranked = self.a.superlatives.iter().any(|s| s.adjective.is_some() && (s.end == by || s.target == by || self.mention_at(s.target).is_some_and(|mi| self.names_table(mi) && self.ms[mi].end == by)));
+        let mi = self.mention_at(by + 1).filter(|_| ranked)?;
+        if self.names_table(mi) {
+            return None;
+        }
+        self.fields_of(mi).into_iter().find(|(c, _)| self.is_measure(c) || self.kind(c) == FieldKind::Date).map(|(c, _)| (c, mi))
+    }
+
     fn top_by(&self, by: usize) -> Option<Superlative> {
         self.a.superlatives.iter().find(|s| s.adjective.is_none() && (s.start..s.end).any(|k| matches!(self.word(k), "top" | "bottom")) && s.target < by && by <= s.target + 4).cloned()
     }
