@@ -11,6 +11,9 @@ use super::ir::ColRef;
 use super::read::Reader;
 use super::{clarifying_text, Ambiguity, AmbiguityKind, Choice, PlanOutcome, AMBIGUITY_THRESHOLD};
 
+/// Words of a table's name that say nothing of what it holds.
+const GENERIC_WORDS: &[&str] = &["tv", "ref", "info", "data", "list", "table"];
+
 /// What a projection item became.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum Shown {
@@ -266,7 +269,7 @@ impl Reader<'_> {
             if shown.is_none() && generic {
                 shown = self.field_by_words(&words, &prefer).filter(|c| c.table.eq_ignore_ascii_case(&prefer)).map(Shown::Col).or_else(|| match words[0].as_str() {
                     "id" => self.pk(&prefer).map(Shown::Col),
-                    "name" | "title" => Some(Shown::Rows(prefer.clone())),
+                    "name" | "title" => Some(self.name_of_rows(&prefer, &words[0])),
                     _ => None,
                 });
             }
@@ -386,6 +389,34 @@ impl Reader<'_> {
     }
 
     /// A column whose name is exactly these words (singular), in `prefer` first.
+    /// "the name of the series": the rows by their label when it is a name; else a column of a
+    /// table one key away named for them (`tv_channel.series_name`); else the rows, with a
+    /// penalty — the table has no name, so the answer would show something else.
+    fn name_of_rows(&mut self, table: &str, word: &str) -> Shown {
+        let label = self.label(table);
+        let named = |c: &ColRef| {
+            let w = names::name_words(&c.column);
+            w.iter().any(|x| matches!(x.as_str(), "name" | "title" | "label")) || !c.table.eq_ignore_ascii_case(table) || w == names::name_words(table)
+        };
+        if label.iter().any(named) || label.len() > 1 {
+            return Shown::Rows(table.to_string());
+        }
+        let own: Vec<String> = names::name_words(table).into_iter().filter(|w| !GENERIC_WORDS.contains(&w.as_str())).collect();
+        let near = self.ctx.fk_steps().into_iter().filter(|s| s.from_table.eq_ignore_ascii_case(table)).find_map(|s| {
+            let t = self.ctx.table(&s.to_table)?;
+            t.columns.iter().find(|c| {
+                let w = names::name_words(&c.name);
+                w.last().is_some_and(|l| l == word) && w.len() == own.len() + 1 && own.iter().zip(&w).all(|(a, b)| a == b)
+            }).map(|c| ColRef::new(&t.name, &c.name))
+        });
+        if let Some(c) = near {
+            return Shown::Col(c);
+        }
+        // Checked once the query is built: another table's rows may carry the name.
+        self.nameless.push((table.to_string(), word.to_string()));
+        Shown::Rows(table.to_string())
+    }
+
     pub fn field_by_words(&self, words: &[String], prefer: &str) -> Option<ColRef> {
         let mut found: Vec<ColRef> = Vec::new();
         for c in &self.schema.collections {

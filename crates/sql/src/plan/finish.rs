@@ -505,6 +505,52 @@ impl Reader<'_> {
                 self.mark(k..i, role);
             }
         }
+        // "the name of X" for rows without a name: unless the query shows a name after all (of
+        // the rows it groups), it would answer with something else.
+        let shows_name = self.q.select.iter().filter_map(Expr::column).any(|c| qa_question::names::name_words(&c.column).iter().any(|w| matches!(w.as_str(), "name" | "title" | "label")));
+        if !shows_name {
+            for (t, w) in self.nameless.clone() {
+                self.penalties.push((format!("{t} has no {w} column"), 0.5));
+            }
+        }
+        // "… for each car maker, along with its id": an "id" nothing placed, said of groups of
+        // rows, is the key they are grouped by.
+        let group_keys: Vec<Expr> = self
+            .q
+            .group_by
+            .iter()
+            .filter(|e| {
+                e.column().is_some_and(|c| {
+                    self.ctx.table(&c.table).is_some_and(|t| t.primary_key.len() == 1 && t.primary_key[0].eq_ignore_ascii_case(&c.column) || t.foreign_keys.iter().any(|fk| fk.columns.len() == 1 && fk.columns[0].eq_ignore_ascii_case(&c.column)))
+                })
+            })
+            .cloned()
+            .collect();
+        for i in 0..self.n() {
+            if self.ledger.is_used(i) || !matches!(self.word(i), "id" | "ids" | "identifier" | "identifiers") {
+                continue;
+            }
+            if let [key] = group_keys.as_slice() {
+                // "ordered by id": the groups in their key's order.
+                if i >= 2 && self.word(i - 1) == "by" && matches!(self.word(i - 2), "ordered" | "sorted" | "order" | "sort" | "arranged" | "ranked" | "listed") {
+                    let desc = matches!(self.word(i + 1), "desc" | "descending" | "decreasing");
+                    self.q.order_by = vec![(key.clone(), desc)];
+                    self.mark(i - 2..i, format!("order by {}", key.column().map(|c| c.to_string()).unwrap_or_default()));
+                } else if i >= 1 && self.word(i - 1) == "by" {
+                    continue;
+                }
+                if !self.q.select.contains(key) {
+                    let at = self.q.select.iter().position(Expr::is_agg).unwrap_or(self.q.select.len());
+                    self.q.select.insert(at, key.clone());
+                }
+                let role = format!("show {}", key.column().map(|c| c.to_string()).unwrap_or_default());
+                // "student id": the table word before it is the same key.
+                if i > 0 && !self.ledger.is_used(i - 1) && self.ms.iter().any(|m| m.end == i && m.start + 1 == i && self.names_table_idx(m)) {
+                    self.mark(i - 1..i, role.clone());
+                }
+                self.mark(i..i + 1, role);
+            }
+        }
         // A word that picked one of two keys to the same table ("at the moment" for
         // `current_city_id`, wherever the join was placed) is used by that join.
         fn join_columns(q: &Query, out: &mut Vec<String>) {

@@ -51,6 +51,8 @@ pub(super) struct Reader<'a> {
     /// Related tables whose condition group the question negates as a whole ("where English is
     /// not the official language": no related row is English and official).
     pub negated_groups: Vec<String>,
+    /// Tables whose "name" was asked for although they have no name column (with the word).
+    pub nameless: Vec<(String, String)>,
 }
 
 impl<'a> Reader<'a> {
@@ -89,6 +91,7 @@ impl<'a> Reader<'a> {
             focus: Vec::new(),
             proj_table: None,
             negated_groups: Vec::new(),
+            nameless: Vec::new(),
         }
     }
 

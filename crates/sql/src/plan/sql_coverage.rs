@@ -97,6 +97,14 @@ fn reflects(f: &Facts, role: &str) -> bool {
             return f.kw(kw) && column(rest).is_none_or(|(_, c)| f.ident(&c));
         }
     }
+    // The key of two to one table a word picked ("currently" → `current_address_id`).
+    if let Some(rest) = role.strip_prefix("join by ") {
+        return column(rest).is_some_and(|(_, c)| f.ident(&c)) || f.ident(rest);
+    }
+    // A flag said to be either value ("refunded ones included"): nothing to find.
+    if role.ends_with(": either value") {
+        return true;
+    }
     if let Some(rest) = role.strip_prefix("limit ") {
         return f.kw("limit") && rest.parse::<f64>().is_ok_and(|n| f.numbers.contains(&n));
     }
@@ -107,7 +115,7 @@ fn reflects(f: &Facts, role: &str) -> bool {
         return if op == "between" { f.kw("between") || (f.ops.iter().any(|o| o == ">=") && f.ops.iter().any(|o| o == "<=")) } else { f.ops.iter().any(|o| o == op) };
     }
     match role {
-        "negation" => return f.negates(),
+        "negation" | "negation (any)" => return f.negates(),
         "ordering" => return f.kw("order"),
         "distinct" => return f.kw("distinct"),
         "group by time" => return f.kw("group"),
@@ -195,5 +203,9 @@ mod tests {
         assert!(o.confidence < 0.8, "{:?}", o.coverage);
         let (c, conf) = sql_coverage(&o.coverage, "SELECT COUNT(*) FROM audits JOIN auditors ON audits.lead_auditor_id = auditors.id WHERE auditors.full_name = 'maya rossi'", Dialect::Sqlite);
         assert_eq!(conf, 1.0, "{c:?}");
+        // A key a word picked is reflected only by a statement that joins on it.
+        let m = Coverage { mapped: vec![Mapped { phrase: "home".into(), role: "join by people.home_town_id".into() }], unmapped: Vec::new(), ratio: 1.0, penalties: Vec::new() };
+        assert_eq!(sql_coverage(&m, "SELECT COUNT(*) FROM people JOIN towns ON people.home_town_id = towns.town_id", Dialect::Sqlite).1, 1.0);
+        assert!(sql_coverage(&m, "SELECT COUNT(*) FROM people JOIN towns ON people.birth_town_id = towns.town_id", Dialect::Sqlite).1 < 0.8);
     }
 }

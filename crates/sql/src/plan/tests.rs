@@ -264,3 +264,21 @@ fn words_that_pick_a_key_are_used_by_the_join() {
     let s = sql(&ctx, "Which rooms hosted more than 3 different speakers?");
     assert!(s.contains("HAVING COUNT(DISTINCT sessions.speaker_id) > 3"), "the speakers are counted, not their sessions: {s}");
 }
+
+#[test]
+fn an_id_said_of_groups_is_their_key() {
+    let ctx = workshops();
+    let s = sql(&ctx, "Give the name of each room, along with its id and how many sessions it has.");
+    assert!(s.contains("room_id") && s.contains("COUNT(*)") && s.contains("GROUP BY"), "{s}");
+    let s = sql(&ctx, "Give the number of sessions for each room, ordered by id.");
+    assert!(s.contains("ORDER BY sessions.room_id ASC") || s.contains("ORDER BY rooms.room_id ASC"), "{s}");
+}
+
+#[test]
+fn the_name_of_rows_without_one_is_not_made_up() {
+    let ctx = workshops();
+    let o = on(&ctx, "What is the name of each session?");
+    assert!(o.confidence < CONFIDENCE_THRESHOLD && o.coverage.penalties.iter().any(|(why, _)| why.contains("no name column")), "{:?}", o.coverage);
+    // Rows that have a name are named.
+    assert!(sql(&ctx, "What is the name of each room?").contains("rooms.\"name\""));
+}
