@@ -631,6 +631,15 @@ impl Reader<'_> {
                 self.mark(i..i + 1, "relation");
             }
         }
+        // A word of most tables' names ("car" of `car_makers`, `car_names`, `cars_data`)
+        // modifying the next noun ("car models", "bike riders") names the database's domain.
+        for mi in 0..self.ms.len() {
+            let (ms, me) = (self.ms[mi].start, self.ms[mi].end);
+            if !self.used[mi] && me == ms + 1 && !self.ledger.is_used(ms) && self.domain_word(ms) && self.ms.iter().enumerate().any(|(j, m)| m.start == me && self.used[j]) {
+                self.used[mi] = true;
+                self.mark(ms..me, "domain");
+            }
+        }
         // A guess through a weak link (a word of a longer name, a spelling, a word family) to a
         // table the question is not about costs confidence.
         let main: Vec<String> = [Some(self.q.table.clone()), self.entity.clone()].into_iter().flatten().collect();
@@ -649,7 +658,11 @@ impl Reader<'_> {
             let weak = |l: &qa_question::Link| matches!(l.how, How::Head | How::Part | How::Family | How::Fuzzy | How::Acronym);
             let refers = |l: &qa_question::Link| l.target.field().is_some_and(|f| self.ctx.db.table(l.target.collection()).is_some_and(|tb| tb.foreign_keys.iter().any(|fk| fk.ref_table.eq_ignore_ascii_case(&t) && fk.columns.iter().any(|c| c.eq_ignore_ascii_case(f)))));
             let strong = self.readings(mi).iter().any(|l| (l.target.collection().eq_ignore_ascii_case(&t) || refers(l)) && !weak(l));
-            if !strong {
+            // A word of most tables' names ("car" of `car_makers`, `car_names`, `cars_data`)
+            // modifying the next noun ("car models") names the database's domain, not a table.
+            let (ms, me) = (self.ms[mi].start, self.ms[mi].end);
+            let domain = me == ms + 1 && self.domain_word(ms) && self.ms.iter().enumerate().any(|(j, m)| m.start == me && self.used[j]);
+            if !strong && !domain {
                 let words = self.a.tokens[self.ms[mi].start..self.ms[mi].end].iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join(" ");
                 self.penalties.push((format!("\"{words}\" read as part of a name in {t}"), 0.78));
             }
@@ -679,6 +692,13 @@ impl Reader<'_> {
                 self.penalties.push((format!("\"{words}\" names no table alone: {}", rivals.join(", ")), 0.5));
             }
         }
+    }
+
+    /// Token `i` is a word of three or more tables' names and of at least half of them.
+    fn domain_word(&self, i: usize) -> bool {
+        let w = &self.a.tokens[i].norm;
+        let tables = self.ctx.db.tables.iter().filter(|tb| qa_question::names::name_words(&tb.name).contains(w)).count();
+        tables >= 3 && tables * 2 >= self.ctx.db.tables.len()
     }
 
     /// Every column the outer query and its sub-queries use.

@@ -119,7 +119,7 @@ fn reflects(f: &Facts, role: &str) -> bool {
         "ordering" => return f.kw("order"),
         "distinct" => return f.kw("distinct"),
         "group by time" => return f.kw("group"),
-        "measure" => return true,
+        "measure" | "domain" => return true,
         // A verb between two things the statement relates: it joins, or reads a sub-query.
         "relation" => return f.kw("join") || f.keywords.iter().filter(|k| *k == "select").count() > 1,
         _ => {}

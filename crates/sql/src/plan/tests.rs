@@ -282,3 +282,23 @@ fn the_name_of_rows_without_one_is_not_made_up() {
     // Rows that have a name are named.
     assert!(sql(&ctx, "What is the name of each room?").contains("rooms.\"name\""));
 }
+
+#[test]
+fn a_word_of_most_table_names_is_the_domain() {
+    let fk = |c: &str, t: &str, rc: &str| ForeignKey { columns: vec![c.into()], ref_table: t.into(), ref_columns: vec![rc.into()] };
+    let t = |name: &str, pk: &str, columns: Vec<ColumnInfo>, fks: Vec<ForeignKey>| TableInfo { name: name.into(), columns, primary_key: vec![pk.into()], foreign_keys: fks, row_count: Some(30) };
+    let ctx = SchemaContext::build(
+        DbSchema {
+            dialect: None,
+            tables: vec![
+                t("bike_brands", "brand_id", vec![col("brand_id", "integer", &[]), col("brand", "text", &["Vela", "Norte"])], vec![]),
+                t("bike_models", "model_id", vec![col("model_id", "integer", &[]), col("model", "text", &[]), col("brand_id", "integer", &[])], vec![fk("brand_id", "bike_brands", "brand_id")]),
+                t("bikes_sold", "sale_id", vec![col("sale_id", "integer", &[]), col("model_id", "integer", &[]), col("price", "real", &[])], vec![fk("model_id", "bike_models", "model_id")]),
+                t("riders", "rider_id", vec![col("rider_id", "integer", &[]), col("name", "text", &[])], vec![]),
+            ],
+        },
+        None,
+    );
+    let s = sql(&ctx, "How many bike riders are there?");
+    assert_eq!(s, "SELECT COUNT(*) AS rider_count FROM riders LIMIT 200");
+}
