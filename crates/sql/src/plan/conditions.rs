@@ -616,6 +616,15 @@ impl Reader<'_> {
                 cols.retain(|c| always(c));
                 self.notes.push(format!("the date read as {} (the one date every row has)", cols[0]));
             }
+            // A span's two ends (`start_time` and `end_time`): what is dated is when it starts,
+            // unless a word says the end (that word picked the column before this point).
+            let end_words = |c: &ColRef| names::name_words(&c.column).iter().any(|w| matches!(w.as_str(), "end" | "finish" | "stop" | "until" | "to"));
+            let start_words = |c: &ColRef| names::name_words(&c.column).iter().any(|w| matches!(w.as_str(), "start" | "begin" | "from"));
+            let says_end = (0..self.n()).any(|i| matches!(self.word(i), "end" | "ends" | "ended" | "ending" | "finish" | "finishes" | "finished" | "stop" | "stopped" | "complete" | "completed" | "concluded" | "closed" | "until" | "till" | "last" | "lasted"));
+            if cols.len() == 2 && !says_end && cols.iter().filter(|c| start_words(c)).count() == 1 && cols.iter().filter(|c| end_words(c)).count() == 1 {
+                cols.retain(|c| start_words(c));
+                self.notes.push(format!("the date read as {} (when it starts)", cols[0]));
+            }
             match cols.len() {
                 0 => {}
                 1 => return Some((cols[0].clone(), None)),

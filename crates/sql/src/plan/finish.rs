@@ -513,6 +513,30 @@ impl Reader<'_> {
                 self.penalties.push((format!("{t} has no {w} column"), 0.5));
             }
         }
+        // "Which artists were formed before 2000? Name and year.": a listed generic word ("year",
+        // "date", "time") of the one column a condition already reads is that column, shown.
+        if let Some(p) = self.a.projection.clone()
+            && !self.q.aggregates()
+            && self.q.group_by.is_empty()
+        {
+            let tested: Vec<ColRef> = self.q.filters.iter().filter_map(|f| f.col().cloned()).collect();
+            for it in &p.items {
+                for i in it.start..it.end {
+                    if self.ledger.is_used(i) || !self.ledger.is_content(i) || !matches!(self.a.tokens[i].norm.as_str(), "year" | "date" | "time" | "day" | "month") {
+                        continue;
+                    }
+                    let w = self.a.tokens[i].norm.clone();
+                    let hits: Vec<&ColRef> = tested.iter().filter(|c| qa_question::names::name_words(&c.column).contains(&w)).collect();
+                    if let [c] = hits.as_slice() {
+                        let e = Expr::col((*c).clone());
+                        if !self.q.select.contains(&e) {
+                            self.q.select.push(e);
+                        }
+                        self.mark(i..i + 1, format!("show {c}"));
+                    }
+                }
+            }
+        }
         // "… for each car maker, along with its id": an "id" nothing placed, said of groups of
         // rows, is the key they are grouped by.
         let group_keys: Vec<Expr> = self

@@ -177,7 +177,7 @@ fn workshops() -> SchemaContext {
                 t(
                     "rooms",
                     "room_id",
-                    vec![col("room_id", "integer", &[]), col("name", "text", &[]), col("capacity", "integer", &[]), col("town_id", "integer", &[]), col("kind_code", "text", &["AUD", "LAB"])],
+                    vec![col("room_id", "integer", &[]), col("name", "text", &[]), col("capacity", "integer", &[]), col("opened_year", "integer", &[]), col("town_id", "integer", &[]), col("kind_code", "text", &["AUD", "LAB"])],
                     vec![fk("town_id", "towns", "town_id"), fk("kind_code", "ref_room_kinds", "kind_code")],
                 ),
                 t(
@@ -189,7 +189,7 @@ fn workshops() -> SchemaContext {
                 t(
                     "sessions",
                     "session_id",
-                    vec![col("session_id", "integer", &[]), col("room_id", "integer", &[]), col("speaker_id", "integer", &[]), col("is_keynote", "integer", &["0", "1"]), col("is_cancelled", "integer", &["0", "1"]), col("other_details", "text", &[])],
+                    vec![col("session_id", "integer", &[]), col("room_id", "integer", &[]), col("speaker_id", "integer", &[]), col("is_keynote", "integer", &["0", "1"]), col("is_cancelled", "integer", &["0", "1"]), col("other_details", "text", &[]), col("start_time", "text", &["2026-03-05 10:00:00", "2026-04-01 09:30:00"]), col("end_time", "text", &["2026-03-05 11:00:00", "2026-04-01 10:30:00"])],
                     vec![fk("room_id", "rooms", "room_id"), fk("speaker_id", "people", "person_id")],
                 ),
                 TableInfo {
@@ -301,4 +301,17 @@ fn a_word_of_most_table_names_is_the_domain() {
     );
     let s = sql(&ctx, "How many bike riders are there?");
     assert_eq!(s, "SELECT COUNT(*) AS rider_count FROM riders LIMIT 200");
+}
+
+#[test]
+fn a_span_is_dated_by_its_start_and_a_listed_year_is_the_tested_one() {
+    let ctx = workshops();
+    let s = sql(&ctx, "How many sessions were held in March 2026?");
+    assert!(s.contains("sessions.start_time >= '2026-03-01'") && !s.contains("end_time"), "{s}");
+    // A word for the end is no start: the end if it names it, else a question.
+    let o = on(&ctx, "How many sessions ended in March 2026?");
+    let s = o.plan.as_ref().map(|p| ir::render_query(&ctx, p, Dialect::Sqlite, Some(200))).unwrap_or_default();
+    assert!(s.contains("sessions.end_time") || o.confidence < CONFIDENCE_THRESHOLD, "{s} {:?}", o.coverage);
+    let s = sql(&ctx, "Which rooms opened before 2000? Name and year.");
+    assert!(s.starts_with("SELECT rooms.\"name\"") && s.contains("rooms.opened_year") && s.contains("rooms.opened_year <= 1999"), "{s}");
 }
