@@ -130,7 +130,12 @@ impl SchemaContext {
 
     /// This context for planning `question`: joins prefer the foreign keys its words name.
     pub(crate) fn for_question(&self, question: &str) -> SchemaContext {
-        let key_words = qa_core::text::words(question).iter().map(|w| key_family(w)).collect();
+        let words = qa_core::text::words(question);
+        let mut key_words: Vec<String> = words.iter().map(|w| key_family(w)).collect();
+        // Where someone lives, in the present tense, is where they live now.
+        if words.iter().any(|w| matches!(w.as_str(), "live" | "lives" | "living" | "reside" | "resides" | "residing")) {
+            key_words.push("current".to_string());
+        }
         // (Words of four letters or more count, and "now".)
         SchemaContext { key_words, ..self.clone() }
     }
