@@ -424,8 +424,10 @@ pub(crate) fn render_query(ctx: &SchemaContext, q: &Query, dialect: Dialect, row
     }
     let mut wheres: Vec<String> = l.filters.iter().map(|f| cond_sql(ctx, f, dialect)).collect();
     for (root, others, inner) in &l.semi {
-        // A branch nothing reads or tests says nothing: no existence test is implied.
-        if inner.is_empty() {
+        // A branch nothing reads or tests says nothing: no existence test is implied. Inside a
+        // sub-query the branch is what the sub-query was built for ("template types not used by
+        // any document": the templates that have documents), so it stays.
+        if inner.is_empty() && row_cap.is_some() {
             continue;
         }
         let mut sub = format!("SELECT {}.{} FROM {}", ident(&root.to_table), ident(&root.to_column), ident(&root.to_table));

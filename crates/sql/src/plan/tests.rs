@@ -318,3 +318,12 @@ fn a_span_is_dated_by_its_start_and_a_listed_year_is_the_tested_one() {
     let s = sql(&ctx, "Which rooms opened before 2000? Name and year.");
     assert!(s.starts_with("SELECT rooms.\"name\"") && s.contains("rooms.opened_year") && s.contains("rooms.opened_year <= 1999"), "{s}");
 }
+
+#[test]
+fn rows_not_used_by_any_far_row_keep_the_far_table() {
+    let ctx = workshops();
+    let s = sql(&ctx, "Show all room kind descriptions that are not used by any session.");
+    // Two steps away, the sessions are what the sub-query tests: dropping them would list the
+    // kinds no room has.
+    assert!(s.contains("ref_room_kinds.kind_code NOT IN (SELECT rooms.kind_code FROM rooms") && s.contains("IN (SELECT sessions.room_id FROM sessions)"), "{s}");
+}
