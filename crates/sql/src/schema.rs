@@ -131,12 +131,12 @@ impl SchemaContext {
     /// This context for planning `question`: joins prefer the foreign keys its words name.
     pub(crate) fn for_question(&self, question: &str) -> SchemaContext {
         let words = qa_core::text::words(question);
-        let mut key_words: Vec<String> = words.iter().map(|w| key_family(w)).collect();
+        // Words of four letters or more count, and "now".
+        let mut key_words: Vec<String> = words.iter().filter(|w| w.len() >= 4 || *w == "now").map(|w| key_family(w)).collect();
         // Where someone lives, in the present tense, is where they live now.
         if words.iter().any(|w| matches!(w.as_str(), "live" | "lives" | "living" | "reside" | "resides" | "residing")) {
             key_words.push("current".to_string());
         }
-        // (Words of four letters or more count, and "now".)
         SchemaContext { key_words, ..self.clone() }
     }
 
@@ -270,7 +270,9 @@ impl SchemaContext {
             }
         }
         // Keys the question names first: the search takes the first edge between two tables.
-        edges.sort_by_key(|e| !self.step_named(e));
+        if !self.key_words.is_empty() {
+            edges.sort_by_cached_key(|e| !self.step_named(e));
+        }
         edges
     }
 

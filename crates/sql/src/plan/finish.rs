@@ -363,11 +363,8 @@ impl Reader<'_> {
             // whose name the question says, else a guess.
             let edges: Vec<JoinStep> = self.ctx.fk_steps().into_iter().filter(|e| e.from_table.eq_ignore_ascii_case(from) && e.to_table.eq_ignore_ascii_case(to)).collect();
             if edges.len() > 1 {
-                let mut fams: Vec<String> = self.a.tokens.iter().filter(|t| t.is_word() && (t.lower.len() >= 4 || t.lower == "now")).map(|t| crate::schema::key_family(&t.lower)).collect();
-                // Where someone lives, in the present tense, is where they live now.
-                if self.a.tokens.iter().any(|t| matches!(t.lower.as_str(), "live" | "lives" | "living" | "reside" | "resides" | "residing")) {
-                    fams.push("current".to_string());
-                }
+                // The question's words as keys name them (`SchemaContext::for_question`).
+                let mut fams: Vec<String> = self.ctx.key_words.clone();
                 // Where a row goes from and to: generic words for the two ends of a trip.
                 let words: Vec<&str> = self.a.tokens.iter().map(|t| t.lower.as_str()).collect();
                 if words.iter().any(|w| matches!(*w, "from" | "departing" | "leaving" | "departs" | "depart" | "origin" | "out")) {

@@ -68,10 +68,17 @@ fn col(name: &str, ty: &str, values: &[&str]) -> ColumnInfo {
     ColumnInfo { name: name.into(), data_type: ty.into(), nullable: false, samples: v.clone(), distinct: (!v.is_empty()).then_some(v.len() as u64), values: v, values_complete: !values.is_empty() }
 }
 
+fn fk(column: &str, table: &str, ref_column: &str) -> ForeignKey {
+    ForeignKey { columns: vec![column.into()], ref_table: table.into(), ref_columns: vec![ref_column.into()] }
+}
+
+fn table(name: &str, pk: &str, columns: Vec<ColumnInfo>, foreign_keys: Vec<ForeignKey>, rows: u64) -> TableInfo {
+    TableInfo { name: name.into(), columns, primary_key: vec![pk.into()], foreign_keys, row_count: Some(rows) }
+}
+
 /// A fleet: vehicles, members who book them, bookings. Written for these tests, not for rules.
 fn fleet() -> SchemaContext {
-    let fk = |c: &str, t: &str, rc: &str| ForeignKey { columns: vec![c.into()], ref_table: t.into(), ref_columns: vec![rc.into()] };
-    let t = |name: &str, pk: &str, columns: Vec<ColumnInfo>, fks: Vec<ForeignKey>| TableInfo { name: name.into(), columns, primary_key: vec![pk.into()], foreign_keys: fks, row_count: Some(50) };
+    let t = |name: &str, pk: &str, columns: Vec<ColumnInfo>, fks: Vec<ForeignKey>| table(name, pk, columns, fks, 50);
     SchemaContext::build(
         DbSchema {
             dialect: None,
@@ -166,8 +173,7 @@ fn counting_groups_of_one_row_is_not_an_answer() {
 
 /// Workshops in rooms of towns, people with two towns: written for these tests, not for rules.
 fn workshops() -> SchemaContext {
-    let fk = |c: &str, t: &str, rc: &str| ForeignKey { columns: vec![c.into()], ref_table: t.into(), ref_columns: vec![rc.into()] };
-    let t = |name: &str, pk: &str, columns: Vec<ColumnInfo>, fks: Vec<ForeignKey>| TableInfo { name: name.into(), columns, primary_key: vec![pk.into()], foreign_keys: fks, row_count: Some(40) };
+    let t = |name: &str, pk: &str, columns: Vec<ColumnInfo>, fks: Vec<ForeignKey>| table(name, pk, columns, fks, 40);
     SchemaContext::build(
         DbSchema {
             dialect: None,
@@ -288,8 +294,7 @@ fn the_name_of_rows_without_one_is_not_made_up() {
 
 #[test]
 fn a_word_of_most_table_names_is_the_domain() {
-    let fk = |c: &str, t: &str, rc: &str| ForeignKey { columns: vec![c.into()], ref_table: t.into(), ref_columns: vec![rc.into()] };
-    let t = |name: &str, pk: &str, columns: Vec<ColumnInfo>, fks: Vec<ForeignKey>| TableInfo { name: name.into(), columns, primary_key: vec![pk.into()], foreign_keys: fks, row_count: Some(30) };
+    let t = |name: &str, pk: &str, columns: Vec<ColumnInfo>, fks: Vec<ForeignKey>| table(name, pk, columns, fks, 30);
     let ctx = SchemaContext::build(
         DbSchema {
             dialect: None,
