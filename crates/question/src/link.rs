@@ -292,6 +292,10 @@ impl<'a> Linker<'a> {
         }
     }
 
+    fn is_date_field(&self, target: &Target) -> bool {
+        matches!(target, Target::Field { collection, field } if self.schema.field(collection, field).is_some_and(|f| f.kind == FieldKind::Date))
+    }
+
     /// The schema linked against.
     pub fn schema(&self) -> &SourceSchema {
         self.schema
@@ -345,22 +349,33 @@ impl<'a> Linker<'a> {
             let tok = &t[s];
             if tok.is_word() && !date_tok[s] && !is_function_word(&tok.lower) && !out.iter().any(|l| l.start == s && l.end == s + 1) {
                 let mut fuzzy: Vec<Link> = Vec::new();
-                if tok.lower.chars().count() >= 5 {
+                // A word of the language's common vocabulary ("start") is no misspelling.
+                if tok.lower.chars().count() >= 5 && !text::is_stop(&tok.lower) {
                     for (k, es) in &self.phrases {
                         // Another form of a value's word ("delivery" / 'delivered') is no
                         // misspelling of the value: a value needs its form.
                         if !k.contains(' ') && is_typo_of(&tok.norm, k) {
+                            // Nor of a name's word: "headlined" of `headliner` is its verb (a
+                            // family link below), not a spelling.
                             let other_form = family(&tok.lower) == text::word_family(k);
-                            for e in es.iter().filter(|e| !(other_form && matches!(e.target, Target::Value { .. }))) {
+                            let by_family = |e: &Entry| self.families.iter().any(|(f, fe)| fe.target == e.target && *f == text::word_family(k));
+                            for e in es.iter().filter(|e| !(other_form && (matches!(e.target, Target::Value { .. }) || by_family(e)))) {
                                 fuzzy.push(Link { how: How::Fuzzy, score: e.weight * 0.8, negated: e.negated, ..self.make(s, s + 1, e, std::slice::from_ref(tok)) });
                             }
                         }
                     }
                 }
                 out.extend(fuzzy);
-                if tok.lower.len() >= 4 && !text::is_stop(&tok.lower) {
+                // Short irregular forms count too ("led" → lead).
+                if tok.lower.len() >= 4 || family(&tok.lower) != text::word_family(&tok.lower) {
                     let fam = family(&tok.lower);
+                    // A verb the document toolkit counts as a stop word ("start") still names a
+                    // date column of its family (`started_at`): "when did it start".
+                    let stop = text::is_stop(&tok.lower);
                     for (f, e) in &self.families {
+                        if stop && !self.is_date_field(&e.target) {
+                            continue;
+                        }
                         if family_match(&fam, f) && !out.iter().any(|l| l.start == s && l.end == s + 1 && l.target == e.target) {
                             out.push(self.make(s, s + 1, e, std::slice::from_ref(tok)));
                         }
@@ -659,6 +674,13 @@ fn reserved_tokens(a: &Analysis) -> Vec<bool> {
     }
     for &i in &a.negations {
         set(i, i + 1);
+    }
+    // "(the average) number of X": a count's words, never part of a name said in part
+    // ("number" of `account_number`).
+    for (i, w) in a.tokens.windows(2).enumerate() {
+        if matches!(w[0].lower.as_str(), "number" | "count") && w[1].lower == "of" {
+            set(i, i + 1);
+        }
     }
     r
 }

@@ -15,6 +15,12 @@ pub const GENERIC_SUFFIXES: &[&str] = &[
     "bpm", "mph", "kmh", "year", "yr",
 ];
 
+/// Units that can open a measure's name (singular, as [`name_words`] gives them).
+const LEADING_UNITS: &[&str] = &[
+    "hour", "hr", "minute", "min", "second", "sec", "day", "week", "month", "year", "km", "mile", "kg", "ton", "tonne", "litre", "liter", "gallon",
+    "meter", "metre", "m3", "kwh", "point", "goal", "dollar", "euro",
+];
+
 /// Words that open a flag's name and are not said ("is_active" is "active").
 pub const FLAG_PREFIXES: &[&str] = &["is", "has", "was", "can", "allow", "allows", "should", "needs", "did", "does", "are"];
 
@@ -161,6 +167,11 @@ pub fn forms(name: &str, synonyms: &[String]) -> Vec<NameForm> {
         for w in &content[..content.len() - 1] {
             push(vec![(*w).clone()], 0.45, FormKind::Part);
         }
+    }
+    // A measure named by its unit first (`hours_on_site`, `km_driven`, `days_overdue`): the
+    // unit is how people ask for it ("how many hours in total").
+    if words.len() >= 2 && LEADING_UNITS.contains(&words[0].as_str()) && words[1..].iter().any(|w| is_content(w)) {
+        push(vec![words[0].clone()], 0.6, FormKind::Head);
     }
     // `line_1`, `address_line_2`: "the first line", "second line".
     if let Some(last) = words.last()

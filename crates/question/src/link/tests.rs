@@ -24,10 +24,13 @@ fn schema() -> SourceSchema {
                     Field::new("last_name", FieldKind::Keyword),
                     Field::new("country", FieldKind::Keyword).with_values(&["CA", "US", "GB"]),
                     Field::new("is_active", FieldKind::Flag),
+                    Field::new("is_reviewer", FieldKind::Flag),
+                    Field::new("phone_number", FieldKind::Keyword),
                     Field::new("enrollment_date", FieldKind::Date),
                 ],
             ),
             Collection::new("bookings", vec![Field::new("booking_id", FieldKind::Integer), Field::new("member_id", FieldKind::Integer).with_key(KeyRole::Foreign), Field::new("booked_at", FieldKind::Date), Field::new("mechanic_name", FieldKind::Keyword), Field::new("satisfactionRating", FieldKind::Integer)]),
+            Collection::new("repairs", vec![Field::new("repair_id", FieldKind::Integer).with_key(KeyRole::Primary), Field::new("started_at", FieldKind::Date), Field::new("hours_on_site", FieldKind::Number), Field::new("km_driven", FieldKind::Number)]),
         ],
         relations: vec![Relation { from: "bookings".into(), from_field: "member_id".into(), to: "members".into(), to_field: "member_id".into() }],
         aliases: vec![],
@@ -95,4 +98,28 @@ fn literals_are_looked_up_in_the_source() {
     let a = analyse("bookings of VIN-0042", chrono::NaiveDate::from_ymd_opt(2026, 11, 26).unwrap());
     let links = Linker::new(&s).link(&a, Some(&mut Names));
     assert!(cover(&links, a.tokens.len()).iter().any(|m| m.best().target.label() == "vehicles.vin = 'VIN-0042'"));
+}
+
+#[test]
+fn leading_units_and_verbs_of_participle_dates() {
+    // A measure named by its unit first ("hours_on_site", "km_driven") is said by the unit.
+    let b = best("how many hours did the repairs take in total");
+    assert!(b.contains(&("hours".into(), "repairs.hours_on_site".into())), "{b:?}");
+    let b = best("total km of repairs");
+    assert!(b.contains(&("km".into(), "repairs.km_driven".into())), "{b:?}");
+    // "start" is the verb of `started_at`.
+    let b = best("when did the last repair start");
+    assert!(b.contains(&("start".into(), "repairs.started_at".into())), "{b:?}");
+}
+
+#[test]
+fn a_verb_of_a_flag_noun_is_its_family_not_a_misspelling() {
+    let s = schema();
+    let a = analyse("members who reviewed", chrono::NaiveDate::from_ymd_opt(2026, 11, 26).unwrap());
+    let links = Linker::new(&s).link(&a, None);
+    let l = links.iter().find(|l| l.words == ["reviewed"]).expect("reviewed is linked");
+    assert_eq!((l.target.label(), l.how), ("members.is_reviewer".to_string(), How::Family), "{links:?}");
+    // "number of" is a count's words, never a name said in part.
+    let a = analyse("the average number of bookings", chrono::NaiveDate::from_ymd_opt(2026, 11, 26).unwrap());
+    assert!(!Linker::new(&s).link(&a, None).iter().any(|l| l.words == ["number"]));
 }

@@ -675,7 +675,15 @@ impl Reader<'_> {
             // "closed audits": a value right before a table's name is that table's.
             let next_table = self.ms.iter().position(|m| m.start == self.ms[mi].end).filter(|&n| self.names_table(n)).and_then(|n| self.table(n));
             let of_next = next_table.and_then(|t| top.iter().find(|l| l.target.collection().eq_ignore_ascii_case(&t)).map(|l| (*l).clone()));
-            let chosen = if let Some(l) = of_next {
+            // "outages in New Hamburg": a value said of the table named right before it.
+            let start = self.ms[mi].start;
+            let prev_table = (start >= 2 && matches!(self.word(start - 1), "in" | "at" | "from" | "of" | "for" | "with" | "on"))
+                .then(|| self.ms.iter().position(|m| m.end == start - 1))
+                .flatten()
+                .filter(|&p| self.names_table(p))
+                .and_then(|p| self.table(p));
+            let of_prev = prev_table.and_then(|t| top.iter().find(|l| l.target.collection().eq_ignore_ascii_case(&t)).map(|l| (*l).clone()));
+            let chosen = if let Some(l) = of_next.or(of_prev) {
                 Some(l)
             } else if top.len() == 1 {
                 Some(top[0].clone())

@@ -197,7 +197,14 @@ impl Reader<'_> {
             })
             .collect();
         if !tables.is_empty() {
-            let support = |t: &str| self.ms.iter().enumerate().filter(|(j, m)| *j != mi && m.links.iter().any(|l| !matches!(l.target, Target::Collection { .. }) && l.target.collection().eq_ignore_ascii_case(t))).count();
+            // Keys say how tables relate, not which one is meant ("festival" links to every
+            // `festival_id`): only the other columns and values back a table.
+            let own = |l: &qa_question::Link| match &l.target {
+                Target::Collection { .. } => false,
+                Target::Field { collection, field } => self.schema.field(collection, field).is_none_or(|f| f.key == qa_question::KeyRole::None),
+                Target::Value { .. } => true,
+            };
+            let support = |t: &str| self.ms.iter().enumerate().filter(|(j, m)| *j != mi && m.links.iter().any(|l| own(l) && l.target.collection().eq_ignore_ascii_case(t))).count();
             let best = tables.iter().max_by(|a, b| (a.1 + 0.1 * support(&a.0) as f64).partial_cmp(&(b.1 + 0.1 * support(&b.0) as f64)).unwrap_or(std::cmp::Ordering::Equal));
             return best.map(|(t, _)| t.clone());
         }

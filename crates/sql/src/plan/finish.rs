@@ -711,7 +711,9 @@ impl Reader<'_> {
             // cars' year) backs the guess.
             let (ms, me) = (self.ms[mi].start, self.ms[mi].end);
             let also_named = self.ms.iter().enumerate().any(|(j, m)| j != mi && self.used[j] && m.best().target.collection().eq_ignore_ascii_case(collection))
-                || (0..self.n()).filter(|&i| i < ms || i >= me).any(|i| self.ledger.role(i).and_then(role_table).is_some_and(|t| t.eq_ignore_ascii_case(collection)));
+                || (0..self.n()).filter(|&i| i < ms || i >= me).any(|i| self.ledger.role(i).and_then(role_table).is_some_and(|t| t.eq_ignore_ascii_case(collection)))
+                // A verb of the table's own column ("tickets bought" of `purchased_at`).
+                || self.ms.iter().enumerate().any(|(j, m)| j != mi && m.end - m.start == 1 && m.links.iter().any(|l| l.how == How::Family && l.target.collection().eq_ignore_ascii_case(collection) && self.kind(&ColRef::new(collection, l.target.field().unwrap_or_default())) == qa_question::FieldKind::Date));
             if rivals.len() >= 2 && !also_named {
                 let words = self.a.tokens[self.ms[mi].start..self.ms[mi].end].iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join(" ");
                 self.penalties.push((format!("\"{words}\" names no table alone: {}", rivals.join(", ")), 0.5));

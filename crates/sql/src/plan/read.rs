@@ -349,7 +349,7 @@ impl<'a> Reader<'a> {
             if self.a.negations.contains(&p) || matches!(w, "non" | "other" | "excluding" | "except" | "besides") && !(w == "other" && self.word(p + 1) != "than") {
                 return Some(p);
             }
-            if !matches!(w, "be" | "is" | "are" | "was" | "were" | "been" | "a" | "an" | "any" | "the" | "yet" | "ever" | "have" | "has" | "had" | "do" | "does" | "did" | "in" | "of" | "from" | "than" | "by" | "with" | "currently" | "still" | "to" | "on" | "at" | "for" | "into" | "single" | "one") {
+            if !matches!(w, "be" | "is" | "are" | "was" | "were" | "been" | "a" | "an" | "any" | "the" | "yet" | "ever" | "have" | "has" | "had" | "do" | "does" | "did" | "in" | "of" | "from" | "than" | "by" | "with" | "currently" | "still" | "to" | "on" | "at" | "for" | "into" | "single" | "one" | "our" | "my" | "your" | "their" | "these" | "those") {
                 return None;
             }
         }

@@ -394,6 +394,17 @@ impl Reader<'_> {
             // "how many continents speak Chinese": values of a column (not rows of a table) are
             // counted once each.
             let non_key = self.field(mi).is_some_and(|c| self.schema.field(&c.table, &c.column).is_some_and(|f| f.key == qa_question::KeyRole::None && f.kind != FieldKind::Flag));
+            // "how many hours did crews spend" of `hours_on_site`: a measure counted in the unit
+            // that names it is summed, not its distinct values counted.
+            if !distinct
+                && let Some(c) = self.field(mi).filter(|_| !self.names_table(mi))
+                && self.schema.field(&c.table, &c.column).is_some_and(|f| f.key == qa_question::KeyRole::None && f.kind.is_numeric())
+                && qa_question::names::name_words(&c.column).first().is_some_and(|w| *w == qa_core::text::singular(&self.a.tokens[self.ms[mi].start].lower) && qa_question::names::GENERIC_SUFFIXES.contains(&w.as_str()))
+            {
+                self.consume(mi, format!("SUM({c})"));
+                self.q.table = c.table.clone();
+                return Expr::Agg { func: AggFunc::Sum, col: Some(c) };
+            }
             if (distinct || non_key)
                 && let Some(c) = self.field(mi).filter(|_| !self.names_table(mi))
             {
@@ -549,6 +560,12 @@ impl Reader<'_> {
                 // "How many courses in total": with a count, a total is the count.
                 if f == AggFunc::Sum && self.count_at.is_some() {
                     self.mark(s..e, "aggregate COUNT");
+                    continue;
+                }
+                // "Which artist got the biggest fee, and how much was it?": the amount asked
+                // for is the ranked measure, shown with the top row.
+                if f == AggFunc::Sum && self.word(s) == "how" && !self.a.superlatives.is_empty() && matches!(self.word(e), "was" | "is" | "were" | "are" | "did" | "does") {
+                    self.mark(s..e, "the ranked measure");
                     continue;
                 }
                 // The aggregate names no column: the question asks for something not placed.

@@ -332,3 +332,53 @@ fn rows_not_used_by_any_far_row_keep_the_far_table() {
     // kinds no room has.
     assert!(s.contains("ref_room_kinds.kind_code NOT IN (SELECT rooms.kind_code FROM rooms") && s.contains("IN (SELECT sessions.room_id FROM sessions)"), "{s}");
 }
+
+/// Incidents a utility's crews attend, and its clients. Written for these tests, not for rules.
+fn incidents() -> SchemaContext {
+    let t = |name: &str, pk: &str, columns: Vec<ColumnInfo>, fks: Vec<ForeignKey>| table(name, pk, columns, fks, 50);
+    SchemaContext::build(
+        DbSchema {
+            dialect: None,
+            tables: vec![
+                t(
+                    "incidents",
+                    "incident_id",
+                    vec![col("incident_id", "integer", &[]), col("reference_code", "text", &[]), col("town", "text", &["Lyon", "Graz"]), col("started_at", "text", &["2026-01-05 10:00:00"]), col("customers_affected", "integer", &[])],
+                    vec![],
+                ),
+                t("crews", "crew_id", vec![col("crew_id", "integer", &[]), col("crew_name", "text", &[]), col("headcount", "integer", &[]), col("daily_rate", "numeric", &[])], vec![]),
+                TableInfo {
+                    name: "incident_crews".into(),
+                    columns: vec![col("incident_id", "integer", &[]), col("crew_id", "integer", &[]), col("hours_on_site", "real", &[])],
+                    primary_key: vec!["incident_id".into(), "crew_id".into()],
+                    foreign_keys: vec![fk("incident_id", "incidents", "incident_id"), fk("crew_id", "crews", "crew_id")],
+                    row_count: Some(80),
+                },
+                t("clients", "client_id", vec![col("client_id", "integer", &[]), col("first_name", "text", &[]), col("last_name", "text", &[]), col("town", "text", &["Lyon", "Porto"])], vec![]),
+            ],
+        },
+        None,
+    )
+}
+
+#[test]
+fn measures_named_by_unit_verbs_of_dates_and_values_of_the_table_before() {
+    let ctx = incidents();
+    let s = sql(&ctx, "How many hours in total did crews spend on incidents?");
+    assert!(s.starts_with("SELECT SUM(incident_crews.hours_on_site)"), "a measure counted in the unit that names it is summed: {s}");
+    let s = sql(&ctx, "When did the most recent incident in Lyon start?");
+    assert!(s.contains("incidents.started_at") && s.contains("incidents.town = 'Lyon'") && s.ends_with("ORDER BY incidents.started_at DESC LIMIT 1"), "{s}");
+    let s = sql(&ctx, "What is the average number of customers affected by an incident in each town?");
+    assert!(s.contains("AVG(incidents.customers_affected)") && s.contains("GROUP BY incidents.town") && !s.contains("clients"), "{s}");
+    let s = sql(&ctx, "Which crews worked on incidents in Graz?");
+    assert!(s.contains("incidents.town = 'Graz'"), "{s}");
+    let s = sql(&ctx, "Which crew has the highest daily rate, and how much is it?");
+    assert!(s.contains("crews.daily_rate") && s.ends_with("ORDER BY crews.daily_rate DESC LIMIT 1") && !s.contains("SUM("), "{s}");
+}
+
+#[test]
+fn none_of_our_rows_is_a_negation() {
+    let ctx = workshops();
+    let s = sql(&ctx, "In which towns does none of our people currently live?");
+    assert!(s.contains("towns.town_id NOT IN (SELECT people.current_town_id FROM people"), "{s}");
+}
