@@ -13,6 +13,7 @@
 
 pub mod analysis;
 pub mod choice;
+pub mod countries;
 pub mod coverage;
 pub mod cues;
 pub mod dates;

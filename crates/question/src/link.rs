@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use qa_core::text;
 
 use crate::analysis::Analysis;
+use crate::countries;
 use crate::coverage::is_function_word;
 use crate::edit::is_typo_of;
 use crate::names::{self, FormKind, GENERIC_SUFFIXES};
@@ -175,6 +176,9 @@ impl<'a> Linker<'a> {
     /// Index `schema`'s names, synonyms, values and aliases.
     pub fn new(schema: &'a SourceSchema) -> Linker<'a> {
         let mut l = Linker { schema, phrases: HashMap::new(), joined: HashMap::new(), families: Vec::new(), longest: 1 };
+        // Country names stored as values somewhere (a `countries.name` column): those rows are
+        // how the name is reached, not a code column's alias.
+        let stored: std::collections::HashSet<String> = schema.collections.iter().flat_map(|c| c.fields.iter()).flat_map(|f| f.values.iter()).map(|v| v.to_lowercase()).collect();
         for c in &schema.collections {
             let target = Target::Collection { collection: c.name.clone() };
             for f in names::forms(&c.name, &c.synonyms) {
@@ -260,9 +264,25 @@ impl<'a> Linker<'a> {
                 if field.kind == FieldKind::Flag {
                     continue;
                 }
+                // A column of country codes is asked about by country name ("in the UK").
+                if let Some(width) = countries::code_width(&field.name, &field.values) {
+                    for entry in countries::COUNTRIES {
+                        let code = countries::code_of(entry, width);
+                        if !field.values.iter().any(|v| v == code) {
+                            continue;
+                        }
+                        for name in entry.2.iter().filter(|n| !stored.contains(&n.to_lowercase())) {
+                            let target = Target::Value { collection: c.name.clone(), field: field.name.clone(), values: vec![code.to_string()] };
+                            l.add(&names::value_words(name), Entry { target, weight: 0.99, how: How::Alias, negated: false });
+                        }
+                    }
+                }
                 for v in &field.values {
                     let vw = names::value_words(v);
-                    if weak_value(&vw) {
+                    // A code in capitals ("US", "IN") is kept: it matches only written in
+                    // capitals, so the pronoun "us" stays a pronoun.
+                    let capital_code = (2..=3).contains(&v.len()) && v.chars().all(|c| c.is_ascii_uppercase());
+                    if weak_value(&vw) && !capital_code {
                         continue;
                     }
                     l.add(&vw, Entry { target: Target::Value { collection: c.name.clone(), field: field.name.clone(), values: vec![v.clone()] }, weight: 1.0, how: How::Value, negated: false });
@@ -426,10 +446,14 @@ impl<'a> Linker<'a> {
     /// word only as itself, not a plural or a spelling of it ("prices" is no vet).
     fn case_ok(&self, e: &Entry, span: &[Token]) -> bool {
         let Target::Value { values, .. } = &e.target else { return true };
+        let code = values.iter().all(|v| v.chars().filter(|c| c.is_alphanumeric()).count() <= 3 && !v.chars().any(char::is_lowercase));
+        // A name standing for a code ("Turkey" for 'TR') is a proper noun: capitalised.
+        if e.how == How::Alias && code && !span.iter().all(|x| x.kind == TokenKind::Quoted) {
+            return span.first().is_some_and(|x| x.capitalized() || x.all_caps());
+        }
         if e.how == How::Alias || span.iter().all(|x| x.kind == TokenKind::Quoted) {
             return true;
         }
-        let code = values.iter().all(|v| v.chars().filter(|c| c.is_alphanumeric()).count() <= 3 && !v.chars().any(char::is_lowercase));
         if code {
             return span.iter().all(|x| x.all_caps() || x.text.chars().any(|c| c.is_ascii_digit()) || values.iter().any(|v| v == &x.text));
         }

@@ -43,6 +43,8 @@ const COMMON_SYNONYMS: &[(&str, &[&str])] = &[
     ("sex", &["gender"]),
     ("gender", &["sex"]),
     ("country", &["nation"]),
+    ("city", &["town"]),
+    ("town", &["city"]),
     ("dob", &["birthday", "birth date"]),
     ("completion date", &["end date", "ended", "finished", "completed"]),
     ("end date", &["completion date", "ended", "finished"]),

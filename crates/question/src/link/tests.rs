@@ -123,3 +123,14 @@ fn a_verb_of_a_flag_noun_is_its_family_not_a_misspelling() {
     let a = analyse("the average number of bookings", chrono::NaiveDate::from_ymd_opt(2026, 11, 26).unwrap());
     assert!(!Linker::new(&s).link(&a, None).iter().any(|l| l.words == ["number"]));
 }
+
+#[test]
+fn country_names_find_country_codes() {
+    let b = best("members living in the UK");
+    assert!(b.contains(&("uk".into(), "members.country = 'GB'".into())), "{b:?}");
+    let b = best("How many members are from Canada?");
+    assert!(b.contains(&("canada".into(), "members.country = 'CA'".into())), "{b:?}");
+    // A code in capitals is a value; the pronoun is not.
+    let b = best("members in the US");
+    assert!(b.contains(&("us".into(), "members.country = 'US'".into())), "{b:?}");
+}

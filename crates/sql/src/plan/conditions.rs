@@ -682,7 +682,15 @@ impl Reader<'_> {
                 .flatten()
                 .filter(|&p| self.names_table(p))
                 .and_then(|p| self.table(p));
-            let of_prev = prev_table.and_then(|t| top.iter().find(|l| l.target.collection().eq_ignore_ascii_case(&t)).map(|l| (*l).clone()));
+            // Its own value, else one of the row it refers to ("a festival in Germany" is the
+            // festival's city's country).
+            let to_one = |from: &str, to: &str| self.ctx.join_path(from, to).is_some_and(|p| !p.is_empty() && !p.iter().any(|st| super::ir::multiplies(self.ctx, st)));
+            let of_prev = prev_table.and_then(|t| {
+                top.iter().find(|l| l.target.collection().eq_ignore_ascii_case(&t)).or_else(|| {
+                    let reached: Vec<&&qa_question::Link> = top.iter().filter(|l| to_one(&t, l.target.collection())).collect();
+                    (reached.len() == 1).then(|| reached[0])
+                }).map(|l| (*l).clone())
+            });
             let chosen = if let Some(l) = of_next.or(of_prev) {
                 Some(l)
             } else if top.len() == 1 {

@@ -367,6 +367,8 @@ impl Reader<'_> {
                 if matches!(self.word(i), "which" | "what")
                     && let Some(mi) = self.mention_at(i + 1)
                     && !self.names_table(mi)
+                    // "which academic sites": a flag before the rows' noun is a condition.
+                    && !self.field(mi).is_some_and(|c| self.kind(&c) == FieldKind::Flag)
                     // "What is the most populous city": the measure of a ranking is not the
                     // column asked for.
                     && !self.a.superlatives.iter().any(|s| s.start <= self.ms[mi].start && self.ms[mi].start < s.end)

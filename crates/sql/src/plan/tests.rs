@@ -346,7 +346,7 @@ fn incidents() -> SchemaContext {
                     vec![col("incident_id", "integer", &[]), col("reference_code", "text", &[]), col("town", "text", &["Lyon", "Graz"]), col("started_at", "text", &["2026-01-05 10:00:00"]), col("customers_affected", "integer", &[])],
                     vec![],
                 ),
-                t("crews", "crew_id", vec![col("crew_id", "integer", &[]), col("crew_name", "text", &[]), col("headcount", "integer", &[]), col("daily_rate", "numeric", &[])], vec![]),
+                t("crews", "crew_id", vec![col("crew_id", "integer", &[]), col("crew_name", "text", &[]), col("headcount", "integer", &[]), col("daily_rate", "numeric", &[]), col("is_certified", "integer", &["0", "1"])], vec![]),
                 TableInfo {
                     name: "incident_crews".into(),
                     columns: vec![col("incident_id", "integer", &[]), col("crew_id", "integer", &[]), col("hours_on_site", "real", &[])],
@@ -372,6 +372,8 @@ fn measures_named_by_unit_verbs_of_dates_and_values_of_the_table_before() {
     assert!(s.contains("AVG(incidents.customers_affected)") && s.contains("GROUP BY incidents.town") && !s.contains("clients"), "{s}");
     let s = sql(&ctx, "Which crews worked on incidents in Graz?");
     assert!(s.contains("incidents.town = 'Graz'"), "{s}");
+    let s = sql(&ctx, "Which certified crews worked on incidents in Graz?");
+    assert!(s.starts_with("SELECT crews.crew_name") && s.contains("crews.is_certified = 1"), "a flag before the rows' noun is a condition, not the column asked for: {s}");
     let s = sql(&ctx, "Which crew has the highest daily rate, and how much is it?");
     assert!(s.contains("crews.daily_rate") && s.ends_with("ORDER BY crews.daily_rate DESC LIMIT 1") && !s.contains("SUM("), "{s}");
 }
