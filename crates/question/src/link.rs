@@ -261,6 +261,12 @@ impl<'a> Linker<'a> {
                         l.families.push((text::word_family(w), Entry { target: target.clone(), weight: 0.55, how: How::Family, negated: false }));
                     }
                 }
+                // "money" ("the most money", "ticket money") names a column of money: the one
+                // of the tables in play is the planner's pick.
+                let money_words = names::name_words(&field.name).iter().any(|w| matches!(w.as_str(), "amount" | "price" | "cost" | "fee" | "paid" | "charge" | "budget" | "salary" | "revenue" | "spend" | "payment"));
+                if field.kind.is_numeric() && field.key == KeyRole::None && (money_words || crate::numbers::field_unit(&field.name).is_some_and(|u| u.dimension == crate::numbers::Dimension::Money)) {
+                    l.add(&["money".to_string()], Entry { target: target.clone(), weight: 0.6, how: How::Head, negated: false });
+                }
                 if field.kind == FieldKind::Flag {
                     continue;
                 }

@@ -136,10 +136,20 @@ impl Reader<'_> {
             if self.used[mi] || self.entity_mentions.contains(&mi) {
                 continue;
             }
-            let Some(t) = self.readings(mi).iter().find_map(|l| match &l.target {
-                Target::Collection { collection } => Some(collection.clone()),
-                _ => None,
-            }) else {
+            // Of the tables the word can name ("ticket" of three tables), one the plan reads.
+            let tables_named: Vec<String> = self
+                .readings(mi)
+                .iter()
+                .filter_map(|l| match &l.target {
+                    Target::Collection { collection } => Some(collection.clone()),
+                    _ => None,
+                })
+                .collect();
+            // (A word of most tables' names says nothing of which: the first stays.)
+            let in_play = |t: &String| t.eq_ignore_ascii_case(&entity) || t.eq_ignore_ascii_case(&self.q.table);
+            let domain = self.ms[mi].end == self.ms[mi].start + 1 && self.domain_word(self.ms[mi].start);
+            let preferred = if domain { None } else { tables_named.iter().find(|t| in_play(t)).or_else(|| tables_named.iter().find(|t| reached.iter().any(|x| x.eq_ignore_ascii_case(t)))) };
+            let Some(t) = preferred.or(tables_named.first()).cloned() else {
                 continue;
             };
             if t.eq_ignore_ascii_case(&entity) || t.eq_ignore_ascii_case(&self.q.table) || reached.iter().any(|x| x.eq_ignore_ascii_case(&t)) {

@@ -346,7 +346,11 @@ impl<'a> Reader<'a> {
                 verbs += 1;
                 continue;
             }
-            if self.a.negations.contains(&p) || matches!(w, "non" | "other" | "excluding" | "except" | "besides") && !(w == "other" && self.word(p + 1) != "than") {
+            if self.a.negations.contains(&p) || matches!(w, "non" | "other" | "excluding" | "except" | "besides" | "ignoring" | "omitting") && !(w == "other" && self.word(p + 1) != "than") {
+                return Some(p);
+            }
+            // "leaving out refunded tickets".
+            if w == "out" && p > 0 && matches!(self.word(p - 1), "leaving" | "leave" | "left" | "leaves") {
                 return Some(p);
             }
             if !matches!(w, "be" | "is" | "are" | "was" | "were" | "been" | "a" | "an" | "any" | "the" | "yet" | "ever" | "have" | "has" | "had" | "do" | "does" | "did" | "in" | "of" | "from" | "than" | "by" | "with" | "currently" | "still" | "to" | "on" | "at" | "for" | "into" | "single" | "one" | "our" | "my" | "your" | "their" | "these" | "those") {
@@ -375,6 +379,6 @@ pub(super) fn is_light_verb(w: &str) -> bool {
                 | "work" | "works" | "belong" | "belongs" | "happen" | "happens" | "occur" | "occurs" | "stay" | "stays" | "teach" | "teaches" | "taught"
                 | "shows" | "hold" | "holds" | "run" | "runs" | "take" | "takes" | "took" | "make" | "makes" | "made" | "do" | "does" | "did" | "done"
                 | "receive" | "receives" | "involve" | "involves" | "serve" | "serves" | "operate" | "operates" | "offer" | "offers"
-                | "correspond" | "corresponds" | "land" | "lands" | "depart" | "departs" | "arrive" | "arrives" | "uses"
+                | "correspond" | "corresponds" | "land" | "lands" | "depart" | "departs" | "arrive" | "arrives" | "uses" | "put" | "puts"
         )
 }

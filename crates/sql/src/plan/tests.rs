@@ -349,7 +349,7 @@ fn incidents() -> SchemaContext {
                 t("crews", "crew_id", vec![col("crew_id", "integer", &[]), col("crew_name", "text", &[]), col("headcount", "integer", &[]), col("daily_rate", "numeric", &[]), col("is_certified", "integer", &["0", "1"])], vec![]),
                 TableInfo {
                     name: "incident_crews".into(),
-                    columns: vec![col("incident_id", "integer", &[]), col("crew_id", "integer", &[]), col("hours_on_site", "real", &[])],
+                    columns: vec![col("incident_id", "integer", &[]), col("crew_id", "integer", &[]), col("hours_on_site", "real", &[]), col("invoice_amount", "numeric", &[]), col("is_disputed", "integer", &["0", "1"])],
                     primary_key: vec!["incident_id".into(), "crew_id".into()],
                     foreign_keys: vec![fk("incident_id", "incidents", "incident_id"), fk("crew_id", "crews", "crew_id")],
                     row_count: Some(80),
@@ -383,4 +383,11 @@ fn none_of_our_rows_is_a_negation() {
     let ctx = workshops();
     let s = sql(&ctx, "In which towns does none of our people currently live?");
     assert!(s.contains("towns.town_id NOT IN (SELECT people.current_town_id FROM people"), "{s}");
+}
+
+#[test]
+fn money_said_as_money_and_rows_left_out() {
+    let ctx = incidents();
+    let s = sql(&ctx, "How much money did crews invoice for incidents in Graz, leaving out disputed ones?");
+    assert!(s.starts_with("SELECT SUM(incident_crews.invoice_amount)") && s.contains("incident_crews.is_disputed = 0") && s.contains("incidents.town = 'Graz'"), "{s}");
 }
