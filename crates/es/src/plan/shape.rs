@@ -79,7 +79,8 @@ impl Reader<'_> {
     /// the index's only count field.
     fn counts(&mut self) {
         for g in self.a.aggregates.clone() {
-            if g.func != AggWord::Count || self.aggs_done.contains(&g.start) || self.ledger.is_used(g.start) {
+            // "number of products" naming a field (`Number_products`) is that field.
+            if g.func != AggWord::Count || self.aggs_done.contains(&g.start) || self.ledger.is_used(g.start) || self.inside_name(g.start) {
                 continue;
             }
             let mut end = g.end;

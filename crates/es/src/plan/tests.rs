@@ -236,7 +236,8 @@ fn rides() -> (Mapping, Metadata) {
         "rides",
         &json!({"properties": {
             "distance_km": {"type": "double"}, "price_usd": {"type": "double"}, "driver_id": {"type": "keyword"},
-            "status": {"type": "keyword"}, "started_at": {"type": "date"}, "passenger_count": {"type": "long"}
+            "status": {"type": "keyword"}, "started_at": {"type": "date"}, "passenger_count": {"type": "long"},
+            "number_of_stops": {"type": "long"}
         }}),
     )
     .unwrap();
@@ -259,4 +260,7 @@ fn adjectives_units_and_rankings_on_rides() {
     assert_eq!(p.metric, Some(("sum".into(), "passenger_count".into())));
     let b = a.body("top 3 drivers by number of rides");
     assert_eq!(b["aggs"]["group"]["terms"], json!({"field": "driver_id", "size": 3}), "{b}");
+    // "number of stops" naming a field is that field, not a count.
+    let p = a.plan("Return the driver and status of all rides in descending order of number of stops.");
+    assert!(p.groups.is_empty() && p.sort == Some(("number_of_stops".into(), true)), "{p:?}");
 }
