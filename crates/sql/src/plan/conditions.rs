@@ -226,6 +226,13 @@ impl Reader<'_> {
         if std::env::var("QA_DEBUG_PLAN").is_ok() {
             eprintln!("unit columns {cols:?} in {:?}", self.context_tables());
         }
+        if cols.is_empty()
+            && let Some(mi) = self.ms.iter().position(|m| m.start > start && m.end == end && self.names_table_idx(m))
+        {
+            // "more than one meter" where `meters` is a table and no column is a length: the
+            // unit word names the rows counted.
+            return after(mi);
+        }
         (cols.len() == 1).then(|| Measured::Col(cols[0].clone(), None))
     }
 
