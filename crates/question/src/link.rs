@@ -222,7 +222,7 @@ impl<'a> Linker<'a> {
                     }
                     // A flag named for a state ("in_stock", "on_duty"): its opposite is said
                     // "out of stock", "off duty".
-                    if field.kind == FieldKind::Flag && f.kind == FormKind::Full && f.words.len() >= 2 {
+                    if field.kind == FieldKind::Flag && matches!(f.kind, FormKind::Full | FormKind::Core) && f.words.len() >= 2 {
                         let rest = f.words[1..].to_vec();
                         let opposite: Option<Vec<String>> = match f.words[0].as_str() {
                             "in" => Some(["out".to_string(), "of".to_string()].into_iter().chain(rest).collect()),

@@ -142,7 +142,7 @@ impl SchemaContext {
 
     /// A join step's column (on either side) is named by a word of the question, other than
     /// the words it shares with the tables' names and generic suffixes.
-    fn step_named(&self, e: &JoinStep) -> bool {
+    pub(crate) fn step_named(&self, e: &JoinStep) -> bool {
         if self.key_words.is_empty() {
             return false;
         }
@@ -292,6 +292,14 @@ pub(crate) fn key_family(word: &str) -> String {
     // "now", "at the moment", "presently" say current.
     if matches!(w.as_str(), "now" | "moment" | "presently" | "nowadays") {
         return "current".to_string();
+    }
+    // The two ends of a trip (`origin_port_id` / `destination_port_id`, `source_airport`,
+    // `departure_station`): "leaving Oslo", "departing from", "arriving in", "bound for".
+    if matches!(w.as_str(), "origin" | "source" | "departure" | "depart" | "departs" | "departing" | "departed" | "leaving" | "leave" | "leaves" | "from" | "start" | "starting") {
+        return "origin".to_string();
+    }
+    if matches!(w.as_str(), "destination" | "dest" | "arrival" | "arrive" | "arrives" | "arriving" | "arrived" | "bound" | "heading" | "going" | "target" | "ending") {
+        return "destination".to_string();
     }
     let w = match w.strip_suffix("ly") {
         Some(a) if a.len() >= 5 => a.to_string(),

@@ -190,6 +190,17 @@ impl Reader<'_> {
                 return Some(m);
             }
         }
+        // "bookings that cost more than 400": the verb measures the rows it is said of, even
+        // where another table has a column named by the verb (`maintenance_jobs.cost`).
+        if start > 0
+            && let Some(nouns) = measure_verb(self.word(start - 1))
+            && let Some(entity) = self.entity.clone()
+        {
+            let own: Vec<ColRef> = self.measure_columns(nouns).into_iter().filter(|c| c.table.eq_ignore_ascii_case(&entity)).collect();
+            if own.len() == 1 {
+                return Some(Measured::Col(own[0].clone(), None));
+            }
+        }
         if let Some((c, mi)) = self.numeric_before(start) {
             return Some(Measured::Col(c, Some(mi)));
         }

@@ -67,6 +67,24 @@ impl Reader<'_> {
         {
             self.q.order_by.push((Expr::col(pk), false));
         }
+        // "Which booking channels have passengers used?": a question for one column's values
+        // (the question word right before it, a column whose values repeat, not the rows'
+        // label) asks for the set of values, not one per row.
+        if self.q.select.len() == 1
+            && !self.q.aggregates()
+            && self.q.group_by.is_empty()
+            && self.q.limit.is_none()
+            && let Some(Expr::Col { col }) = self.q.select.first()
+            && self.a.sentences.iter().any(|&(s, _)| matches!(self.word(s), "which" | "what") && self.ledger.role(s + 1).is_some_and(|r| r == format!("show {col}")))
+            // (Not "what details … about students": an attribute of rows the question names.)
+            && !self.ms.iter().any(|m| matches!(&m.best().target, Target::Collection { collection } if collection.eq_ignore_ascii_case(&col.table)))
+            && self.schema.field(&col.table, &col.column).is_some_and(|f| f.kind.is_textual() && f.key == qa_question::KeyRole::None)
+            && !self.label(&col.table).contains(col)
+            && self.ctx.table(&col.table).is_some_and(|t| t.row_count.is_some_and(|n| t.column(&col.column).and_then(|c| c.distinct).is_some_and(|d| d < n)))
+        {
+            self.q.distinct = true;
+            self.q.order_by.retain(|(e, _)| matches!(e, Expr::Col { col: c } if c == col));
+        }
         // "the regions that use English": one attribute of rows chosen through related rows is a
         // set of values.
         // Only when the attribute is what the question is about: "the package options of the
@@ -417,7 +435,10 @@ impl Reader<'_> {
                 let w = qa_question::names::name_words(&s.to_table);
                 w.len() >= 2 && w.iter().all(|x| ends.contains(x))
             }).count() as i64;
-            hits * 100 - fans * 10 + link
+            // A key the question's words name ("leaving" → `origin_port_id`, "home" →
+            // `home_port_id`).
+            let keyed = p.iter().filter(|s| self.ctx.step_named(s)).count() as i64;
+            hits * 100 + keyed * 50 - fans * 10 + link
         };
         let mut stack: Vec<(String, Vec<JoinStep>)> = vec![(from.to_string(), Vec::new())];
         let mut ties = 0usize;

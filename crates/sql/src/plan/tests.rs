@@ -391,3 +391,44 @@ fn money_said_as_money_and_rows_left_out() {
     let s = sql(&ctx, "How much money did crews invoice for incidents in Graz, leaving out disputed ones?");
     assert!(s.starts_with("SELECT SUM(incident_crews.invoice_amount)") && s.contains("incident_crews.is_disputed = 0") && s.contains("incidents.town = 'Graz'"), "{s}");
 }
+
+/// A bus operator: depots, buses, routes between two depots, runs, riders, tickets, repairs.
+/// Written for these tests, not for rules.
+fn buses() -> SchemaContext {
+    let t = |name: &str, pk: &str, columns: Vec<ColumnInfo>, fks: Vec<ForeignKey>| table(name, pk, columns, fks, 60);
+    let mut channel = col("sales_channel", "text", &["app", "kiosk", "driver"]);
+    channel.distinct = Some(3);
+    SchemaContext::build(
+        DbSchema {
+            dialect: None,
+            tables: vec![
+                t("depots", "depot_id", vec![col("depot_id", "integer", &[]), col("name", "text", &["Arden", "Brill", "Cole"])], vec![]),
+                t("buses", "bus_id", vec![col("bus_id", "integer", &[]), col("plate", "text", &[]), col("home_depot_id", "integer", &[]), col("is_in_service", "integer", &["0", "1"])], vec![fk("home_depot_id", "depots", "depot_id")]),
+                t(
+                    "routes",
+                    "route_id",
+                    vec![col("route_id", "integer", &[]), col("route_code", "text", &[]), col("source_depot_id", "integer", &[]), col("target_depot_id", "integer", &[])],
+                    vec![fk("source_depot_id", "depots", "depot_id"), fk("target_depot_id", "depots", "depot_id")],
+                ),
+                t("runs", "run_id", vec![col("run_id", "integer", &[]), col("route_id", "integer", &[]), col("bus_id", "integer", &[]), col("delay_minutes", "integer", &[])], vec![fk("route_id", "routes", "route_id"), fk("bus_id", "buses", "bus_id")]),
+                t("riders", "rider_id", vec![col("rider_id", "integer", &[]), col("first_name", "text", &[]), col("last_name", "text", &[])], vec![]),
+                t("tickets", "ticket_id", vec![col("ticket_id", "integer", &[]), col("ticket_code", "text", &[]), col("run_id", "integer", &[]), col("rider_id", "integer", &[]), col("price_paid", "numeric", &[]), channel], vec![fk("run_id", "runs", "run_id"), fk("rider_id", "riders", "rider_id")]),
+                t("repairs", "repair_id", vec![col("repair_id", "integer", &[]), col("bus_id", "integer", &[]), col("cost", "numeric", &[])], vec![fk("bus_id", "buses", "bus_id")]),
+            ],
+        },
+        None,
+    )
+}
+
+#[test]
+fn trip_ends_opposite_states_verbs_of_measures_and_sets_of_values() {
+    let ctx = buses();
+    let s = sql(&ctx, "Which buses are out of service?");
+    assert!(s.contains("buses.is_in_service = 0"), "{s}");
+    let s = sql(&ctx, "What is the average delay of the runs leaving Brill?");
+    assert!(s.contains("JOIN routes ON runs.route_id = routes.route_id JOIN depots ON routes.source_depot_id = depots.depot_id"), "the word for a trip's start picks the key through the middle table: {s}");
+    let s = sql(&ctx, "Which tickets cost more than 20 dollars?");
+    assert!(s.contains("tickets.price_paid > 20") && !s.contains("repairs"), "the verb measures the rows it is said of: {s}");
+    let s = sql(&ctx, "Which sales channels have riders used?");
+    assert!(s.starts_with("SELECT DISTINCT tickets.sales_channel"), "{s}");
+}
