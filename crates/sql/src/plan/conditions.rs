@@ -90,6 +90,20 @@ impl Reader<'_> {
         }
     }
 
+    /// Amounts compared in a currency (`code`, "eur"): when the amount's table has a currency
+    /// column holding several codes, one of them this one, only its rows compare.
+    fn currency_of_amounts(&mut self, amount: &ColRef, code: &str) {
+        let Some(t) = self.ctx.table(&amount.table) else { return };
+        let code = code.to_uppercase();
+        let currency = t.columns.iter().find(|c| names::name_words(&c.name).iter().any(|w| w == "currency") && c.values.len() >= 2 && c.values.iter().any(|v| v.eq_ignore_ascii_case(&code)));
+        if let Some(c) = currency {
+            let stored = c.values.iter().find(|v| v.eq_ignore_ascii_case(&code)).cloned().unwrap_or(code);
+            let col = ColRef::new(&t.name, &c.name);
+            self.notes.push(format!("amounts compared in {stored} only ({col} = '{stored}')"));
+            self.q.filters.push(Cond::Cmp { col, op: Op::Eq, value: Lit::Text(stored) });
+        }
+    }
+
     /// Numeric columns of the tables in play whose name words include one of `nouns`.
     fn measure_columns(&self, nouns: &[&str]) -> Vec<ColRef> {
         let mut out = Vec::new();
@@ -340,6 +354,11 @@ impl Reader<'_> {
                     self.mark(c.start..c.end, role.clone());
                     if c.start > 0 && measure_verb(self.word(c.start - 1)).is_some() {
                         self.mark(c.start - 1..c.start, role.clone());
+                    }
+                    // "more than 400 euros" where the rows name their currency: amounts in that
+                    // currency only.
+                    if let Some(u) = qt.unit.filter(|u| u.dimension == Dimension::Money) {
+                        self.currency_of_amounts(&col, u.name);
                     }
                     if let Some(mi) = mi {
                         self.consume(mi, role);
@@ -767,10 +786,16 @@ impl Reader<'_> {
             }
             self.reach.push(collection.clone());
             let lits: Vec<Lit> = values.iter().map(|v| Lit::Text(v.clone())).collect();
+            let trip_end = start > 0 && matches!(self.word(start - 1), "to" | "towards" | "toward" | "-");
             let same = self.q.filters.iter_mut().find_map(|f| match f {
                 Cond::In { col: c, values: v, negated: n } if *c == col && *n == negated => Some(v),
                 _ => None,
             });
+            // "the Gothenburg to Kiel sailing": two values of one column as the ends of a trip
+            // are no list of alternatives.
+            if same.is_some() && trip_end {
+                self.penalties.push((format!("\"{phrase}\" read as another value of {col}, not as where something goes"), 0.5));
+            }
             match same {
                 Some(v) => v.extend(lits.into_iter().filter(|x| !v.contains(x)).collect::<Vec<_>>()),
                 None => self.q.filters.push(Cond::In { col, values: lits, negated }),

@@ -165,6 +165,10 @@ impl Reader<'_> {
                 self.proj_table = self.table(mi);
             }
         }
+        // "Who is the captain of …", "Who was booked on …": the rows asked for are people.
+        if let Some(person) = self.who_table(entity.as_ref().map(|e| e.0.as_str())) {
+            entity = Some((person, None));
+        }
         let Some((table, mi)) = entity else {
             return Err(Box::new(self.no_table()));
         };
@@ -182,6 +186,41 @@ impl Reader<'_> {
             self.q.table = table;
         }
         Ok(())
+    }
+
+    /// For a question opening with "who", a table of people (first and last names) when the
+    /// entity found is not one: the one nearest (fewest joins) to what the question names
+    /// first after "who" and its verb; none on a tie.
+    fn who_table(&self, current: Option<&str>) -> Option<String> {
+        let (s, e) = *self.a.sentences.iter().find(|&&(s, _)| self.word(s) == "who")?;
+        let has = |t: &crate::TableInfo, names: &[&str]| t.columns.iter().any(|c| names.contains(&c.name.to_ascii_lowercase().as_str()));
+        let people: Vec<String> = self
+            .ctx
+            .db
+            .tables
+            .iter()
+            .filter(|t| has(t, &["first_name", "firstname", "fname", "given_name", "forename"]) && has(t, &["last_name", "lastname", "lname", "surname", "family_name"]))
+            .map(|t| t.name.clone())
+            .collect();
+        if people.is_empty() {
+            return None;
+        }
+        let first = self.ms.iter().find(|m| m.start > s && m.start < e)?;
+        let anchor = first.best().target.collection().to_string();
+        let distance = |p: &str| if p.eq_ignore_ascii_case(&anchor) { Some(0) } else { self.ctx.join_path(p, &anchor).map(|path| path.len()) };
+        let mut near: Vec<(usize, String)> = people.iter().filter_map(|p| distance(p).map(|d| (d, p.clone()))).collect();
+        near.sort();
+        let best = match near.as_slice() {
+            [only] => only.clone(),
+            [a, b, ..] if a.0 < b.0 => a.clone(),
+            _ => return None,
+        };
+        // A people table already found ("first and last names" fit any) yields only to a
+        // nearer one.
+        match current {
+            Some(c) if people.iter().any(|p| p.eq_ignore_ascii_case(c)) => (distance(c).is_none_or(|d| best.0 < d) && !best.1.eq_ignore_ascii_case(c)).then_some(best.1),
+            _ => Some(best.1),
+        }
     }
 
     /// The table a mention stands for, in context: a table it names (the one owning most of

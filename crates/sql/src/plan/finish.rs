@@ -380,6 +380,12 @@ impl Reader<'_> {
         if counts && self.q.joins.is_empty() && self.q.set_op.is_none() && self.pk(&self.q.table).is_some_and(|pk| self.q.group_by.contains(&Expr::col(pk))) {
             self.penalties.push(("counts groups of one row (grouped by the key of its only table)".into(), 0.5));
         }
+        // "more than the average job of the same type", "in the same city as …": a comparison
+        // within groups or between rows, which no rule builds: the plan would drop it.
+        if let Some(i) = (0..self.n()).find(|&i| self.word(i) == "same" && !self.ledger.is_used(i)) {
+            let phrase = self.a.tokens[i..(i + 2).min(self.n())].iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join(" ");
+            self.penalties.push((format!("\"the {phrase}\" (rows compared with others of a group) is not read"), 0.5));
+        }
     }
 
     /// The shortest path from `from` to `to`; among paths at most as long, the one through

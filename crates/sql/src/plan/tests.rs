@@ -410,9 +410,15 @@ fn buses() -> SchemaContext {
                     vec![col("route_id", "integer", &[]), col("route_code", "text", &[]), col("source_depot_id", "integer", &[]), col("target_depot_id", "integer", &[])],
                     vec![fk("source_depot_id", "depots", "depot_id"), fk("target_depot_id", "depots", "depot_id")],
                 ),
-                t("runs", "run_id", vec![col("run_id", "integer", &[]), col("route_id", "integer", &[]), col("bus_id", "integer", &[]), col("delay_minutes", "integer", &[])], vec![fk("route_id", "routes", "route_id"), fk("bus_id", "buses", "bus_id")]),
+                t(
+                    "runs",
+                    "run_id",
+                    vec![col("run_id", "integer", &[]), col("route_id", "integer", &[]), col("bus_id", "integer", &[]), col("driver_id", "integer", &[]), col("delay_minutes", "integer", &[])],
+                    vec![fk("route_id", "routes", "route_id"), fk("bus_id", "buses", "bus_id"), fk("driver_id", "drivers", "driver_id")],
+                ),
                 t("riders", "rider_id", vec![col("rider_id", "integer", &[]), col("first_name", "text", &[]), col("last_name", "text", &[])], vec![]),
-                t("tickets", "ticket_id", vec![col("ticket_id", "integer", &[]), col("ticket_code", "text", &[]), col("run_id", "integer", &[]), col("rider_id", "integer", &[]), col("price_paid", "numeric", &[]), channel], vec![fk("run_id", "runs", "run_id"), fk("rider_id", "riders", "rider_id")]),
+                t("tickets", "ticket_id", vec![col("ticket_id", "integer", &[]), col("ticket_code", "text", &[]), col("run_id", "integer", &[]), col("rider_id", "integer", &[]), col("price_paid", "numeric", &[]), col("currency_code", "text", &["EUR", "USD"]), channel], vec![fk("run_id", "runs", "run_id"), fk("rider_id", "riders", "rider_id")]),
+                t("drivers", "driver_id", vec![col("driver_id", "integer", &[]), col("first_name", "text", &[]), col("last_name", "text", &[])], vec![]),
                 t("repairs", "repair_id", vec![col("repair_id", "integer", &[]), col("bus_id", "integer", &[]), col("cost", "numeric", &[])], vec![fk("bus_id", "buses", "bus_id")]),
             ],
         },
@@ -429,6 +435,20 @@ fn trip_ends_opposite_states_verbs_of_measures_and_sets_of_values() {
     assert!(s.contains("JOIN routes ON runs.route_id = routes.route_id JOIN depots ON routes.source_depot_id = depots.depot_id"), "the word for a trip's start picks the key through the middle table: {s}");
     let s = sql(&ctx, "Which tickets cost more than 20 dollars?");
     assert!(s.contains("tickets.price_paid > 20") && !s.contains("repairs"), "the verb measures the rows it is said of: {s}");
+    assert!(s.contains("tickets.currency_code = 'USD'"), "amounts in dollars where rows name their currency: {s}");
     let s = sql(&ctx, "Which sales channels have riders used?");
     assert!(s.starts_with("SELECT DISTINCT tickets.sales_channel"), "{s}");
+}
+
+#[test]
+fn who_asks_for_people_and_unread_relations_are_not_answered() {
+    let ctx = buses();
+    let s = sql(&ctx, "Who used the app?");
+    assert!(s.starts_with("SELECT riders.first_name, riders.last_name"), "the people nearest what is named: {s}");
+    // Two values of one column as a trip's ends are not a list of alternatives.
+    let o = on(&ctx, "How many runs went from Arden to Brill?");
+    assert!(o.confidence < CONFIDENCE_THRESHOLD || o.ambiguity.is_some(), "{:?}", o.coverage);
+    // A comparison within groups is not built: asked, not dropped.
+    let o = on(&ctx, "Which tickets cost more than the average ticket of the same sales channel?");
+    assert!(o.confidence < CONFIDENCE_THRESHOLD || o.ambiguity.is_some(), "{:?}", o.coverage);
 }
