@@ -248,7 +248,8 @@ fn projection(t: &[Token], sentences: &[(usize, usize)]) -> Option<Projection> {
         // "the name of each teacher and what course they teach": a question word after "and"
         // asks for one more thing of the same rows.
         for k in end..e.saturating_sub(2) {
-            if w(k) == "and" && matches!(w(k + 1), "what" | "which") {
+            // ("… and when the job started": the date its verb names.)
+            if w(k) == "and" && matches!(w(k + 1), "what" | "which" | "when") {
                 let from = k + 2;
                 let to = (from..(from + 4).min(e)).find(|&i| matches!(w(i), "they" | "he" | "she" | "it" | "is" | "are" | "was" | "were" | "do" | "does" | "did" | "each") || t[i].kind == TokenKind::Symbol).unwrap_or(e.min(from + 3));
                 if to > from && (from..to).all(|i| t[i].is_word()) {

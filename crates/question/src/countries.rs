@@ -256,6 +256,20 @@ pub const COUNTRIES: &[(&str, &str, &[&str])] = &[
     ("ZW", "ZWE", &["Zimbabwe"]),
 ];
 
+/// What people call a country's people or things ("German loyalty members", "a Danish-flagged
+/// vessel"), by alpha-2 code: the common ones.
+pub const DEMONYMS: &[(&str, &str)] = &[
+    ("American", "US"), ("Argentinian", "AR"), ("Australian", "AU"), ("Austrian", "AT"), ("Belgian", "BE"), ("Brazilian", "BR"), ("British", "GB"),
+    ("Bulgarian", "BG"), ("Canadian", "CA"), ("Chilean", "CL"), ("Chinese", "CN"), ("Colombian", "CO"), ("Croatian", "HR"), ("Czech", "CZ"),
+    ("Danish", "DK"), ("Dutch", "NL"), ("Egyptian", "EG"), ("English", "GB"), ("Estonian", "EE"), ("Faroese", "FO"), ("Finnish", "FI"),
+    ("French", "FR"), ("German", "DE"), ("Greek", "GR"), ("Hungarian", "HU"), ("Icelandic", "IS"), ("Indian", "IN"), ("Indonesian", "ID"),
+    ("Irish", "IE"), ("Israeli", "IL"), ("Italian", "IT"), ("Japanese", "JP"), ("Kenyan", "KE"), ("Korean", "KR"), ("Latvian", "LV"),
+    ("Lithuanian", "LT"), ("Luxembourgish", "LU"), ("Mexican", "MX"), ("Moroccan", "MA"), ("Nigerian", "NG"), ("Norwegian", "NO"),
+    ("Pakistani", "PK"), ("Peruvian", "PE"), ("Philippine", "PH"), ("Polish", "PL"), ("Portuguese", "PT"), ("Romanian", "RO"), ("Russian", "RU"),
+    ("Scottish", "GB"), ("Serbian", "RS"), ("Slovak", "SK"), ("Slovenian", "SI"), ("South African", "ZA"), ("Spanish", "ES"), ("Swedish", "SE"),
+    ("Swiss", "CH"), ("Thai", "TH"), ("Turkish", "TR"), ("Ukrainian", "UA"), ("Vietnamese", "VN"), ("Welsh", "GB"),
+];
+
 /// The code width (2 or 3) of a column that stores ISO country codes: named for a country
 /// ("country_code", "nationality") with most values codes, or with many values all codes.
 pub fn code_width(field: &str, values: &[String]) -> Option<usize> {

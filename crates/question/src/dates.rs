@@ -281,6 +281,12 @@ fn date_at(t: &[Token], i: usize, today: NaiveDate) -> Option<DateMention> {
         m.open_year = p.year.map(|y| (y, inclusive));
         return Some(m);
     }
+    // A decade: "the 1990s", "in the 1980's".
+    if let Some((decade, end)) = decade_at(t, i) {
+        let mut m = mention(t, i, end, NaiveDate::from_ymd_opt(decade, 1, 1), NaiveDate::from_ymd_opt(decade + 9, 12, 31), Grain::Range);
+        m.open_year = None;
+        return Some(m);
+    }
     // A point: "in 2024", "2024", "in March 2025", "Q1 2025", "in March" (a preposition before a
     // lone month).
     let after_prep = i > 0 && matches!(t[i - 1].lower.as_str(), "in" | "during" | "of" | "for" | "on");
@@ -289,6 +295,22 @@ fn date_at(t: &[Token], i: usize, today: NaiveDate) -> Option<DateMention> {
     m.month_of_year = if p.from.is_none() { p.month } else { None };
     m.year = p.year;
     Some(m)
+}
+
+/// A decade written as its first year with an "s": one token ("1990s") or the year, maybe an
+/// apostrophe, and "s".
+fn decade_at(t: &[Token], i: usize) -> Option<(i32, usize)> {
+    let w = t[i].lower.as_str();
+    let decade = |digits: &str| digits.parse::<i32>().ok().filter(|y| y % 10 == 0 && (1800..=2100).contains(y));
+    if w.len() == 5 && w.ends_with('s') && w[..4].chars().all(|c| c.is_ascii_digit()) {
+        return decade(&w[..4]).map(|y| (y, i + 1));
+    }
+    let y = year_of(&t[i]).filter(|y| y % 10 == 0)?;
+    let mut k = i + 1;
+    if t.get(k).is_some_and(|x| x.text == "'" || x.text == "’") {
+        k += 1;
+    }
+    t.get(k).is_some_and(|x| x.lower == "s").then_some((y, k + 1))
 }
 
 /// "last year", "this year", "next year", "this month", "last month", "last week", "this week",
@@ -393,6 +415,15 @@ mod tests {
         }
         let m = &dates("on 2024-03-05")[0];
         assert_eq!((m.from, m.to, m.grain), (d(2024, 3, 5), d(2024, 3, 5), Grain::Day));
+    }
+
+    #[test]
+    fn decades() {
+        for q in ["passengers born in the 1990s", "born in the 1990's"] {
+            let m = &dates(q)[0];
+            assert_eq!((m.from, m.to, m.grain), (d(1990, 1, 1), d(1999, 12, 31), Grain::Range), "{q}");
+        }
+        assert!(dates("the 1995s").is_empty() || dates("the 1995s")[0].grain != Grain::Range);
     }
 
     #[test]

@@ -15,6 +15,7 @@ pub mod analysis;
 pub mod choice;
 pub mod countries;
 pub mod coverage;
+pub mod currencies;
 pub mod cues;
 pub mod dates;
 pub mod edit;

@@ -17,6 +17,7 @@ use qa_core::text;
 use crate::analysis::Analysis;
 use crate::countries;
 use crate::coverage::is_function_word;
+use crate::currencies;
 use crate::edit::is_typo_of;
 use crate::names::{self, FormKind, GENERIC_SUFFIXES};
 use crate::schema::{FieldKind, KeyRole, SourceSchema};
@@ -281,6 +282,22 @@ impl<'a> Linker<'a> {
                             let target = Target::Value { collection: c.name.clone(), field: field.name.clone(), values: vec![code.to_string()] };
                             l.add(&names::value_words(name), Entry { target, weight: 0.99, how: How::Alias, negated: false });
                         }
+                        for (demonym, _) in countries::DEMONYMS.iter().filter(|(d, a2)| *a2 == entry.0 && !stored.contains(&d.to_lowercase())) {
+                            let target = Target::Value { collection: c.name.clone(), field: field.name.clone(), values: vec![code.to_string()] };
+                            l.add(&names::value_words(demonym), Entry { target, weight: 0.97, how: How::Alias, negated: false });
+                        }
+                    }
+                }
+                // A column of currency codes is asked about by currency name ("in euros").
+                if currencies::is_currency_column(&field.name, &field.values) {
+                    for (code, names_of) in currencies::CURRENCIES {
+                        if !field.values.iter().any(|v| v == code) {
+                            continue;
+                        }
+                        for name in names_of.iter() {
+                            let target = Target::Value { collection: c.name.clone(), field: field.name.clone(), values: vec![code.to_string()] };
+                            l.add(&names::value_words(name), Entry { target, weight: 0.99, how: How::Alias, negated: false });
+                        }
                     }
                 }
                 for v in &field.values {
@@ -455,7 +472,8 @@ impl<'a> Linker<'a> {
         let code = values.iter().all(|v| v.chars().filter(|c| c.is_alphanumeric()).count() <= 3 && !v.chars().any(char::is_lowercase));
         // A name standing for a code ("Turkey" for 'TR') is a proper noun: capitalised.
         if e.how == How::Alias && code && !span.iter().all(|x| x.kind == TokenKind::Quoted) {
-            return span.first().is_some_and(|x| x.capitalized() || x.all_caps());
+            let words: Vec<String> = span.iter().flat_map(|x| names::value_words(&x.text)).collect();
+            return span.first().is_some_and(|x| x.capitalized() || x.all_caps()) || currencies::is_currency_name(&words);
         }
         if e.how == How::Alias || span.iter().all(|x| x.kind == TokenKind::Quoted) {
             return true;

@@ -130,6 +130,8 @@ fn country_names_find_country_codes() {
     assert!(b.contains(&("uk".into(), "members.country = 'GB'".into())), "{b:?}");
     let b = best("How many members are from Canada?");
     assert!(b.contains(&("canada".into(), "members.country = 'CA'".into())), "{b:?}");
+    let b = best("List the British members");
+    assert!(b.contains(&("british".into(), "members.country = 'GB'".into())), "{b:?}");
     // A code in capitals is a value; the pronoun is not.
     let b = best("members in the US");
     assert!(b.contains(&("us".into(), "members.country = 'US'".into())), "{b:?}");

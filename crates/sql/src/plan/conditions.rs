@@ -54,8 +54,44 @@ impl Reader<'_> {
         self.values();
         self.dates();
         self.flags();
+        self.ongoing();
         self.never_related();
         self.contains();
+    }
+
+    /// Of a value's readings in several tables, the one in the only table whose own column
+    /// (not a key) another word of the question names.
+    fn value_of_named_columns_table(&self, mi: usize, top: &[&qa_question::Link]) -> Option<qa_question::Link> {
+        let named = |t: &str| {
+            self.ms.iter().enumerate().any(|(j, m)| {
+                j != mi && matches!(&m.best().target, Target::Field { collection, field } if collection.eq_ignore_ascii_case(t) && self.schema.field(collection, field).is_some_and(|f| f.key == qa_question::KeyRole::None))
+            })
+        };
+        let hits: Vec<&&qa_question::Link> = top.iter().filter(|l| named(l.target.collection())).collect();
+        match hits.as_slice() {
+            [one] => Some((**one).clone()),
+            _ => None,
+        }
+    }
+
+    /// "Which outages are still ongoing?": rows whose one optional end date (`restored_at`,
+    /// `finished_on`) is not set yet.
+    fn ongoing(&mut self) {
+        let Some(entity) = self.entity.clone() else { return };
+        for i in 0..self.n() {
+            if !matches!(self.word(i), "ongoing" | "unfinished" | "unresolved") || self.ledger.is_used(i) || self.ms.iter().any(|m| m.start <= i && i < m.end) {
+                continue;
+            }
+            let ends: Vec<ColRef> = self
+                .date_columns(&entity)
+                .into_iter()
+                .filter(|c| self.schema.field(&c.table, &c.column).is_some_and(|f| f.nullable))
+                .filter(|c| names::name_words(&c.column).iter().any(|w| matches!(w.as_str(), "end" | "ended" | "finish" | "finished" | "completed" | "complete" | "closed" | "restored" | "resolved" | "returned" | "stopped" | "done" | "until")))
+                .collect();
+            let [col] = ends.as_slice() else { continue };
+            self.mark(i..i + 1, format!("{col} IS NULL"));
+            self.q.filters.push(Cond::Null { col: col.clone(), is_null: true });
+        }
     }
 
     /// "Which treatments have never been given?": rows no row of the one table that refers to
@@ -73,7 +109,11 @@ impl Reader<'_> {
             }
             let w = self.word(k).to_string();
             let verb = super::read::is_light_verb(&w) || (w.len() > 3 && (w.ends_with("ed") || w.ends_with("en")));
-            if k >= self.n() || !verb || self.ledger.is_used(k) || self.ms.iter().any(|m| m.start <= k && k < m.end) {
+            // "never been booked" where `bookings.booked_at` is named by the verb: the verb says
+            // which referring table.
+            let said = self.ms.iter().position(|m| m.start <= k && k < m.end);
+            let said_ok = said.is_none_or(|vm| self.ms[vm].end == k + 1 && self.ms[vm].start == k && !self.used[vm] && self.readings(vm).iter().all(|l| matches!(l.target, Target::Field { .. })));
+            if k >= self.n() || !verb || self.ledger.is_used(k) || !said_ok {
                 continue;
             }
             // "never been sent to an outage": the table said after the verb is the related one
@@ -83,10 +123,24 @@ impl Reader<'_> {
             }
             let mut refs: Vec<super::super::schema::JoinStep> = self.ctx.fk_steps().into_iter().filter(|s| s.from_table.eq_ignore_ascii_case(&entity) && super::ir::multiplies(self.ctx, s)).collect();
             refs.dedup_by(|a, b| a.to_table.eq_ignore_ascii_case(&b.to_table));
-            let [step] = refs.as_slice() else { continue };
+            let step = match said {
+                Some(vm) => {
+                    let named: Vec<&super::super::schema::JoinStep> = refs.iter().filter(|s| self.readings(vm).iter().any(|l| l.target.collection().eq_ignore_ascii_case(&s.to_table))).collect();
+                    let [one] = named.as_slice() else { continue };
+                    (*one).clone()
+                }
+                None => {
+                    let [one] = refs.as_slice() else { continue };
+                    one.clone()
+                }
+            };
             let sub = Query { table: step.to_table.clone(), select: vec![Expr::col(ColRef::new(&step.to_table, &step.to_column))], ..Query::default() };
             self.q.filters.push(Cond::InSub { col: ColRef::new(&step.from_table, &step.from_column), negated: true, query: Box::new(sub) });
-            self.mark(i..k + 1, format!("table {} (no related rows)", step.to_table));
+            let role = format!("table {} (no related rows)", step.to_table);
+            if let Some(vm) = said {
+                self.consume(vm, role.clone());
+            }
+            self.mark(i..k + 1, role);
         }
     }
 
@@ -96,11 +150,12 @@ impl Reader<'_> {
         let Some(t) = self.ctx.table(&amount.table) else { return };
         let code = code.to_uppercase();
         let currency = t.columns.iter().find(|c| names::name_words(&c.name).iter().any(|w| w == "currency") && c.values.len() >= 2 && c.values.iter().any(|v| v.eq_ignore_ascii_case(&code)));
-        if let Some(c) = currency {
+        if let Some(c) = currency.filter(|c| !self.q.filters.iter().any(|f| f.col().is_some_and(|x| x.table.eq_ignore_ascii_case(&t.name) && x.column.eq_ignore_ascii_case(&c.name)))) {
             let stored = c.values.iter().find(|v| v.eq_ignore_ascii_case(&code)).cloned().unwrap_or(code);
             let col = ColRef::new(&t.name, &c.name);
             self.notes.push(format!("amounts compared in {stored} only ({col} = '{stored}')"));
-            self.q.filters.push(Cond::Cmp { col, op: Op::Eq, value: Lit::Text(stored) });
+            // (An IN list, so that the currency said as a value too merges into it.)
+            self.q.filters.push(Cond::In { col, values: vec![Lit::Text(stored)], negated: false });
         }
     }
 
@@ -734,12 +789,15 @@ impl Reader<'_> {
                 Some(top[0].clone())
             } else if let Some(l) = labelled {
                 Some(l)
-            } else if in_ctx.len() == 1 && !self.entity_mentions.is_empty() {
+            } else if in_ctx.len() == 1 && (!self.entity_mentions.is_empty() || in_ctx[0].how == How::Alias) {
                 Some(in_ctx[0].clone())
             } else if let Some(l) = top.iter().find(|l| l.how == How::FieldValue) {
                 Some((*l).clone())
             } else if let Some(term) = self.clar.iter().find(|c| same_phrase(&c.phrase, &phrase)).and_then(|c| c.choice.clone()) {
                 cands.iter().find(|l| term_matches(&term, &l.target)).cloned()
+            } else if let Some(l) = self.value_of_named_columns_table(mi, &top) {
+                // "the average fare in euros": the currency of the table whose column is named.
+                Some(l)
             } else {
                 // The same value in several columns: ask which.
                 if self.ambiguity.is_none() {

@@ -333,6 +333,11 @@ impl Reader<'_> {
                     .or(fields.first())
                     .map(|(c, _)| c.clone());
                 if let Some(c) = pick {
+                    // "List the loyalty members": a flag names which rows, not a column to show.
+                    if self.kind(&c) == FieldKind::Flag {
+                        shown = Some(Shown::Rows(c.table.clone()));
+                        break;
+                    }
                     // A key named like a table ("owner id") stays a key; a label word of another
                     // table is that table's rows.
                     shown = Some(Shown::Col(c));

@@ -113,7 +113,10 @@ impl Reader<'_> {
             {
                 self.q.table = c.table.clone();
             }
-            agg_exprs.push(x);
+            // "How much … altogether": two words for one total.
+            if !agg_exprs.contains(&x) {
+                agg_exprs.push(x);
+            }
         }
         if self.count_at.is_some()
             && let Some(p) = self.a.projection.clone()

@@ -398,6 +398,8 @@ fn buses() -> SchemaContext {
     let t = |name: &str, pk: &str, columns: Vec<ColumnInfo>, fks: Vec<ForeignKey>| table(name, pk, columns, fks, 60);
     let mut channel = col("sales_channel", "text", &["app", "kiosk", "driver"]);
     channel.distinct = Some(3);
+    let mut finished = col("finished_on", "text", &["2025-02-05"]);
+    finished.nullable = true;
     SchemaContext::build(
         DbSchema {
             dialect: None,
@@ -416,10 +418,16 @@ fn buses() -> SchemaContext {
                     vec![col("run_id", "integer", &[]), col("route_id", "integer", &[]), col("bus_id", "integer", &[]), col("driver_id", "integer", &[]), col("delay_minutes", "integer", &[])],
                     vec![fk("route_id", "routes", "route_id"), fk("bus_id", "buses", "bus_id"), fk("driver_id", "drivers", "driver_id")],
                 ),
-                t("riders", "rider_id", vec![col("rider_id", "integer", &[]), col("first_name", "text", &[]), col("last_name", "text", &[])], vec![]),
+                t("riders", "rider_id", vec![col("rider_id", "integer", &[]), col("first_name", "text", &[]), col("last_name", "text", &[]), col("is_student", "integer", &["0", "1"])], vec![]),
                 t("tickets", "ticket_id", vec![col("ticket_id", "integer", &[]), col("ticket_code", "text", &[]), col("run_id", "integer", &[]), col("rider_id", "integer", &[]), col("price_paid", "numeric", &[]), col("currency_code", "text", &["EUR", "USD"]), channel], vec![fk("run_id", "runs", "run_id"), fk("rider_id", "riders", "rider_id")]),
                 t("drivers", "driver_id", vec![col("driver_id", "integer", &[]), col("first_name", "text", &[]), col("last_name", "text", &[])], vec![]),
-                t("repairs", "repair_id", vec![col("repair_id", "integer", &[]), col("bus_id", "integer", &[]), col("cost", "numeric", &[])], vec![fk("bus_id", "buses", "bus_id")]),
+                t(
+                    "repairs",
+                    "repair_id",
+                    vec![col("repair_id", "integer", &[]), col("bus_id", "integer", &[]), col("cost", "numeric", &[]), col("currency_code", "text", &["EUR", "GBP"]), col("started_on", "text", &["2025-02-03"]), finished],
+                    vec![fk("bus_id", "buses", "bus_id")],
+                ),
+                t("inspections", "inspection_id", vec![col("inspection_id", "integer", &[]), col("bus_id", "integer", &[]), col("inspected_on", "text", &["2025-03-01"])], vec![fk("bus_id", "buses", "bus_id")]),
             ],
         },
         None,
@@ -451,4 +459,17 @@ fn who_asks_for_people_and_unread_relations_are_not_answered() {
     // A comparison within groups is not built: asked, not dropped.
     let o = on(&ctx, "Which tickets cost more than the average ticket of the same sales channel?");
     assert!(o.confidence < CONFIDENCE_THRESHOLD || o.ambiguity.is_some(), "{:?}", o.coverage);
+}
+
+#[test]
+fn open_ends_verbs_of_related_rows_currencies_and_flags_listed() {
+    let ctx = buses();
+    let s = sql(&ctx, "Which repairs are still ongoing? Show the cost and when the repair started.");
+    assert!(s.starts_with("SELECT repairs.cost, repairs.started_on") && s.contains("repairs.finished_on IS NULL"), "{s}");
+    let s = sql(&ctx, "Which buses have never been inspected?");
+    assert!(s.contains("buses.bus_id NOT IN (SELECT inspections.bus_id FROM inspections)"), "the verb names which of the referring tables: {s}");
+    let s = sql(&ctx, "What is the average price paid in euros per sales channel?");
+    assert!(s.contains("tickets.currency_code = 'EUR'") && !s.contains("repairs"), "the currency of the table whose column is named: {s}");
+    let s = sql(&ctx, "List the student riders.");
+    assert!(s.starts_with("SELECT riders.first_name, riders.last_name") && s.contains("riders.is_student = 1"), "a flag in a list names rows: {s}");
 }

@@ -1,0 +1,197 @@
+//! Currency names and their ISO 4217 codes, generated from the Debian `iso-codes` data
+//! (`/usr/share/iso-codes/json/iso_4217.json`, funds and metals left out) with the everyday names
+//! people use ("dollar", "euro", "pound", "Norwegian kroner"). A column of currency codes is asked
+//! about by currency name: "fares in euros" is `currency_code = 'EUR'`.
+
+/// (code, names).
+pub const CURRENCIES: &[(&str, &[&str])] = &[
+    ("AED", &["UAE Dirham"]),
+    ("AFN", &["Afghani"]),
+    ("ALL", &["Lek"]),
+    ("AMD", &["Armenian Dram"]),
+    ("ANG", &["Netherlands Antillean Guilder"]),
+    ("AOA", &["Kwanza"]),
+    ("ARS", &["Argentine Peso"]),
+    ("AUD", &["Australian Dollar"]),
+    ("AWG", &["Aruban Florin"]),
+    ("AZN", &["Azerbaijan Manat"]),
+    ("BAM", &["Convertible Mark"]),
+    ("BBD", &["Barbados Dollar"]),
+    ("BDT", &["Taka"]),
+    ("BGN", &["Bulgarian Lev"]),
+    ("BHD", &["Bahraini Dinar"]),
+    ("BIF", &["Burundi Franc"]),
+    ("BMD", &["Bermudian Dollar"]),
+    ("BND", &["Brunei Dollar"]),
+    ("BOB", &["Boliviano"]),
+    ("BRL", &["Brazilian Real", "real"]),
+    ("BSD", &["Bahamian Dollar"]),
+    ("BTN", &["Ngultrum"]),
+    ("BWP", &["Pula"]),
+    ("BYN", &["Belarusian Ruble"]),
+    ("BZD", &["Belize Dollar"]),
+    ("CAD", &["Canadian Dollar"]),
+    ("CDF", &["Congolese Franc"]),
+    ("CHF", &["Swiss Franc"]),
+    ("CLP", &["Chilean Peso"]),
+    ("CNY", &["Yuan Renminbi", "yuan", "renminbi"]),
+    ("COP", &["Colombian Peso"]),
+    ("CRC", &["Costa Rican Colon"]),
+    ("CUC", &["Peso Convertible"]),
+    ("CUP", &["Cuban Peso"]),
+    ("CVE", &["Cabo Verde Escudo"]),
+    ("CZK", &["Czech Koruna"]),
+    ("DJF", &["Djibouti Franc"]),
+    ("DKK", &["Danish Krone", "Danish kroner"]),
+    ("DOP", &["Dominican Peso"]),
+    ("DZD", &["Algerian Dinar"]),
+    ("EGP", &["Egyptian Pound"]),
+    ("ERN", &["Nakfa"]),
+    ("ETB", &["Ethiopian Birr"]),
+    ("EUR", &["Euro"]),
+    ("FJD", &["Fiji Dollar"]),
+    ("FKP", &["Falkland Islands Pound"]),
+    ("GBP", &["Pound Sterling", "pound", "sterling", "British pound"]),
+    ("GEL", &["Lari"]),
+    ("GHS", &["Ghana Cedi"]),
+    ("GIP", &["Gibraltar Pound"]),
+    ("GMD", &["Dalasi"]),
+    ("GNF", &["Guinean Franc"]),
+    ("GTQ", &["Quetzal"]),
+    ("GYD", &["Guyana Dollar"]),
+    ("HKD", &["Hong Kong Dollar"]),
+    ("HNL", &["Lempira"]),
+    ("HRK", &["Kuna"]),
+    ("HTG", &["Gourde"]),
+    ("HUF", &["Forint"]),
+    ("IDR", &["Rupiah"]),
+    ("ILS", &["New Israeli Sheqel"]),
+    ("INR", &["Indian Rupee", "rupee"]),
+    ("IQD", &["Iraqi Dinar"]),
+    ("IRR", &["Iranian Rial"]),
+    ("ISK", &["Iceland Krona", "Icelandic krona", "Icelandic kronur"]),
+    ("JMD", &["Jamaican Dollar"]),
+    ("JOD", &["Jordanian Dinar"]),
+    ("JPY", &["Yen", "Japanese yen"]),
+    ("KES", &["Kenyan Shilling"]),
+    ("KGS", &["Som"]),
+    ("KHR", &["Riel"]),
+    ("KMF", &["Comorian Franc"]),
+    ("KPW", &["North Korean Won"]),
+    ("KRW", &["Won"]),
+    ("KWD", &["Kuwaiti Dinar"]),
+    ("KYD", &["Cayman Islands Dollar"]),
+    ("KZT", &["Tenge"]),
+    ("LAK", &["Lao Kip"]),
+    ("LBP", &["Lebanese Pound"]),
+    ("LKR", &["Sri Lanka Rupee"]),
+    ("LRD", &["Liberian Dollar"]),
+    ("LSL", &["Loti"]),
+    ("LYD", &["Libyan Dinar"]),
+    ("MAD", &["Moroccan Dirham"]),
+    ("MDL", &["Moldovan Leu"]),
+    ("MGA", &["Malagasy Ariary"]),
+    ("MKD", &["Denar"]),
+    ("MMK", &["Kyat"]),
+    ("MNT", &["Tugrik"]),
+    ("MOP", &["Pataca"]),
+    ("MRU", &["Ouguiya"]),
+    ("MUR", &["Mauritius Rupee"]),
+    ("MVR", &["Rufiyaa"]),
+    ("MWK", &["Malawi Kwacha"]),
+    ("MXN", &["Mexican Peso"]),
+    ("MYR", &["Malaysian Ringgit"]),
+    ("MZN", &["Mozambique Metical"]),
+    ("NAD", &["Namibia Dollar"]),
+    ("NGN", &["Naira"]),
+    ("NIO", &["Cordoba Oro"]),
+    ("NOK", &["Norwegian Krone", "Norwegian kroner"]),
+    ("NPR", &["Nepalese Rupee"]),
+    ("NZD", &["New Zealand Dollar"]),
+    ("OMR", &["Rial Omani"]),
+    ("PAB", &["Balboa"]),
+    ("PEN", &["Sol"]),
+    ("PGK", &["Kina"]),
+    ("PHP", &["Philippine Peso"]),
+    ("PKR", &["Pakistan Rupee"]),
+    ("PLN", &["Zloty", "Polish zloty"]),
+    ("PYG", &["Guarani"]),
+    ("QAR", &["Qatari Rial"]),
+    ("RON", &["Romanian Leu"]),
+    ("RSD", &["Serbian Dinar"]),
+    ("RUB", &["Russian Ruble"]),
+    ("RWF", &["Rwanda Franc"]),
+    ("SAR", &["Saudi Riyal"]),
+    ("SBD", &["Solomon Islands Dollar"]),
+    ("SCR", &["Seychelles Rupee"]),
+    ("SDG", &["Sudanese Pound"]),
+    ("SEK", &["Swedish Krona", "Swedish kronor"]),
+    ("SGD", &["Singapore Dollar"]),
+    ("SHP", &["Saint Helena Pound"]),
+    ("SLE", &["Leone"]),
+    ("SLL", &["Leone"]),
+    ("SOS", &["Somali Shilling"]),
+    ("SRD", &["Surinam Dollar"]),
+    ("SSP", &["South Sudanese Pound"]),
+    ("STN", &["Dobra"]),
+    ("SVC", &["El Salvador Colon"]),
+    ("SYP", &["Syrian Pound"]),
+    ("SZL", &["Lilangeni"]),
+    ("THB", &["Baht"]),
+    ("TJS", &["Somoni"]),
+    ("TMT", &["Turkmenistan New Manat"]),
+    ("TND", &["Tunisian Dinar"]),
+    ("TOP", &["Pa’anga"]),
+    ("TRY", &["Turkish Lira"]),
+    ("TTD", &["Trinidad and Tobago Dollar"]),
+    ("TWD", &["New Taiwan Dollar"]),
+    ("TZS", &["Tanzanian Shilling"]),
+    ("UAH", &["Hryvnia"]),
+    ("UGX", &["Uganda Shilling"]),
+    ("USD", &["US Dollar", "dollar", "American dollar"]),
+    ("UYU", &["Peso Uruguayo"]),
+    ("UZS", &["Uzbekistan Sum"]),
+    ("VED", &["Bolívar Soberano"]),
+    ("VES", &["Bolívar Soberano"]),
+    ("VND", &["Dong"]),
+    ("VUV", &["Vatu"]),
+    ("WST", &["Tala"]),
+    ("XAF", &["CFA Franc BEAC"]),
+    ("XCD", &["East Caribbean Dollar"]),
+    ("XOF", &["CFA Franc BCEAO"]),
+    ("XPF", &["CFP Franc"]),
+    ("YER", &["Yemeni Rial"]),
+    ("ZAR", &["Rand"]),
+    ("ZMW", &["Zambian Kwacha"]),
+    ("ZWL", &["Zimbabwe Dollar"]),
+];
+
+/// Does a column hold currency codes: named for a currency with most values ISO 4217 codes?
+pub fn is_currency_column(field: &str, values: &[String]) -> bool {
+    let named = crate::names::name_words(field).iter().any(|w| matches!(w.as_str(), "currency" | "ccy"));
+    let values: Vec<&String> = values.iter().filter(|v| !v.is_empty()).collect();
+    let codes = values.iter().filter(|v| CURRENCIES.iter().any(|(c, _)| *c == v.as_str())).count();
+    named && !values.is_empty() && codes * 5 >= values.len() * 4
+}
+
+/// Is `words` (lower-case, singular, as [`crate::names::value_words`] gives them) a currency's
+/// name? Currency names are written in lower case ("euros"), country names are not.
+pub fn is_currency_name(words: &[String]) -> bool {
+    CURRENCIES.iter().any(|(_, names)| names.iter().any(|n| crate::names::value_words(n) == words))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn currency_columns_and_names() {
+        let v = |xs: &[&str]| xs.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert!(is_currency_column("currency_code", &v(&["EUR", "NOK"])));
+        assert!(!is_currency_column("country_code", &v(&["EUR", "NOK"])));
+        assert!(!is_currency_column("currency", &v(&["euro", "krone"])));
+        let nok = CURRENCIES.iter().find(|c| c.0 == "NOK").unwrap();
+        assert!(nok.1.contains(&"Norwegian kroner"));
+    }
+}
+
