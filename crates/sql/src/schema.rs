@@ -298,7 +298,7 @@ pub(crate) fn key_family(word: &str) -> String {
     if matches!(w.as_str(), "origin" | "source" | "departure" | "depart" | "departs" | "departing" | "departed" | "leaving" | "leave" | "leaves" | "from" | "start" | "starting") {
         return "origin".to_string();
     }
-    if matches!(w.as_str(), "destination" | "dest" | "arrival" | "arrive" | "arrives" | "arriving" | "arrived" | "bound" | "heading" | "going" | "target" | "ending") {
+    if matches!(w.as_str(), "destination" | "dest" | "arrival" | "arrive" | "arrives" | "arriving" | "arrived" | "bound" | "heading" | "going" | "target" | "ending" | "into") {
         return "destination".to_string();
     }
     let w = match w.strip_suffix("ly") {

@@ -59,6 +59,25 @@ impl Reader<'_> {
         self.contains();
     }
 
+    /// Of a value's readings in several columns, the only one whose name has a word the
+    /// question says as a key word ("departing" → `source_…`, "home" → `home_…`), other than
+    /// its table's name and generic suffixes.
+    fn value_in_column_named_by_key_words(&self, top: &[&qa_question::Link]) -> Option<(qa_question::Link, Vec<usize>)> {
+        if self.ctx.key_words.is_empty() {
+            return None;
+        }
+        let families = |l: &qa_question::Link| -> Vec<String> {
+            let Some(f) = l.target.field() else { return Vec::new() };
+            let table_words = names::name_words(l.target.collection());
+            names::name_words(f).into_iter().filter(|w| w.len() >= 4 && !table_words.contains(w) && !names::GENERIC_SUFFIXES.contains(&w.as_str())).map(|w| crate::schema::key_family(&w)).collect()
+        };
+        let hits: Vec<&&qa_question::Link> = top.iter().filter(|l| families(l).iter().any(|f| self.ctx.key_words.contains(f))).collect();
+        let [one] = hits.as_slice() else { return None };
+        let fams = families(one);
+        let said: Vec<usize> = (0..self.n()).filter(|&i| self.a.tokens[i].is_word() && !self.ledger.is_used(i) && self.word(i).len() >= 4 && fams.contains(&crate::schema::key_family(self.word(i)))).collect();
+        Some(((**one).clone(), said))
+    }
+
     /// Of a value's readings in several tables, the one in the only table whose own column
     /// (not a key) another word of the question names.
     fn value_of_named_columns_table(&self, mi: usize, top: &[&qa_question::Link]) -> Option<qa_question::Link> {
@@ -787,6 +806,13 @@ impl Reader<'_> {
                 Some(l)
             } else if top.len() == 1 {
                 Some(top[0].clone())
+            } else if let Some((l, said)) = self.value_in_column_named_by_key_words(&top) {
+                // "flights departing from APG": of `SourceAirport` and `DestAirport`, the column
+                // a word of the question names.
+                for i in said {
+                    self.mark(i..i + 1, format!("{}.{}", l.target.collection(), l.target.field().unwrap_or_default()));
+                }
+                Some(l)
             } else if let Some(l) = labelled {
                 Some(l)
             } else if in_ctx.len() == 1 && (!self.entity_mentions.is_empty() || in_ctx[0].how == How::Alias) {
@@ -795,6 +821,7 @@ impl Reader<'_> {
                 Some((*l).clone())
             } else if let Some(term) = self.clar.iter().find(|c| same_phrase(&c.phrase, &phrase)).and_then(|c| c.choice.clone()) {
                 cands.iter().find(|l| term_matches(&term, &l.target)).cloned()
+
             } else if let Some(l) = self.value_of_named_columns_table(mi, &top) {
                 // "the average fare in euros": the currency of the table whose column is named.
                 Some(l)

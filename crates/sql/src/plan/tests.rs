@@ -427,6 +427,7 @@ fn buses() -> SchemaContext {
                     vec![col("repair_id", "integer", &[]), col("bus_id", "integer", &[]), col("cost", "numeric", &[]), col("currency_code", "text", &["EUR", "GBP"]), col("started_on", "text", &["2025-02-03"]), finished],
                     vec![fk("bus_id", "buses", "bus_id")],
                 ),
+                t("transfers", "transfer_id", vec![col("transfer_id", "integer", &[]), col("source_stop", "text", &["North", "South"]), col("target_stop", "text", &["North", "South"])], vec![]),
                 t("inspections", "inspection_id", vec![col("inspection_id", "integer", &[]), col("bus_id", "integer", &[]), col("inspected_on", "text", &["2025-03-01"])], vec![fk("bus_id", "buses", "bus_id")]),
             ],
         },
@@ -472,4 +473,13 @@ fn open_ends_verbs_of_related_rows_currencies_and_flags_listed() {
     assert!(s.contains("tickets.currency_code = 'EUR'") && !s.contains("repairs"), "the currency of the table whose column is named: {s}");
     let s = sql(&ctx, "List the student riders.");
     assert!(s.starts_with("SELECT riders.first_name, riders.last_name") && s.contains("riders.is_student = 1"), "a flag in a list names rows: {s}");
+}
+
+#[test]
+fn a_value_of_two_columns_goes_to_the_one_a_trip_word_names() {
+    let ctx = buses();
+    let s = sql(&ctx, "How many transfers are departing from North?");
+    assert!(s.contains("transfers.source_stop = 'North'") && !s.contains("target_stop"), "{s}");
+    let s = sql(&ctx, "How many transfers are arriving at South?");
+    assert!(s.contains("transfers.target_stop = 'South'"), "{s}");
 }
