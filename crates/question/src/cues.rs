@@ -495,6 +495,22 @@ pub fn superlatives(t: &[Token], qs: &[Quantity]) -> Vec<Superlative> {
     out
 }
 
+/// "the phone number of X", "the room number of …": a noun before "number" makes a compound,
+/// the number is an attribute, not a count. Not after a determiner, a verb that asks ("find
+/// number of …") or a ranking adjective ("the largest number of …").
+fn names_a_number(prev: &str) -> bool {
+    !prev.is_empty()
+        && prev.chars().all(char::is_alphabetic)
+        && !qa_core::text::is_stop(prev)
+        && !prev.ends_with("est")
+        && !matches!(
+            prev,
+            "find" | "show" | "list" | "give" | "return" | "get" | "display" | "compute" | "calculate" | "report" | "tell" | "count" | "total" | "whole" | "overall"
+                | "combined" | "greater" | "larger" | "smaller" | "higher" | "lower" | "bigger" | "fewer" | "large" | "small" | "high" | "low" | "big" | "maximum"
+                | "minimum" | "max" | "min" | "equal" | "same" | "exact" | "actual" | "approximate" | "estimated" | "median" | "typical"
+        )
+}
+
 /// Aggregate cues.
 pub fn aggregates(t: &[Token]) -> Vec<Aggregate> {
     let mut out = Vec::new();
@@ -506,7 +522,7 @@ pub fn aggregates(t: &[Token]) -> Vec<Aggregate> {
             ("how", "many") if w(t, i + 2) == "times" => Some((AggWord::Count, 3)),
             ("how", "many") => Some((AggWord::Count, 2)),
             ("how", "much") => Some((AggWord::Sum, 2)),
-            ("number" | "count" | "counts", "of") if !matches!(prev, "average" | "avg" | "mean" | "different" | "various" | "each") => Some((AggWord::Count, 2)),
+            ("number" | "count" | "counts", "of") if !matches!(prev, "average" | "avg" | "mean" | "different" | "various" | "each") && (word != "number" || !names_a_number(prev)) => Some((AggWord::Count, 2)),
             ("count" | "counts", _) => Some((AggWord::Count, 1)),
             ("total", "number") if w(t, i + 2) == "of" => Some((AggWord::Count, 3)),
             ("average" | "avg" | "mean", _) => Some((AggWord::Avg, 1)),
@@ -748,6 +764,16 @@ mod tests {
         let c = comparisons(&t, &qs, &vec![false; t.len()]);
         assert_eq!(c.len(), 1);
         assert_eq!((c[0].op, qs[c[0].quantity].value, c[0].high.map(|h| qs[h].value)), (Op::Ge, 5000.0, Some(10000.0)));
+    }
+
+    #[test]
+    fn a_compound_number_is_no_count() {
+        let counts = |q: &str| aggregates(&tokenize(q)).iter().filter(|g| g.func == AggWord::Count).count();
+        assert_eq!(counts("What is the phone number of Petra Novak?"), 0);
+        assert_eq!(counts("the room number of each guest"), 0);
+        assert_eq!(counts("the largest number of students"), 1);
+        assert_eq!(counts("Find number of pets owned by students"), 1);
+        assert_eq!(counts("What is the number of cars?"), 1);
     }
 
     #[test]

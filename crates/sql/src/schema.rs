@@ -269,10 +269,9 @@ impl SchemaContext {
                 edges.push(JoinStep { from_table: rt.name.clone(), from_column: rc.clone(), to_table: t.name.clone(), to_column: c.clone() });
             }
         }
-        // Keys the question names first: the search takes the first edge between two tables.
-        if !self.key_words.is_empty() {
-            edges.sort_by_cached_key(|e| !self.step_named(e));
-        }
+        // Keys the question names first, then plain keys (`guest_id` before
+        // `referred_by_guest_id`): the search takes the first edge between two tables.
+        edges.sort_by_cached_key(|e| (!self.step_named(e), !is_plain_key(e)));
         edges
     }
 
@@ -306,6 +305,14 @@ pub(crate) fn key_family(word: &str) -> String {
         _ => w,
     };
     qa_core::text::word_family(&w)
+}
+
+/// A step along a key named for the table it refers to and nothing more (`guest_id` of
+/// `guests`, `customer` of `customers`), not a qualified one (`referred_by_guest_id`).
+pub(crate) fn is_plain_key(e: &JoinStep) -> bool {
+    let core = |c: &str| -> Vec<String> { qa_question::names::name_words(c).into_iter().filter(|w| !qa_question::names::GENERIC_SUFFIXES.contains(&w.as_str())).collect() };
+    let table = |t: &str| qa_question::names::name_words(t);
+    core(&e.to_column) == table(&e.from_table) || core(&e.from_column) == table(&e.to_table)
 }
 
 /// Foreign keys implied by names where none is declared (see [`SchemaContext::inferred`]).

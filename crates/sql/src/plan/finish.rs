@@ -380,6 +380,17 @@ impl Reader<'_> {
         if counts && self.q.joins.is_empty() && self.q.set_op.is_none() && self.pk(&self.q.table).is_some_and(|pk| self.q.group_by.contains(&Expr::col(pk))) {
             self.penalties.push(("counts groups of one row (grouped by the key of its only table)".into(), 0.5));
         }
+        // "… who was the guest and who referred them?": "who" asks for people (or someone's
+        // name); a query that shows no name answers something else.
+        let who = (0..self.n()).any(|i| self.word(i) == "who" && (self.a.sentences.iter().any(|&(s, _)| s == i) || i > 0 && matches!(self.word(i - 1), "," | "and")));
+        let named = |c: &ColRef| qa_question::names::name_words(&c.column).iter().any(|w| matches!(w.as_str(), "name" | "fname" | "lname" | "surname" | "forename" | "title"));
+        let shown: Vec<ColRef> = self.q.select.iter().filter_map(|e| match e {
+            Expr::Col { col } => Some(col.clone()),
+            _ => None,
+        }).collect();
+        if who && !shown.is_empty() && !shown.iter().any(named) {
+            self.penalties.push(("\"who\" asks for someone, and the query shows no name".into(), 0.6));
+        }
         // "more than the average job of the same type", "in the same city as …": a comparison
         // within groups or between rows, which no rule builds: the plan would drop it.
         if let Some(i) = (0..self.n()).find(|&i| self.word(i) == "same" && !self.ledger.is_used(i)) {
@@ -424,6 +435,14 @@ impl Reader<'_> {
                         }
                     }
                     return Some(vec![step]);
+                }
+                // No word names one: the plain key (`guest_id`, not `referred_by_guest_id`) is
+                // what the relation means unqualified.
+                let plain: Vec<&JoinStep> = edges.iter().filter(|e| crate::schema::is_plain_key(e)).collect();
+                if said.is_empty()
+                    && let [one] = plain.as_slice()
+                {
+                    return Some(vec![(*one).clone()]);
                 }
                 self.penalties.push((format!("{from} and {to} are joined by {} keys; which one is meant is not said", edges.len()), 0.7));
             }

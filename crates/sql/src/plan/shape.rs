@@ -55,6 +55,10 @@ impl Reader<'_> {
         for (k, by) in cued {
             if will_aggregate || !sups.is_empty() {
                 keys.push(k);
+            } else if !by && let Key::Col(c) = &k {
+                // "the total price of the reservations in each currency": per values of a column
+                // with nothing counted or summed per value is not read.
+                self.penalties.push((format!("\"each {}\": nothing is counted or summed per value", c.column), 0.5));
             } else if by {
                 match k {
                     Key::Col(c) => self.q.order_by.push((Expr::col(c), false)),
