@@ -98,7 +98,10 @@ impl Reader<'_> {
     fn ongoing(&mut self) {
         let Some(entity) = self.entity.clone() else { return };
         for i in 0..self.n() {
-            if !matches!(self.word(i), "ongoing" | "unfinished" | "unresolved") || self.ledger.is_used(i) || self.ms.iter().any(|m| m.start <= i && i < m.end) {
+            // (A weak link — "open" as a word family of `opened_year` — does not hold it.)
+            let held = self.ms.iter().enumerate().find(|(_, m)| m.start <= i && i < m.end).map(|(j, _)| j);
+            let weak = held.is_none_or(|j| !self.used[j] && self.ms[j].end == i + 1 && self.readings(j).iter().all(|l| matches!(l.how, How::Family | How::Part | How::Head | How::Fuzzy)));
+            if !matches!(self.word(i), "ongoing" | "unfinished" | "unresolved" | "open" | "incomplete") || self.ledger.is_used(i) || !weak {
                 continue;
             }
             let ends: Vec<ColRef> = self
@@ -108,6 +111,9 @@ impl Reader<'_> {
                 .filter(|c| names::name_words(&c.column).iter().any(|w| matches!(w.as_str(), "end" | "ended" | "finish" | "finished" | "completed" | "complete" | "closed" | "restored" | "resolved" | "returned" | "stopped" | "done" | "until")))
                 .collect();
             let [col] = ends.as_slice() else { continue };
+            if let Some(j) = held {
+                self.consume(j, format!("{col} IS NULL"));
+            }
             self.mark(i..i + 1, format!("{col} IS NULL"));
             self.q.filters.push(Cond::Null { col: col.clone(), is_null: true });
         }

@@ -712,6 +712,18 @@ impl Reader<'_> {
                 self.mark(i..i + 1, "relation");
             }
         }
+        // "staff members", "crew member": a member of the rows a collective table's name
+        // names is one of its rows.
+        for i in 1..self.n() {
+            if matches!(self.word(i), "member" | "members") && !self.ledger.is_used(i)
+                && let Some(role) = self.ledger.role(i - 1).filter(|r| r.starts_with("table ")).map(str::to_string)
+            {
+                self.mark(i..i + 1, role);
+                if let Some(mi) = self.ms.iter().position(|m| m.start == i && m.end == i + 1) {
+                    self.used[mi] = true;
+                }
+            }
+        }
         // A word of most tables' names ("car" of `car_makers`, `car_names`, `cars_data`)
         // modifying the next noun ("car models", "bike riders") names the database's domain.
         for mi in 0..self.ms.len() {

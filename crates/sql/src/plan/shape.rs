@@ -675,7 +675,13 @@ impl Reader<'_> {
             // "the lowest average rating": an aggregate per group.
             if let Some((f, col, as_, ae)) = aggs.iter().find(|a| a.2 >= s.end && a.2 <= s.end + 1).cloned() {
                 self.mark(s.start..s.end, format!("order by {} desc limit {n}", f.sql()));
-                let _ = (as_, ae);
+                // ("average" is the ranked aggregate's word.)
+                self.mark(as_..ae, format!("order by {} desc limit {n}", f.sql()));
+                // The aggregated rows are the query's ("the hotel with the highest average review
+                // score" averages reviews, grouped by hotel).
+                if let Some(c) = &col {
+                    self.q.table = c.table.clone();
+                }
                 let x = Expr::Agg { func: f, col };
                 self.q.order_by.push((x.clone(), s.desc));
                 self.q.limit = Some(n);

@@ -439,6 +439,7 @@ fn buses() -> SchemaContext {
                     vec![fk("bus_id", "buses", "bus_id")],
                 ),
                 t("transfers", "transfer_id", vec![col("transfer_id", "integer", &[]), col("source_stop", "text", &["North", "South"]), col("target_stop", "text", &["North", "South"])], vec![]),
+                t("staff", "staff_id", vec![col("staff_id", "integer", &[]), col("first_name", "text", &[]), col("last_name", "text", &[]), col("depot_id", "integer", &[]), col("opened_accounts", "integer", &[])], vec![fk("depot_id", "depots", "depot_id")]),
                 t("inspections", "inspection_id", vec![col("inspection_id", "integer", &[]), col("bus_id", "integer", &[]), col("inspected_on", "text", &["2025-03-01"])], vec![fk("bus_id", "buses", "bus_id")]),
             ],
         },
@@ -506,4 +507,15 @@ fn plain_keys_who_without_names_compound_numbers_and_groups_without_aggregates()
     assert!(!o.plan.as_ref().is_some_and(|p| ir::render_query(&ctx, p, Dialect::Sqlite, Some(200)).contains("COUNT")) || o.confidence < CONFIDENCE_THRESHOLD, "\"pass number of\" is no count: {:?}", o.coverage);
     let o = on(&ctx, "What is the pass price of the passes in each zone?");
     assert!(o.confidence < CONFIDENCE_THRESHOLD || o.ambiguity.is_some(), "{:?}", o.coverage);
+}
+
+#[test]
+fn ranked_averages_group_collective_members_and_open_rows() {
+    let ctx = buses();
+    let s = sql(&ctx, "Which rider has the highest average price paid?");
+    assert!(s.contains("GROUP BY riders.first_name, riders.last_name") && s.contains("ORDER BY AVG(tickets.price_paid) DESC LIMIT 1"), "{s}");
+    let s = sql(&ctx, "How many staff members does Arden have?");
+    assert!(s.starts_with("SELECT COUNT(*)") && s.contains("depots.\"name\" = 'Arden'"), "{s}");
+    let s = sql(&ctx, "Which repairs are still open?");
+    assert!(s.contains("repairs.finished_on IS NULL"), "{s}");
 }
