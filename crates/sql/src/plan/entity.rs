@@ -140,7 +140,7 @@ impl Reader<'_> {
             for m in &self.ms {
                 // A reading the user chose in an earlier clarification counts instead of the best.
                 let phrase = self.a.tokens[m.start..m.end].iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join(" ");
-                let chosen = self.clar.iter().find(|c| super::same_phrase(&c.phrase, &phrase)).and_then(|c| c.choice.clone()).and_then(|term| m.links.iter().find(|l| super::conditions::term_matches(&term, &l.target)));
+                let chosen = self.clar.iter().find(|c| super::same_phrase(&c.phrase, &phrase)).and_then(|c| c.choice.clone()).and_then(|term| m.links.iter().find(|l| super::values::term_matches(&term, &l.target)));
                 let l = chosen.unwrap_or(m.best());
                 let w = if matches!(l.target, Target::Value { .. }) { 1.5 } else { 1.0 };
                 match votes.iter_mut().find(|(t, _)| t.eq_ignore_ascii_case(l.target.collection())) {

@@ -13,7 +13,8 @@
 //!
 //! Modules: `source` (the schema as the reader sees it, value lookups), `ir` (the query form and
 //! its SQL), `read` (the reader's state and helpers), `entity` (what rows are asked about and
-//! shown), `conditions` (values, flags, numbers, dates, related rows), `shape` (aggregates,
+//! shown), `conditions` (flags, numbers, dates, related rows), `values` (stored values and
+//! which column a value said belongs to), `shape` (aggregates,
 //! grouping, ranking, ordering), `finish` (joins, coverage, the outcome), `route` (routing
 //! score), `sql_coverage` (how much of the question an SQL text covers, for LLM candidates).
 
@@ -23,6 +24,7 @@ mod finish;
 pub(crate) mod ir;
 mod read;
 mod shape;
+mod values;
 pub(crate) mod source;
 pub(crate) mod sql_coverage;
 #[cfg(test)]

@@ -1,0 +1,196 @@
+//! Stored values said in the question: which column a value belongs to when several hold it (the
+//! table named around it, the column a trip word or another named column points to, a
+//! clarification), and the `=` / `<>` / `IN` conditions they become.
+
+use qa_question::link::{How, Target};
+use qa_question::{names, FieldKind};
+
+use super::super::schema::Term;
+use super::ir::{ColRef, Cond, Lit};
+use super::read::Reader;
+use super::{same_phrase, Ambiguity, AmbiguityKind, Choice};
+
+impl Reader<'_> {
+    /// Value mentions become `col = value` (`<>` after a negation); values of one column said
+    /// together ("houses or apartments") one `IN` list.
+    pub(super) fn values(&mut self) {
+        for mi in 0..self.ms.len() {
+            if self.used[mi] || !matches!(self.ms[mi].best().target, Target::Value { .. }) {
+                continue;
+            }
+            // "flagged as emergencies" of appointments with an `is_emergency` flag: the flag.
+            let ctx = self.context_tables();
+            let flag_here = self.readings(mi).iter().any(|l| matches!(&l.target, Target::Field { collection, field } if ctx.iter().any(|t| t.eq_ignore_ascii_case(collection)) && self.kind(&ColRef::new(collection, field)) == FieldKind::Flag) && !matches!(l.how, How::Part | How::Head));
+            let value_here = self.value_readings(mi).iter().any(|l| ctx.iter().any(|t| t.eq_ignore_ascii_case(l.target.collection())));
+            if flag_here && !value_here {
+                continue;
+            }
+            let cands: Vec<qa_question::Link> = self.value_readings(mi).into_iter().cloned().collect();
+            let ctx = self.context_tables();
+            let in_ctx: Vec<&qa_question::Link> = cands.iter().filter(|l| ctx.iter().any(|t| t.eq_ignore_ascii_case(l.target.collection()))).collect();
+            let best_score = cands.iter().map(|l| l.score).fold(0.0, f64::max);
+            let top: Vec<&qa_question::Link> = cands.iter().filter(|l| l.score >= best_score - 0.05).collect();
+            let phrase = self.a.tokens[self.ms[mi].start..self.ms[mi].end].iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join(" ");
+            // The same value in several columns of one table ("Aruba" as a name and a local name):
+            // the table's label column.
+            let one_table = top.iter().all(|l| l.target.collection().eq_ignore_ascii_case(top[0].target.collection()));
+            let labelled = one_table.then(|| {
+                let label = self.label(top[0].target.collection());
+                top.iter().find(|l| label.iter().any(|c| Some(c.column.as_str()) == l.target.field())).map(|l| (*l).clone())
+            }).flatten();
+            // "closed audits": a value right before a table's name is that table's.
+            let next_table = self.ms.iter().position(|m| m.start == self.ms[mi].end).filter(|&n| self.names_table(n)).and_then(|n| self.table(n));
+            let of_next = next_table.and_then(|t| top.iter().find(|l| l.target.collection().eq_ignore_ascii_case(&t)).map(|l| (*l).clone()));
+            // "outages in New Hamburg": a value said of the table named right before it.
+            let start = self.ms[mi].start;
+            let prev_table = (start >= 2 && matches!(self.word(start - 1), "in" | "at" | "from" | "of" | "for" | "with" | "on"))
+                .then(|| self.ms.iter().position(|m| m.end == start - 1))
+                .flatten()
+                .filter(|&p| self.names_table(p))
+                .and_then(|p| self.table(p));
+            // Its own value, else one of the row it refers to ("a festival in Germany" is the
+            // festival's city's country).
+            let to_one = |from: &str, to: &str| self.ctx.join_path(from, to).is_some_and(|p| !p.is_empty() && !p.iter().any(|st| super::ir::multiplies(self.ctx, st)));
+            let of_prev = prev_table.and_then(|t| {
+                top.iter().find(|l| l.target.collection().eq_ignore_ascii_case(&t)).or_else(|| {
+                    let reached: Vec<&&qa_question::Link> = top.iter().filter(|l| to_one(&t, l.target.collection())).collect();
+                    (reached.len() == 1).then(|| reached[0])
+                }).map(|l| (*l).clone())
+            });
+            let chosen = if let Some(l) = of_next.or(of_prev) {
+                Some(l)
+            } else if top.len() == 1 {
+                Some(top[0].clone())
+            } else if let Some((l, said)) = self.value_in_column_named_by_key_words(&top) {
+                // "flights departing from APG": of `SourceAirport` and `DestAirport`, the column
+                // a word of the question names.
+                for i in said {
+                    self.mark(i..i + 1, format!("{}.{}", l.target.collection(), l.target.field().unwrap_or_default()));
+                }
+                Some(l)
+            } else if let Some(l) = labelled {
+                Some(l)
+            } else if in_ctx.len() == 1 && (!self.entity_mentions.is_empty() || in_ctx[0].how == How::Alias) {
+                Some(in_ctx[0].clone())
+            } else if let Some(l) = top.iter().find(|l| l.how == How::FieldValue) {
+                Some((*l).clone())
+            } else if let Some(term) = self.clar.iter().find(|c| same_phrase(&c.phrase, &phrase)).and_then(|c| c.choice.clone()) {
+                cands.iter().find(|l| term_matches(&term, &l.target)).cloned()
+
+            } else if let Some(l) = self.value_of_named_columns_table(mi, &top) {
+                // "the average fare in euros": the currency of the table whose column is named.
+                Some(l)
+            } else {
+                // The same value in several columns: ask which.
+                if self.ambiguity.is_none() {
+                    let options = top.iter().map(|l| Choice { label: l.target.label(), term: term_of(&l.target) }).collect();
+                    self.ambiguity = Some(Ambiguity { phrase: phrase.clone(), options, score: 1.0, kind: AmbiguityKind::Reading });
+                }
+                None
+            };
+            let Some(link) = chosen else { continue };
+            let Target::Value { collection, field, values } = &link.target else { continue };
+            let col = ColRef::new(collection.as_str(), field.as_str());
+            let neg = self.negation_before(self.ms[mi].start);
+            let start = self.ms[mi].start;
+            let listed = start > 0 && matches!(self.word(start - 1), "or" | "and" | "nor" | ",");
+            let earlier = self.q.filters.iter().find_map(|f| match f {
+                Cond::In { col: c, negated, .. } if *c == col && listed => Some(*negated),
+                _ => None,
+            });
+            let negated = earlier.unwrap_or(neg.is_some());
+            if let Some(j) = neg {
+                self.mark(j..j + 1, "negation");
+            }
+            // "both cats and dogs", "English and French as official languages": each value must
+            // hold for some related row (checked against the query's table at the end).
+            let and = start > 0 && self.word(start - 1) == "and";
+            // "cartoons directed by A and cartoons directed by B": a second value of the column in
+            // a clause joined by "and" must hold too.
+            let tag = format!("{col} ");
+            let clause_and = !listed
+                && (0..start).rev().find(|&i| self.ledger.role(i).is_some_and(|r| r.starts_with(&tag))).is_some_and(|p| {
+                    let between: Vec<&str> = (p + 1..start).map(|i| self.word(i)).collect();
+                    between.contains(&"and") && !between.contains(&"or")
+                });
+            if (listed && ((0..start).any(|i| self.word(i) == "both") || and) || clause_and) && !self.both.contains(&col) {
+                self.both.push(col.clone());
+                if let Some(b) = (0..start).find(|&i| self.word(i) == "both") {
+                    self.mark(b..b + 1, format!("{col} = each of"));
+                }
+            }
+            let role = format!("{col} {} '{}'", if negated { "<>" } else { "=" }, values.join("' | '"));
+            self.consume(mi, role);
+            if link.how == How::Fuzzy {
+                self.penalties.push((format!("\"{phrase}\" read as '{}' (spelling)", values.join("', '")), 0.9));
+            }
+            self.reach.push(collection.clone());
+            let lits: Vec<Lit> = values.iter().map(|v| Lit::Text(v.clone())).collect();
+            let trip_end = start > 0 && matches!(self.word(start - 1), "to" | "towards" | "toward" | "-");
+            let same = self.q.filters.iter_mut().find_map(|f| match f {
+                Cond::In { col: c, values: v, negated: n } if *c == col && *n == negated => Some(v),
+                _ => None,
+            });
+            // "the Gothenburg to Kiel sailing": two values of one column as the ends of a trip
+            // are no list of alternatives.
+            if same.is_some() && trip_end {
+                self.penalties.push((format!("\"{phrase}\" read as another value of {col}, not as where something goes"), 0.5));
+            }
+            match same {
+                Some(v) => v.extend(lits.into_iter().filter(|x| !v.contains(x)).collect::<Vec<_>>()),
+                None => self.q.filters.push(Cond::In { col, values: lits, negated }),
+            }
+        }
+    }
+
+    /// Of a value's readings in several columns, the only one whose name has a word the
+    /// question says as a key word ("departing" → `source_…`, "home" → `home_…`), other than
+    /// its table's name and generic suffixes.
+    fn value_in_column_named_by_key_words(&self, top: &[&qa_question::Link]) -> Option<(qa_question::Link, Vec<usize>)> {
+        if self.ctx.key_words.is_empty() {
+            return None;
+        }
+        let families = |l: &qa_question::Link| -> Vec<String> {
+            let Some(f) = l.target.field() else { return Vec::new() };
+            let table_words = names::name_words(l.target.collection());
+            names::name_words(f).into_iter().filter(|w| w.len() >= 4 && !table_words.contains(w) && !names::GENERIC_SUFFIXES.contains(&w.as_str())).map(|w| crate::schema::key_family(&w)).collect()
+        };
+        let hits: Vec<&&qa_question::Link> = top.iter().filter(|l| families(l).iter().any(|f| self.ctx.key_words.contains(f))).collect();
+        let [one] = hits.as_slice() else { return None };
+        let fams = families(one);
+        let said: Vec<usize> = (0..self.n()).filter(|&i| self.a.tokens[i].is_word() && !self.ledger.is_used(i) && self.word(i).len() >= 4 && fams.contains(&crate::schema::key_family(self.word(i)))).collect();
+        Some(((**one).clone(), said))
+    }
+
+    /// Of a value's readings in several tables, the one in the only table whose own column
+    /// (not a key) another word of the question names.
+    fn value_of_named_columns_table(&self, mi: usize, top: &[&qa_question::Link]) -> Option<qa_question::Link> {
+        let named = |t: &str| {
+            self.ms.iter().enumerate().any(|(j, m)| {
+                j != mi && matches!(&m.best().target, Target::Field { collection, field } if collection.eq_ignore_ascii_case(t) && self.schema.field(collection, field).is_some_and(|f| f.key == qa_question::KeyRole::None))
+            })
+        };
+        let hits: Vec<&&qa_question::Link> = top.iter().filter(|l| named(l.target.collection())).collect();
+        match hits.as_slice() {
+            [one] => Some((**one).clone()),
+            _ => None,
+        }
+    }
+}
+
+fn term_of(t: &Target) -> Term {
+    match t {
+        Target::Collection { collection } => Term::Table { table: collection.clone() },
+        Target::Field { collection, field } => Term::Column { table: collection.clone(), column: field.clone() },
+        Target::Value { collection, field, values } => Term::Value { table: collection.clone(), column: field.clone(), values: values.clone() },
+    }
+}
+
+pub(super) fn term_matches(term: &Term, t: &Target) -> bool {
+    match (term, t) {
+        (Term::Value { table, column, .. }, Target::Value { collection, field, .. }) => table.eq_ignore_ascii_case(collection) && column.eq_ignore_ascii_case(field),
+        (Term::Column { table, column }, Target::Field { collection, field }) => table.eq_ignore_ascii_case(collection) && column.eq_ignore_ascii_case(field),
+        (Term::Table { table }, other) => table.eq_ignore_ascii_case(other.collection()),
+        _ => false,
+    }
+}
