@@ -245,6 +245,29 @@ fn projection(t: &[Token], sentences: &[(usize, usize)]) -> Option<Projection> {
             continue;
         }
         let end = items.last().map(|it| it.end).unwrap_or(start);
+        // "List the crew of the MS Havorn with their roles": what is listed "with their" each.
+        if let Some(k) = (end..e.saturating_sub(2)).find(|&k| w(k) == "with" && matches!(w(k + 1), "their" | "its")) {
+            let mut cur = k + 2;
+            let mut j = cur;
+            while j <= e {
+                let stop = j == e || BOUNDARY.contains(&w(j)) || t[j].kind == TokenKind::Symbol || matches!(w(j), "and" | "&");
+                if stop {
+                    if j > cur && j - cur <= 3 && (cur..j).all(|i| t[i].is_word()) {
+                        items.push(Item { start: cur, end: j, head: None });
+                    }
+                    if j < e && (matches!(w(j), "and" | "&") || t[j].is_symbol(',')) {
+                        cur = j + 1;
+                        while matches!(w(cur), "the" | "their" | "its") {
+                            cur += 1;
+                        }
+                        j = cur;
+                        continue;
+                    }
+                    break;
+                }
+                j += 1;
+            }
+        }
         // "the name of each teacher and what course they teach": a question word after "and"
         // asks for one more thing of the same rows.
         for k in end..e.saturating_sub(2) {

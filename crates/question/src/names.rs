@@ -51,6 +51,39 @@ const COMMON_SYNONYMS: &[(&str, &[&str])] = &[
     ("start date", &["began", "started", "begin date"]),
 ];
 
+/// Common abbreviations in column and table names, written out.
+fn abbreviation(w: &str) -> Option<&'static str> {
+    Some(match w {
+        "cert" => "certificate",
+        "qty" => "quantity",
+        "amt" => "amount",
+        "desc" => "description",
+        "addr" => "address",
+        "dept" => "department",
+        "emp" => "employee",
+        "mgr" => "manager",
+        "acct" => "account",
+        "cust" => "customer",
+        "prod" => "product",
+        "req" => "request",
+        "temp" => "temperature",
+        "avg" => "average",
+        "pct" => "percent",
+        "tel" => "telephone",
+        "reg" => "registration",
+        "loc" => "location",
+        "org" => "organization",
+        "info" => "information",
+        "txn" => "transaction",
+        "inv" => "invoice",
+        "pmt" => "payment",
+        "bal" => "balance",
+        "lic" => "licence",
+        "spec" => "specification",
+        _ => return None,
+    })
+}
+
 /// How a form was derived from the name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -190,6 +223,11 @@ pub fn forms(name: &str, synonyms: &[String]) -> Vec<NameForm> {
         let acronym: String = words.iter().filter_map(|w| w.chars().next()).collect();
         push(vec![acronym], 0.9, FormKind::Acronym);
     }
+    // Abbreviations written out ("has_sea_survival_cert" is said "sea survival certificate").
+    if core.iter().any(|w| abbreviation(w).is_some()) {
+        let full: Vec<String> = core.iter().map(|w| abbreviation(w).map(str::to_string).unwrap_or_else(|| w.clone())).collect();
+        push(full, 0.95, FormKind::Synonym);
+    }
     // Words people use for common column names: generic English, no schema's vocabulary.
     for (name, said) in COMMON_SYNONYMS {
         let nw: Vec<String> = name.split(' ').map(str::to_string).collect();
@@ -242,6 +280,7 @@ mod tests {
         assert_eq!(f[1], ["weight"]);
         let f = words_of("first_answer_at");
         assert!(f.contains(&vec!["first".to_string(), "answer".to_string()]), "{f:?}");
+        assert!(words_of("has_sea_survival_cert").contains(&vec!["sea".to_string(), "survival".to_string(), "certificate".to_string()]));
         let f = words_of("list_price");
         assert!(f.contains(&vec!["price".to_string()]) && f.contains(&vec!["list".to_string()]));
         assert_eq!(words_of("vehicle_identification_number").iter().find(|w| w.len() == 1 && w[0] == "vin").map(|_| ()), Some(()));

@@ -519,3 +519,12 @@ fn ranked_averages_group_collective_members_and_open_rows() {
     let s = sql(&ctx, "Which repairs are still open?");
     assert!(s.contains("repairs.finished_on IS NULL"), "{s}");
 }
+
+#[test]
+fn key_words_of_the_only_join_and_lists_with_their_columns() {
+    let ctx = buses();
+    let s = sql(&ctx, "Which buses have Arden as their home depot?");
+    assert!(s.contains("JOIN depots ON buses.home_depot_id = depots.depot_id") && s.contains("depots.\"name\" = 'Arden'"), "{s}");
+    let s = sql(&ctx, "List the buses of Arden with their plates.");
+    assert!(s.contains("buses.plate"), "what is listed \"with their\" each is shown: {s}");
+}
