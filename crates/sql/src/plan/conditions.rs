@@ -101,7 +101,7 @@ impl Reader<'_> {
             // "never been booked" where `bookings.booked_at` is named by the verb: the verb says
             // which referring table.
             let said = self.ms.iter().position(|m| m.start <= k && k < m.end);
-            let said_ok = said.is_none_or(|vm| self.ms[vm].end == k + 1 && self.ms[vm].start == k && !self.used[vm] && self.readings(vm).iter().all(|l| matches!(l.target, Target::Field { .. })));
+            let said_ok = said.is_none_or(|vm| self.ms[vm].end == k + 1 && self.ms[vm].start == k && !self.used[vm] && self.readings(vm).iter().all(|l| matches!(l.target, Target::Field { .. } | Target::Collection { .. })));
             if k >= self.n() || !verb || self.ledger.is_used(k) || !said_ok {
                 continue;
             }
@@ -815,7 +815,8 @@ impl Reader<'_> {
                 continue;
             }
             // Optional columns: "never calibrated", "without a discount code", "with a phone".
-            if self.names_table(mi) {
+            // (Not through a spelling: "never been reserved" is no `referred_by_…` left empty.)
+            if self.names_table(mi) || self.ms[mi].best().how == How::Fuzzy {
                 continue;
             }
             let Some(col) = self.field(mi) else { continue };

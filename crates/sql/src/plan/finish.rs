@@ -767,7 +767,19 @@ impl Reader<'_> {
             if self.mention_before(self.ms[mi].start).is_some_and(|b| self.ms[b].best().target.collection().eq_ignore_ascii_case(&t)) {
                 continue;
             }
-            let weak = |l: &qa_question::Link| matches!(l.how, How::Head | How::Part | How::Family | How::Fuzzy | How::Acronym);
+            // A verb of a date, flag or key column's own word ("checked in" of `check_in_date`,
+            // "referred" of `referred_by_guest_id`) says that column.
+            let own_verb = |l: &qa_question::Link| {
+                matches!(l.how, How::Family | How::Part)
+                    && l.words.len() == 1
+                    && l.target.field().is_some_and(|f| {
+                        let c = ColRef::new(l.target.collection(), f);
+                        let keyish = self.schema.field(&c.table, &c.column).is_some_and(|x| x.key != qa_question::KeyRole::None);
+                        (keyish || matches!(self.kind(&c), qa_question::FieldKind::Date | qa_question::FieldKind::Flag))
+                            && qa_question::names::name_words(f).first().is_some_and(|w| w.len() >= 5 && qa_core::text::word_family(w) == qa_core::text::word_family(&l.words[0]))
+                    })
+            };
+            let weak = |l: &qa_question::Link| matches!(l.how, How::Head | How::Part | How::Family | How::Fuzzy | How::Acronym) && !own_verb(l);
             let refers = |l: &qa_question::Link| l.target.field().is_some_and(|f| self.ctx.db.table(l.target.collection()).is_some_and(|tb| tb.foreign_keys.iter().any(|fk| fk.ref_table.eq_ignore_ascii_case(&t) && fk.columns.iter().any(|c| c.eq_ignore_ascii_case(f)))));
             let strong = self.readings(mi).iter().any(|l| (l.target.collection().eq_ignore_ascii_case(&t) || refers(l)) && !weak(l));
             // A word of most tables' names ("car" of `car_makers`, `car_names`, `cars_data`)

@@ -528,3 +528,10 @@ fn key_words_of_the_only_join_and_lists_with_their_columns() {
     let s = sql(&ctx, "List the buses of Arden with their plates.");
     assert!(s.contains("buses.plate"), "what is listed \"with their\" each is shown: {s}");
 }
+
+#[test]
+fn a_verb_of_a_keys_own_word_says_that_key() {
+    let ctx = buses();
+    let s = sql(&ctx, "Which riders have gifted a pass?");
+    assert!(s.contains("IN (SELECT passes.gifted_by_rider_id FROM passes"), "{s}");
+}
