@@ -302,7 +302,7 @@ fn date_at(t: &[Token], i: usize, today: NaiveDate) -> Option<DateMention> {
 fn decade_at(t: &[Token], i: usize) -> Option<(i32, usize)> {
     let w = t[i].lower.as_str();
     let decade = |digits: &str| digits.parse::<i32>().ok().filter(|y| y % 10 == 0 && (1800..=2100).contains(y));
-    if w.len() == 5 && w.ends_with('s') && w[..4].chars().all(|c| c.is_ascii_digit()) {
+    if w.is_ascii() && w.len() == 5 && w.ends_with('s') && w[..4].chars().all(|c| c.is_ascii_digit()) {
         return decade(&w[..4]).map(|y| (y, i + 1));
     }
     let y = year_of(&t[i]).filter(|y| y % 10 == 0)?;
