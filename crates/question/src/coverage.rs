@@ -10,6 +10,9 @@ use crate::tokens::{Token, TokenKind};
 /// Words that carry no condition of their own: articles, pronouns, auxiliaries, question and
 /// request words, and domain-free fillers. English only; never a schema's words.
 const FUNCTION_WORDS: &[&str] = &[
+    // (Reflexives — "themselves" — stay content: "… not Norwegian themselves" says which rows
+    // compare, a reading the planner does not build.)
+    "among", "amongst",
     "a", "an", "the", "of", "in", "on", "at", "for", "to", "by", "with", "and", "or", "is", "are", "was", "were", "be", "been", "being", "am", "what",
     "which", "who", "whom", "whose", "where", "when", "how", "do", "does", "did", "done", "there", "that", "this", "these", "those", "me", "us",
     "you", "show", "list", "give", "get", "find", "tell", "display", "return", "all", "have", "has", "had", "having", "from", "it", "its",

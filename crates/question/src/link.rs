@@ -402,7 +402,10 @@ impl<'a> Linker<'a> {
                             // family link below), not a spelling.
                             let other_form = family(&tok.lower) == text::word_family(k);
                             let by_family = |e: &Entry| self.families.iter().any(|(f, fe)| fe.target == e.target && *f == text::word_family(k));
-                            for e in es.iter().filter(|e| !(other_form && (matches!(e.target, Target::Value { .. }) || by_family(e)))) {
+                            // A proper noun stored capitalised ('Strand') is misspelt only
+                            // capitalised: "stand" is no street.
+                            let proper = |e: &Entry| matches!(&e.target, Target::Value { values, .. } if values.iter().all(|v| v.chars().next().is_some_and(char::is_uppercase))) && !(tok.capitalized() || tok.all_caps()) && text::singular(&tok.lower) != *k && tok.lower.strip_suffix('s').is_none_or(|x| x != k.as_str());
+                            for e in es.iter().filter(|e| !(other_form && (matches!(e.target, Target::Value { .. }) || by_family(e))) && !proper(e)) {
                                 fuzzy.push(Link { how: How::Fuzzy, score: e.weight * 0.8, negated: e.negated, ..self.make(s, s + 1, e, std::slice::from_ref(tok)) });
                             }
                         }

@@ -29,7 +29,7 @@ fn schema() -> SourceSchema {
                     Field::new("enrollment_date", FieldKind::Date),
                 ],
             ),
-            Collection::new("bookings", vec![Field::new("booking_id", FieldKind::Integer), Field::new("member_id", FieldKind::Integer).with_key(KeyRole::Foreign), Field::new("booked_at", FieldKind::Date), Field::new("mechanic_name", FieldKind::Keyword), Field::new("satisfactionRating", FieldKind::Integer)]),
+            Collection::new("bookings", vec![Field::new("booking_id", FieldKind::Integer), Field::new("member_id", FieldKind::Integer).with_key(KeyRole::Foreign), Field::new("booked_at", FieldKind::Date), Field::new("mechanic_name", FieldKind::Keyword).with_values(&["Strand", "Okafor"]), Field::new("satisfactionRating", FieldKind::Integer)]),
             Collection::new("repairs", vec![Field::new("repair_id", FieldKind::Integer).with_key(KeyRole::Primary), Field::new("started_at", FieldKind::Date), Field::new("hours_on_site", FieldKind::Number), Field::new("km_driven", FieldKind::Number)]),
         ],
         relations: vec![Relation { from: "bookings".into(), from_field: "member_id".into(), to: "members".into(), to_field: "member_id".into() }],
@@ -135,4 +135,12 @@ fn country_names_find_country_codes() {
     // A code in capitals is a value; the pronoun is not.
     let b = best("members in the US");
     assert!(b.contains(&("us".into(), "members.country = 'US'".into())), "{b:?}");
+}
+
+#[test]
+fn a_capitalised_value_is_misspelt_only_capitalised() {
+    let b = best("what does the code stand for in bookings");
+    assert!(!b.iter().any(|(_, t)| t.contains("'Strand'")), "{b:?}");
+    let b = best("bookings of Strnad");
+    assert!(b.iter().any(|(_, t)| t.contains("'Strand'")), "{b:?}");
 }

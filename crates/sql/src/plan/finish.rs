@@ -3,10 +3,11 @@
 //! that relate two joined tables ("singers who performed in …"), a stable order for lists, and
 //! the outcome with its coverage and confidence.
 
+use qa_question::cues::Op;
 use qa_question::link::{How, Target};
 
 use super::super::schema::JoinStep;
-use super::ir::{multiplies, ColRef, Cond, Expr, Query};
+use super::ir::{multiplies, ColRef, Cond, Expr, Lit, Query};
 use super::read::Reader;
 use super::{clarifying_text, PlanOutcome, AMBIGUITY_THRESHOLD};
 
@@ -379,6 +380,21 @@ impl Reader<'_> {
         let counts = self.q.select.iter().chain(self.q.order_by.iter().map(|(e, _)| e)).chain(self.q.having.iter().map(|h| &h.expr)).any(|e| matches!(e, Expr::Agg { func: super::ir::AggFunc::Count | super::ir::AggFunc::CountDistinct, .. }));
         if counts && self.q.joins.is_empty() && self.q.set_op.is_none() && self.pk(&self.q.table).is_some_and(|pk| self.q.group_by.contains(&Expr::col(pk))) {
             self.penalties.push(("counts groups of one row (grouped by the key of its only table)".into(), 0.5));
+        }
+        // "Norwegian-flagged vessels … not Norwegian themselves" read on one column: a value
+        // required and excluded at once returns nothing, whatever the data — another question.
+        let required: Vec<(ColRef, Lit)> = self.q.filters.iter().flat_map(|f| match f {
+            Cond::Cmp { col, op: Op::Eq, value } => vec![(col.clone(), value.clone())],
+            Cond::In { col, values, negated: false } if values.len() == 1 => vec![(col.clone(), values[0].clone())],
+            _ => Vec::new(),
+        }).collect();
+        let contradicted = self.q.filters.iter().any(|f| match f {
+            Cond::Cmp { col, op: Op::Ne, value } => required.iter().any(|(c, v)| c == col && v == value),
+            Cond::In { col, values, negated: true } => required.iter().any(|(c, v)| c == col && values.contains(v)),
+            _ => false,
+        });
+        if contradicted {
+            self.penalties.push(("a value both required and excluded on one column".into(), 0.4));
         }
         // "… who was the guest and who referred them?": "who" asks for people (or someone's
         // name); a query that shows no name answers something else.

@@ -535,3 +535,11 @@ fn a_verb_of_a_keys_own_word_says_that_key() {
     let s = sql(&ctx, "Which riders have gifted a pass?");
     assert!(s.contains("IN (SELECT passes.gifted_by_rider_id FROM passes"), "{s}");
 }
+
+#[test]
+fn a_value_required_and_excluded_asks() {
+    let ctx = buses();
+    let o = on(&ctx, "Which tickets sold through the app are not from the app?");
+    assert!(o.coverage.penalties.iter().any(|(p, _)| p.contains("required and excluded")), "{:?}", o.coverage);
+    assert!(o.confidence < CONFIDENCE_THRESHOLD || o.ambiguity.is_some(), "{:?}", o.coverage);
+}
