@@ -263,6 +263,10 @@ fn expr_sql(ctx: &SchemaContext, e: &Expr, dialect: Dialect, distinct_key: Optio
         Expr::Time { col: c, month } => match (dialect, month) {
             (Dialect::Sqlite, true) => format!("strftime('%Y-%m', {})", col(c)),
             (Dialect::Sqlite, false) => format!("strftime('%Y', {})", col(c)),
+            // Dates kept as ISO text ('2025-03-05'): their leading characters are the month
+            // and the year (PostgreSQL's to_char takes no text).
+            (Dialect::Postgres, true) if text_date(ctx, c) => format!("substr({}, 1, 7)", col(c)),
+            (Dialect::Postgres, false) if text_date(ctx, c) => format!("substr({}, 1, 4)", col(c)),
             (Dialect::Postgres, true) => format!("to_char({}, 'YYYY-MM')", col(c)),
             (Dialect::Postgres, false) => format!("to_char({}, 'YYYY')", col(c)),
         },
@@ -287,6 +291,7 @@ fn cond_sql(ctx: &SchemaContext, c: &Cond, dialect: Dialect) -> String {
         }
         Cond::Month { col: cl, month } => match dialect {
             Dialect::Sqlite => format!("strftime('%m', {}) = '{month:02}'", col(cl)),
+            Dialect::Postgres if text_date(ctx, cl) => format!("substr({}, 6, 2) = '{month:02}'", col(cl)),
             Dialect::Postgres => format!("EXTRACT(MONTH FROM {}) = {month}", col(cl)),
         },
         Cond::Null { col: cl, is_null } => format!("{} IS {}NULL", col(cl), if *is_null { "" } else { "NOT " }),
@@ -310,6 +315,11 @@ fn cond_sql(ctx: &SchemaContext, c: &Cond, dialect: Dialect) -> String {
 
 /// A column compared or sorted as a number: numbers stored as text are cast (as text, "150" <
 /// "90").
+/// A date column declared as text (ISO strings).
+fn text_date(ctx: &SchemaContext, c: &ColRef) -> bool {
+    ctx.table(&c.table).and_then(|t| t.column(&c.column)).is_some_and(|col| matches!(col.kind(), crate::ColumnKind::Text | crate::ColumnKind::Other))
+}
+
 fn num_of(ctx: &SchemaContext, c: &ColRef, dialect: Dialect) -> String {
     if super::source::numeric_text(ctx, c) {
         match dialect {
@@ -483,7 +493,13 @@ pub(crate) fn render_query(ctx: &SchemaContext, q: &Query, dialect: Dialect, row
                     Expr::Col { col: c } if !distinct => num_of(ctx, c, dialect),
                     other => expr_sql(ctx, other, dialect, count_key),
                 };
-                format!("{x} {}", if *desc { "DESC" } else { "ASC" })
+                // Rows without a value come last in both engines (PostgreSQL puts NULLs first
+                // in a descending order: "the heaviest" would be one with no weight).
+                match (dialect, *desc) {
+                    (Dialect::Postgres, true) => format!("{x} DESC NULLS LAST"),
+                    (_, true) => format!("{x} DESC"),
+                    (_, false) => format!("{x} ASC"),
+                }
             })
             .collect();
         sql.push_str(&format!(" ORDER BY {}", keys.join(", ")));

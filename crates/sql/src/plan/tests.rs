@@ -543,3 +543,19 @@ fn a_value_required_and_excluded_asks() {
     assert!(o.coverage.penalties.iter().any(|(p, _)| p.contains("required and excluded")), "{:?}", o.coverage);
     assert!(o.confidence < CONFIDENCE_THRESHOLD || o.ambiguity.is_some(), "{:?}", o.coverage);
 }
+
+#[test]
+fn postgres_reads_text_dates_and_puts_missing_values_last() {
+    let ctx = workshops();
+    let pg = |q: &str| {
+        let o = on(&ctx, q);
+        assert!(o.ambiguity.is_none() && o.confidence >= CONFIDENCE_THRESHOLD, "{q}: {:?}", o.coverage);
+        ir::render_query(&ctx, &o.plan.unwrap(), Dialect::Postgres, Some(200))
+    };
+    // `start_time` is TEXT: PostgreSQL's to_char and EXTRACT take no text.
+    let s = pg("How many sessions are there per month?");
+    assert!(s.contains("substr(sessions.start_time, 1, 7)") && !s.contains("to_char"), "{s}");
+    // A descending order keeps rows without a value last, as SQLite does.
+    let s = pg("Which room has the largest capacity?");
+    assert!(s.contains("ORDER BY rooms.capacity DESC NULLS LAST"), "{s}");
+}
