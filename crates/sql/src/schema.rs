@@ -143,13 +143,7 @@ impl SchemaContext {
     /// A join step's column (on either side) is named by a word of the question, other than
     /// the words it shares with the tables' names and generic suffixes.
     pub(crate) fn step_named(&self, e: &JoinStep) -> bool {
-        if self.key_words.is_empty() {
-            return false;
-        }
-        let table_words: Vec<String> = [&e.from_table, &e.to_table].iter().flat_map(|t| qa_question::names::name_words(t)).collect();
-        [&e.from_column, &e.to_column].iter().flat_map(|c| qa_question::names::name_words(c)).any(|w| {
-            w.len() >= 4 && !table_words.contains(&w) && !qa_question::names::GENERIC_SUFFIXES.contains(&w.as_str()) && self.key_words.contains(&key_family(&w))
-        })
+        !self.key_words.is_empty() && step_key_families(e).iter().any(|f| self.key_words.contains(f))
     }
 
     /// `step` (either direction) follows an inferred, not a declared, foreign key.
@@ -305,6 +299,23 @@ pub(crate) fn key_family(word: &str) -> String {
         _ => w,
     };
     qa_core::text::word_family(&w)
+}
+
+/// The words of `columns`' names that can tell keys apart — not the words of `tables`' names,
+/// not generic suffixes, four letters or more — as key families ([`key_family`]).
+pub(crate) fn key_families(tables: &[&str], columns: &[&str]) -> Vec<String> {
+    let table_words: Vec<String> = tables.iter().flat_map(|t| qa_question::names::name_words(t)).collect();
+    columns
+        .iter()
+        .flat_map(|c| qa_question::names::name_words(c))
+        .filter(|w| w.len() >= 4 && !table_words.contains(w) && !qa_question::names::GENERIC_SUFFIXES.contains(&w.as_str()))
+        .map(|w| key_family(&w))
+        .collect()
+}
+
+/// [`key_families`] of a join step's two columns, beside its two tables.
+pub(crate) fn step_key_families(e: &JoinStep) -> Vec<String> {
+    key_families(&[&e.from_table, &e.to_table], &[&e.from_column, &e.to_column])
 }
 
 /// A step along a key named for the table it refers to and nothing more (`guest_id` of

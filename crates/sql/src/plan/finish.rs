@@ -527,13 +527,7 @@ impl Reader<'_> {
         // "vessels that have Bergen as their home port": a word of the key a join follows
         // (`home_port_id`) is what the join reads, even where it is the only key.
         for step in self.q.joins.clone() {
-            let table_words: Vec<String> = qa_question::names::name_words(&step.from_table).into_iter().chain(qa_question::names::name_words(&step.to_table)).collect();
-            let key_words: Vec<String> = [&step.from_column, &step.to_column]
-                .iter()
-                .flat_map(|c| qa_question::names::name_words(c))
-                .filter(|w| w.len() >= 4 && !table_words.contains(w) && !qa_question::names::GENERIC_SUFFIXES.contains(&w.as_str()))
-                .map(|w| crate::schema::key_family(&w))
-                .collect();
+            let key_words = crate::schema::step_key_families(&step);
             for i in 0..self.n() {
                 if self.a.tokens[i].is_word() && !self.ledger.is_used(i) && self.word(i).len() >= 4 && key_words.contains(&crate::schema::key_family(self.word(i))) {
                     self.mark(i..i + 1, format!("join by {}.{}", step.from_table, step.from_column));

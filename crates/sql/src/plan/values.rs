@@ -3,7 +3,7 @@
 //! clarification), and the `=` / `<>` / `IN` conditions they become.
 
 use qa_question::link::{How, Target};
-use qa_question::{names, FieldKind};
+use qa_question::FieldKind;
 
 use super::super::schema::Term;
 use super::ir::{ColRef, Cond, Lit};
@@ -150,11 +150,7 @@ impl Reader<'_> {
         if self.ctx.key_words.is_empty() {
             return None;
         }
-        let families = |l: &qa_question::Link| -> Vec<String> {
-            let Some(f) = l.target.field() else { return Vec::new() };
-            let table_words = names::name_words(l.target.collection());
-            names::name_words(f).into_iter().filter(|w| w.len() >= 4 && !table_words.contains(w) && !names::GENERIC_SUFFIXES.contains(&w.as_str())).map(|w| crate::schema::key_family(&w)).collect()
-        };
+        let families = |l: &qa_question::Link| -> Vec<String> { l.target.field().map(|f| crate::schema::key_families(&[l.target.collection()], &[f])).unwrap_or_default() };
         let hits: Vec<&&qa_question::Link> = top.iter().filter(|l| families(l).iter().any(|f| self.ctx.key_words.contains(f))).collect();
         let [one] = hits.as_slice() else { return None };
         let fams = families(one);
