@@ -1,5 +1,5 @@
-//! The real embedding model through candle: shape, normalisation, semantics, and that padding in a
-//! batch does not change a text's vector.
+//! The real embedding model: shape, normalisation, semantics, that a text's vector does not depend
+//! on its batch, and that every arithmetic the CPU offers stays within a cosine of 0.999 of F32.
 
 use std::path::PathBuf;
 
@@ -83,4 +83,60 @@ fn other_bert_family_layouts_load() {
     let norm: f32 = v.iter().map(|x| x * x).sum::<f32>().sqrt();
     assert!((norm - 1.0).abs() < 1e-4);
     assert!(qa_embed::dot(&original, &v) < 0.99, "CLS pooling must differ from mean pooling");
+}
+
+/// Texts of every length the indexer sees: a question, a heading, a paragraph, a full window.
+fn varied_texts() -> Vec<String> {
+    let paragraph = "Ownership is a set of rules that govern how a program manages memory. Some languages have garbage collection that regularly looks for no-longer-used memory as the program runs; in other languages, the programmer must explicitly allocate and free the memory. Rust uses a third approach: memory is managed through a system of ownership with a set of rules that the compiler checks.";
+    vec![
+        "What does the borrow checker do?".to_string(),
+        "Storing Keys with Associated Values in Hash Maps".to_string(),
+        paragraph.to_string(),
+        format!("{paragraph} {paragraph} {paragraph}"),
+        "| Column | Type | Notes |\n|---|---|---|\n| id | integer | primary key |".to_string(),
+    ]
+}
+
+/// Every arithmetic this CPU offers keeps each vector within a cosine of 0.999 of F32's; one it
+/// lacks is refused with the setting to change.
+#[test]
+fn every_precision_agrees_with_f32_or_is_refused() {
+    use qa_embed::Precision;
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models/all-MiniLM-L6-v2");
+    let texts = varied_texts();
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let exact = BertEmbedder::load_with_precision(&dir, 256, 8, Precision::F32).unwrap();
+    assert_eq!(exact.precision(), Precision::F32);
+    let want = exact.embed(&refs).unwrap();
+    for precision in [Precision::Auto, Precision::Int8, Precision::Bf16] {
+        match BertEmbedder::load_with_precision(&dir, 256, 8, precision) {
+            Ok(m) => {
+                assert!(precision == Precision::Auto || m.precision() == precision);
+                assert_eq!(m.model_id(), exact.model_id(), "the arithmetic is not part of the model id");
+                for (t, (got, want)) in refs.iter().zip(m.embed(&refs).unwrap().iter().zip(&want)) {
+                    let cos = qa_embed::dot(got, want);
+                    assert!(cos >= 0.999, "{precision}: cosine {cos} to F32 for {t:?}");
+                }
+            }
+            Err(e) => {
+                assert!(!precision.supported(), "{precision} is supported but failed to load: {e}");
+                assert!(e.to_string().contains("embed_precision"), "{e}");
+            }
+        }
+    }
+}
+
+/// A text's vector depends on the text, not on the batch it is embedded in (texts of other
+/// lengths around it, a different batch size).
+#[test]
+fn a_vector_does_not_depend_on_its_batch() {
+    let m = model();
+    let texts = varied_texts();
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let together = m.embed(&refs).unwrap();
+    for (i, t) in refs.iter().enumerate() {
+        let alone = m.embed(&[t]).unwrap().remove(0);
+        let cos = qa_embed::dot(&alone, &together[i]);
+        assert!(cos > 0.99999, "text {i} changed with its batch: cos {cos}");
+    }
 }

@@ -1,20 +1,28 @@
 //! Sentence embeddings. `Embedder` is the seam; `BertEmbedder` runs any BERT-family
 //! sentence-transformers model (all-MiniLM-L6-v2, bge-small, e5-small, gte-small) on the CPU
-//! through candle, with mean pooling and L2 normalisation.
+//! with our own forward pass and matmul kernels (F32, INT8 or BF16: [`Precision`]), mean or CLS
+//! pooling and L2 normalisation; candle reads the checkpoint.
 
 mod bert;
 mod kernels;
+mod matmul;
 pub mod models;
 
+use std::cell::RefCell;
 use std::path::Path;
 
-use candle_core::{DType, Device, Tensor};
 use tokenizers::{PaddingParams, Tokenizer, TruncationParams};
 
 use qa_core::chunk::TokenCounter;
 use qa_core::error::{QaError, Result};
 
-use bert::BertModel;
+use bert::{BertModel, Scratch};
+pub use matmul::Precision;
+
+thread_local! {
+    /// Each embedding thread's activation buffers, reused batch after batch.
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
 
 /// Turns texts into unit-length vectors.
 pub trait Embedder: Send + Sync {
@@ -32,6 +40,9 @@ pub trait Embedder: Send + Sync {
 
 /// Upper bound on (texts × padded length) per forward pass.
 const MAX_BATCH_TOKENS: usize = 2048;
+
+/// Batches whose longest text is shorter than this run in F32 (see `BertEmbedder::exact`).
+const SHORT_TEXT_TOKENS: usize = 64;
 
 /// Files a model folder must contain.
 pub const REQUIRED_FILES: &[&str] = &["config.json", "tokenizer.json", "model.safetensors"];
@@ -64,6 +75,11 @@ impl Pooling {
 /// A BERT-family sentence-transformers model loaded from a folder, run on the CPU.
 pub struct BertEmbedder {
     model: BertModel,
+    /// The same model in F32 when `model` is not: texts under `SHORT_TEXT_TOKENS` tokens
+    /// (questions, headings) run on it. Reduced precision's error averages out over many tokens but not over a few
+    /// (INT8 keeps a cosine of 0.9995 to F32 from 64 tokens up, 0.998 on a short line of
+    /// repeated symbols), and short texts are a small share of the work.
+    exact: Option<BertModel>,
     pooling: Pooling,
     tokenizer: Tokenizer,
     counter: TokenizerCounter,
@@ -71,6 +87,8 @@ pub struct BertEmbedder {
     dimension: usize,
     max_tokens: usize,
     batch_size: usize,
+    /// The dense layers' arithmetic (resolved: F32 or BF16).
+    precision: Precision,
     /// Threads that embed whole batches concurrently (when more than one).
     pool: Option<rayon::ThreadPool>,
 }
@@ -79,11 +97,11 @@ pub struct BertEmbedder {
 static WORKERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(1);
 
 /// Use `threads` cores for embedding by running that many batches at once, each with
-/// single-threaded candle kernels. On the 2-core target machines this scales better (about 1.9×)
+/// single-threaded kernels. On the 2-core target machines this scales better (about 1.9×)
 /// than splitting every GEMM across threads (1.3–1.5×), which synchronises dozens of times per
-/// layer. Call once at start-up, before any other thread exists: candle reads its thread count
-/// from `RAYON_NUM_THREADS`, so the global rayon pool (used for chunking and HNSW builds) is
-/// created with `threads` threads first and the variable is then set to 1 for candle.
+/// layer. Call once at start-up, before any other thread exists: candle (the local LLM's kernels)
+/// reads its thread count from `RAYON_NUM_THREADS`, so the global rayon pool (used for chunking
+/// and HNSW builds) is created with `threads` threads first and the variable is then set to 1.
 pub fn configure_threads(threads: usize) {
     let threads = threads.max(1);
     let _ = rayon::ThreadPoolBuilder::new().num_threads(threads).build_global();
@@ -104,8 +122,16 @@ impl TokenCounter for TokenizerCounter {
 }
 
 impl BertEmbedder {
-    /// Load a model folder. `max_tokens` caps the window (the model's own limit still applies).
+    /// Load a model folder with the fastest arithmetic this CPU has ([`Precision::Auto`]).
+    /// `max_tokens` caps the window (the model's own limit still applies).
     pub fn load(dir: &Path, max_tokens: usize, batch_size: usize) -> Result<BertEmbedder> {
+        Self::load_with_precision(dir, max_tokens, batch_size, Precision::Auto)
+    }
+
+    /// Load a model folder with the given arithmetic; forcing BF16 on a CPU without AVX-512 BF16
+    /// is an error. The model id does not depend on it: BF16 and F32 vectors of a text are within
+    /// a cosine of 0.999 of each other, so an index built with one is queried with the other.
+    pub fn load_with_precision(dir: &Path, max_tokens: usize, batch_size: usize, precision: Precision) -> Result<BertEmbedder> {
         for f in REQUIRED_FILES {
             if !dir.join(f).is_file() {
                 return Err(QaError::ModelMissing { dir: dir.to_path_buf(), missing: (*f).to_string() });
@@ -135,12 +161,18 @@ impl BertEmbedder {
 
         let pooling = Pooling::from_dir(dir)?;
         let weights = dir.join("model.safetensors");
-        let model = BertModel::load(&weights, &config, &Device::Cpu).map_err(|e| load_err(e.to_string()))?;
+        let precision = precision.resolve().map_err(load_err)?;
+        let model = BertModel::load(&weights, &config, precision, None).map_err(|e| load_err(e.to_string()))?;
+        let exact = match precision {
+            Precision::F32 => None,
+            _ => Some(BertModel::load(&weights, &config, Precision::F32, Some(&model)).map_err(|e| load_err(e.to_string()))?),
+        };
         let size = std::fs::metadata(&weights).map(|m| m.len()).unwrap_or(0);
         let fingerprint = qa_core::fsx::sha256_hex(format!("{config_text}\n{size}\n{pooling:?}").as_bytes());
         let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "model".into());
         Ok(BertEmbedder {
             model,
+            exact,
             pooling,
             tokenizer,
             counter: TokenizerCounter(counter_tok),
@@ -148,6 +180,7 @@ impl BertEmbedder {
             dimension: config.hidden_size,
             max_tokens: window,
             batch_size: batch_size.max(1),
+            precision,
             pool: match WORKERS.load(std::sync::atomic::Ordering::Relaxed) {
                 n if n > 1 => rayon::ThreadPoolBuilder::new().num_threads(n).thread_name(|i| format!("qa-embed-{i}")).build().ok(),
                 _ => None,
@@ -160,34 +193,45 @@ impl BertEmbedder {
         self.pooling
     }
 
+    /// The dense layers' arithmetic on this machine (F32 or BF16).
+    pub fn precision(&self) -> Precision {
+        self.precision
+    }
+
     fn embed_batch(&self, encodings: &[&tokenizers::Encoding]) -> candle_core::Result<Vec<Vec<f32>>> {
-        let b = encodings.len();
-        let t = encodings.iter().map(|e| e.len()).max().unwrap_or(1).max(1);
-        let mut ids = vec![0u32; b * t];
-        let mut mask = vec![0f32; b * t];
-        let mut lengths = Vec::with_capacity(b);
-        for (row, enc) in encodings.iter().enumerate() {
-            for (col, id) in enc.get_ids().iter().enumerate() {
-                ids[row * t + col] = *id;
-                mask[row * t + col] = 1.0;
-            }
-            lengths.push(enc.len());
-        }
-        let ids = Tensor::from_vec(ids, (b, t), &Device::Cpu)?;
-        let mask = Tensor::from_vec(mask, (b, t), &Device::Cpu)?;
-        let hidden = self.model.forward(&ids, &lengths)?; // (b, t, h)
-        let pooled = match self.pooling {
-            Pooling::Cls => hidden.narrow(1, 0, 1)?.squeeze(1)?, // (b, h)
-            Pooling::Mean => {
-                // Mean over real tokens only.
-                let m = mask.unsqueeze(2)?; // (b, t, 1)
-                let summed = hidden.broadcast_mul(&m)?.sum(1)?; // (b, h)
-                let counts = m.sum(1)?.clamp(1e-9, f64::MAX)?; // (b, 1)
-                summed.broadcast_div(&counts)?
-            }
+        let seqs: Vec<&[u32]> = encodings.iter().map(|e| e.get_ids()).collect();
+        let h = self.dimension;
+        let longest = seqs.iter().map(|s| s.len()).max().unwrap_or(0);
+        let model = match &self.exact {
+            Some(exact) if longest < SHORT_TEXT_TOKENS => exact,
+            _ => &self.model,
         };
-        let norm = pooled.sqr()?.sum_keepdim(1)?.sqrt()?.clamp(1e-12, f64::MAX)?;
-        pooled.broadcast_div(&norm)?.to_dtype(DType::F32)?.to_vec2::<f32>()
+        SCRATCH.with(|scratch| {
+            let mut scratch = scratch.borrow_mut();
+            let states = model.forward(&seqs, &mut scratch)?;
+            let mut first = 0;
+            let mut out = Vec::with_capacity(seqs.len());
+            for seq in &seqs {
+                let rows = &states[first * h..(first + seq.len()) * h];
+                let mut v = match self.pooling {
+                    Pooling::Cls => rows[..h].to_vec(),
+                    Pooling::Mean => {
+                        let mut sum = vec![0f32; h];
+                        for row in rows.chunks_exact(h) {
+                            sum.iter_mut().zip(row).for_each(|(s, x)| *s += x);
+                        }
+                        let n = seq.len() as f32;
+                        sum.iter_mut().for_each(|s| *s /= n);
+                        sum
+                    }
+                };
+                let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-12);
+                v.iter_mut().for_each(|x| *x /= norm);
+                out.push(v);
+                first += seq.len();
+            }
+            Ok(out)
+        })
     }
 }
 
@@ -224,11 +268,15 @@ impl Embedder for BertEmbedder {
         // sentences would otherwise run on one core).
         let workers = self.pool.as_ref().map(|p| p.current_num_threads()).unwrap_or(1);
         let fair_share = order.len().div_ceil(workers).max(1);
+        // No batch mixes texts under and over SHORT_TEXT_TOKENS, so the arithmetic a text gets
+        // (see `exact`) depends on its own length only, not on its batch-mates.
+        let first_short = order.iter().position(|&i| encodings[i].len() < SHORT_TEXT_TOKENS).unwrap_or(order.len());
         let mut start = 0;
         while start < order.len() {
             let longest = encodings[order[start]].len().max(1);
             let by_tokens = (MAX_BATCH_TOKENS / longest).max(1);
-            let end = (start + self.batch_size.min(by_tokens).min(fair_share)).min(order.len());
+            let limit = if start < first_short { first_short } else { order.len() };
+            let end = (start + self.batch_size.min(by_tokens).min(fair_share)).min(limit);
             groups.push(&order[start..end]);
             start = end;
         }

@@ -109,17 +109,27 @@ fn embedding_check(settings: &Settings) -> (Check, Option<String>) {
         };
         return (check, None);
     }
-    match BertEmbedder::load(&model_dir, settings.chunk_tokens.max(256), settings.batch_size) {
+    match BertEmbedder::load_with_precision(&model_dir, settings.chunk_tokens.max(256), settings.batch_size, settings.embed_precision) {
         Ok(e) => {
             let check = Check {
                 name: "embedding model".into(),
                 ok: true,
-                detail: format!("{} ({} dimensions, window {} tokens) in {}", e.model_id(), e.dimension(), e.max_tokens(), model_dir.display()),
+                detail: format!(
+                    "{} ({} dimensions, window {} tokens, {} arithmetic) in {}",
+                    e.model_id(),
+                    e.dimension(),
+                    e.max_tokens(),
+                    e.precision(),
+                    model_dir.display()
+                ),
                 fix: None,
             };
             (check, Some(e.model_id().to_string()))
         }
-        Err(err) => (Check { name: "embedding model".into(), ok: false, detail: err.to_string(), fix: Some("re-run `qa setup`".into()) }, None),
+        Err(err) => {
+            let fix = if settings.embed_precision.supported() { "re-run `qa setup`" } else { "set embed_precision to auto or f32" };
+            (Check { name: "embedding model".into(), ok: false, detail: err.to_string(), fix: Some(fix.into()) }, None)
+        }
     }
 }
 
