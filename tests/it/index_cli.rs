@@ -47,10 +47,23 @@ fn unchanged_corpus_reembeds_nothing_and_changes_are_incremental() {
     assert!((1..=3).contains(&added), "only the changed tail of troubleshooting.txt is new: {third}");
     assert!(third["removed"].as_u64().unwrap() >= grafana_chunks, "{third}");
     assert_eq!(third["kept"].as_u64().unwrap() + added, third["chunks"].as_u64().unwrap());
+    // A change this small updates the HNSW graph in place (at most 10% of its points deleted).
+    let removed = third["removed"].as_u64().unwrap();
+    assert_eq!(third["hnsw_updated"].as_bool(), Some(removed as f64 <= 0.1 * (total + added) as f64), "{third}");
     // the deleted file is gone from the index, the new text is found
     let a = ask_json(data.path(), "What does hoar frost on the radiation shield do?");
     let files: Vec<&str> = a["trace"]["retrieved_chunks"].as_array().unwrap().iter().map(|c| c["source_file"].as_str().unwrap()).collect();
     assert!(files.contains(&"troubleshooting.txt"), "{files:?}");
+    // The deleted file's points are still in the graph (as waypoints) but never come back.
+    let a = ask_json(data.path(), "How do I build a Grafana dashboard with panels for temperature?");
+    let files: Vec<&str> = a["trace"]["retrieved_chunks"].as_array().unwrap().iter().map(|c| c["source_file"].as_str().unwrap()).collect();
+    assert!(!files.contains(&"grafana-dashboard.html"), "{files:?}");
+    // --rebuild builds a clean graph.
+    let rebuilt: serde_json::Value = serde_json::from_slice(
+        &qa(data.path()).args(["index", "--json", "--rebuild", "--name", "c"]).arg(corpus.path()).assert().success().get_output().stdout,
+    )
+    .unwrap();
+    assert_eq!(rebuilt["hnsw_updated"], false);
     let all = std::fs::read_to_string(data.path().join("chunking_outputs/c_chunks.jsonl")).unwrap();
     assert!(!all.contains("grafana-dashboard.html"));
 }

@@ -199,6 +199,7 @@ fn bench_edit(settings: &Settings, corpus: &Path, corpus_name: &str, full_ms: Op
         "chunk_ms": t.chunk_ms,
         "embed_ms": t.embed_ms,
         "hnsw_ms": t.hnsw_ms,
+        "hnsw_updated": s.hnsw_updated,
         "graph_ms": t.graph_ms,
         "lexical_ms": t.lexical_ms,
         "write_ms": t.write_ms,

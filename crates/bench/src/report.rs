@@ -24,8 +24,17 @@ pub fn write_text(r: &Value, out: &mut dyn std::io::Write) -> std::io::Result<()
     if let Some(e) = r.get("edit") {
         writeln!(
             out,
-            "one-file edit ({}): re-index {} ms = {}% of the full index ({} chunks embedded; embed {} ms, hnsw {} ms, graph {} ms, lexical {} ms, write {} ms)",
-            e["file"].as_str().unwrap_or(""), f(&e["total_ms"]), f(&e["percent_of_full"]), e["embedded"], f(&e["embed_ms"]), f(&e["hnsw_ms"]), f(&e["graph_ms"]), f(&e["lexical_ms"]), f(&e["write_ms"])
+            "one-file edit ({}): re-index {} ms = {}% of the full index ({} chunks embedded; embed {} ms, hnsw {} ms{}, graph {} ms, lexical {} ms, write {} ms)",
+            e["file"].as_str().unwrap_or(""),
+            f(&e["total_ms"]),
+            f(&e["percent_of_full"]),
+            e["embedded"],
+            f(&e["embed_ms"]),
+            f(&e["hnsw_ms"]),
+            if e["hnsw_updated"].as_bool() == Some(true) { " updated in place" } else { " rebuilt" },
+            f(&e["graph_ms"]),
+            f(&e["lexical_ms"]),
+            f(&e["write_ms"])
         )?;
     }
     let q = &r["retrieval"];

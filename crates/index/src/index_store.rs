@@ -9,6 +9,7 @@
 //!         chunks.jsonl     the id map: line i is the chunk whose vector has id i
 //!         vectors.f32      raw unit vectors (the embedding cache for incremental runs)
 //!         hnsw.hnsw.graph, hnsw.hnsw.data
+//!         hnsw_rows.bin    HNSW point → chunk row, only for a graph updated in place
 //!         graph.db         embedded graph database (graphdblite)
 //!         concepts.json, concept_vectors.f32   concept names and their embeddings (grounding)
 //! ```

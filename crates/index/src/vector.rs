@@ -60,10 +60,28 @@ pub enum HnswLoadError {
 }
 
 /// The approximate index: an HNSW graph searched with a fixed `ef_search`.
+///
+/// A graph built from scratch has point i = chunk row i. A graph updated in place
+/// ([`HnswIndex::update`]) keeps its points: `rows` maps each point to its chunk row, or to
+/// [`DELETED`] for a chunk that no longer exists (hnsw_rs cannot remove points: they stay in the
+/// graph as waypoints and are filtered from results), and the map is saved as [`ROWS_FILE`].
 pub struct HnswIndex {
     hnsw: Hnsw<'static, f32, UnitCosine>,
     ef_search: usize,
+    rows: Option<Vec<u32>>,
+    live: usize,
 }
+
+/// The point → chunk row map of a graph updated in place (u32 little-endian per point).
+pub const ROWS_FILE: &str = "hnsw_rows.bin";
+/// A point whose chunk was removed.
+pub const DELETED: u32 = u32::MAX;
+
+/// Limits of an update in place; beyond them the caller rebuilds. Deleted points cost search
+/// work and, in numbers, recall, so they may be at most a tenth of the graph; inserted points
+/// are as good as built ones, but past a quarter of the graph a parallel build is as cheap.
+const MAX_DELETED_SHARE: f64 = 0.10;
+const MAX_INSERTED_SHARE: f64 = 0.25;
 
 impl HnswIndex {
     /// Build over `vectors` (row i gets id i) using every core.
@@ -74,20 +92,73 @@ impl HnswIndex {
         hnsw.parallel_insert(&data);
         let mut hnsw = hnsw;
         hnsw.set_searching_mode(true);
-        HnswIndex { hnsw, ef_search: params.ef_search }
+        HnswIndex { hnsw, ef_search: params.ef_search, rows: None, live: vectors.len() }
     }
 
-    /// Write `hnsw.hnsw.graph` and `hnsw.hnsw.data` into `dir`.
+    /// The graph for a new list of chunks, made from this one when the change is small:
+    /// `old_to_new[r]` is the new row of the chunk at old row r (None: removed); `vectors` are
+    /// the new rows' vectors, and the rows no old row maps to are inserted. None when the change
+    /// is beyond the limits above (the caller builds from scratch).
+    pub fn update(mut self, old_to_new: &[Option<usize>], vectors: &[Vec<f32>]) -> Option<HnswIndex> {
+        let points = self.hnsw.get_nb_point();
+        let old_rows: Vec<u32> = self.rows.take().unwrap_or_else(|| (0..points as u32).collect());
+        if old_rows.len() != points || self.live != old_to_new.len() {
+            return None;
+        }
+        let mut covered = vec![false; vectors.len()];
+        let mut rows: Vec<u32> = Vec::with_capacity(points);
+        for &old in &old_rows {
+            let new = (old != DELETED).then(|| old_to_new.get(old as usize).copied().flatten()).flatten();
+            match new {
+                Some(r) if r < vectors.len() && !covered[r] => {
+                    covered[r] = true;
+                    rows.push(r as u32);
+                }
+                _ => rows.push(DELETED),
+            }
+        }
+        let inserted: Vec<usize> = (0..vectors.len()).filter(|&r| !covered[r]).collect();
+        let deleted = rows.iter().filter(|&&r| r == DELETED).count();
+        let total = points + inserted.len();
+        if deleted as f64 > MAX_DELETED_SHARE * total as f64 || inserted.len() as f64 > MAX_INSERTED_SHARE * vectors.len().max(1) as f64 {
+            return None;
+        }
+        let data: Vec<(&Vec<f32>, usize)> = inserted.iter().enumerate().map(|(i, &r)| (&vectors[r], points + i)).collect();
+        rows.extend(inserted.iter().map(|&r| r as u32));
+        self.hnsw.set_searching_mode(false);
+        self.hnsw.parallel_insert(&data);
+        self.hnsw.set_searching_mode(true);
+        Some(HnswIndex { hnsw: self.hnsw, ef_search: self.ef_search, rows: Some(rows), live: vectors.len() })
+    }
+
+    /// Points in the graph that stand for no chunk.
+    pub fn deleted_points(&self) -> usize {
+        self.hnsw.get_nb_point() - self.live
+    }
+
+    /// Write `hnsw.hnsw.graph` and `hnsw.hnsw.data` into `dir`, and the row map of an updated
+    /// graph.
     pub fn save(&self, dir: &Path) -> Result<()> {
         self.hnsw
             .file_dump(dir, HNSW_BASENAME)
             .map_err(|e| QaError::io("writing HNSW index", dir, std::io::Error::other(e.to_string())))?;
+        if let Some(rows) = &self.rows {
+            let bytes: Vec<u8> = rows.iter().flat_map(|r| r.to_le_bytes()).collect();
+            let path = dir.join(ROWS_FILE);
+            std::fs::write(&path, bytes).ctx("writing", &path)?;
+        }
         Ok(())
     }
 
     /// Load a dump. The caller has verified file sizes and checksums against the manifest; the
     /// loader asserts on malformed input, so a panic is still turned into an error here.
     pub fn load(dir: &Path, ef_search: usize) -> std::result::Result<HnswIndex, HnswLoadError> {
+        let rows = match std::fs::read(dir.join(ROWS_FILE)) {
+            Ok(bytes) if bytes.len() % 4 == 0 => Some(bytes.chunks_exact(4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect::<Vec<u32>>()),
+            Ok(_) => return Err(HnswLoadError::Load(format!("{ROWS_FILE} is not a list of u32"))),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(HnswLoadError::Load(format!("{ROWS_FILE}: {e}"))),
+        };
         let dir = dir.to_path_buf();
         let loaded = qa_core::error::catch_panic(move || {
             // hnsw_rs ties the index's lifetime to its loader; the loader is small and an index is
@@ -95,30 +166,62 @@ impl HnswIndex {
             let io: &'static mut HnswIo = Box::leak(Box::new(HnswIo::new(&dir, HNSW_BASENAME)));
             io.load_hnsw::<f32, UnitCosine>().map_err(|e| e.to_string())
         });
-        match loaded {
-            Ok(Ok(mut hnsw)) => {
-                hnsw.set_searching_mode(true);
-                Ok(HnswIndex { hnsw, ef_search })
+        let mut hnsw = match loaded {
+            Ok(Ok(hnsw)) => hnsw,
+            Ok(Err(e)) => return Err(HnswLoadError::Load(e)),
+            Err(p) => return Err(HnswLoadError::Malformed(p)),
+        };
+        hnsw.set_searching_mode(true);
+        let points = hnsw.get_nb_point();
+        let live = match &rows {
+            None => points,
+            Some(rows) => {
+                // Every live row once, and rows 0..live exactly: else the map is not this graph's.
+                let live = rows.iter().filter(|&&r| r != DELETED).count();
+                let mut seen = vec![false; live];
+                let valid = rows.len() == points
+                    && rows.iter().filter(|&&r| r != DELETED).all(|&r| (r as usize) < live && !std::mem::replace(&mut seen[r as usize], true));
+                if !valid {
+                    return Err(HnswLoadError::Load(format!("{ROWS_FILE} does not match the graph's {points} points")));
+                }
+                live
             }
-            Ok(Err(e)) => Err(HnswLoadError::Load(e)),
-            Err(p) => Err(HnswLoadError::Malformed(p)),
-        }
+        };
+        Ok(HnswIndex { hnsw, ef_search, rows, live })
+    }
+
+    fn search_points(&self, query: &[f32], n: usize) -> Vec<(usize, f32)> {
+        self.hnsw.search(query, n, self.ef_search.max(n)).into_iter().map(|p| (p.d_id, 1.0 - p.distance)).collect()
     }
 }
 
 impl VectorIndex for HnswIndex {
     fn search(&self, query: &[f32], k: usize) -> Vec<(usize, f32)> {
-        if self.hnsw.get_nb_point() == 0 || k == 0 {
+        if self.live == 0 || k == 0 {
             return Vec::new();
         }
-        let ef = self.ef_search.max(k);
-        let mut out: Vec<(usize, f32)> =
-            self.hnsw.search(query, k, ef).into_iter().map(|n| (n.d_id, 1.0 - n.distance)).collect();
+        let mut out = match &self.rows {
+            None => self.search_points(query, k),
+            Some(rows) => {
+                // Ask for a margin of extra points for the deleted ones among the nearest; if
+                // the margin was not enough, ask again for as many as could be deleted.
+                let deleted = self.deleted_points();
+                let map = |hits: Vec<(usize, f32)>| -> Vec<(usize, f32)> {
+                    hits.into_iter().filter_map(|(p, s)| rows.get(p).filter(|&&r| r != DELETED).map(|&r| (r as usize, s))).collect()
+                };
+                let mut live = map(self.search_points(query, k + deleted.min(k.max(16))));
+                if live.len() < k.min(self.live) && deleted > k.max(16) {
+                    live = map(self.search_points(query, k + deleted));
+                }
+                live
+            }
+        };
         out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        out.truncate(k);
         out
     }
     fn len(&self) -> usize {
-        self.hnsw.get_nb_point()
+        self.live
     }
 }
 
@@ -238,6 +341,58 @@ mod tests {
         // Approximate search: the graph is built by two threads, so a rare query can miss its own
         // point (seen once under heavy load); nearly all must find it.
         assert!(top1 >= 48, "top-1 agreed with exact search for {top1}/50 queries");
+    }
+
+    /// An update in place: removed chunks never come back, moved rows are found at their new
+    /// row, inserted ones are found, recall stays that of a fresh build, and the result survives
+    /// a save and load; a change past the limits is refused.
+    #[test]
+    fn hnsw_updated_in_place_finds_the_new_rows_and_never_the_removed() {
+        let params = HnswParams { m: 16, ef_construction: 200, ef_search: 128 };
+        let old = random_vectors(600, 32, 11);
+        let dir = tempfile::tempdir().unwrap();
+        HnswIndex::build(&old, params).save(dir.path()).unwrap();
+        // New list: old rows 0..20 removed, the rest shifted down by 20, 30 new vectors at the end.
+        let fresh = random_vectors(30, 32, 99);
+        let new: Vec<Vec<f32>> = old[20..].iter().cloned().chain(fresh.iter().cloned()).collect();
+        let old_to_new: Vec<Option<usize>> = (0..old.len()).map(|r| r.checked_sub(20)).collect();
+        let index = HnswIndex::load(dir.path(), 128).unwrap().update(&old_to_new, &new).expect("a small change updates in place");
+        assert_eq!((index.len(), index.deleted_points()), (new.len(), 20));
+        let out = tempfile::tempdir().unwrap();
+        index.save(out.path()).unwrap();
+        let loaded = HnswIndex::load(out.path(), 128).unwrap();
+        assert_eq!(loaded.len(), new.len());
+        let exact = ExactIndex { vectors: &new };
+        let (mut hits, mut self_misses) = (0, 0);
+        for (row, q) in new.iter().enumerate().step_by(7) {
+            let got: Vec<usize> = loaded.search(q, 10).into_iter().map(|(i, _)| i).collect();
+            assert_eq!(got.len(), 10);
+            assert!(got.iter().all(|&r| r < new.len()), "a deleted point was returned");
+            // Approximate search (see the test above): nearly every row finds itself first.
+            self_misses += usize::from(got.first() != Some(&row));
+            let want: Vec<usize> = exact.search(q, 10).into_iter().map(|(i, _)| i).collect();
+            hits += got.iter().filter(|i| want.contains(i)).count();
+        }
+        let queries = new.len().div_ceil(7);
+        assert!(self_misses <= 2, "{self_misses} of {queries} rows did not find themselves first");
+        assert!(hits as f32 / (queries * 10) as f32 >= 0.95, "recall {}", hits as f32 / (queries * 10) as f32);
+        // Removing a fifth of the chunks is past the limit: the caller rebuilds.
+        let most: Vec<Option<usize>> = (0..new.len()).map(|r| r.checked_sub(new.len() / 5)).collect();
+        let kept: Vec<Vec<f32>> = new[new.len() / 5..].to_vec();
+        assert!(HnswIndex::load(out.path(), 128).unwrap().update(&most, &kept).is_none());
+    }
+
+    #[test]
+    fn a_row_map_that_does_not_fit_the_graph_is_an_error() {
+        let vectors = random_vectors(40, 8, 3);
+        let dir = tempfile::tempdir().unwrap();
+        HnswIndex::build(&vectors, HnswParams { m: 8, ef_construction: 50, ef_search: 50 }).save(dir.path()).unwrap();
+        let twice_zero: Vec<u8> = (0..40u32).map(|r| if r == 1 { 0 } else { r }).flat_map(|r| r.to_le_bytes()).collect();
+        std::fs::write(dir.path().join(ROWS_FILE), twice_zero).unwrap();
+        let err = HnswIndex::load(dir.path(), 50).err().expect("a row listed twice must be refused");
+        assert!(err.to_string().contains("does not match"), "{err}");
+        std::fs::write(dir.path().join(ROWS_FILE), [1u8, 2, 3]).unwrap();
+        assert!(HnswIndex::load(dir.path(), 50).is_err());
     }
 
     #[test]

@@ -126,6 +126,9 @@ pub struct IndexSummary {
     /// What the sync to the remote retrieval store did (`--store`), when one is configured.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub store: Option<serde_json::Value>,
+    /// True when the previous generation's HNSW graph was updated in place (a small change)
+    /// instead of built from scratch.
+    pub hnsw_updated: bool,
     /// Time per stage.
     pub timings: Timings,
 }
@@ -147,8 +150,15 @@ impl IndexSummary {
             writeln!(out, "  graph:    {} concepts, {} documents, {} images, {} relationships", s.concepts, s.documents, s.images, s.relationships)?;
             writeln!(
                 out,
-                "  time:     parse {:.0} ms, chunk {:.0} ms, embed {:.0} ms, hnsw {:.0} ms, graph {:.0} ms, write {:.0} ms, total {:.0} ms",
-                t.parse_ms, t.chunk_ms, t.embed_ms, t.hnsw_ms, t.graph_ms, t.write_ms, t.total_ms
+                "  time:     parse {:.0} ms, chunk {:.0} ms, embed {:.0} ms, hnsw {:.0} ms{}, graph {:.0} ms, write {:.0} ms, total {:.0} ms",
+                t.parse_ms,
+                t.chunk_ms,
+                t.embed_ms,
+                t.hnsw_ms,
+                if s.hnsw_updated { " (updated in place)" } else { "" },
+                t.graph_ms,
+                t.write_ms,
+                t.total_ms
             )?;
             if let Some(x) = &s.llm_extraction {
                 writeln!(
@@ -219,10 +229,13 @@ struct EmbeddingCache {
     by_hash: HashMap<String, Vec<f32>>,
     concept_vectors: HashMap<String, Vec<f32>>,
     manifest: Option<Manifest>,
+    /// The previous generation, when its vectors are reusable, and its chunks' content hashes
+    /// in row order (to update its HNSW graph in place).
+    previous: Option<(PathBuf, Vec<String>)>,
 }
 
 fn load_cache(cd: &CorpusDir, embedder: &dyn Embedder, rebuild: bool) -> EmbeddingCache {
-    let mut cache = EmbeddingCache { by_hash: HashMap::new(), concept_vectors: HashMap::new(), manifest: None };
+    let mut cache = EmbeddingCache { by_hash: HashMap::new(), concept_vectors: HashMap::new(), manifest: None, previous: None };
     let Some(gen_dir) = cd.current() else { return cache };
     let manifest = match index_store::verify_generation(&gen_dir, false) {
         Ok(m) => m,
@@ -236,9 +249,12 @@ fn load_cache(cd: &CorpusDir, embedder: &dyn Embedder, rebuild: bool) -> Embeddi
         return cache;
     }
     if let (Ok(chunks), Ok((vectors, _))) = (qa_core::chunk::read_chunks(&gen_dir.join(qa_index::index_store::CHUNKS_FILE)), vector::read_vectors(&gen_dir.join(qa_index::index_store::VECTORS_FILE))) {
+        let mut hashes = Vec::with_capacity(chunks.len());
         for (c, v) in chunks.into_iter().zip(vectors) {
+            hashes.push(c.metadata.content_sha256.clone());
             cache.by_hash.insert(c.metadata.content_sha256, v);
         }
+        cache.previous = Some((gen_dir.clone(), hashes));
     }
     if let (Ok(text), Ok((vectors, _))) =
         (std::fs::read_to_string(gen_dir.join("concepts.json")), vector::read_vectors(&gen_dir.join("concept_vectors.f32")))
@@ -470,7 +486,9 @@ impl Run<'_> {
         summary: &mut IndexSummary,
     ) -> Result<Manifest> {
         let t = Instant::now();
-        HnswIndex::build(vectors, self.settings.hnsw).save(gen_dir)?;
+        let (hnsw, updated) = self.hnsw_graph(chunks, vectors, cache);
+        hnsw.save(gen_dir)?;
+        summary.hnsw_updated = updated;
         summary.timings.hnsw_ms = ms(t);
 
         let t = Instant::now();
@@ -499,6 +517,30 @@ impl Run<'_> {
         qa_core::fsx::write_jsonl(&chunk_dir.join(&self.kg_file), &graph.graph.documents)?;
         summary.timings.write_ms = ms(t);
         Ok(manifest)
+    }
+
+    /// Stage 5: the HNSW graph — the previous generation's, updated in place, when it was built
+    /// with the same parameters and the change is small (`HnswIndex::update` has the limits),
+    /// else a new one. True when updated.
+    fn hnsw_graph(&self, chunks: &[Chunk], vectors: &[Vec<f32>], cache: &EmbeddingCache) -> (HnswIndex, bool) {
+        let params = self.settings.hnsw;
+        let same_graph = cache.manifest.as_ref().is_some_and(|m| m.hnsw_m == params.m && m.hnsw_ef_construction == params.ef_construction);
+        if let (Some((prev_dir, prev_hashes)), true, false) = (&cache.previous, same_graph, self.opts.rebuild) {
+            // Each old row goes to the first unclaimed new row with the same content.
+            let mut rows_by_hash: HashMap<&str, Vec<usize>> = HashMap::new();
+            for (row, c) in chunks.iter().enumerate().rev() {
+                rows_by_hash.entry(c.metadata.content_sha256.as_str()).or_default().push(row);
+            }
+            let old_to_new: Vec<Option<usize>> = prev_hashes.iter().map(|h| rows_by_hash.get_mut(h.as_str()).and_then(Vec::pop)).collect();
+            match HnswIndex::load(prev_dir, params.ef_search) {
+                Ok(old) => match old.update(&old_to_new, vectors) {
+                    Some(updated) => return (updated, true),
+                    None => tracing::debug!("the change is too large to update the HNSW graph in place; rebuilding it"),
+                },
+                Err(e) => tracing::warn!(reason = %e, "the previous HNSW graph could not be loaded; rebuilding it"),
+            }
+        }
+        (HnswIndex::build(vectors, params), false)
     }
 
     /// Stage 6: the knowledge graph (deterministic, plus the LLM's entities and relations with
