@@ -52,7 +52,15 @@ struct Weights {
 
 impl Weights {
     fn get(&self, name: &str) -> Result<Array> {
-        let t = self.st.load(&format!("{}{name}", self.prefix), &Device::Cpu)?.to_dtype(DType::F32)?;
+        let name = format!("{}{name}", self.prefix);
+        // An f32 tensor is read straight from the map (one copy); others go through candle's
+        // conversion (checkpoints in f16/bf16).
+        let view = self.st.get(&name)?;
+        if DType::try_from(view.dtype()).ok() == Some(DType::F32) {
+            let values = view.data().chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
+            return Ok(Array { dims: view.shape().to_vec(), values });
+        }
+        let t = self.st.load(&name, &Device::Cpu)?.to_dtype(DType::F32)?;
         Ok(Array { dims: t.dims().to_vec(), values: t.flatten_all()?.to_vec1::<f32>()? })
     }
 

@@ -41,7 +41,7 @@ pub trait Embedder: Send + Sync {
 /// Upper bound on (texts × padded length) per forward pass.
 const MAX_BATCH_TOKENS: usize = 2048;
 
-/// Batches whose longest text is shorter than this run in F32 (see `BertEmbedder::exact`).
+/// Texts shorter than this run in F32 (see `BertEmbedder::exact`).
 const SHORT_TEXT_TOKENS: usize = 64;
 
 /// Files a model folder must contain.
@@ -74,12 +74,18 @@ impl Pooling {
 
 /// A BERT-family sentence-transformers model loaded from a folder, run on the CPU.
 pub struct BertEmbedder {
-    model: BertModel,
-    /// The same model in F32 when `model` is not: texts under `SHORT_TEXT_TOKENS` tokens
-    /// (questions, headings) run on it. Reduced precision's error averages out over many tokens but not over a few
-    /// (INT8 keeps a cosine of 0.9995 to F32 from 64 tokens up, 0.998 on a short line of
-    /// repeated symbols), and short texts are a small share of the work.
-    exact: Option<BertModel>,
+    /// The model in F32: every text when `precision` is F32, else the texts under
+    /// `SHORT_TEXT_TOKENS` tokens (questions, headings). Reduced precision's error averages out
+    /// over many tokens but not over a few (INT8 keeps a cosine of 0.9995 to F32 from 64 tokens
+    /// up, 0.998 on a short line of repeated symbols), and short texts are a small share of the
+    /// work.
+    exact: BertModel,
+    /// The model in `precision` when it is not F32, made on the first long text: quantizing the
+    /// weights takes a few hundred milliseconds a `qa ask` (short texts only) should not pay.
+    fast: std::sync::OnceLock<std::result::Result<BertModel, String>>,
+    /// Where the weights and config are, for `fast`.
+    weights: std::path::PathBuf,
+    config: bert::BertConfig,
     pooling: Pooling,
     tokenizer: Tokenizer,
     counter: TokenizerCounter,
@@ -162,17 +168,15 @@ impl BertEmbedder {
         let pooling = Pooling::from_dir(dir)?;
         let weights = dir.join("model.safetensors");
         let precision = precision.resolve().map_err(load_err)?;
-        let model = BertModel::load(&weights, &config, precision, None).map_err(|e| load_err(e.to_string()))?;
-        let exact = match precision {
-            Precision::F32 => None,
-            _ => Some(BertModel::load(&weights, &config, Precision::F32, Some(&model)).map_err(|e| load_err(e.to_string()))?),
-        };
+        let exact = BertModel::load(&weights, &config, Precision::F32, None).map_err(|e| load_err(e.to_string()))?;
         let size = std::fs::metadata(&weights).map(|m| m.len()).unwrap_or(0);
         let fingerprint = qa_core::fsx::sha256_hex(format!("{config_text}\n{size}\n{pooling:?}").as_bytes());
         let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "model".into());
         Ok(BertEmbedder {
-            model,
             exact,
+            fast: std::sync::OnceLock::new(),
+            weights,
+            config: config.clone(),
             pooling,
             tokenizer,
             counter: TokenizerCounter(counter_tok),
@@ -193,7 +197,7 @@ impl BertEmbedder {
         self.pooling
     }
 
-    /// The dense layers' arithmetic on this machine (F32 or BF16).
+    /// The dense layers' arithmetic for texts of 64 tokens and more (F32, INT8 or BF16).
     pub fn precision(&self) -> Precision {
         self.precision
     }
@@ -202,9 +206,13 @@ impl BertEmbedder {
         let seqs: Vec<&[u32]> = encodings.iter().map(|e| e.get_ids()).collect();
         let h = self.dimension;
         let longest = seqs.iter().map(|s| s.len()).max().unwrap_or(0);
-        let model = match &self.exact {
-            Some(exact) if longest < SHORT_TEXT_TOKENS => exact,
-            _ => &self.model,
+        let model = if self.precision == Precision::F32 || longest < SHORT_TEXT_TOKENS {
+            &self.exact
+        } else {
+            let fast = self.fast.get_or_init(|| {
+                BertModel::load(&self.weights, &self.config, self.precision, Some(&self.exact)).map_err(|e| e.to_string())
+            });
+            fast.as_ref().map_err(|e| candle_core::Error::Msg(format!("loading the {} model: {e}", self.precision)))?
         };
         SCRATCH.with(|scratch| {
             let mut scratch = scratch.borrow_mut();
