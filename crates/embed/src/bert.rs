@@ -176,8 +176,14 @@ impl BertModel {
                 output: w.dense(&[format!("{p}.output.dense")], precision, None)?,
                 out_norm: w.norm(&format!("{p}.output.LayerNorm"), eps)?,
             };
-            if layer.qkv.outputs() != 3 * h || layer.attn_out.outputs() != h || layer.output.outputs() != h {
-                candle_core::bail!("layer {i}: projection sizes do not match hidden_size {h}");
+            let width = layers.first().map_or(layer.intermediate.outputs(), |l| l.intermediate.outputs());
+            let fits = layer.qkv.inputs() == h
+                && layer.qkv.outputs() == 3 * h
+                && (layer.attn_out.inputs(), layer.attn_out.outputs()) == (h, h)
+                && (layer.intermediate.inputs(), layer.intermediate.outputs()) == (h, width)
+                && (layer.output.inputs(), layer.output.outputs()) == (width, h);
+            if !fits {
+                candle_core::bail!("layer {i}: projection sizes do not match hidden_size {h} and one intermediate size");
             }
             layers.push(layer);
         }

@@ -145,6 +145,11 @@ impl Dense {
         self.n
     }
 
+    /// Inputs per row.
+    pub fn inputs(&self) -> usize {
+        self.k
+    }
+
     /// `out` (m × n) = epilogue(`x` (m × k) · Wᵀ + b).
     pub fn forward(&self, x: &[f32], m: usize, out: &mut [f32], epilogue: Epilogue<'_>, scratch: &mut DenseScratch) {
         let (k, n) = (self.k, self.n);
