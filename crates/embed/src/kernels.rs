@@ -154,6 +154,11 @@ pub mod avx512 {
 
     use super::GeluKind;
 
+    /// The mask of the first `n` of 16 lanes (all 16 when `n` ≥ 16).
+    pub fn first_lanes(n: usize) -> __mmask16 {
+        if n >= 16 { 0xffff } else { (1u16 << n) - 1 }
+    }
+
     /// [`super::fast_exp`] on 16 lanes; 2^n is applied with `vscalefps`.
     #[target_feature(enable = "avx512f")]
     pub fn exp16(x: __m512) -> __m512 {
@@ -205,7 +210,7 @@ pub mod avx512 {
     pub unsafe fn softmax_row(row: &mut [f32]) {
         let n = row.len();
         let p = row.as_mut_ptr();
-        let mask = |i: usize| -> __mmask16 { if n - i >= 16 { 0xffff } else { (1u16 << (n - i)) - 1 } };
+        let mask = |i: usize| first_lanes(n - i);
         // SAFETY: every access is a masked load/store of the lanes i..min(i + 16, n) of `row`.
         unsafe {
             let mut max = _mm512_set1_ps(f32::NEG_INFINITY);

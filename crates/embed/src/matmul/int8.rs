@@ -134,6 +134,7 @@ pub mod avx512 {
     use std::arch::x86_64::*;
 
     use super::{BLOCK, GROUP, LANES, PackedInt8};
+    use crate::kernels::avx512::first_lanes;
     use crate::matmul::tile_out::TileOut;
     use crate::matmul::Epilogue;
 
@@ -152,10 +153,7 @@ pub mod avx512 {
             for b in 0..blocks {
                 let c0 = b * BLOCK;
                 let len = k.saturating_sub(c0).min(BLOCK);
-                let mask = |from: usize| -> __mmask16 {
-                    let n = len.saturating_sub(from).min(LANES);
-                    if n == LANES { 0xffff } else { (1u16 << n) - 1 }
-                };
+                let mask = |from: usize| first_lanes(len.saturating_sub(from));
                 // SAFETY: masked loads read only the block's `len` values inside `row` and
                 // `factors` (k values); the two
                 // 16-byte stores write the block's 32 bytes inside row r's `quads` words.

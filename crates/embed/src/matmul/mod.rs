@@ -216,7 +216,7 @@ pub(crate) mod tile_out {
 
     use super::Epilogue;
     use crate::kernels::GeluKind;
-    use crate::kernels::avx512::gelu16;
+    use crate::kernels::avx512::{first_lanes, gelu16};
 
     use super::LANES;
 
@@ -254,7 +254,7 @@ pub(crate) mod tile_out {
                 return false;
             }
             let left = self.cols - c0;
-            let mask: __mmask16 = if left >= LANES { 0xffff } else { (1u16 << left) - 1 };
+            let mask = first_lanes(left);
             // SAFETY: masked to the tile's columns; see the function's contract.
             unsafe {
                 let mut y = _mm512_add_ps(products, _mm512_maskz_loadu_ps(mask, self.bias.add(c0)));
