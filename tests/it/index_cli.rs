@@ -68,6 +68,46 @@ fn unchanged_corpus_reembeds_nothing_and_changes_are_incremental() {
     assert!(!all.contains("grafana-dashboard.html"));
 }
 
+fn graph_counts(dir: &std::path::Path) -> serde_json::Value {
+    let out = qa(dir).args(["graph", "stats", "--json"]).assert().success().get_output().stdout.clone();
+    serde_json::from_slice::<serde_json::Value>(&out).unwrap()["counts"].clone()
+}
+
+#[test]
+fn a_small_edit_updates_the_graph_store_to_what_a_rebuild_would_load() {
+    let data = tempfile::tempdir().unwrap();
+    let corpus = tempfile::tempdir().unwrap();
+    copy_dir(&sample_corpus(), corpus.path());
+    let first = index_json(data.path(), corpus.path(), "c");
+    assert_eq!(first["graph_updated"], false, "a first index loads its store");
+    let initial = graph_counts(data.path());
+    let p = corpus.path().join("troubleshooting.txt");
+    let original = std::fs::read_to_string(&p).unwrap();
+    std::fs::write(&p, format!("{original}\n\nFROST ON THE SHIELD\n\nA thin layer of hoar frost on the radiation shield delays readings by minutes.\n")).unwrap();
+    let edited = index_json(data.path(), corpus.path(), "c");
+    assert_eq!(edited["graph_updated"], true, "{edited}");
+    let updated = graph_counts(data.path());
+    let rebuilt = qa(data.path()).args(["index", "--json", "--rebuild", "--name", "c"]).arg(corpus.path()).assert().success().get_output().stdout.clone();
+    let rebuilt: serde_json::Value = serde_json::from_slice(&rebuilt).unwrap();
+    assert_eq!(rebuilt["graph_updated"], false);
+    assert_eq!(graph_counts(data.path()), updated, "the updated store holds what a fresh load holds");
+    assert_eq!((edited["concepts"].clone(), edited["relationships"].clone()), (rebuilt["concepts"].clone(), rebuilt["relationships"].clone()));
+
+    // A store `qa graph ingest` added to is loaded anew from the corpus's own graph.
+    let extra = data.path().join("extra_kg.jsonl");
+    let line = serde_json::json!({
+        "source": {"id": "notes::n_0", "type": "Document", "metadata": []},
+        "nodes": [{"id": "supercapacitor", "type": "Concept", "metadata": [{"key": "name", "value": "supercapacitor"}]}],
+        "relationships": [{"source": "notes::n_0", "target": "supercapacitor", "type": "MENTIONS", "metadata": []}]
+    });
+    std::fs::write(&extra, format!("{line}\n")).unwrap();
+    qa(data.path()).args(["graph", "ingest"]).arg(&extra).assert().success();
+    std::fs::write(&p, original).unwrap();
+    let restored = index_json(data.path(), corpus.path(), "c");
+    assert_eq!(restored["graph_updated"], false, "{restored}");
+    assert_eq!(graph_counts(data.path()), initial, "the ingested extra is gone, as after any full load");
+}
+
 #[test]
 fn unusable_files_are_skipped_and_counted() {
     let data = tempfile::tempdir().unwrap();

@@ -201,6 +201,8 @@ fn bench_edit(settings: &Settings, corpus: &Path, corpus_name: &str, full_ms: Op
         "hnsw_ms": t.hnsw_ms,
         "hnsw_updated": s.hnsw_updated,
         "graph_ms": t.graph_ms,
+        "graph_store_ms": t.graph_store_ms,
+        "graph_updated": s.graph_updated,
         "lexical_ms": t.lexical_ms,
         "write_ms": t.write_ms,
     }))
@@ -285,6 +287,7 @@ fn bench_index(settings: &Settings, corpus: &Path, corpus_name: &str, progress: 
         "embed_ms": s.timings.embed_ms,
         "hnsw_build_ms": s.timings.hnsw_ms,
         "graph_ms": s.timings.graph_ms,
+        "graph_store_ms": s.timings.graph_store_ms,
         "write_ms": s.timings.write_ms,
         "total_ms": s.timings.total_ms,
         "embed_chunks_per_s": s.embedded as f64 / embed_s.max(1e-9),

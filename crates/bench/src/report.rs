@@ -24,15 +24,19 @@ pub fn write_text(r: &Value, out: &mut dyn std::io::Write) -> std::io::Result<()
     if let Some(e) = r.get("edit") {
         writeln!(
             out,
-            "one-file edit ({}): re-index {} ms = {}% of the full index ({} chunks embedded; embed {} ms, hnsw {} ms{}, graph {} ms, lexical {} ms, write {} ms)",
+            "one-file edit ({}): re-index {} ms = {}% of the full index ({} chunks embedded; parse {} ms, chunk {} ms, embed {} ms, hnsw {} ms{}, graph {} ms (store {} ms,{}), lexical {} ms, write {} ms)",
             e["file"].as_str().unwrap_or(""),
             f(&e["total_ms"]),
             f(&e["percent_of_full"]),
             e["embedded"],
+            f(&e["parse_ms"]),
+            f(&e["chunk_ms"]),
             f(&e["embed_ms"]),
             f(&e["hnsw_ms"]),
             if e["hnsw_updated"].as_bool() == Some(true) { " updated in place" } else { " rebuilt" },
             f(&e["graph_ms"]),
+            f(&e["graph_store_ms"]),
+            if e["graph_updated"].as_bool() == Some(true) { " updated in place" } else { " loaded anew" },
             f(&e["lexical_ms"]),
             f(&e["write_ms"])
         )?;

@@ -8,6 +8,7 @@ use graphdblite::{Config, Database, NodeId, Value};
 
 use super::{EntityHit, GraphCounts, GraphSchema, GraphStore, IngestStats, ReadRows};
 use qa_core::error::{QaError, Result};
+use crate::delta::GraphDelta;
 use crate::kg::GraphDocument;
 
 /// The embedded store's entity index: word (unicode61) full-text indexes searched with
@@ -122,6 +123,53 @@ impl EmbeddedGraph {
         };
         let db = Database::open_with_config(path, config).map_err(|e| QaError::Graph(format!("{}: {e}", path.display())))?;
         Ok(EmbeddedGraph { db, path: path.to_path_buf(), row_cap })
+    }
+
+    /// Apply `delta` (computed from the documents this store was loaded from and the new ones)
+    /// in one write transaction: the store then holds what a full load of the new documents
+    /// would. Nodes are found by `id` through the store's index on it; a node the delta names
+    /// but the store lacks is an error (the caller loads anew).
+    pub fn apply_delta(&mut self, delta: &GraphDelta) -> Result<()> {
+        let tx = self.db.write_tx().map_err(gerr)?;
+        for label in delta.labels.values().chain(delta.create_nodes.iter().map(|n| &n.1)).collect::<std::collections::BTreeSet<_>>() {
+            // An index that exists already is fine.
+            let _ = tx.create_index(label, "id");
+        }
+        let mut created: HashMap<&str, NodeId> = HashMap::new();
+        let find = |created: &HashMap<&str, NodeId>, id: &str| -> Result<NodeId> {
+            if let Some(n) = created.get(id) {
+                return Ok(*n);
+            }
+            let label = delta.labels.get(id).ok_or_else(|| QaError::Graph(format!("the graph delta names {id:?} without its label")))?;
+            let found = tx.index_lookup(label, "id", &Value::String(id.to_string())).map_err(gerr)?;
+            found.first().copied().ok_or_else(|| QaError::Graph(format!("the previous graph store has no {label} node {id:?}")))
+        };
+        for (s, ty, t) in &delta.remove_edges {
+            tx.delete_edge(find(&created, s)?, find(&created, t)?, ty).map_err(gerr)?;
+        }
+        for (id, _) in &delta.remove_nodes {
+            tx.delete_node(find(&created, id)?).map_err(gerr)?;
+        }
+        for (id, label, props) in &delta.create_nodes {
+            let mut p: graphdblite::Properties = props.iter().map(|(k, v)| (k.clone(), to_value(v))).collect();
+            p.insert("id".into(), Value::String(id.clone()));
+            created.insert(id.as_str(), tx.create_node(label, p).map_err(gerr)?);
+        }
+        for (id, changes) in &delta.update_nodes {
+            let n = find(&created, id)?;
+            for (key, value) in changes {
+                match value {
+                    Some(v) => tx.set_node_property(n, key, to_value(v)),
+                    None => tx.remove_node_property(n, key),
+                }
+                .map_err(gerr)?;
+            }
+        }
+        for rel in &delta.create_edges {
+            let props: graphdblite::Properties = rel.metadata.iter().filter(|m| !m.value.is_null()).map(|m| (m.key.clone(), to_value(&m.value))).collect();
+            tx.create_edge(find(&created, &rel.source)?, find(&created, &rel.target)?, &rel.rel_type, props).map_err(gerr)?;
+        }
+        tx.commit().map_err(gerr)
     }
 
     /// Write a compact, self-contained copy of the database to `path` (which must not exist).
@@ -399,6 +447,67 @@ mod tests {
         assert_eq!(path[0]["p"]["edges"][0]["type"], "RELATED_TO");
         assert!(g.read("CREATE (:Concept {id: 'x'})", &p).is_err(), "writes must fail in a read transaction");
         assert_eq!(g.read("MATCH (c:Concept) RETURN count(c) AS n", &p).unwrap().rows[0]["n"], 2);
+    }
+
+    /// Everything the store holds, by the documents' ids: nodes with labels and properties,
+    /// edges with properties, and the entity index's answer to one search.
+    fn dump(g: &mut EmbeddedGraph) -> (Vec<String>, Vec<String>, Vec<String>) {
+        let none = serde_json::Map::new();
+        let mut nodes: Vec<String> = g.read("MATCH (n) RETURN labels(n) AS l, properties(n) AS p", &none).unwrap().rows.iter().map(|r| format!("{:?} {:?}", r["l"], r["p"])).collect();
+        let mut edges: Vec<String> = g
+            .read("MATCH (a)-[r]->(b) RETURN a.id AS s, type(r) AS t, b.id AS d, properties(r) AS p", &none)
+            .unwrap()
+            .rows
+            .iter()
+            .map(|r| format!("{} {} {} {:?}", r["s"], r["t"], r["d"], r["p"]))
+            .collect();
+        nodes.sort();
+        edges.sort();
+        let hits = g.search_entities("deep sleep radio", 10).unwrap().into_iter().map(|h| h.name).collect();
+        (nodes, edges, hits)
+    }
+
+    #[test]
+    fn a_delta_applied_to_the_old_store_gives_what_a_fresh_load_gives() {
+        let m = |k: &str, v: serde_json::Value| Meta { key: k.into(), value: v };
+        let concept = |id: &str, df: i64| KgNode { id: id.into(), node_type: "Concept".into(), metadata: vec![m("name", id.into()), m("df", df.into())] };
+        let mention = |d: &str, c: &str, n: i64| KgRel { source: d.into(), target: c.into(), rel_type: "MENTIONS".into(), metadata: vec![m("count", n.into())] };
+        let old = vec![
+            GraphDocument {
+                source: node("f::a_0", "Document"),
+                nodes: vec![concept("deep sleep", 2), concept("battery life", 1)],
+                relationships: vec![mention("f::a_0", "deep sleep", 1), mention("f::a_0", "battery life", 2), rel("battery life", "deep sleep", "RELATED_TO")],
+            },
+            GraphDocument { source: node("f::b_0", "Document"), nodes: vec![concept("deep sleep", 2)], relationships: vec![mention("f::b_0", "deep sleep", 3)] },
+        ];
+        // Document b edited: battery life leaves the corpus, a radio concept and a new
+        // document come, deep sleep's document frequency and b's mention count change.
+        let new = vec![
+            GraphDocument { source: node("f::a_0", "Document"), nodes: vec![concept("deep sleep", 3)], relationships: vec![mention("f::a_0", "deep sleep", 1)] },
+            GraphDocument {
+                source: node("f::b_0", "Document"),
+                nodes: vec![concept("deep sleep", 3), concept("radio", 1)],
+                relationships: vec![mention("f::b_0", "deep sleep", 4), mention("f::b_0", "radio", 1), rel("radio", "deep sleep", "RELATED_TO")],
+            },
+            GraphDocument { source: node("f::c_0", "Document"), nodes: vec![concept("deep sleep", 3)], relationships: vec![mention("f::c_0", "deep sleep", 1)] },
+        ];
+        let dir = tempfile::tempdir().unwrap();
+        let mut patched = EmbeddedGraph::open(&dir.path().join("patched.db"), 100).unwrap();
+        patched.ingest(&old).unwrap();
+        let delta = crate::delta::delta(&old, &new).unwrap();
+        assert!(delta.operations() > 0);
+        patched.apply_delta(&delta).unwrap();
+        let mut fresh = EmbeddedGraph::open(&dir.path().join("fresh.db"), 100).unwrap();
+        let loaded = fresh.ingest(&new).unwrap();
+        let want = dump(&mut fresh);
+        assert_eq!(dump(&mut patched), want);
+        assert!(want.1.iter().any(|e| e.contains("radio")) && !want.0.iter().any(|n| n.contains("battery")));
+        assert_eq!((delta.totals.nodes, delta.totals.relationships), (loaded.nodes, loaded.relationships));
+        assert_eq!(delta.totals.by_label, loaded.by_label);
+        // A store that does not hold the old documents is refused, not patched blindly.
+        let mut other = EmbeddedGraph::open(&dir.path().join("other.db"), 100).unwrap();
+        other.ingest(&new[2..]).unwrap();
+        assert!(other.apply_delta(&delta).is_err());
     }
 
     #[test]

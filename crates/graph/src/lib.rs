@@ -3,6 +3,7 @@
 //! same read-only Cypher on either, and generated Cypher is judged by [`cypher`] first.
 
 pub mod cypher;
+pub mod delta;
 mod embedded;
 pub mod evidence;
 pub mod kg;

@@ -36,6 +36,11 @@ pub fn load_documents(config: &StoreConfig, gen_dir: Option<&Path>, docs: &[Grap
     }
 }
 
+/// Marks a generation whose embedded store `qa graph ingest` added to: its store no longer
+/// holds only the generation's own KG, so the next `qa index` loads a new store from that KG
+/// instead of updating this one.
+pub const EXTERNAL_INGEST_MARKER: &str = "graph.external";
+
 /// Ingest into a copy of the generation's database, then swap it in: an interrupted ingest leaves
 /// the previous graph intact, and readers keep the file they opened.
 pub fn ingest_embedded(gen_dir: &Path, docs: &[GraphDocument], row_cap: usize) -> Result<IngestStats> {
@@ -52,13 +57,15 @@ pub fn ingest_embedded(gen_dir: &Path, docs: &[GraphDocument], row_cap: usize) -
         g.snapshot_to(&compact)?;
         stats
     };
+    let marker = gen_dir.join(EXTERNAL_INGEST_MARKER);
+    std::fs::write(&marker, b"qa graph ingest added documents to graph.db\n").ctx("writing", &marker)?;
     std::fs::rename(&compact, &live).ctx("replacing the graph database", &live)?;
     remove_with_journals(&work);
     Ok(stats)
 }
 
 /// Remove a SQLite-backed file and its WAL and shared-memory companions, if present.
-fn remove_with_journals(path: &Path) {
+pub fn remove_with_journals(path: &Path) {
     for suffix in ["", "-wal", "-shm"] {
         let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
     }

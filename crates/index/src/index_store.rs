@@ -88,6 +88,11 @@ pub struct Manifest {
     /// reused) instead of calling the index up to date.
     #[serde(default)]
     pub kg_version: u32,
+    /// sha256 of the KG JSONL contract written with this generation: the next `qa index` reads
+    /// that file as the graph its store was loaded from (to update the store instead of loading
+    /// it anew) only while the file is unchanged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kg_sha256: Option<String>,
 }
 
 fn deterministic() -> String {
@@ -366,6 +371,7 @@ mod tests {
             image_count: 0,
             kg_extraction: deterministic(),
             kg_version: 0,
+            kg_sha256: None,
         };
         std::fs::write(g.join(MANIFEST), serde_json::to_string(&manifest).unwrap()).unwrap();
         assert!(verify_generation(g, true).is_ok());

@@ -70,6 +70,8 @@ pub struct Timings {
     pub hnsw_ms: f64,
     /// Knowledge graph: extraction, concept vectors, entity graph, embedded store.
     pub graph_ms: f64,
+    /// Of `graph_ms`, the embedded graph store (loaded or updated).
+    pub graph_store_ms: f64,
     /// The BM25 index.
     pub lexical_ms: f64,
     /// Data files, manifest and chunk/KG contracts.
@@ -129,6 +131,9 @@ pub struct IndexSummary {
     /// True when the previous generation's HNSW graph was updated in place (a small change)
     /// instead of built from scratch.
     pub hnsw_updated: bool,
+    /// True when the previous generation's graph store was updated with what changed in the
+    /// knowledge graph (a small change) instead of loaded anew.
+    pub graph_updated: bool,
     /// Time per stage.
     pub timings: Timings,
 }
@@ -150,13 +155,14 @@ impl IndexSummary {
             writeln!(out, "  graph:    {} concepts, {} documents, {} images, {} relationships", s.concepts, s.documents, s.images, s.relationships)?;
             writeln!(
                 out,
-                "  time:     parse {:.0} ms, chunk {:.0} ms, embed {:.0} ms, hnsw {:.0} ms{}, graph {:.0} ms, write {:.0} ms, total {:.0} ms",
+                "  time:     parse {:.0} ms, chunk {:.0} ms, embed {:.0} ms, hnsw {:.0} ms{}, graph {:.0} ms{}, write {:.0} ms, total {:.0} ms",
                 t.parse_ms,
                 t.chunk_ms,
                 t.embed_ms,
                 t.hnsw_ms,
                 if s.hnsw_updated { " (updated in place)" } else { "" },
                 t.graph_ms,
+                if s.graph_updated { " (store updated in place)" } else { "" },
                 t.write_ms,
                 t.total_ms
             )?;
@@ -494,7 +500,7 @@ impl Run<'_> {
         let t = Instant::now();
         let images = corpus::images_by_id(docs);
         let graph = self.extract_graph(gen_dir, docs, chunks, &images, cache, llm, summary)?;
-        self.write_graph_stores(gen_dir, chunks, &graph, summary)?;
+        self.write_graph_stores(gen_dir, chunks, &graph, cache, summary)?;
         summary.timings.graph_ms = ms(t);
 
         let t = Instant::now();
@@ -508,13 +514,15 @@ impl Run<'_> {
         vector::write_vectors(&gen_dir.join("concept_vectors.f32"), &graph.concept_vectors, self.embedder.dimension())?;
         write_json(&gen_dir.join("concepts.json"), &graph.concepts)?;
         write_json(&gen_dir.join("images.json"), &images)?;
-        let manifest = self.manifest(gen_dir, chunks.len(), fingerprint, graph.concepts.len(), summary)?;
-        write_json(&gen_dir.join(index_store::MANIFEST), &manifest)?;
-        // chunking_outputs: the chunk and KG JSONL contracts (each replaced atomically).
+        // chunking_outputs: the chunk and KG JSONL contracts (each replaced atomically). The
+        // KG file's hash goes into the manifest: the next run reads the file as the graph this
+        // generation's store holds only while it is unchanged.
         let chunk_dir = &self.settings.chunk_dir;
         std::fs::create_dir_all(chunk_dir).ctx("creating", chunk_dir)?;
         qa_core::fsx::write_jsonl(&chunk_dir.join(&self.chunk_file), chunks)?;
-        qa_core::fsx::write_jsonl(&chunk_dir.join(&self.kg_file), &graph.graph.documents)?;
+        let kg_sha256 = qa_core::fsx::write_jsonl(&chunk_dir.join(&self.kg_file), &graph.graph.documents)?;
+        let manifest = self.manifest(gen_dir, chunks.len(), fingerprint, graph.concepts.len(), kg_sha256, summary)?;
+        write_json(&gen_dir.join(index_store::MANIFEST), &manifest)?;
         summary.timings.write_ms = ms(t);
         Ok(manifest)
     }
@@ -603,26 +611,91 @@ impl Run<'_> {
     }
 
     /// The graph lane's adjacency and the embedded graph database of the generation.
-    fn write_graph_stores(&self, gen_dir: &Path, chunks: &[Chunk], g: &GraphOutput, summary: &mut IndexSummary) -> Result<()> {
+    fn write_graph_stores(&self, gen_dir: &Path, chunks: &[Chunk], g: &GraphOutput, cache: &EmbeddingCache, summary: &mut IndexSummary) -> Result<()> {
         // The graph lane's adjacency: the same KG, as passage/entity rows.
         let chunk_rows: HashMap<String, usize> = chunks.iter().enumerate().map(|(i, c)| (c.id.clone(), i)).collect();
         let entity_pos: HashMap<String, usize> = g.concepts.iter().enumerate().map(|(i, c)| (c.id.clone(), i)).collect();
         EntityGraph::build(&g.graph.documents, &chunk_rows, &entity_pos, chunks.len()).save(&gen_dir.join(walk::FILE))?;
-        // Build in a scratch file, then write a compact single-file copy (no WAL sidecars) into
-        // the generation.
-        let scratch = gen_dir.join("graph.build.db");
-        let mut store = EmbeddedGraph::open(&scratch, 10_000)?;
-        let stats = store.ingest(&g.graph.documents)?;
-        store.snapshot_to(&gen_dir.join("graph.db"))?;
-        drop(store);
-        for suffix in ["", "-wal", "-shm"] {
-            let _ = std::fs::remove_file(gen_dir.join(format!("graph.build.db{suffix}")));
-        }
+        let t = Instant::now();
+        let stats = match self.update_previous_store(gen_dir, &g.graph.documents, cache) {
+            Some(stats) => {
+                summary.graph_updated = true;
+                stats
+            }
+            None => {
+                // Build in a scratch file, then write a compact single-file copy (no WAL
+                // sidecars) into the generation.
+                let scratch = gen_dir.join("graph.build.db");
+                let mut store = EmbeddedGraph::open(&scratch, 10_000)?;
+                let stats = store.ingest(&g.graph.documents)?;
+                store.snapshot_to(&gen_dir.join("graph.db"))?;
+                drop(store);
+                qa_graph::load::remove_with_journals(&scratch);
+                stats
+            }
+        };
+        summary.timings.graph_store_ms = ms(t);
         summary.concepts = g.concepts.len();
         summary.documents = stats.by_label.get("Document").copied().unwrap_or(0);
         summary.images = stats.by_label.get("Image").copied().unwrap_or(0);
         summary.relationships = stats.relationships;
         Ok(())
+    }
+
+    /// The previous generation's graph store, copied into `gen_dir` and updated with what
+    /// changed between the KG it was loaded from and `docs` ([`qa_graph::delta`]). `None` —
+    /// load anew — when there is no such store, when the KG file is not the one that generation
+    /// wrote (edited, or the write was interrupted), when `qa graph ingest` added to the store,
+    /// or when the change is large: a store operation on a hub costs as much as the full load's
+    /// (both rewrite the hub's adjacency list), so beyond a tenth of the graph the load is cheaper.
+    fn update_previous_store(&self, gen_dir: &Path, docs: &[kg::GraphDocument], cache: &EmbeddingCache) -> Option<qa_graph::IngestStats> {
+        if self.opts.rebuild {
+            return None;
+        }
+        let (prev_dir, _) = cache.previous.as_ref()?;
+        let want = cache.manifest.as_ref()?.kg_sha256.as_deref()?;
+        if prev_dir.join(qa_graph::load::EXTERNAL_INGEST_MARKER).exists() {
+            return None;
+        }
+        // Streamed line by line (the std KG file is 150 MB), hashed as it is read: the delta is
+        // used only if the whole file is the one the previous generation wrote.
+        let old_file = self.settings.chunk_dir.join(&self.kg_file);
+        let mut reader = std::io::BufReader::new(std::fs::File::open(&old_file).ok()?);
+        let mut hasher = qa_core::fsx::Sha256Stream::default();
+        let mut builder = qa_graph::delta::DeltaBuilder::new(docs);
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            if std::io::BufRead::read_until(&mut reader, b'\n', &mut line).ok()? == 0 {
+                break;
+            }
+            hasher.update(&line);
+            if !line.trim_ascii().is_empty() {
+                builder.add_old(serde_json::from_slice(&line).ok()?);
+            }
+        }
+        if hasher.finish_hex() != want {
+            tracing::debug!(file = %old_file.display(), "the KG file changed since the previous index; loading the graph store anew");
+            return None;
+        }
+        let delta = builder.finish()?;
+        if delta.operations() > (delta.totals.nodes + delta.totals.relationships) / 10 {
+            tracing::debug!(operations = delta.operations(), "the graph changed too much to update its store; loading it anew");
+            return None;
+        }
+        let target = gen_dir.join("graph.db");
+        let applied = std::fs::copy(prev_dir.join("graph.db"), &target)
+            .ctx("copying the previous graph store", &target)
+            .and_then(|_| EmbeddedGraph::open(&target, 10_000))
+            .and_then(|mut store| store.apply_delta(&delta));
+        match applied {
+            Ok(()) => Some(delta.totals),
+            Err(e) => {
+                tracing::warn!(reason = %e, "the previous graph store could not be updated; loading it anew");
+                qa_graph::load::remove_with_journals(&target);
+                None
+            }
+        }
     }
 
     /// 7. The lexical index (BM25 over title, headings and text); returns the documents' titles.
@@ -642,7 +715,7 @@ impl Run<'_> {
     }
 
     /// 8. The generation's manifest (written last: a generation without one is incomplete).
-    fn manifest(&self, gen_dir: &Path, chunk_count: usize, fingerprint: &str, concept_count: usize, summary: &IndexSummary) -> Result<Manifest> {
+    fn manifest(&self, gen_dir: &Path, chunk_count: usize, fingerprint: &str, concept_count: usize, kg_sha256: String, summary: &IndexSummary) -> Result<Manifest> {
         Ok(Manifest {
             format_version: index_store::FORMAT_VERSION,
             corpus: self.name.clone(),
@@ -663,6 +736,7 @@ impl Run<'_> {
             image_count: summary.images,
             kg_extraction: self.extraction_mode.clone(),
             kg_version: kg::EXTRACTOR_VERSION,
+            kg_sha256: Some(kg_sha256),
         })
     }
 }
