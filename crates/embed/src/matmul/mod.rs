@@ -372,8 +372,8 @@ mod tests {
 
     /// Shapes that exercise every path of the reduced-precision kernels: odd k (a padded pair, a
     /// partial block), n not a multiple of 16 (masked stores), every tile height and group
-    /// width, and more rows than one block.
-    const SHAPES: [(usize, usize, usize); 7] = [(1, 1, 1), (5, 17, 3), (7, 50, 37), (6, 64, 64), (11, 130, 96), (203, 100, 70), (9, 49, 65)];
+    /// width, more rows than one block, and the FFN's long inner dimension.
+    const SHAPES: [(usize, usize, usize); 9] = [(1, 1, 1), (5, 17, 3), (7, 50, 37), (6, 64, 64), (11, 130, 96), (203, 100, 70), (9, 49, 65), (102, 113, 1100), (5, 40, 513)];
 
     fn check_reduced(precision: Precision) {
         if !precision.supported() {
