@@ -79,6 +79,9 @@ pub struct DeltaBuilder<'n> {
     /// the new graph's lifetime); a bucket's edges are told apart by their strings.
     new_edges: HashMap<u64, Vec<NewEdge<'n>>>,
     old_nodes: HashMap<String, NodeState<String, serde_json::Value>>,
+    /// A node's metadata names `id`, which the full load would let override the node's id:
+    /// rare enough to leave to the full load.
+    names_id: bool,
     /// Old edges the new graph lacks (first occurrences only).
     gone_edges: HashSet<EdgeKey>,
     totals: IngestStats,
@@ -98,7 +101,7 @@ impl NewEdge<'_> {
 }
 
 fn props_of(metadata: &[Meta]) -> impl Iterator<Item = (&str, &serde_json::Value)> {
-    metadata.iter().filter(|m| !m.value.is_null() && m.key != "id").map(|m| (m.key.as_str(), &m.value))
+    metadata.iter().filter(|m| !m.value.is_null()).map(|m| (m.key.as_str(), &m.value))
 }
 
 impl<'n> DeltaBuilder<'n> {
@@ -109,6 +112,7 @@ impl<'n> DeltaBuilder<'n> {
             new_edges: HashMap::new(),
             old_nodes: HashMap::new(),
             gone_edges: HashSet::new(),
+            names_id: false,
             totals: IngestStats::default(),
         };
         for doc in new_docs {
@@ -118,7 +122,15 @@ impl<'n> DeltaBuilder<'n> {
                     b.totals.nodes += 1;
                     NodeState { label: node.node_type.as_str(), props: BTreeMap::new() }
                 });
-                state.props.extend(props_of(&node.metadata));
+                for m in &node.metadata {
+                    b.names_id |= m.key == "id";
+                    // A later occurrence's null removes the property, as the load's merge does.
+                    if m.value.is_null() {
+                        state.props.remove(m.key.as_str());
+                    } else {
+                        state.props.insert(m.key.as_str(), &m.value);
+                    }
+                }
             }
             for rel in &doc.relationships {
                 if !b.new_nodes.contains_key(rel.source.as_str()) || !b.new_nodes.contains_key(rel.target.as_str()) {
@@ -142,7 +154,10 @@ impl<'n> DeltaBuilder<'n> {
         for node in std::iter::once(source).chain(nodes) {
             let state = self.old_nodes.entry(node.id).or_insert_with(|| NodeState { label: node.node_type, props: BTreeMap::new() });
             for m in node.metadata {
-                if !m.value.is_null() && m.key != "id" {
+                self.names_id |= m.key == "id";
+                if m.value.is_null() {
+                    state.props.remove(&m.key);
+                } else {
                     state.props.insert(m.key, m.value);
                 }
             }
@@ -170,8 +185,12 @@ impl<'n> DeltaBuilder<'n> {
         }
     }
 
-    /// The delta; `None` when a node changed its label (the store cannot relabel: load anew).
+    /// The delta; `None` when a node changed its label (the store cannot relabel) or a node's
+    /// metadata names `id`: load anew.
     pub fn finish(self) -> Option<GraphDelta> {
+        if self.names_id {
+            return None;
+        }
         let mut d = GraphDelta { totals: self.totals, ..GraphDelta::default() };
         for (id, old) in &self.old_nodes {
             match self.new_nodes.get(id.as_str()) {
@@ -290,6 +309,19 @@ mod tests {
         assert_eq!(d.update_nodes, vec![("a".to_string(), vec![("df".to_string(), Some(serde_json::json!(3)))])]);
         assert_eq!(d.labels["a"], "Concept");
         assert_eq!((d.totals.nodes, d.totals.relationships, d.totals.skipped_relationships), (5, 4, 1));
+    }
+
+    #[test]
+    fn a_later_null_removes_a_property_as_the_load_merge_does() {
+        let mut gone = node("a", "Concept", 1);
+        gone.metadata = vec![Meta { key: "df".into(), value: serde_json::Value::Null }];
+        let old = vec![doc("d1", vec![node("a", "Concept", 1)], vec![])];
+        let new = vec![doc("d1", vec![node("a", "Concept", 1)], vec![]), doc("d2", vec![gone], vec![])];
+        let d = delta(&old, &new).unwrap();
+        assert!(d.update_nodes.contains(&("a".to_string(), vec![("df".to_string(), None)])), "{:?}", d.update_nodes);
+        let mut named = node("b", "Concept", 1);
+        named.metadata.push(Meta { key: "id".into(), value: "other".into() });
+        assert!(delta(&old, &[doc("d1", vec![named], vec![])]).is_none());
     }
 
     #[test]
