@@ -657,7 +657,7 @@ impl Run<'_> {
         if prev_dir.join(qa_graph::load::EXTERNAL_INGEST_MARKER).exists() {
             return None;
         }
-        // Streamed line by line (the std KG file is 150 MB), hashed as it is read: the delta is
+        // Streamed line by line (the std docs' KG file is 280 MB), hashed as it is read: the delta is
         // used only if the whole file is the one the previous generation wrote.
         let old_file = self.settings.chunk_dir.join(&self.kg_file);
         let mut reader = std::io::BufReader::new(std::fs::File::open(&old_file).ok()?);
