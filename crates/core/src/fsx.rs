@@ -43,17 +43,17 @@ pub fn write_jsonl<T: Serialize>(path: &Path, rows: &[T]) -> Result<String> {
     let tmp = path.with_extension("jsonl.tmp");
     let digest = {
         let f = std::fs::File::create(&tmp).ctx("creating", &tmp)?;
-        let mut w = HashingWriter { inner: std::io::BufWriter::new(f), hasher: Sha256::new() };
+        let mut w = HashingWriter { inner: std::io::BufWriter::new(f), hasher: Sha256Stream::default() };
         for row in rows {
             serde_json::to_writer(&mut w, row).map_err(|e| QaError::Data { path: tmp.clone(), reason: e.to_string() })?;
             w.write_all(b"\n").ctx("writing", &tmp)?;
         }
         let HashingWriter { inner, hasher } = w;
         inner.into_inner().map_err(|e| QaError::io("writing", &tmp, e.into_error()))?.sync_all().ctx("syncing", &tmp)?;
-        hasher.finalize()
+        hasher.finish_hex()
     };
     std::fs::rename(&tmp, path).ctx("renaming into place", path)?;
-    Ok(hex(&digest))
+    Ok(digest)
 }
 
 /// sha256 over bytes fed in pieces (a file read line by line), as [`sha256_hex`] gives it.
@@ -75,7 +75,7 @@ impl Sha256Stream {
 /// A writer that hashes what passes through it.
 struct HashingWriter<W> {
     inner: W,
-    hasher: Sha256,
+    hasher: Sha256Stream,
 }
 
 impl<W: Write> Write for HashingWriter<W> {

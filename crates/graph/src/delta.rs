@@ -240,9 +240,7 @@ impl<'n> DeltaBuilder<'n> {
                 d.labels.insert(id, label);
             }
         }
-        for (id, label) in d.remove_nodes.iter().map(|(i, l)| (i.clone(), l.clone())).collect::<Vec<_>>() {
-            d.labels.insert(id, label);
-        }
+        d.labels.extend(d.remove_nodes.iter().cloned());
         // Deterministic order (the maps iterate in no order): the store assigns ids in creation
         // order, so two runs over the same change build the same file.
         d.remove_edges.sort();

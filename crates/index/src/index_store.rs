@@ -22,7 +22,6 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
 use qa_core::error::{IoContext, QaError, Result};
 
@@ -102,7 +101,7 @@ fn deterministic() -> String {
 /// Size and checksum of one file.
 fn file_entry(path: &Path) -> Result<FileEntry> {
     let mut f = File::open(path).ctx("opening", path)?;
-    let mut hasher = Sha256::new();
+    let mut hasher = qa_core::fsx::Sha256Stream::default();
     let mut buf = vec![0u8; 1 << 16];
     let mut bytes = 0u64;
     loop {
@@ -113,8 +112,7 @@ fn file_entry(path: &Path) -> Result<FileEntry> {
         bytes += n as u64;
         hasher.update(&buf[..n]);
     }
-    let sha256 = hasher.finalize().iter().map(|b| format!("{b:02x}")).collect();
-    Ok(FileEntry { bytes, sha256 })
+    Ok(FileEntry { bytes, sha256: hasher.finish_hex() })
 }
 
 /// Size and checksum of every file of a generation folder, one level of sub-folders included

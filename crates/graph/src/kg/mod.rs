@@ -443,6 +443,14 @@ fn depicted_concepts<'i>(images: &'i BTreeMap<String, ImageRef>, concepts: &BTre
     depicts
 }
 
+/// What earlier lines already wrote: images whose `DEPICTS` edges, and concepts whose
+/// properties, went with their first occurrence.
+#[derive(Default)]
+struct Written {
+    images: BTreeSet<String>,
+    concepts: HashSet<String>,
+}
+
 /// What the JSONL lines are written from.
 struct Documents<'a> {
     chunks: &'a [Chunk],
@@ -468,15 +476,14 @@ impl Documents<'_> {
         for (pair, cis) in self.pairs {
             related_by_chunk.entry(cis[0]).or_default().push(pair);
         }
-        let mut images_written = BTreeSet::new();
-        let mut concepts_written = HashSet::new();
+        let mut written = Written::default();
         let mut documents = Vec::with_capacity(self.chunks.len());
         for (ci, chunk) in self.chunks.iter().enumerate() {
             let doc_id = document_id(self.chunk_file, &chunk.id);
             let source = self.document_node(chunk, &doc_id);
             let mut nodes = Vec::new();
             let mut rels = Vec::new();
-            self.mentions_of(ci, &doc_id, &mut concepts_written, &mut nodes, &mut rels);
+            self.mentions_of(ci, &doc_id, &mut written, &mut nodes, &mut rels);
             for (a, b) in related_by_chunk.get(&ci).into_iter().flatten() {
                 let cis = &self.pairs[&(a.clone(), b.clone())];
                 let evidence: Vec<String> = cis.iter().take(5).map(|&i| self.chunks[i].id.clone()).collect();
@@ -487,7 +494,7 @@ impl Documents<'_> {
                     metadata: vec![meta("weight", cis.len()), meta("evidence", evidence)],
                 });
             }
-            self.images_of(chunk, &doc_id, &mut images_written, &mut concepts_written, &mut nodes, &mut rels);
+            self.images_of(chunk, &doc_id, &mut written, &mut nodes, &mut rels);
             documents.push(GraphDocument { source, nodes, relationships: rels });
         }
         documents
@@ -509,10 +516,10 @@ impl Documents<'_> {
     }
 
     /// The concepts of chunk `ci` and its `MENTIONS` edges.
-    fn mentions_of(&self, ci: usize, doc_id: &str, written: &mut HashSet<String>, nodes: &mut Vec<KgNode>, rels: &mut Vec<KgRel>) {
+    fn mentions_of(&self, ci: usize, doc_id: &str, written: &mut Written, nodes: &mut Vec<KgNode>, rels: &mut Vec<KgRel>) {
         let m = &self.mentions[ci];
         for (id, count) in &m.ranked {
-            nodes.push(concept_node(&self.concepts[id], written));
+            nodes.push(concept_node(&self.concepts[id], &mut written.concepts));
             let mut metadata = vec![meta("count", *count)];
             // The document is about this concept (its title), not merely mentioning it.
             if m.title.as_deref() == Some(id.as_str()) {
@@ -524,16 +531,7 @@ impl Documents<'_> {
 
     /// The chunk's images with `HAS_IMAGE`, and the first time an image is seen its `DEPICTS`
     /// edges (with the depicted concepts' nodes).
-    #[allow(clippy::too_many_arguments)]
-    fn images_of(
-        &self,
-        chunk: &Chunk,
-        doc_id: &str,
-        images_written: &mut BTreeSet<String>,
-        concepts_written: &mut HashSet<String>,
-        nodes: &mut Vec<KgNode>,
-        rels: &mut Vec<KgRel>,
-    ) {
+    fn images_of(&self, chunk: &Chunk, doc_id: &str, written: &mut Written, nodes: &mut Vec<KgNode>, rels: &mut Vec<KgRel>) {
         for img_id in &chunk.metadata.image_ids {
             let Some(img) = self.images.get(img_id) else { continue };
             nodes.push(KgNode {
@@ -542,11 +540,11 @@ impl Documents<'_> {
                 metadata: vec![meta("source_path", img.source_path.clone()), meta("caption", img.caption.clone()), meta("alt", img.alt.clone())],
             });
             rels.push(KgRel { source: doc_id.to_string(), target: img_id.clone(), rel_type: "HAS_IMAGE".into(), metadata: vec![] });
-            if images_written.insert(img_id.clone()) {
+            if written.images.insert(img_id.clone()) {
                 for concept in self.depicts.get(img_id.as_str()).into_iter().flatten() {
                     rels.push(KgRel { source: img_id.clone(), target: concept.clone(), rel_type: "DEPICTS".into(), metadata: vec![] });
                     if !nodes.iter().any(|n| &n.id == concept) {
-                        nodes.push(concept_node(&self.concepts[concept], concepts_written));
+                        nodes.push(concept_node(&self.concepts[concept], &mut written.concepts));
                     }
                 }
             }
