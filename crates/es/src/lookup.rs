@@ -187,7 +187,10 @@ pub fn source_schema(mapping: &Mapping, meta: &Metadata, semantic: &Semantic, ch
         fields.push(qa_question::Field { name: f.path.clone(), kind, values, distinct, synonyms, nullable: false, key });
     }
     let aliases = semantic.value_aliases.iter().map(|a| ValueAlias { phrase: a.phrase.clone(), collection: mapping.index.clone(), field: a.field.clone(), values: a.values.clone() }).collect();
-    SourceSchema { collections: vec![Collection::new(mapping.index.clone(), fields)], relations: Vec::new(), aliases }
+    // The records are what a classifier field classifies ("properties" of `property_type`).
+    let mut collection = Collection::new(mapping.index.clone(), fields);
+    collection.synonyms = collection.fields.iter().filter_map(|f| qa_question::names::classified_noun(&f.name)).filter(|n| !collection.fields.iter().any(|f| qa_question::names::name_words(&f.name) == [n.clone()])).collect();
+    SourceSchema { collections: vec![collection], relations: Vec::new(), aliases }
 }
 
 /// Asks the index whether a literal of the question (a name, a code, quoted text) is a stored
@@ -223,6 +226,20 @@ impl IndexLookup<'_> {
 }
 
 impl ValueLookup for IndexLookup<'_> {
+    fn text_hits(&mut self, phrase: &str) -> Vec<(String, u64)> {
+        let mut out = Vec::new();
+        for f in self.mapping.fields.iter().filter(|f| is_prose(f, self.meta)) {
+            let mut q = Map::new();
+            q.insert(f.path.clone(), json!(phrase));
+            let resp = self.ask(json!({"size": 0, "track_total_hits": true, "query": {"match_phrase": q}}));
+            let n = resp.as_ref().and_then(|r| r["hits"]["total"]["value"].as_u64().or_else(|| r["hits"]["total"].as_u64())).unwrap_or(0);
+            if n > 0 {
+                out.push((f.path.clone(), n));
+            }
+        }
+        out
+    }
+
     fn lookup(&mut self, text: &str) -> Vec<(String, String, String)> {
         let needle = text.trim();
         let mut out = Vec::new();

@@ -172,7 +172,34 @@ fn is_bucket_key(k: &str) -> bool {
     matches!(k, "key" | "key_as_string" | "doc_count" | "from" | "from_as_string" | "to" | "to_as_string" | "doc_count_error_upper_bound")
 }
 
+/// The one bucket sub-aggregation of a bucket (a nested grouping), with its name.
+fn inner_buckets(bucket: &Value) -> Option<(&str, &Value)> {
+    bucket.as_object()?.iter().find(|(k, v)| !is_bucket_key(k) && v.get("buckets").is_some()).map(|(k, v)| (k.as_str(), &v["buckets"]))
+}
+
 fn bucket_table(name: &str, buckets: &Value, request: Option<&Value>) -> AggTable {
+    // Nested groupings ("per agent" over a first and a last name): one row per inner bucket,
+    // the outer keys first.
+    let first = buckets.as_array().and_then(|a| a.first());
+    if let Some((inner_name, _)) = first.and_then(inner_buckets) {
+        let inner_request = request.and_then(|r| r.get("aggs").or_else(|| r.get("aggregations"))).and_then(|a| a.get(inner_name));
+        let outer_column = grouped_field(request).unwrap_or_else(|| name.to_string());
+        let mut result: Option<QueryResult> = None;
+        let mut rows = Vec::new();
+        for b in buckets.as_array().into_iter().flatten() {
+            let Some((_, inner)) = inner_buckets(b) else { continue };
+            let t = bucket_table(inner_name, inner, inner_request);
+            for r in &t.result.rows {
+                let mut row = vec![bucket_label(b, None)];
+                row.extend(r.iter().cloned());
+                rows.push(row);
+            }
+            result.get_or_insert(t.result);
+        }
+        let mut columns = vec![outer_column];
+        columns.extend(result.map(|r| r.columns).unwrap_or_default());
+        return AggTable { name: name.to_string(), result: QueryResult { columns, rows, truncated: false, elapsed_ms: 0.0 }, chart: None };
+    }
     let list: Vec<(Option<&str>, &Value)> = match buckets {
         Value::Array(a) => a.iter().map(|b| (None, b)).collect(),
         Value::Object(o) => o.iter().map(|(k, b)| (Some(k.as_str()), b)).collect(),

@@ -344,3 +344,5 @@ fn page_of(offset: usize, size: usize, returned: usize, total: u64) -> Page {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_rentals;

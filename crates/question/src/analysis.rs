@@ -125,7 +125,16 @@ pub fn analyse(question: &str, today: NaiveDate) -> Analysis {
         }
     }
     let comparisons = cues::comparisons(&tokens, &quantities, &taken);
-    let negations = (0..tokens.len()).filter(|&i| cues::is_negation(&tokens[i].lower)).collect();
+    // "the serial no of …", "invoice no, date and amount": "no" after a noun and before "of",
+    // a list's comma or "and", or the end, is the abbreviation of "number", not a negation.
+    let number_no = |i: usize| {
+        tokens[i].lower == "no"
+            && i > 0
+            && tokens[i - 1].is_word()
+            && !qa_core::text::is_stop(&tokens[i - 1].lower)
+            && tokens.get(i + 1).is_none_or(|n| matches!(n.lower.as_str(), "of" | "and" | "for" | "," | "?" | "." | ":"))
+    };
+    let negations = (0..tokens.len()).filter(|&i| cues::is_negation(&tokens[i].lower) && !number_no(i)).collect();
     let aggregates = cues::aggregates(&tokens);
     let groupings = cues::groupings(&tokens);
     let orderings = cues::orderings(&tokens);
@@ -159,6 +168,26 @@ fn sentences(t: &[Token]) -> Vec<(usize, usize)> {
     out
 }
 
+/// The sentence `s..e` opens with a list of things asked "of" some rows: its first word is a
+/// content word (no question word, verb, preposition, number or aggregate) and "of" follows
+/// within a few words.
+fn bare_list(t: &[Token], s: usize, e: usize) -> bool {
+    let Some(first) = t.get(s).filter(|x| x.is_word()) else { return false };
+    let opener = matches!(
+        first.lower.as_str(),
+        "what" | "which" | "who" | "whom" | "whose" | "how" | "when" | "where" | "why" | "is" | "are" | "was" | "were" | "do" | "does" | "did" | "can" | "could" | "has"
+            | "have" | "had" | "will" | "would" | "should" | "there" | "in" | "on" | "for" | "at" | "from" | "during" | "between" | "of" | "by" | "per" | "each" | "every"
+            | "all" | "any" | "number" | "count" | "total" | "average" | "avg" | "mean" | "sum" | "max" | "maximum" | "min" | "minimum" | "most" | "least" | "top"
+            | "i" | "we" | "please"
+    );
+    // "the title, city and maximum salary of …": past an article.
+    let article = matches!(first.lower.as_str(), "the" | "a" | "an");
+    if article {
+        return t.get(s + 1).is_some_and(|n| n.is_word() && !qa_core::text::is_stop(&n.lower)) && bare_list(t, s + 1, e);
+    }
+    !opener && !qa_core::text::is_verb_form(&first.lower) && first.number().is_none() && (s + 1..e.min(s + 7)).any(|k| t[k].lower == "of")
+}
+
 /// The projection list: after a lead ("show", "list the", "what are the", "give me"), or a short
 /// trailing sentence that is only a list ("Names only.", "First and last name please.").
 fn projection(t: &[Token], sentences: &[(usize, usize)]) -> Option<Projection> {
@@ -166,6 +195,7 @@ fn projection(t: &[Token], sentences: &[(usize, usize)]) -> Option<Projection> {
     let mut best: Option<Projection> = None;
     // A clause after a comma may be a request of its own ("For each continent, list its id").
     let mut clauses: Vec<(usize, usize)> = Vec::new();
+    let mut listed: Vec<usize> = Vec::new();
     for &(s, e) in sentences {
         clauses.push((s, e));
         for k in s..e {
@@ -173,6 +203,12 @@ fn projection(t: &[Token], sentences: &[(usize, usize)]) -> Option<Projection> {
             let lead_at = if t.get(k + 1).is_some_and(|x| matches!(x.lower.as_str(), "and" | "then")) { k + 2 } else { k + 1 };
             if t[k].is_symbol(',') && lead_at < e && LEADS.contains(&t[lead_at].lower.as_str()) && t[lead_at].lower != "name" {
                 clauses.push((lead_at, e));
+            }
+            // "the still-open faults: turbine id, fault code and …", "contracts in pounds -
+            // buyer and start date": a short list after a colon or a dash.
+            if (t[k].is_symbol(':') || t[k].is_symbol('-') || t[k].is_symbol('–')) && k + 1 < e && e - k <= 12 && k > s {
+                listed.push(clauses.len());
+                clauses.push((k + 1, e));
             }
         }
     }
@@ -182,7 +218,9 @@ fn projection(t: &[Token], sentences: &[(usize, usize)]) -> Option<Projection> {
         let mut led = false;
         while i < e {
             let x = w(i);
-            let lead = LEADS.contains(&x) && (x != "name" || i == s);
+            // "Name the sites …" asks; "Name and email." lists a name.
+            let noun_name = x == "name" && (matches!(w(i + 1), "and" | "&" | "plus" | "only" | "") || t.get(i + 1).is_some_and(|n| n.kind == TokenKind::Symbol));
+            let lead = LEADS.contains(&x) && (x != "name" || i == s) && !noun_name;
             if lead || matches!(x, "me" | "us" | "please" | "just" | "only" | "also" | "can" | "could" | "you" | "i" | "want" | "need" | "to" | "know") {
                 led |= lead;
                 i += 1;
@@ -195,7 +233,10 @@ fn projection(t: &[Token], sentences: &[(usize, usize)]) -> Option<Projection> {
         }
         // A later short sentence is a list on its own ("Drug names please.").
         let trailing = si > 0 && e - s <= 8 && sentences.iter().any(|x| x.0 == s);
-        if !led && !trailing {
+        // A question typed as a noun phrase, the way a search box is used: "serial numbers of
+        // the curtailed turbines", "first and last names of the technicians who …".
+        let bare = si == 0 && i == s && bare_list(t, s, e);
+        if !led && !trailing && !bare && !listed.contains(&si) {
             continue;
         }
         // "all of the": "of" is skipped only after "all".
@@ -362,6 +403,13 @@ mod tests {
     fn projection_lists() {
         assert_eq!(items("List the VIN, model and list price of electric vehicles that cost more than 40000"), ["vin+", "model+", "list price"]);
         assert_eq!(items("Show name, country, age for all singers ordered by age"), ["name", "country", "age"]);
+        assert_eq!(items("Which candidates live in Spain? Name and email."), ["name", "email"]);
+        assert_eq!(items("serial numbers of the curtailed turbines"), ["serial numbers"]);
+        assert_eq!(items("first and last names of the riders who paid"), ["first+", "last names"]);
+        assert!(items("number of contracts per buyer").is_empty());
+        assert_eq!(items("the title, city and top fare of remote routes"), ["title+", "city+", "top fare"]);
+        assert_eq!(items("contracts priced in pounds - buyer and start date"), ["buyer+", "start date"]);
+        assert_eq!(items("Show the open faults: turbine id, fault code and severity."), ["turbine id", "fault code", "severity"]);
         assert_eq!(items("What are the names and ages of the teachers?"), ["names", "ages"]);
         assert_eq!(items("Which owners registered in 2025? Give their first and last names."), ["first+", "last names"]);
         assert_eq!(items("Which trials ended in 2022? Drug names please."), ["drug names"]);

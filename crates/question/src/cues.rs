@@ -572,8 +572,13 @@ pub fn groupings(t: &[Token]) -> Vec<Grouping> {
             }
             "by" => {
                 let ordering = matches!(prev, "sorted" | "ordered" | "ranked" | "sort" | "order" | "arranged" | "listed" | "organized" | "organised");
-                let grouped = matches!(prev, "grouped" | "broken" | "down" | "split" | "group" | "break" | "categorized" | "categorised" | "aggregated" | "segmented");
-                if !ordering && (grouped || !is_agentive(prev)) {
+                let broken_down = prev == "down" && i >= 2 && matches!(w(t, i - 2), "broken" | "break");
+                let grouped = broken_down || matches!(prev, "grouped" | "broken" | "split" | "group" | "break" | "categorized" | "categorised" | "aggregated" | "segmented");
+                // "given by each recruiter" is one group per recruiter; "turned down by the
+                // candidate" names who did it.
+                let distributive = matches!(next, "each" | "every");
+                let agent = is_agentive(prev) || next == "the";
+                if !ordering && (grouped || distributive || !agent) {
                     let start = if grouped { i - 1 } else { i };
                     let start = if prev == "down" && i >= 2 && matches!(w(t, i - 2), "broken" | "break") { i - 2 } else { start };
                     out.push(Grouping { start, end: i + 1, target: skip_article(i + 1) });
@@ -796,6 +801,9 @@ mod tests {
         assert_eq!(aggregates(&tokenize("How many different countries"))[0].func, AggWord::Count);
         assert_eq!(aggregates(&tokenize("the average age"))[0].func, AggWord::Avg);
         assert!(groupings(&tokenize("books written by authors")).is_empty());
+        assert!(groupings(&tokenize("offers turned down by the candidate")).is_empty());
+        assert_eq!(groupings(&tokenize("the average score given by each recruiter"))[0].target, 6);
+        assert_eq!(groupings(&tokenize("sales broken down by region"))[0].start, 1);
         assert_eq!(groupings(&tokenize("number of tickets per team"))[0].target, 4);
         assert_eq!(groupings(&tokenize("for each city"))[0].target, 2);
         let o = orderings(&tokenize("List prices, cheapest first"));

@@ -144,6 +144,12 @@ impl Link {
 pub trait ValueLookup {
     /// Fields holding `text` as a whole value.
     fn lookup(&mut self, text: &str) -> Vec<(String, String, String)>;
+
+    /// Prose fields whose text holds the words `phrase` (in that order), with how many records
+    /// hold them. A source without prose holds none.
+    fn text_hits(&mut self, _phrase: &str) -> Vec<(String, u64)> {
+        Vec::new()
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -574,6 +580,10 @@ impl<'a> Linker<'a> {
     fn of_phrases(&self, t: &[Token], out: &mut Vec<Link>) {
         for s in 0..t.len() {
             if !t[s].is_word() || t.get(s + 1).is_none_or(|x| x.lower != "of") {
+                continue;
+            }
+            // "the number of flights" counts; it is no `FlightNo`.
+            if matches!(t[s].lower.as_str(), "number" | "count") {
                 continue;
             }
             // "the feature type name of feature X": the word already ends a whole name.

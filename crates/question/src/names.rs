@@ -12,7 +12,7 @@ pub const GENERIC_SUFFIXES: &[&str] = &[
     "id", "ids", "name", "code", "no", "num", "nr", "key", "ref", "at", "on", "date", "time", "ts", "timestamp", "dt", "datetime", "flag", "ind", "yn",
     "kg", "g", "lb", "lbs", "t", "km", "mi", "m", "cm", "mm", "m3", "usd", "eur", "cad", "gbp", "aud", "chf", "jpy", "pct", "percent", "ms", "sec",
     "secs", "second", "min", "mins", "minute", "hr", "hrs", "hour", "h", "day", "c", "f", "count", "qty", "amt", "value", "millions", "million",
-    "bpm", "mph", "kmh", "year", "yr",
+    "bpm", "mph", "kmh", "year", "yr", "kw", "mw", "gw", "kwh", "mwh", "gwh", "sqm", "m2", "sqft",
 ];
 
 /// Units that can open a measure's name (singular, as [`name_words`] gives them).
@@ -164,6 +164,13 @@ pub fn forms(name: &str, synonyms: &[String]) -> Vec<NameForm> {
         out.push(NameForm { words, weight, kind });
     };
     push(words.clone(), 1.0, FormKind::Full);
+    // "days on the market" for `days_on_market`: an article after an inner preposition.
+    if let Some(k) = (1..words.len().saturating_sub(1)).find(|&k| matches!(words[k].as_str(), "on" | "in" | "at" | "of" | "to")) {
+        let mut said = words[..=k].to_vec();
+        said.push("the".to_string());
+        said.extend(words[k + 1..].iter().cloned());
+        push(said, 0.97, FormKind::Full);
+    }
     // Without flag prefixes and generic suffixes, when content is left.
     let mut core: &[String] = &words;
     if core.len() > 1 && FLAG_PREFIXES.contains(&core[0].as_str()) {
@@ -171,6 +178,10 @@ pub fn forms(name: &str, synonyms: &[String]) -> Vec<NameForm> {
     }
     while core.len() > 1 && GENERIC_SUFFIXES.contains(&core[core.len() - 1].as_str()) {
         core = &core[..core.len() - 1];
+    }
+    // A date or year written first (`yearBuilt`, `dateOpened`): the event's word says it.
+    if core.len() > 1 && matches!(core[0].as_str(), "year" | "date" | "time" | "yr" | "dt") && core[1..].iter().any(|w| is_content(w)) {
+        core = &core[1..];
     }
     // "number_products" / "num_of_pages": a count named by what it counts.
     if core.len() > 1 && matches!(core[0].as_str(), "number" | "num" | "no" | "total" | "count") {
@@ -184,6 +195,48 @@ pub fn forms(name: &str, synonyms: &[String]) -> Vec<NameForm> {
     }
     if core.len() < words.len() && core.iter().any(|w| is_content(w)) {
         push(core.to_vec(), 0.92, FormKind::Core);
+    }
+    // A number written short (`serial_no`, `flight_num`, `invoice_nr`) is said "serial number".
+    if core.len() < words.len() && matches!(words[words.len() - 1].as_str(), "no" | "num" | "nr") && core.iter().any(|w| is_content(w)) {
+        let mut said = core.to_vec();
+        said.push("number".to_string());
+        push(said, 0.95, FormKind::Synonym);
+    }
+    // `salary_min`, `max_speed`: "minimum salary", "maximum speed" ("min" is no minutes here).
+    if words.len() == 2 {
+        let (a, b) = (&words[0], &words[1]);
+        let bound = |w: &str| match w {
+            "min" | "minimum" => Some("minimum"),
+            "max" | "maximum" => Some("maximum"),
+            _ => None,
+        };
+        let said = match (bound(a), bound(b)) {
+            (None, Some(x)) if is_content(a) => Some((x, a)),
+            (Some(x), None) if is_content(b) => Some((x, b)),
+            _ => None,
+        };
+        if let Some((x, noun)) = said {
+            push(vec![x.to_string(), noun.clone()], 0.95, FormKind::Synonym);
+        }
+    }
+    // A date named by its event's participle (`installed_on`, `posted_at`): "the install
+    // date", "posted date", "the detection time" is said with the verb's stem or the participle.
+    if core.len() == 1 && words.len() == 2 && matches!(words[1].as_str(), "on" | "at") && core[0].len() >= 5 && core[0].ends_with("ed") {
+        let participle = core[0].clone();
+        let mut stems = vec![participle.clone(), participle[..participle.len() - 2].to_string()];
+        if !participle.ends_with("eed") {
+            stems.push(participle[..participle.len() - 1].to_string());
+        }
+        // The event's noun: "completion" of completed, "installation" of installed.
+        let stem = &participle[..participle.len() - 2];
+        stems.push(if stem.ends_with('t') { format!("{stem}ion") } else { format!("{stem}ation") });
+        stems.push(format!("{stem}ing"));
+        let nouns: &[&str] = if words[1] == "at" { &["date", "time"] } else { &["date"] };
+        for stem in stems.iter().filter(|s| s.len() >= 3) {
+            for noun in nouns {
+                push(vec![stem.clone(), noun.to_string()], 0.9, FormKind::Synonym);
+            }
+        }
     }
     // Head and other content words of a longer name.
     let content: Vec<&String> = core.iter().filter(|w| is_content(w)).collect();
@@ -247,6 +300,15 @@ pub fn forms(name: &str, synonyms: &[String]) -> Vec<NameForm> {
     out
 }
 
+/// The thing a classifier field classifies (`property_type` → property, `vehicleCategory` →
+/// vehicle): in a collection of one kind of record, what its records are.
+pub fn classified_noun(name: &str) -> Option<String> {
+    match name_words(name).as_slice() {
+        [noun, kind] if matches!(kind.as_str(), "type" | "category" | "kind" | "class") && is_content(noun) && noun.len() >= 3 => Some(noun.clone()),
+        _ => None,
+    }
+}
+
 /// The words people use for a stored value: `in_transit` → in, transit; `Sky Radio` → sky, radio;
 /// `pre-opening` → pre, opening. Lower-case, singular.
 pub fn value_words(value: &str) -> Vec<String> {
@@ -256,6 +318,29 @@ pub fn value_words(value: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_classifier_names_what_it_classifies() {
+        assert_eq!(classified_noun("property_type").as_deref(), Some("property"));
+        assert_eq!(classified_noun("vehicleCategory").as_deref(), Some("vehicle"));
+        assert_eq!(classified_noun("type"), None);
+        assert_eq!(classified_noun("energy_label"), None);
+    }
+
+    #[test]
+    fn short_numbers_and_event_dates_are_said_in_words() {
+        let said = |name: &str, words: &[&str]| forms(name, &[]).iter().any(|f| f.words == words);
+        assert!(said("serial_no", &["serial", "number"]));
+        assert!(said("installed_on", &["install", "date"]));
+        assert!(said("completed_on", &["completion", "date"]));
+        assert!(said("posted_on", &["posting", "date"]));
+        assert!(said("detected_at", &["detection", "time"]));
+        assert!(!said("country_code", &["country", "number"]));
+        assert!(said("yearBuilt", &["built"]));
+        assert!(said("salary_min", &["minimum", "salary"]));
+        assert!(said("max_speed", &["maximum", "speed"]));
+        assert!(said("days_on_market", &["day", "on", "the", "market"]));
+    }
 
     fn words_of(name: &str) -> Vec<Vec<String>> {
         forms(name, &[]).into_iter().map(|f| f.words).collect()

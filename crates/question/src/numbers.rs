@@ -24,6 +24,12 @@ pub enum Dimension {
     Percent,
     /// Cubic metres, litres.
     Volume,
+    /// Square metres, square feet, hectares, acres.
+    Area,
+    /// Watts (power).
+    Power,
+    /// Watt-hours (energy).
+    Energy,
 }
 
 /// A unit: its canonical name, dimension and size in the dimension's base unit (kg, m, s,
@@ -65,7 +71,32 @@ const UNITS: &[(&[&str], &str, Dimension, f64)] = &[
     (&["%", "percent", "pct", "per cent"], "pct", Dimension::Percent, 1.0),
     (&["m3", "m³", "cubic"], "m3", Dimension::Volume, 1.0),
     (&["l", "litre", "litres", "liter", "liters"], "l", Dimension::Volume, 0.001),
+    (&["sqm", "m2", "m²", "sq.m", "sqmt"], "m2", Dimension::Area, 1.0),
+    (&["sqft", "ft2", "ft²"], "ft2", Dimension::Area, 0.092_903),
+    (&["km2", "km²", "sqkm"], "km2", Dimension::Area, 1e6),
+    (&["ha", "hectare", "hectares"], "ha", Dimension::Area, 1e4),
+    (&["acre", "acres"], "acre", Dimension::Area, 4_046.856),
+    (&["w", "watt", "watts"], "w", Dimension::Power, 1.0),
+    (&["kw", "kilowatt", "kilowatts"], "kw", Dimension::Power, 1e3),
+    (&["mw", "megawatt", "megawatts"], "mw", Dimension::Power, 1e6),
+    (&["gw", "gigawatt", "gigawatts"], "gw", Dimension::Power, 1e9),
+    (&["wh", "watt-hour", "watt-hours"], "wh", Dimension::Energy, 1.0),
+    (&["kwh", "kilowatt-hour", "kilowatt-hours"], "kwh", Dimension::Energy, 1e3),
+    (&["mwh", "megawatt-hour", "megawatt-hours"], "mwh", Dimension::Energy, 1e6),
+    (&["gwh", "gigawatt-hour", "gigawatt-hours"], "gwh", Dimension::Energy, 1e9),
 ];
+
+/// The area unit of "square <length unit>" ("square meters", "square feet").
+pub fn square_of(length_word: &str) -> Option<Unit> {
+    let u = unit_of(length_word).filter(|u| u.dimension == Dimension::Length)?;
+    let name = match u.name {
+        "m" => "m2",
+        "ft" => "ft2",
+        "km" => "km2",
+        _ => return None,
+    };
+    unit_of(name)
+}
 
 /// The unit a word names, if any.
 pub fn unit_of(word: &str) -> Option<Unit> {
@@ -81,8 +112,22 @@ pub fn field_unit(name: &str) -> Option<Unit> {
     if words.len() < 2 {
         return None;
     }
+    // A rate (`price_per_mwh`, `cost_per_kg`) is measured in what it costs, not in its
+    // denominator's unit.
+    // `day_of_week`, `hour_of_day`: a part of a date, no measure.
+    if words.len() >= 3 && matches!(words[words.len() - 2].as_str(), "per" | "of") {
+        return None;
+    }
     // "hours" is singular "hour" in name_words.
-    unit_of(last).or_else(|| unit_of(&format!("{last}s")))
+    let trailing = unit_of(last).or_else(|| unit_of(&format!("{last}s")));
+    // A measure named by its unit first (`days_on_market`, `hours_worked`), not a part of a
+    // date (`day_of_week`, `hour_of_day`).
+    let leading = || {
+        let first = &words[0];
+        let unit_word = matches!(first.as_str(), "day" | "hour" | "minute" | "second" | "week" | "km" | "mile" | "kg" | "meter" | "metre" | "litre" | "liter" | "tonne");
+        (unit_word && words[1] != "of").then(|| unit_of(first).or_else(|| unit_of(&format!("{first}s")))).flatten()
+    };
+    trailing.or_else(leading)
 }
 
 /// `value` in `from` expressed in `to` (same dimension), else unchanged.
@@ -181,6 +226,10 @@ pub fn quantities(tokens: &[Token]) -> Vec<Quantity> {
                 if next.lower == "cubic" && tokens.get(end + 1).is_some_and(|t| unit_of(&t.lower).is_some_and(|u| u.dimension == Dimension::Length)) {
                     unit = unit_of("m3");
                     end += 2;
+                } else if let Some(u) = (next.lower == "square").then(|| tokens.get(end + 1).and_then(|t| square_of(&t.lower))).flatten() {
+                    // "100 square meters" is an area.
+                    unit = Some(u);
+                    end += 2;
                 } else if let Some(u) = unit_of(&next.lower) {
                     // A one-letter unit only when written against the number's meaning: "5 m",
                     // not "5 a" — "a", "i" are no units, "t"/"s"/"h"/"m"/"g"/"c"/"l" are.
@@ -241,6 +290,14 @@ mod tests {
         assert_eq!(field_unit("resolutionHours").map(|u| u.name), Some("hour"));
         assert_eq!(field_unit("fine_cad").map(|u| u.name), Some("cad"));
         assert_eq!(field_unit("m"), None);
+        assert_eq!(field_unit("days_on_market").map(|u| u.name), Some("day"));
+        assert_eq!(field_unit("day_of_week"), None);
+        assert_eq!(field_unit("min_price"), None);
+        assert_eq!(field_unit("rated_kw").map(|u| u.dimension), Some(Dimension::Power));
+        assert_eq!(field_unit("price_per_mwh"), None);
+        let mw = unit_of("megawatts").unwrap();
+        assert_eq!(convert(3.0, mw, unit_of("kw").unwrap()), 3000.0);
+        assert_eq!(field_unit("floorAreaSqm").map(|u| u.dimension), Some(Dimension::Area));
         let (km, m) = (unit_of("km").unwrap(), unit_of("m").unwrap());
         assert_eq!(convert(1.0, km, m), 1000.0);
         assert_eq!(convert(90.0, unit_of("minutes").unwrap(), unit_of("hours").unwrap()), 1.5);

@@ -167,7 +167,10 @@ pub fn tokenize(question: &str) -> Vec<Token> {
             i += 1;
             continue;
         }
-        if SYMBOLS.contains(&c) {
+        // A dash set off by spaces ("contracts in pounds - buyer and date") parts a list from
+        // what it is of; inside a word or code ("SHP-001751") it is no symbol.
+        let lone_dash = matches!(c, '-' | '–' | '—') && (i == 0 || at(i - 1).is_some_and(char::is_whitespace)) && at(i + 1).is_none_or(char::is_whitespace);
+        if SYMBOLS.contains(&c) || lone_dash {
             let mut text = c.to_string();
             // Two-character operators.
             if matches!(c, '>' | '<' | '!') && at(i + 1) == Some('=') {

@@ -41,7 +41,34 @@ impl Reader<'_> {
         self.or_between_filters();
         self.grammar_words();
         self.relation_verbs();
+        self.prose_words();
         self.leftovers()
+    }
+
+    /// A word the schema does not name but the index's prose holds, said as what the records
+    /// have ("listings with a sauna", "which houses have a fireplace") or as their adjective
+    /// ("renovated listings"): a text condition on that field, shown in the query's summary.
+    /// Not after a negation (a text condition cannot say "without") nor as the object of a
+    /// measure, a group or a ranking ("the average rating", "per agent").
+    fn prose_words(&mut self) {
+        for (s, e, field, _) in self.text_hits.clone() {
+            if (s..e).any(|i| self.ledger.is_used(i)) {
+                continue;
+            }
+            let mut b = s;
+            while b > 0 && matches!(self.word(b - 1), "a" | "an" | "any" | "some" | "the") {
+                b -= 1;
+            }
+            let before = if b > 0 { self.word(b - 1).to_string() } else { String::new() };
+            let had = matches!(before.as_str(), "have" | "has" | "had" | "having" | "with" | "feature" | "features" | "featuring" | "include" | "includes" | "including" | "offer" | "offers" | "offering");
+            let of_records = self.ledger.role(e).is_some_and(|r| r.starts_with("index "));
+            let negated = (b.saturating_sub(3)..b).any(|i| matches!(self.word(i), "no" | "not" | "without" | "never" | "lack" | "lacking" | "n't"));
+            if !(had || of_records) || negated {
+                continue;
+            }
+            let text = self.phrase(s, e);
+            self.place_text(s, e, text, vec![field], None);
+        }
     }
 
     /// "8 cylinders or produced before 1980": an "or" between the words of two conditions on

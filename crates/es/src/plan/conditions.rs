@@ -46,6 +46,7 @@ fn noun_dimension(noun: &str) -> Option<Dimension> {
         "temperature" | "temp" => Dimension::Temperature,
         "price" | "cost" | "amount" | "fee" | "fare" | "charge" | "fine" | "rate" | "total" | "worth" | "wealth" | "income" | "earning" | "salary" => Dimension::Money,
         "volume" => Dimension::Volume,
+        "area" | "surface" | "size" | "floorspace" => Dimension::Area,
         _ => return None,
     })
 }
@@ -97,8 +98,17 @@ impl Reader<'_> {
                 continue;
             }
             let before = if q.start == 0 { String::new() } else { self.word(q.start - 1).to_string() };
-            let lead = q.start == 0 || matches!(before.as_str(), "the" | "top" | "first" | "show" | "list" | "give" | "find");
-            let Some(mi) = self.ms.iter().position(|m| m.start == q.end) else { continue };
+            let lead = q.start == 0 || matches!(before.as_str(), "the" | "top" | "first" | "show" | "list" | "give" | "find" | "which" | "what");
+            // "the four sold listings": past a flag or value said of them.
+            let Some(mi) = self.ms.iter().position(|m| m.start == q.end).and_then(|mi| {
+                if self.names_index(mi) {
+                    return Some(mi);
+                }
+                let next = self.ms.iter().position(|m| m.start == self.ms[mi].end)?;
+                (self.names_index(next) && self.readings(mi).iter().any(|l| matches!(l.target, Target::Value { .. }) || l.target.field().is_some_and(|f| self.kind(f) == FieldKind::Flag))).then_some(next)
+            }) else {
+                continue;
+            };
             if lead && self.names_index(mi) {
                 self.top_n = Some((q.value as usize, q.at));
                 self.mark(q.start..q.end, format!("limit {}", q.value));
@@ -472,6 +482,18 @@ impl Reader<'_> {
             && let Some(f) = date_of(self, mi)
         {
             return Ok(Some((f, Some(mi))));
+        }
+        // The word right before is a word of a year field's name that links to nothing alone
+        // ("bikes made after 2020" of `yearMade`, where "made" is too common a word to name it).
+        if p > 0 {
+            let w = self.word(p - 1).to_string();
+            let fam = qa_core::text::word_family(&w);
+            let named: Vec<&String> = years.iter().filter(|f| names::name_words(f).iter().any(|x| x.len() >= 4 && (*x == w || qa_core::text::word_family(x) == fam))).collect();
+            if let [one] = named.as_slice() {
+                let f = (*one).clone();
+                self.mark(p - 1..p, format!("{f} (its verb)"));
+                return Ok(Some((f, None)));
+            }
         }
         // A verb of a date field's family elsewhere ("tickets resolved … in 2024").
         let verbs: Vec<(String, usize)> = (0..self.ms.len()).filter(|&mi| !self.used[mi] && self.is_verb_mention(mi)).filter_map(|mi| date_of(self, mi).map(|f| (f, mi))).collect();

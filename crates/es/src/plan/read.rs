@@ -44,23 +44,82 @@ pub(super) struct Reader<'a> {
     pub shown: Vec<String>,
     /// The tokens each filter of the plan stands for (parallel to `plan.filters`).
     pub filter_spans: Vec<(usize, usize)>,
+    /// Words no name or value links that the index's prose holds: `(start, end, field,
+    /// records)`, asked of the index before planning.
+    pub text_hits: Vec<(usize, usize, String, u64)>,
+}
+
+/// Most searches the prose probe may send for one question.
+const TEXT_PROBES: usize = 6;
+
+/// Ask the index's prose about the question's words that link to nothing: each run of one or
+/// two content words (the pair first), so that "listings with a sauna" can read "sauna" in the
+/// descriptions instead of dropping it.
+fn probe_text(a: &qa_question::Analysis, links: &[qa_question::Link], lookup: &mut dyn ValueLookup) -> Vec<(usize, usize, String, u64)> {
+    let t = &a.tokens;
+    let free = |i: usize| {
+        let tok = &t[i];
+        tok.is_word()
+            && tok.lower.len() >= 3
+            && tok.lower.chars().all(char::is_alphabetic)
+            && !qa_core::text::is_stop(&tok.lower)
+            && !qa_question::coverage::is_function_word(&tok.lower)
+            && qa_question::numbers::number_word(&tok.lower).is_none()
+            && qa_question::cues::measure_of(&tok.lower).is_none()
+            && !links.iter().any(|l| l.start <= i && i < l.end)
+            && !a.dates.iter().any(|d| d.start <= i && i < d.end)
+            && !a.quantities.iter().any(|q| q.start <= i && i < q.end)
+    };
+    let mut out = Vec::new();
+    let mut probes = 0;
+    let mut i = 0;
+    while i < t.len() && probes < TEXT_PROBES {
+        if !free(i) {
+            i += 1;
+            continue;
+        }
+        if i + 1 < t.len() && free(i + 1) {
+            probes += 1;
+            let pair = format!("{} {}", t[i].lower, t[i + 1].lower);
+            let hits = lookup.text_hits(&pair);
+            if let Some((f, n)) = hits.into_iter().max_by_key(|h| h.1) {
+                out.push((i, i + 2, f, n));
+                i += 2;
+                continue;
+            }
+        }
+        probes += 1;
+        if let Some((f, n)) = lookup.text_hits(&t[i].lower).into_iter().max_by_key(|h| h.1) {
+            out.push((i, i + 1, f, n));
+        }
+        i += 1;
+    }
+    out
 }
 
 impl<'a> Reader<'a> {
     pub fn new(question: &str, input: &'a PlanInput<'a>, schema: &'a SourceSchema, lookup: Option<&mut dyn ValueLookup>) -> Reader<'a> {
         let a = analyse(question, input.today);
         let linker = Linker::new(schema);
-        let mut links = linker.link(&a, lookup);
+        let mut lookup = lookup;
+        let mut links = linker.link(&a, match lookup {
+            Some(ref mut l) => Some(&mut **l as &mut dyn ValueLookup),
+            None => None,
+        });
         let scattered = linker.scattered_names(&a, &links);
         links.extend(scattered);
         let families = linker.value_families(&a, &links);
         links.extend(families);
         links.sort_by(|x, y| x.start.cmp(&y.start).then(y.len().cmp(&x.len())).then(y.score.total_cmp(&x.score)));
+        let text_hits = match lookup {
+            Some(l) if schema.collections.iter().any(|c| c.fields.iter().any(|f| f.kind == qa_question::FieldKind::Text)) => probe_text(&a, &links, l),
+            _ => Vec::new(),
+        };
         let ms = cover(&links, a.tokens.len());
         let ledger = Ledger::new(&a.tokens);
         let used = vec![false; ms.len()];
         let plan = EsPlan { intent: Intent::Search, filters: Vec::new(), groups: Vec::new(), metric: None, more_metrics: Vec::new(), sort: None, size: None, source: Vec::new(), notes: Vec::new(), coverage: Default::default() };
-        Reader { mapping: input.mapping, meta: input.meta, input, schema, linker, a, links, ms, used, ledger, penalties: Vec::new(), notes: Vec::new(), ignored: Vec::new(), plan, count: false, aggs_done: Vec::new(), top_n: None, last_compared: None, shown: Vec::new(), filter_spans: Vec::new() }
+        Reader { mapping: input.mapping, meta: input.meta, input, schema, linker, a, links, ms, used, ledger, penalties: Vec::new(), notes: Vec::new(), ignored: Vec::new(), plan, count: false, aggs_done: Vec::new(), top_n: None, last_compared: None, shown: Vec::new(), filter_spans: Vec::new(), text_hits }
     }
 
     pub fn choices(&self) -> &Choices {

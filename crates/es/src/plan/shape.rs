@@ -41,6 +41,62 @@ impl Reader<'_> {
         self.orderings();
         self.group_counts();
         self.bucket_sizes();
+        self.person_groups()
+    }
+
+    /// The other half of a person's name kept in two fields (`agentFirstName` and
+    /// `agentLastName`, `first_name` and `last_name`), for the field `path`.
+    fn name_sibling(&self, path: &str) -> Option<String> {
+        let words = qa_question::names::name_words(path);
+        let n = words.len();
+        if n < 2 || words[n - 1] != "name" {
+            return None;
+        }
+        let other = match words[n - 2].as_str() {
+            "first" | "given" | "fore" => ["last", "family", "sur"],
+            "last" | "family" | "sur" => ["first", "given", "fore"],
+            _ => return None,
+        };
+        let prefix = &words[..n - 2];
+        self.mapping.fields.iter().find(|f| {
+            let w = qa_question::names::name_words(&f.path);
+            w.len() == n && w[..n - 2] == *prefix && w[n - 1] == "name" && other.contains(&w[n - 2].as_str())
+        }).map(|f| f.path.clone())
+    }
+
+    /// "each agent" grouped by `agentFirstName` alone would merge two people of one first
+    /// name: a person kept in two name fields is grouped by both (nested). A ranking of such
+    /// pairs cannot be read off nested buckets, so it asks instead of answering for the wrong
+    /// people. A question that says which half ("by first name") keeps its field.
+    fn person_groups(&mut self) -> Result<(), Ambiguity> {
+        let halves = (0..self.n()).any(|i| matches!(self.word(i), "first" | "last" | "surname" | "surnames" | "forename" | "forenames" | "given" | "family"));
+        let mut k = 0;
+        while k < self.plan.groups.len() {
+            let (field, size) = match &self.plan.groups[k] {
+                Group::Terms { field, size, .. } => (field.clone(), *size),
+                _ => {
+                    k += 1;
+                    continue;
+                }
+            };
+            let base = field.strip_suffix(".keyword").unwrap_or(&field).to_string();
+            let sibling = self.name_sibling(&base).filter(|_| !halves);
+            let Some(other) = sibling.and_then(|o| self.exact(&o).map(|e| (o, e))) else {
+                k += 1;
+                continue;
+            };
+            if !self.a.superlatives.is_empty() || self.top_n.is_some() {
+                return Err(Ambiguity {
+                    field: base.clone(),
+                    message: format!("A person here is named by two fields, {base} and {}: a ranking by both is not something the index can return in one query. Ask for every person with the count (\"how many … per …\"), or name one field.", other.0),
+                    alternatives: vec![base, other.0],
+                });
+            }
+            let (first, second) = if qa_question::names::name_words(&base).iter().any(|w| w == "first" || w == "given" || w == "fore") { (field.clone(), other.1) } else { (other.1, field.clone()) };
+            self.plan.groups[k] = Group::Terms { field: first, size, order: BucketOrder::CountDesc, min_count: None };
+            self.plan.groups.insert(k + 1, Group::Terms { field: second, size, order: BucketOrder::CountDesc, min_count: None });
+            k += 2;
+        }
         Ok(())
     }
 
@@ -159,6 +215,15 @@ impl Reader<'_> {
             let t = self.skip_filler(g.target);
             // "top 3 teams by number of breaches": "by" names the ranking, not a group.
             if self.word(g.end - 1) == "by" && self.a.aggregates.iter().any(|x| x.start == t) {
+                self.mark(g.start..g.end, "ranking");
+                continue;
+            }
+            // "the three largest houses by floor area": after a ranking, "by" and a measure name
+            // what is ranked, not a group.
+            if self.word(g.end - 1) == "by"
+                && self.a.superlatives.iter().any(|s| s.end <= g.start)
+                && self.ms.iter().position(|m| m.start == t).is_some_and(|mi| !self.used[mi] && self.measure_of(mi).is_some())
+            {
                 self.mark(g.start..g.end, "ranking");
                 continue;
             }
@@ -338,7 +403,9 @@ impl Reader<'_> {
                 if !matches!(self.word(i), "which" | "what") {
                     continue;
                 }
-                if let Some(mi) = self.ms.iter().position(|m| m.start == i + 1).filter(|&mi| !self.used[mi] && !self.names_index(mi))
+                // "which three cities …": past a count of groups.
+                let at = if self.group_count_at(i + 1).is_some() { i + 2 } else { i + 1 };
+                if let Some(mi) = self.ms.iter().position(|m| m.start == at).filter(|&mi| !self.used[mi] && !self.names_index(mi))
                     && matches!(self.ms[mi].best().target, Target::Field { .. })
                 {
                     out.push((i, mi));
@@ -346,6 +413,15 @@ impl Reader<'_> {
             }
         }
         out
+    }
+
+    /// A whole number of groups at token `k` ("which three cities", "which 3 teams").
+    fn group_count_at(&self, k: usize) -> Option<(usize, usize)> {
+        let written = self.a.quantities.iter().find(|q| q.at == k && q.end == k + 1 && q.unit.is_none() && !q.year_like && q.value.fract() == 0.0 && (1.0..=100.0).contains(&q.value)).map(|q| (q.value as usize, q.at));
+        // A number word before a compound noun ("which two bike categories") is no quantity
+        // to the analysis (it waits for a plural), but counts the groups here.
+        let cardinal = !matches!(self.word(k), "once" | "twice" | "single" | "first" | "second" | "third" | "one");
+        written.or_else(|| qa_question::numbers::number_word(self.word(k)).filter(|v| cardinal && (2.0..=100.0).contains(v)).map(|v| (v as usize, k)))
     }
 
     /// "Which X …" (or "what X") with a ranking, a count or a metric: X is the group.
@@ -380,6 +456,10 @@ impl Reader<'_> {
             let Some(exact) = self.exact(&f) else { continue };
             self.consume(mi, format!("group by {f}"));
             self.mark(i..i + 1, format!("group by {f}"));
+            if let Some((n, at)) = self.group_count_at(i + 1).filter(|_| self.top_n.is_none()) {
+                self.top_n = Some((n, at));
+                self.mark(at..at + 1, format!("limit {n}"));
+            }
             self.plan.groups.push(Group::Terms { field: exact, size: 0, order: BucketOrder::CountDesc, min_count: None });
             return;
         }

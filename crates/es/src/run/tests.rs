@@ -32,11 +32,11 @@ fn tickets(dir: &Path) -> (EmbeddedIndex, Vec<Map<String, Value>>) {
     (EmbeddedIndex::open(dir, "tickets").unwrap(), records)
 }
 
-fn ask(engine: &EmbeddedIndex, dir: &Path, q: &str, o: EsOptions) -> EsRun {
+pub(super) fn ask(engine: &EmbeddedIndex, dir: &Path, q: &str, o: EsOptions) -> EsRun {
     answer(engine, None, EsQuestion { question: q, options: o, data_dir: dir, llm_skip: None }).unwrap()
 }
 
-fn opts() -> EsOptions {
+pub(super) fn opts() -> EsOptions {
     EsOptions { now: Some("2026-05-20T00:00:00Z".parse().unwrap()), ..EsOptions::default() }
 }
 

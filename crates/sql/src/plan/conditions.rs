@@ -330,6 +330,18 @@ impl Reader<'_> {
             let after = self.mention_at(e).and_then(|mi| self.fields_of(mi).into_iter().find(|(c, _)| self.is_measure(c)).map(|(c, _)| (c, Some(mi))));
             let col = after.or_else(|| adjective.and_then(|a| self.adjective_column(a)).map(|c| (c, None))).or_else(|| self.numeric_before(cue_start).map(|(c, mi)| (c, Some(mi))));
             let Some((col, mi)) = col else { continue };
+            // "above the average minimum salary of all euro postings": the rows averaged have
+            // conditions of their own, which this average over the whole table would not
+            // apply. Only their table named there ("of all postings") is the whole table.
+            let tail = self.ms.iter().find(|m| m.start == e).map(|m| m.end).unwrap_or(e);
+            if matches!(self.word(tail), "of" | "for" | "among" | "across" | "in") {
+                let sentence_end = self.a.sentences.iter().find(|&&(a, b)| a <= tail && tail < b).map(|x| x.1).unwrap_or(self.n());
+                let names_rows = |j: usize| self.readings(j).iter().any(|l| matches!(&l.target, Target::Collection { collection } if collection.eq_ignore_ascii_case(&col.table)));
+                let conditioned = (0..self.ms.len()).any(|j| self.ms[j].start > tail && self.ms[j].start < sentence_end && !names_rows(j));
+                if conditioned {
+                    self.penalties.push(("conditions said of the rows averaged are not applied to the average".into(), 0.5));
+                }
+            }
             let sub = Query { table: col.table.clone(), select: vec![Expr::Agg { func: AggFunc::Avg, col: Some(col.clone()) }], ..Query::default() };
             let role = format!("{col} {} AVG({col})", op.sql());
             self.mark(cue_start..e, role.clone());
@@ -485,6 +497,16 @@ impl Reader<'_> {
         let dates = self.a.dates.clone();
         for d in dates {
             let Some((col, mi)) = self.date_target(&d) else { continue };
+            // A month or a day is no year: a year column cannot hold "June 2025"; the one date
+            // column of the rows counted can, else the date stays unused (and asks).
+            let (col, mi) = if self.kind(&col) != FieldKind::Date && sub_year(&d) {
+                match self.date_columns(&self.q.table).as_slice() {
+                    [one] => (one.clone(), None),
+                    _ => continue,
+                }
+            } else {
+                (col, mi)
+            };
             let kind = self.kind(&col);
             let cond = if kind == FieldKind::Date {
                 if let Some(m) = d.month_of_year {
@@ -871,4 +893,12 @@ impl Reader<'_> {
             self.q.filters.push(Cond::Like { col, text, negated: neg.is_some() });
         }
     }
+}
+
+/// The date names less than whole years ("June 2025", "9 August", "every March").
+fn sub_year(d: &DateMention) -> bool {
+    use chrono::Datelike;
+    d.month_of_year.is_some()
+        || d.from.is_some_and(|f| f.month() != 1 || f.day() != 1)
+        || d.to.is_some_and(|t| t.month() != 12 || t.day() != 31)
 }

@@ -288,6 +288,24 @@ impl Reader<'_> {
         )
     }
 
+    /// "the date" of rows of `table`: its only date column, or the one whose name holds the verb
+    /// said right after ("the date each was posted" → `posted_on`), that verb then used.
+    fn date_said(&mut self, table: &str, after: usize) -> Option<ColRef> {
+        let dates = self.date_columns(table);
+        if let [one] = dates.as_slice() {
+            return Some(one.clone());
+        }
+        let verb = (after..(after + 4).min(self.n())).find(|&k| {
+            let w = self.word(k);
+            w.len() > 4 && (w.ends_with("ed") || qa_core::text::is_verb_form(w)) && !self.ledger.is_used(k)
+        })?;
+        let fam = qa_core::text::word_family(self.word(verb));
+        let named: Vec<ColRef> = dates.into_iter().filter(|c| names::name_words(&c.column).iter().any(|w| qa_core::text::word_family(w) == fam)).collect();
+        let [one] = named.as_slice() else { return None };
+        self.mark(verb..verb + 1, format!("show {one}"));
+        Some(one.clone())
+    }
+
     /// The projection items, resolved: each item's column (or the rows of a table), with the
     /// token range it used. Items that are aggregates ("the number of X") are left to `shape`.
     pub fn projected(&mut self) -> Vec<(Shown, usize, usize)> {
@@ -311,11 +329,13 @@ impl Reader<'_> {
                 shown = Some(Shown::All(prefer.clone()));
             }
             // A generic word ("id", "name", "code") is the preferred table's own column.
+            let words: Vec<String> = words.into_iter().skip_while(|w| matches!(w.as_str(), "the" | "a" | "an" | "its" | "their")).collect();
             let generic = words.len() == 1 && matches!(words[0].as_str(), "id" | "name" | "title" | "code" | "number" | "description" | "type" | "date");
             if shown.is_none() && generic {
                 shown = self.field_by_words(&words, &prefer).filter(|c| c.table.eq_ignore_ascii_case(&prefer)).map(Shown::Col).or_else(|| match words[0].as_str() {
                     "id" => self.pk(&prefer).map(Shown::Col),
                     "name" | "title" => Some(self.name_of_rows(&prefer, &words[0])),
+                    "date" => self.date_said(&prefer, it.end).map(Shown::Col),
                     _ => None,
                 });
             }
@@ -344,12 +364,14 @@ impl Reader<'_> {
                     break;
                 }
             }
+            let mut by_head = false;
             if shown.is_none() {
                 // "first" of "first and last name": with the shared head.
                 if let Some(h) = it.head {
                     let mut w = words.clone();
                     w.push(self.a.tokens[h].norm.clone());
                     shown = self.field_by_words(&w, &prefer).map(Shown::Col);
+                    by_head = shown.is_some();
                 }
             }
             if shown.is_none() {
@@ -373,19 +395,21 @@ impl Reader<'_> {
                     self.mark(s..e, role.clone());
                 }
                 for k in it.start..it.end {
-                    if matches!(self.a.tokens[k].norm.as_str(), "name" | "id" | "title" | "code" | "number" | "detail" | "information" | "info") {
+                    if matches!(self.a.tokens[k].norm.as_str(), "name" | "id" | "title" | "code" | "number" | "detail" | "information" | "info" | "date") {
                         self.mark(k..k + 1, role.clone());
                     }
                 }
-                if let Some(h) = it.head {
+                // "buyer and start date": a word that names a column alone shares no head.
+                if let Some(h) = it.head.filter(|_| by_head) {
                     self.mark(h..h + 1, "show");
-                    // "first" of "first and last name" is a word of the column it became.
-                    if let Shown::Col(c) = &s {
-                        let words = names::name_words(&c.column);
-                        for k in it.start..it.end {
-                            if words.contains(&self.a.tokens[k].norm) || words.contains(&self.a.tokens[k].lower) {
-                                self.mark(k..k + 1, role.clone());
-                            }
+                }
+                // "first" of "first and last name", "year" of "independence year" for
+                // `IndepYear`: a word of the column the item became.
+                if let Shown::Col(c) = &s {
+                    let words = names::name_words(&c.column);
+                    for k in it.start..it.end {
+                        if words.contains(&self.a.tokens[k].norm) || words.contains(&self.a.tokens[k].lower) {
+                            self.mark(k..k + 1, role.clone());
                         }
                     }
                 }

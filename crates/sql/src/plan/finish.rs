@@ -717,7 +717,10 @@ impl Reader<'_> {
             let w = self.word(i).to_string();
             // After an article or a preposition a word is a noun ("on call", "the results").
             let noun = i > 0 && matches!(self.word(i - 1), "a" | "an" | "the" | "on" | "in" | "of" | "for" | "at" | "to" | "with" | "their" | "its");
-            if !super::read::is_light_verb(&w) || noun {
+            // A participle right before the rows' name describes them ("operating turbines",
+            // "cancelled interviews"): a condition nothing placed, not a relation.
+            let attributive = (w.ends_with("ing") || w.ends_with("ed")) && self.ledger.role(i + 1).is_some_and(|r| r.starts_with("table ") && !r.contains(" ("));
+            if !super::read::is_light_verb(&w) || noun || attributive {
                 continue;
             }
             // Between two used words of one sentence: "languages spoken in Aruba", "cartoons

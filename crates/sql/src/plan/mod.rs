@@ -15,13 +15,14 @@
 //! its SQL), `read` (the reader's state and helpers), `entity` (what rows are asked about and
 //! shown), `conditions` (flags, numbers, dates, related rows), `values` (stored values and
 //! which column a value said belongs to), `shape` (aggregates,
-//! grouping, ranking, ordering), `finish` (joins, coverage, the outcome), `route` (routing
+//! grouping, ranking), `order` (ordering), `finish` (joins, coverage, the outcome), `route` (routing
 //! score), `sql_coverage` (how much of the question an SQL text covers, for LLM candidates).
 
 mod conditions;
 mod entity;
 mod finish;
 pub(crate) mod ir;
+mod order;
 mod read;
 mod shape;
 mod values;
@@ -29,6 +30,8 @@ pub(crate) mod source;
 pub(crate) mod sql_coverage;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_quotes;
 
 use serde::{Deserialize, Serialize};
 

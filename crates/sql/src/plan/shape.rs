@@ -3,7 +3,7 @@
 //! with the most appointments", "the most common hometown"), ordering ("sorted by age",
 //! "cheapest first", "alphabetically") and what is shown.
 
-use qa_question::cues::{measure_of, AggWord, Superlative};
+use qa_question::cues::{AggWord, Superlative};
 use qa_question::link::Target;
 use qa_question::FieldKind;
 
@@ -344,7 +344,10 @@ impl Reader<'_> {
         }
         // Counting the values of the column the rows are grouped by gives 1 in every group: the
         // reading went wrong somewhere, so it must not pass for an answer.
-        if select.iter().any(|e| matches!(e, Expr::Agg { func: AggFunc::CountDistinct, col: Some(c) } if self.q.group_by.contains(&Expr::col(c.clone())))) {
+        // The same when the groups are the rows of that column's own table (grouped by its key):
+        // one value per row.
+        let own_rows = |c: &ColRef| self.pk(&c.table).is_some_and(|pk| self.q.group_by.contains(&Expr::col(pk)));
+        if select.iter().any(|e| matches!(e, Expr::Agg { func: AggFunc::CountDistinct, col: Some(c) } if self.q.group_by.contains(&Expr::col(c.clone())) || own_rows(c))) {
             self.penalties.push(("counts the distinct values of the column it groups by".into(), 0.5));
         }
         self.q.select = select;
@@ -376,6 +379,9 @@ impl Reader<'_> {
                     && !self.names_table(mi)
                     // "which academic sites": a flag before the rows' noun is a condition.
                     && !self.field(mi).is_some_and(|c| self.kind(&c) == FieldKind::Flag)
+                    // "Which clients …" of a `client_since` date: a date answers "which date",
+                    // "which year", not a question about things.
+                    && !self.field(mi).is_some_and(|c| self.kind(&c) == FieldKind::Date && !(self.ms[mi].start..self.ms[mi].end).any(|k| matches!(self.word(k), "date" | "dates" | "day" | "days" | "year" | "years" | "month" | "months" | "time" | "times" | "week" | "weeks")))
                     // "What is the most populous city": the measure of a ranking is not the
                     // column asked for.
                     && !self.a.superlatives.iter().any(|s| s.start <= self.ms[mi].start && self.ms[mi].start < s.end)
@@ -449,6 +455,13 @@ impl Reader<'_> {
             }
             let target = if self.word(g.target) == "number" && self.word(g.target + 1) == "of" { g.target + 2 } else { g.target };
             let Some(first) = self.mention_at(target) else { continue };
+            // "by each senior recruiter": a flag said of the grouped rows is their condition;
+            // the rows are the group.
+            let flag_of_next = |r: &Self, n: usize| r.field(first).is_some_and(|c| r.kind(&c) == FieldKind::Flag && r.names_table(n) && r.table(n).is_some_and(|t| c.table.eq_ignore_ascii_case(&t)));
+            let first = match self.ms.iter().position(|m| m.start == self.ms[first].end) {
+                Some(n) if flag_of_next(self, n) => n,
+                _ => first,
+            };
             // "per branch city": the column of the table named before it.
             let mi = match self.head_at(target) {
                 Some(h) if h != first && self.names_table(first) && !self.names_table(h) => {
@@ -510,7 +523,15 @@ impl Reader<'_> {
     fn aggregate_items(&mut self) -> Vec<(AggFunc, Option<ColRef>, usize, usize)> {
         let mut out: Vec<AggItem> = Vec::new();
         for g in self.a.aggregates.clone() {
-            if g.func == AggWord::Count || self.aggs_done.contains(&g.start) || self.inside_name(g.start) {
+            if g.func == AggWord::Count || self.aggs_done.contains(&g.start) {
+                continue;
+            }
+            if self.inside_name(g.start) {
+                // "What was the average wind speed recorded in July?" over `avg_wind_speed_ms`:
+                // a column of daily averages, averaged over the rows asked about.
+                if let Some((c, mi)) = self.averaged_average(&g) {
+                    out.push((AggFunc::Avg, Some(c), g.start, self.ms[mi].end, Some(mi)));
+                }
                 continue;
             }
             // Max/min words that rank rows are superlatives, not aggregates.
@@ -592,6 +613,20 @@ impl Reader<'_> {
         res
     }
 
+    /// An average said inside the name of a column that holds averages (`avg_speed`,
+    /// `mean_temp`), in a question that asks for one value over many rows: "what is/was the
+    /// average X …" with no grouping, listing or ranking, and the column in no condition.
+    fn averaged_average(&self, g: &qa_question::cues::Aggregate) -> Option<(ColRef, usize)> {
+        if g.func != AggWord::Avg || !self.a.groupings.is_empty() || !self.a.superlatives.is_empty() || self.a.projection.as_ref().is_some_and(|p| p.items.len() > 1) || !self.a.comparisons.is_empty() {
+            return None;
+        }
+        let asks_value = matches!(self.word(0), "what") && matches!(self.word(1), "is" | "was" | "s");
+        let mi = self.ms.iter().position(|m| m.start <= g.start && g.start < m.end)?;
+        let c = self.field(mi)?;
+        let named_avg = qa_question::names::name_words(&c.column).first().is_some_and(|w| matches!(w.as_str(), "avg" | "average" | "mean"));
+        (asks_value && named_avg && self.is_measure(&c) && self.a.sentences.len() == 1).then_some((c, mi))
+    }
+
     /// The ranking word at `pos` picks rows ("the stadium with the highest capacity", "the name
     /// of the youngest singer", "the 3 largest") rather than asking for the value ("what is the
     /// highest capacity", "the average, minimum and maximum age", "the largest population per
@@ -652,7 +687,8 @@ impl Reader<'_> {
             }
             self.q.order_by.push((Expr::count(), s.desc));
             self.q.limit = Some(n);
-            return None;
+            // The count shows how common it is (and makes a near tie visible).
+            return Some(Expr::count());
         }
         // "the largest number of employees": a count, ranked.
         let counts = self.a.aggregates.iter().find(|g| g.func == AggWord::Count && g.start == s.target).cloned();
@@ -873,7 +909,7 @@ impl Reader<'_> {
     }
 
     /// Token `i` is part of a column's whole name ("best finish", "total amount"): not a cue.
-    fn inside_name(&self, i: usize) -> bool {
+    pub(super) fn inside_name(&self, i: usize) -> bool {
         self.ms.iter().any(|m| m.start <= i && i < m.end && m.end - m.start >= 2 && matches!(&m.best().target, Target::Field { .. }) && matches!(m.best().how, qa_question::How::Name | qa_question::How::Synonym))
     }
 
@@ -914,80 +950,6 @@ impl Reader<'_> {
             && !e.eq_ignore_ascii_case(&self.q.table)
         {
             keys.push(Key::Rows(e));
-        }
-    }
-
-    /// The date column of the tables in play that a date adjective ranks ("newest", "most
-    /// recent", "earliest").
-    fn date_for(&self, adjective: &str) -> Option<ColRef> {
-        let (base, _, _) = measure_of(adjective)?;
-        if !matches!(base, "new" | "early" | "old" | "young") {
-            return None;
-        }
-        self.context_tables().iter().find_map(|t| self.date_columns(t).into_iter().next())
-    }
-
-    /// Ordering cues: "sorted by X [descending]", "in alphabetical order", "cheapest first".
-    fn orderings(&mut self) {
-        for o in self.a.orderings.clone() {
-            let col = match o.target {
-                Some(t) => {
-                    // "ordered by the number of X": by the count (unless X is a column that is itself
-                    // a number: "the number of final tables made").
-                    let counted_col = self.mention_at(t + 2).and_then(|mi| self.fields_of(mi).into_iter().next()).is_some_and(|(c, _)| self.is_measure(&c) && self.kind(&c) == FieldKind::Integer);
-                    let t = if counted_col && self.word(self.skip_filler(t)) == "number" { self.skip_filler(t) + 2 } else { t };
-                    if !counted_col && self.a.aggregates.iter().any(|g| g.start == self.skip_filler(t) && g.func == AggWord::Count && !self.inside_name(g.start)) {
-                        self.mark(o.start..o.end, "ordering");
-                        self.q.order_by.push((Expr::count(), o.desc.unwrap_or(false)));
-                        continue;
-                    }
-                    let Some(mi) = self.mention_at(t) else {
-                        // "ordered descending by value": by what is shown.
-                        let shown: Vec<ColRef> = self.q.select.iter().filter_map(|e| if let Expr::Col { col } = e { Some(col.clone()) } else { None }).collect();
-                        if matches!(self.word(self.skip_filler(t)), "value" | "values" | "it" | "them" | "that" | "this") && shown.len() == 1 {
-                            let c = shown[0].clone();
-                            let k = self.skip_filler(t);
-                            self.mark(o.start..o.end, format!("order by {c}"));
-                            self.mark(k..k + 1, format!("order by {c}"));
-                            let desc = o.desc.unwrap_or(false);
-                            self.q.order_by.push((Expr::col(c), desc));
-                        }
-                        continue;
-                    };
-                    let Some(c) = self.field(mi).or_else(|| self.table(mi).and_then(|t| self.label(&t).into_iter().next())) else { continue };
-                    self.consume(mi, format!("order by {c}"));
-                    Some(c)
-                }
-                None => match &o.adjective {
-                    Some(adj) => self.adjective_column(adj).or_else(|| self.date_for(adj)).or_else(|| {
-                        // "cheapest first" with a money column shown.
-                        self.q.select.iter().filter_map(|e| e.column().cloned()).find(|c| self.is_numeric(c))
-                    }),
-                    None if o.alphabetical => self.q.select.iter().filter_map(|e| e.column().cloned()).find(|c| self.kind(c).is_textual()).or_else(|| self.entity.clone().and_then(|e| self.label(&e).into_iter().next())),
-                    None => None,
-                },
-            };
-            let Some(c) = col else { continue };
-            let is_date = self.kind(&c) == FieldKind::Date;
-            let desc = match (&o.adjective, o.desc) {
-                (Some(adj), Some(d)) if is_date && matches!(measure_of(adj).map(|m| m.0), Some("old" | "young")) => !d,
-                (_, Some(d)) => d,
-                (_, None) => false,
-            };
-            self.mark(o.start..o.end, format!("order by {c}"));
-            self.reach.push(c.table.clone());
-            let x = Expr::col(c);
-            if self.q.distinct && !self.q.select.contains(&x) {
-                self.q.select.push(x.clone());
-            }
-            // "ordered by age from the oldest to the youngest": one key, the later direction.
-            if let Some(k) = self.q.order_by.iter_mut().find(|(e, _)| *e == x) {
-                if o.desc.is_some() {
-                    k.1 = desc;
-                }
-                continue;
-            }
-            self.q.order_by.push((x, desc));
         }
     }
 }

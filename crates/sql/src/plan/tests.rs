@@ -7,15 +7,15 @@ use super::*;
 use crate::schema::tests::audit_context;
 use crate::{ColumnInfo, DbSchema, Dialect, ForeignKey, TableInfo};
 
-fn today() -> NaiveDate {
+pub(super) fn today() -> NaiveDate {
     NaiveDate::from_ymd_opt(2026, 11, 26).unwrap()
 }
 
-fn on(ctx: &SchemaContext, q: &str) -> PlanOutcome {
+pub(super) fn on(ctx: &SchemaContext, q: &str) -> PlanOutcome {
     plan_on(ctx, q, &[], today(), None)
 }
 
-fn sql(ctx: &SchemaContext, q: &str) -> String {
+pub(super) fn sql(ctx: &SchemaContext, q: &str) -> String {
     let o = on(ctx, q);
     assert!(o.ambiguity.is_none(), "{q}: asked {:?}", o.clarifying_question);
     assert!(o.confidence >= CONFIDENCE_THRESHOLD, "{q}: confidence {} {:?}", o.confidence, o.coverage);
@@ -63,16 +63,16 @@ fn unused_words_keep_the_confidence_low() {
     assert!(o.coverage.unmapped.contains(&"camping".to_string()), "{:?}", o.coverage);
 }
 
-fn col(name: &str, ty: &str, values: &[&str]) -> ColumnInfo {
+pub(super) fn col(name: &str, ty: &str, values: &[&str]) -> ColumnInfo {
     let v: Vec<String> = values.iter().map(|s| s.to_string()).collect();
     ColumnInfo { name: name.into(), data_type: ty.into(), nullable: false, samples: v.clone(), distinct: (!v.is_empty()).then_some(v.len() as u64), values: v, values_complete: !values.is_empty() }
 }
 
-fn fk(column: &str, table: &str, ref_column: &str) -> ForeignKey {
+pub(super) fn fk(column: &str, table: &str, ref_column: &str) -> ForeignKey {
     ForeignKey { columns: vec![column.into()], ref_table: table.into(), ref_columns: vec![ref_column.into()] }
 }
 
-fn table(name: &str, pk: &str, columns: Vec<ColumnInfo>, foreign_keys: Vec<ForeignKey>, rows: u64) -> TableInfo {
+pub(super) fn table(name: &str, pk: &str, columns: Vec<ColumnInfo>, foreign_keys: Vec<ForeignKey>, rows: u64) -> TableInfo {
     TableInfo { name: name.into(), columns, primary_key: vec![pk.into()], foreign_keys, row_count: Some(rows) }
 }
 

@@ -25,6 +25,11 @@ impl Reader<'_> {
             if flag_here && !value_here {
                 continue;
             }
+            if self.value_is_read_table(mi) {
+                let t = self.table(mi).unwrap_or_default();
+                self.consume(mi, format!("table {t}"));
+                continue;
+            }
             let cands: Vec<qa_question::Link> = self.value_readings(mi).into_iter().cloned().collect();
             let ctx = self.context_tables();
             let in_ctx: Vec<&qa_question::Link> = cands.iter().filter(|l| ctx.iter().any(|t| t.eq_ignore_ascii_case(l.target.collection()))).collect();
@@ -124,6 +129,16 @@ impl Reader<'_> {
             if link.how == How::Fuzzy {
                 self.penalties.push((format!("\"{phrase}\" read as '{}' (spelling)", values.join("', '")), 0.9));
             }
+            // "recruiters who joined the agency": a thing said with "the" that is only a lower-case
+            // category two or more tables away from the rows asked about, its column unnamed, is a
+            // guess at what the words mean.
+            // After a verb ("joined the agency"), not after a preposition ("made in the usa").
+            let definite = start > 1 && self.word(start - 1) == "the" && !matches!(self.word(start - 2), "in" | "from" | "at" | "to" | "of" | "by" | "for" | "with" | "on" | "via" | "through" | "into");
+            let category = values.iter().all(|v| v.chars().all(|c| !c.is_uppercase()));
+            let far = !self.q.table.is_empty() && self.ctx.join_path(&self.q.table, collection).is_some_and(|p| p.len() >= 2);
+            if definite && category && far && link.how == How::Value {
+                self.penalties.push((format!("\"the {phrase}\" read as '{}' of {col}, two tables away", values.join("', '")), 0.7));
+            }
             self.reach.push(collection.clone());
             let lits: Vec<Lit> = values.iter().map(|v| Lit::Text(v.clone())).collect();
             let trip_end = start > 0 && matches!(self.word(start - 1), "to" | "towards" | "toward" | "-");
@@ -141,6 +156,34 @@ impl Reader<'_> {
                 None => self.q.filters.push(Cond::In { col, values: lits, negated }),
             }
         }
+    }
+
+    /// Mention `mi` reads as a stored value of another table's column but also names, by its
+    /// whole name, a table the query reads ("the average interview score" where
+    /// `applications.stage` holds 'interview' and the score is the interviews table's): the
+    /// word says which rows, not a condition on a row elsewhere. A value stays a value when its
+    /// column is named ("in stage interview"), is said by its field and value ("stage
+    /// interview"), or lives in a table the query reads.
+    fn value_is_read_table(&self, mi: usize) -> bool {
+        let named_table = self.readings(mi).into_iter().find_map(|l| match (&l.target, l.how) {
+            (Target::Collection { collection }, How::Name | How::Synonym) => Some(collection.clone()),
+            _ => None,
+        });
+        let Some(table) = named_table else { return false };
+        let ctx = self.context_tables();
+        let read_elsewhere = self.ms.iter().enumerate().any(|(j, m)| j != mi && matches!(&m.best().target, Target::Field { collection, .. } if collection.eq_ignore_ascii_case(&table)));
+        if !read_elsewhere && !ctx.iter().any(|t| t.eq_ignore_ascii_case(&table)) {
+            return false;
+        }
+        let values = self.value_readings(mi);
+        if values.is_empty() || values.iter().any(|l| l.how == How::FieldValue || ctx.iter().any(|t| t.eq_ignore_ascii_case(l.target.collection()))) {
+            return false;
+        }
+        // The value's column named anywhere else in the question.
+        let column_named = self.ms.iter().enumerate().any(|(j, m)| {
+            j != mi && self.readings(j).iter().any(|r| matches!(&r.target, Target::Field { collection, field } if values.iter().any(|v| v.target.collection().eq_ignore_ascii_case(collection) && v.target.field() == Some(field.as_str()))) && matches!(r.how, How::Name | How::Core | How::Synonym)) && !m.best().target.collection().is_empty()
+        });
+        !column_named
     }
 
     /// Of a value's readings in several columns, the only one whose name has a word the

@@ -1,0 +1,84 @@
+//! Ordering: "sorted by X [descending]", "in alphabetical order", "cheapest first", "ordered by
+//! the number of X", and the date a date adjective ("newest", "earliest") ranks.
+
+use qa_question::cues::{measure_of, AggWord};
+use qa_question::FieldKind;
+
+use super::ir::{ColRef, Expr};
+use super::read::Reader;
+
+impl Reader<'_> {
+    /// The date column of the tables in play that a date adjective ranks ("newest", "most
+    /// recent", "earliest").
+    pub(super) fn date_for(&self, adjective: &str) -> Option<ColRef> {
+        let (base, _, _) = measure_of(adjective)?;
+        if !matches!(base, "new" | "early" | "old" | "young") {
+            return None;
+        }
+        self.context_tables().iter().find_map(|t| self.date_columns(t).into_iter().next())
+    }
+
+    /// Ordering cues: "sorted by X [descending]", "in alphabetical order", "cheapest first".
+    pub(super) fn orderings(&mut self) {
+        for o in self.a.orderings.clone() {
+            let col = match o.target {
+                Some(t) => {
+                    // "ordered by the number of X": by the count (unless X is a column that is itself
+                    // a number: "the number of final tables made").
+                    let counted_col = self.mention_at(t + 2).and_then(|mi| self.fields_of(mi).into_iter().next()).is_some_and(|(c, _)| self.is_measure(&c) && self.kind(&c) == FieldKind::Integer);
+                    let t = if counted_col && self.word(self.skip_filler(t)) == "number" { self.skip_filler(t) + 2 } else { t };
+                    if !counted_col && self.a.aggregates.iter().any(|g| g.start == self.skip_filler(t) && g.func == AggWord::Count && !self.inside_name(g.start)) {
+                        self.mark(o.start..o.end, "ordering");
+                        self.q.order_by.push((Expr::count(), o.desc.unwrap_or(false)));
+                        continue;
+                    }
+                    let Some(mi) = self.mention_at(t) else {
+                        // "ordered descending by value": by what is shown.
+                        let shown: Vec<ColRef> = self.q.select.iter().filter_map(|e| if let Expr::Col { col } = e { Some(col.clone()) } else { None }).collect();
+                        if matches!(self.word(self.skip_filler(t)), "value" | "values" | "it" | "them" | "that" | "this") && shown.len() == 1 {
+                            let c = shown[0].clone();
+                            let k = self.skip_filler(t);
+                            self.mark(o.start..o.end, format!("order by {c}"));
+                            self.mark(k..k + 1, format!("order by {c}"));
+                            let desc = o.desc.unwrap_or(false);
+                            self.q.order_by.push((Expr::col(c), desc));
+                        }
+                        continue;
+                    };
+                    let Some(c) = self.field(mi).or_else(|| self.table(mi).and_then(|t| self.label(&t).into_iter().next())) else { continue };
+                    self.consume(mi, format!("order by {c}"));
+                    Some(c)
+                }
+                None => match &o.adjective {
+                    Some(adj) => self.adjective_column(adj).or_else(|| self.date_for(adj)).or_else(|| {
+                        // "cheapest first" with a money column shown.
+                        self.q.select.iter().filter_map(|e| e.column().cloned()).find(|c| self.is_numeric(c))
+                    }),
+                    None if o.alphabetical => self.q.select.iter().filter_map(|e| e.column().cloned()).find(|c| self.kind(c).is_textual()).or_else(|| self.entity.clone().and_then(|e| self.label(&e).into_iter().next())),
+                    None => None,
+                },
+            };
+            let Some(c) = col else { continue };
+            let is_date = self.kind(&c) == FieldKind::Date;
+            let desc = match (&o.adjective, o.desc) {
+                (Some(adj), Some(d)) if is_date && matches!(measure_of(adj).map(|m| m.0), Some("old" | "young")) => !d,
+                (_, Some(d)) => d,
+                (_, None) => false,
+            };
+            self.mark(o.start..o.end, format!("order by {c}"));
+            self.reach.push(c.table.clone());
+            let x = Expr::col(c);
+            if self.q.distinct && !self.q.select.contains(&x) {
+                self.q.select.push(x.clone());
+            }
+            // "ordered by age from the oldest to the youngest": one key, the later direction.
+            if let Some(k) = self.q.order_by.iter_mut().find(|(e, _)| *e == x) {
+                if o.desc.is_some() {
+                    k.1 = desc;
+                }
+                continue;
+            }
+            self.q.order_by.push((x, desc));
+        }
+    }
+}
