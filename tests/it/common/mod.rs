@@ -74,13 +74,27 @@ pub fn copy_of_indexed_sample() -> tempfile::TempDir {
 
 pub fn copy_dir(src: &Path, dst: &Path) {
     std::fs::create_dir_all(dst).unwrap();
-    for e in std::fs::read_dir(src).unwrap() {
-        let e = e.unwrap();
+    // Tests that share the indexed folder run `qa` in it concurrently, and `qa` writes its
+    // files through a temporary name and a rename: an entry listed here may be gone (renamed)
+    // when it is copied. Its final name is in the listing or the copy is of a moment before.
+    let gone = |e: &std::io::Error| e.kind() == std::io::ErrorKind::NotFound;
+    let entries = match std::fs::read_dir(src) {
+        Ok(x) => x,
+        Err(err) if gone(&err) => return,
+        Err(err) => panic!("{}: {err}", src.display()),
+    };
+    for e in entries {
+        let Ok(e) = e else { continue };
         let target = dst.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
+        let is_dir = match e.file_type() {
+            Ok(t) => t.is_dir(),
+            Err(err) if gone(&err) => continue,
+            Err(err) => panic!("{}: {err}", e.path().display()),
+        };
+        if is_dir {
             copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), &target).unwrap();
+        } else if let Err(err) = std::fs::copy(e.path(), &target) {
+            assert!(gone(&err), "{}: {err}", e.path().display());
         }
     }
 }
