@@ -219,6 +219,10 @@ pub fn forms(name: &str, synonyms: &[String]) -> Vec<NameForm> {
             push(vec![x.to_string(), noun.clone()], 0.95, FormKind::Synonym);
         }
     }
+    // `artistFirstName`, `agent_last_name`: the person is said by the first word ("each artist").
+    if words.len() == 3 && words[2] == "name" && matches!(words[1].as_str(), "first" | "last" | "given" | "family") && is_content(&words[0]) {
+        push(vec![words[0].clone()], 0.6, FormKind::Head);
+    }
     // A date named by its event's participle (`installed_on`, `posted_at`): "the install
     // date", "posted date", "the detection time" is said with the verb's stem or the participle.
     if core.len() == 1 && words.len() == 2 && matches!(words[1].as_str(), "on" | "at") && core[0].len() >= 5 && core[0].ends_with("ed") {

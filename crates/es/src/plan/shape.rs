@@ -44,6 +44,19 @@ impl Reader<'_> {
         self.person_groups()
     }
 
+    /// The one date or year field named for when a thing came to be (`yearMade`, `built_on`,
+    /// `created_at`, `founded_year`), if exactly one is.
+    fn creation_field(&self) -> Option<String> {
+        const MADE: &[&str] = &["made", "built", "created", "creation", "born", "birth", "founded", "produced", "manufactured", "established", "painted", "written", "published", "constructed"];
+        let mut all = self.date_fields();
+        all.extend(self.year_fields());
+        let made: Vec<String> = all.into_iter().filter(|f| qa_question::names::name_words(f).iter().any(|w| MADE.contains(&w.as_str()))).collect();
+        match made.as_slice() {
+            [one] => Some(one.clone()),
+            _ => None,
+        }
+    }
+
     /// The other half of a person's name kept in two fields (`agentFirstName` and
     /// `agentLastName`, `first_name` and `last_name`), for the field `path`.
     fn name_sibling(&self, path: &str) -> Option<String> {
@@ -291,6 +304,13 @@ impl Reader<'_> {
                 }
                 continue;
             }
+            // "each Dutch artist": past a value or a flag said of the groups (already a
+            // condition) to the groups' noun.
+            if let Some(mi) = self.ms.iter().position(|m| m.start == t).filter(|&mi| self.used[mi] && (!self.value_readings(mi).is_empty() || self.field(mi).is_some_and(|f| self.kind(&f) == FieldKind::Flag)))
+                && let Some(next) = self.ms.iter().position(|m| m.start == self.ms[mi].end)
+            {
+                t = self.ms[next].start;
+            }
             let field = match self.ms.iter().position(|m| m.start == t).filter(|&mi| !self.used[mi] && !self.names_index(mi)) {
                 Some(mi) => match self.fields_of(mi).into_iter().map(|(f, ..)| f).find(|f| self.is_groupable(f)) {
                     Some(f) => {
@@ -301,6 +321,18 @@ impl Reader<'_> {
                 },
                 None => None,
             };
+            // The words after the cue went to a condition ("each Dutch artist" read as the
+            // nationality NL): the groups they named cannot be made, and dropping the grouping
+            // would answer a different question.
+            let in_condition = self.filter_spans.iter().any(|&(a, b)| a <= t && t < b) || self.ms.iter().position(|m| m.start <= t && t < m.end).is_some_and(|mi| !self.value_readings(mi).is_empty());
+            if field.is_none() && in_condition && self.ms.iter().position(|m| m.start <= t && t < m.end).is_some_and(|mi| self.used[mi]) {
+                let phrase = self.phrase(g.start, self.ms.iter().find(|m| m.start <= t && t < m.end).map(|m| m.end).unwrap_or(t + 1));
+                return Err(Ambiguity {
+                    field: phrase.clone(),
+                    message: format!("\"{phrase}\" reads as a condition, so there is nothing left to group by. Which field should the results be grouped by?"),
+                    alternatives: self.closest(&phrase, |f| self.is_groupable(f), 4),
+                });
+            }
             let field = match field {
                 Some(f) => Some(f),
                 None => {
@@ -670,6 +702,9 @@ impl Reader<'_> {
                 Some(adj_fields[0].clone())
             } else if adj_fields.len() > 1 && self.narrow_by_words(adj_fields.clone()).len() == 1 {
                 Some(self.narrow_by_words(adj_fields.clone())[0].clone())
+            } else if let Some(f) = matches!(adj.as_str(), "new" | "old" | "young").then(|| self.creation_field()).flatten() {
+                // "the oldest painting": a thing's age runs from when it was made.
+                Some(f)
             } else if matches!(adj.as_str(), "new" | "early" | "old" | "young") && !self.date_fields().is_empty() {
                 // "the latest tickets": the only date, or the one the user picks.
                 let phrase = self.phrase(s.start, s.end);
@@ -686,7 +721,7 @@ impl Reader<'_> {
             {
                 self.consume(mi, format!("ranked by {field}"));
             }
-            let is_date = self.kind(&field) == FieldKind::Date;
+            let is_date = self.kind(&field) == FieldKind::Date || self.year_fields().contains(&field);
             let desc = if is_date && matches!(adj.as_str(), "old" | "young") { !s.desc } else { s.desc };
             let op = if desc { "max" } else { "min" };
             if !self.plan.groups.is_empty() {

@@ -99,8 +99,21 @@ fn a_person_kept_in_two_name_fields_is_grouped_by_both() {
     // A ranking of such pairs cannot be read off nested buckets: it asks.
     let run = ask(&engine, dir.path(), "Which rider has the most rentals?", opts());
     assert_eq!(run.answer.status, Status::NeedsClarification);
+    // "each Lima rider": the words of the groups went to a condition; it asks, never drops
+    // the grouping.
+    let run = ask(&engine, dir.path(), "How many rentals does each Lima rider have?", opts());
+    assert_eq!(run.answer.status, Status::NeedsClarification, "{}", run.answer.query_summary);
     // Said by one half, that half is the group.
     let run = answered(&engine, dir.path(), "How many rentals per rider first name?");
     let (_, rows, _) = crate::eval::answer_rows(&run.answer);
     assert_eq!(rows.len(), 3, "{rows:?}");
+}
+
+#[test]
+fn the_oldest_thing_is_the_earliest_made() {
+    let dir = tempfile::tempdir().unwrap();
+    let (engine, records) = rentals(dir.path());
+    let run = answered(&engine, dir.path(), "Which are the two oldest bikes?");
+    let min = records.iter().map(|r| r["yearMade"].as_i64().unwrap()).min().unwrap();
+    assert!(run.answer.hits.iter().all(|h| h["yearMade"].as_i64() == Some(min)), "by the year made, not the rental date: {}", run.answer.query_summary);
 }

@@ -322,6 +322,62 @@ impl Reader<'_> {
     }
 
     /// Every table the outer query reads.
+    /// Verb `w` is of the family of a column of a table the query reads that the query does not
+    /// use ("donors who were referred by someone" and `referred_by_donor_id`): a condition the
+    /// plan did not place, not a word relating two tables.
+    fn names_unused_column(&self, w: &str) -> bool {
+        if w.len() < 5 {
+            return false;
+        }
+        let fam = qa_core::text::word_family(w);
+        let used: Vec<ColRef> = self.q.select.iter().chain(self.q.group_by.iter()).filter_map(|e| e.column().cloned()).collect();
+        fn tests(f: &Cond, c: &ColRef) -> bool {
+            match f {
+                Cond::Or { any } => any.iter().any(|x| tests(x, c)),
+                other => other.col() == Some(c),
+            }
+        }
+        let in_filters = |c: &ColRef| self.q.filters.iter().any(|f| tests(f, c));
+        self.needed().iter().any(|t| {
+            self.schema.collection(t).is_some_and(|c| {
+                c.fields.iter().any(|f| {
+                    let col = ColRef::new(&c.name, &f.name);
+                    // A key or a flag the verb names; a date a verb names ("enrolled" of
+                    // `enrolled_on`) only dates what the verb relates.
+                    let key_or_flag = f.kind == qa_question::FieldKind::Flag || f.key == qa_question::KeyRole::Foreign;
+                    key_or_flag && qa_question::names::name_words(&f.name).iter().any(|x| x.len() >= 5 && qa_core::text::word_family(x) == fam) && !used.contains(&col) && !in_filters(&col)
+                })
+            })
+        })
+    }
+
+    /// A column of a table the query reads that stores `word` as a whole value and that no
+    /// condition of the query tests.
+    fn untested_value_column(&self, word: &str) -> Option<ColRef> {
+        fn tests(f: &Cond, c: &ColRef) -> bool {
+            match f {
+                Cond::Or { any } => any.iter().any(|x| tests(x, c)),
+                Cond::InSub { query, .. } | Cond::Sub { query, .. } if query.filters.iter().any(|x| tests(x, c)) => true,
+                other => other.col() == Some(c),
+            }
+        }
+        let mut tables = self.needed();
+        for t in tables.clone() {
+            if let Some(p) = self.ctx.join_path(&self.q.table, &t) {
+                tables.extend(p.into_iter().map(|s| s.to_table));
+            }
+        }
+        for f in &self.q.filters {
+            if let Cond::InSub { query, .. } | Cond::Sub { query, .. } = f {
+                tables.extend(query.tables());
+            }
+        }
+        tables.iter().find_map(|t| {
+            let c = self.schema.collection(t)?;
+            c.fields.iter().find(|f| f.values.iter().any(|v| v.eq_ignore_ascii_case(word))).map(|f| ColRef::new(&c.name, &f.name)).filter(|col| !self.q.filters.iter().any(|f| tests(f, col)))
+        })
+    }
+
     fn needed(&self) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
         let mut add = |t: &str| {
@@ -708,6 +764,17 @@ impl Reader<'_> {
                 self.penalties.push((format!("\"{words}\" names a column the query does not show"), 0.5));
             }
         }
+        // "the available units" where `status` holds 'available': a word too common to link is
+        // still a stored value of a table the query reads; untested, it is a condition dropped.
+        for i in 0..self.n() {
+            let w = self.word(i).to_string();
+            if self.ledger.is_used(i) || self.ledger.is_content(i) || w.len() < 4 || !self.a.tokens[i].is_word() {
+                continue;
+            }
+            if let Some(col) = self.untested_value_column(&w) {
+                self.penalties.push((format!("\"{w}\" is a stored value of {col} that the query does not test"), 0.5));
+            }
+        }
         // A verb next to a used word relates what the plan joins or tests ("singers who
         // performed in …", "cartoons written by …", "languages spoken in …").
         for i in 0..self.n() {
@@ -720,7 +787,7 @@ impl Reader<'_> {
             // A participle right before the rows' name describes them ("operating turbines",
             // "cancelled interviews"): a condition nothing placed, not a relation.
             let attributive = (w.ends_with("ing") || w.ends_with("ed")) && self.ledger.role(i + 1).is_some_and(|r| r.starts_with("table ") && !r.contains(" ("));
-            if !super::read::is_light_verb(&w) || noun || attributive {
+            if !super::read::is_light_verb(&w) || noun || attributive || self.names_unused_column(&w) {
                 continue;
             }
             // Between two used words of one sentence: "languages spoken in Aruba", "cartoons

@@ -4,7 +4,7 @@
 //! "cheapest first", "alphabetically") and what is shown.
 
 use qa_question::cues::{AggWord, Superlative};
-use qa_question::link::Target;
+use qa_question::link::{How, Target};
 use qa_question::FieldKind;
 
 use super::entity::Shown;
@@ -420,6 +420,19 @@ impl Reader<'_> {
                 self.q.table = c.table.clone();
                 return Expr::Agg { func: AggFunc::Sum, col: Some(c) };
             }
+            // "the total number of units requested" of an integer `units_requested`: the column
+            // counts things itself, so its number is its sum (a count of its distinct values
+            // would be a number nobody asked for).
+            let total = end >= 2 && (self.word(end - 3) == "total" || self.word(end - 2) == "total");
+            if !distinct
+                && total
+                && let Some(c) = self.field(mi).filter(|_| !self.names_table(mi) && matches!(self.ms[mi].best().how, How::Name | How::Core | How::Synonym))
+                && self.schema.field(&c.table, &c.column).is_some_and(|f| f.key == qa_question::KeyRole::None && f.kind == FieldKind::Integer)
+            {
+                self.consume(mi, format!("SUM({c})"));
+                self.q.table = c.table.clone();
+                return Expr::Agg { func: AggFunc::Sum, col: Some(c) };
+            }
             if (distinct || non_key)
                 && let Some(c) = self.field(mi).filter(|_| !self.names_table(mi))
             {
@@ -462,6 +475,19 @@ impl Reader<'_> {
                 Some(n) if flag_of_next(self, n) => n,
                 _ => first,
             };
+            // "each trauma center" of `is_trauma_center`, "each phlebotomist" of a `role` value:
+            // the rows with the flag or the value are the groups; the flag or the value is
+            // their condition (placed with the other conditions).
+            let flag_table = self.field(first).filter(|c| self.kind(c) == FieldKind::Flag).map(|c| c.table.clone());
+            let value_table = matches!(self.ms[first].best().target, Target::Value { .. }).then(|| self.ms[first].best().target.collection().to_string());
+            if let Some(t) = flag_table.or(value_table) {
+                let key = Key::Rows(t.clone());
+                self.mark(g.start..g.end, format!("group by {t}"));
+                if !out.iter().any(|(k, _)| *k == key) {
+                    out.push((key, self.word(g.end - 1) == "by"));
+                }
+                continue;
+            }
             // "per branch city": the column of the table named before it.
             let mi = match self.head_at(target) {
                 Some(h) if h != first && self.names_table(first) && !self.names_table(h) => {

@@ -22,13 +22,14 @@ fn removals() -> SchemaContext {
                         col("customer_since", "text", &["2019-04-02", "2021-11-30"]),
                         col("founded_year", "integer", &[]),
                         col("is_key_account", "boolean", &["false", "true"]),
+                        col("referred_by_customer_id", "integer", &[]),
                     ],
-                    vec![],
+                    vec![fk("referred_by_customer_id", "customers", "customer_id")],
                 ),
                 t(
                     "estimators",
                     "estimator_id",
-                    vec![col("estimator_id", "integer", &[]), col("first_name", "text", &[]), col("last_name", "text", &[]), col("is_senior", "integer", &["0", "1"])],
+                    vec![col("estimator_id", "integer", &[]), col("first_name", "text", &[]), col("last_name", "text", &[]), col("is_senior", "integer", &["0", "1"]), col("role", "text", &["surveyor", "planner"])],
                     vec![],
                 ),
                 t(
@@ -39,6 +40,7 @@ fn removals() -> SchemaContext {
                         col("customer_id", "integer", &[]),
                         col("stage", "text", &["enquiry", "quote", "survey", "booked"]),
                         col("created_on", "text", &["2025-02-01", "2025-06-14"]),
+                        col("boxes_packed", "integer", &[]),
                     ],
                     vec![fk("customer_id", "customers", "customer_id")],
                 ),
@@ -59,7 +61,7 @@ fn removals() -> SchemaContext {
                 t(
                     "vans",
                     "van_id",
-                    vec![col("van_id", "integer", &[]), col("depot_id", "integer", &[]), col("plate", "text", &[]), col("retired_on", "text", &["2024-05-01"])],
+                    vec![col("van_id", "integer", &[]), col("depot_id", "integer", &[]), col("plate", "text", &[]), col("retired_on", "text", &["2024-05-01"]), col("status", "text", &["available", "in_service", "sold"])],
                     vec![fk("depot_id", "depots", "depot_id")],
                 ),
                 t(
@@ -160,4 +162,26 @@ fn an_average_of_rows_with_conditions_and_a_far_category_ask() {
     assert!(o.confidence < CONFIDENCE_THRESHOLD, "a lower-case category two tables away: {:?}", o.coverage);
     let s = sql(&ctx, "How many quotes were made by video?");
     assert!(s.contains("quotes.method = 'video'"), "{s}");
+}
+
+#[test]
+fn groups_named_by_a_flag_or_a_value_are_rows_with_it() {
+    let ctx = removals();
+    let s = sql(&ctx, "How many requests has each key account made?");
+    assert!(s.contains("GROUP BY customers.\"name\"") && s.contains("customers.is_key_account = TRUE"), "{s}");
+    let s = sql(&ctx, "How many quotes has each surveyor written?");
+    assert!(s.contains("estimators.role = 'surveyor'") && s.contains("GROUP BY estimators.first_name, estimators.last_name"), "{s}");
+    let s = sql(&ctx, "What is the total number of boxes packed for each stage?");
+    assert!(s.contains("SUM(requests.boxes_packed)") && !s.contains("COUNT(DISTINCT"), "{s}");
+}
+
+#[test]
+fn a_condition_nothing_placed_is_never_dropped() {
+    let ctx = removals();
+    // "available" is too common a word to link, but it is a stored status of the vans read.
+    let o = on(&ctx, "List the plates of the available vans");
+    assert!(o.confidence < CONFIDENCE_THRESHOLD, "{:?}", o.coverage);
+    // "referred" names `referred_by_customer_id`, which the query does not use: no relation verb.
+    let o = on(&ctx, "List each customer who was referred by someone");
+    assert!(o.confidence < CONFIDENCE_THRESHOLD, "{:?}", o.coverage);
 }
