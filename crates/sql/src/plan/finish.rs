@@ -321,7 +321,6 @@ impl Reader<'_> {
         }
     }
 
-    /// Every table the outer query reads.
     /// Verb `w` is of the family of a column of a table the query reads that the query does not
     /// use ("donors who were referred by someone" and `referred_by_donor_id`): a condition the
     /// plan did not place, not a word relating two tables.
@@ -331,13 +330,7 @@ impl Reader<'_> {
         }
         let fam = qa_core::text::word_family(w);
         let used: Vec<ColRef> = self.q.select.iter().chain(self.q.group_by.iter()).filter_map(|e| e.column().cloned()).collect();
-        fn tests(f: &Cond, c: &ColRef) -> bool {
-            match f {
-                Cond::Or { any } => any.iter().any(|x| tests(x, c)),
-                other => other.col() == Some(c),
-            }
-        }
-        let in_filters = |c: &ColRef| self.q.filters.iter().any(|f| tests(f, c));
+        let in_filters = |c: &ColRef| self.q.filters.iter().any(|f| tests_column(f, c));
         self.needed().iter().any(|t| {
             self.schema.collection(t).is_some_and(|c| {
                 c.fields.iter().any(|f| {
@@ -354,13 +347,6 @@ impl Reader<'_> {
     /// A column of a table the query reads that stores `word` as a whole value and that no
     /// condition of the query tests.
     fn untested_value_column(&self, word: &str) -> Option<ColRef> {
-        fn tests(f: &Cond, c: &ColRef) -> bool {
-            match f {
-                Cond::Or { any } => any.iter().any(|x| tests(x, c)),
-                Cond::InSub { query, .. } | Cond::Sub { query, .. } if query.filters.iter().any(|x| tests(x, c)) => true,
-                other => other.col() == Some(c),
-            }
-        }
         let mut tables = self.needed();
         for t in tables.clone() {
             if let Some(p) = self.ctx.join_path(&self.q.table, &t) {
@@ -374,10 +360,11 @@ impl Reader<'_> {
         }
         tables.iter().find_map(|t| {
             let c = self.schema.collection(t)?;
-            c.fields.iter().find(|f| f.values.iter().any(|v| v.eq_ignore_ascii_case(word))).map(|f| ColRef::new(&c.name, &f.name)).filter(|col| !self.q.filters.iter().any(|f| tests(f, col)))
+            c.fields.iter().find(|f| f.values.iter().any(|v| v.eq_ignore_ascii_case(word))).map(|f| ColRef::new(&c.name, &f.name)).filter(|col| !self.q.filters.iter().any(|f| tests_column(f, col)))
         })
     }
 
+    /// Every table the outer query reads.
     fn needed(&self) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
         let mut add = |t: &str| {
@@ -939,4 +926,13 @@ pub(super) fn role_table(role: &str) -> Option<&str> {
     }
     let token = role.split([' ', '(']).find(|t| t.contains('.') && !t.starts_with(|c: char| c.is_ascii_digit() || c == '\'' || c == '['))?;
     token.split_once('.').map(|(t, _)| t)
+}
+
+/// Condition `f` tests column `c`: itself, in an `OR`, or inside its sub-query.
+fn tests_column(f: &Cond, c: &ColRef) -> bool {
+    match f {
+        Cond::Or { any } => any.iter().any(|x| tests_column(x, c)),
+        Cond::InSub { query, .. } | Cond::Sub { query, .. } if query.filters.iter().any(|x| tests_column(x, c)) => true,
+        other => other.col() == Some(c),
+    }
 }
