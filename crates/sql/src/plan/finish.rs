@@ -140,17 +140,7 @@ impl Reader<'_> {
     /// appointment"); a table the plan already reads, or a parent of it, is a join hint.
     fn related_tables(&mut self) {
         let Some(entity) = self.entity.clone() else { return };
-        let mut reached = self.needed();
-        for t in reached.clone() {
-            if let Some(p) = self.ctx.join_path(&self.q.table, &t) {
-                reached.extend(p.into_iter().map(|s| s.to_table));
-            }
-        }
-        for f in &self.q.filters {
-            if let Cond::InSub { query, .. } | Cond::Sub { query, .. } = f {
-                reached.extend(query.tables());
-            }
-        }
+        let reached = self.tables_reached();
         for mi in 0..self.ms.len() {
             if self.used[mi] || self.entity_mentions.contains(&mi) {
                 continue;
@@ -347,21 +337,27 @@ impl Reader<'_> {
     /// A column of a table the query reads that stores `word` as a whole value and that no
     /// condition of the query tests.
     fn untested_value_column(&self, word: &str) -> Option<ColRef> {
-        let mut tables = self.needed();
-        for t in tables.clone() {
+        self.tables_reached().iter().find_map(|t| {
+            let c = self.schema.collection(t)?;
+            c.fields.iter().find(|f| f.values.iter().any(|v| v.eq_ignore_ascii_case(word))).map(|f| ColRef::new(&c.name, &f.name)).filter(|col| !self.q.filters.iter().any(|f| tests_column(f, col)))
+        })
+    }
+
+    /// The tables the query reads: the outer query's, those on the join paths to them, and
+    /// those of its sub-queries.
+    fn tables_reached(&self) -> Vec<String> {
+        let mut reached = self.needed();
+        for t in reached.clone() {
             if let Some(p) = self.ctx.join_path(&self.q.table, &t) {
-                tables.extend(p.into_iter().map(|s| s.to_table));
+                reached.extend(p.into_iter().map(|s| s.to_table));
             }
         }
         for f in &self.q.filters {
             if let Cond::InSub { query, .. } | Cond::Sub { query, .. } = f {
-                tables.extend(query.tables());
+                reached.extend(query.tables());
             }
         }
-        tables.iter().find_map(|t| {
-            let c = self.schema.collection(t)?;
-            c.fields.iter().find(|f| f.values.iter().any(|v| v.eq_ignore_ascii_case(word))).map(|f| ColRef::new(&c.name, &f.name)).filter(|col| !self.q.filters.iter().any(|f| tests_column(f, col)))
-        })
+        reached
     }
 
     /// Every table the outer query reads.
