@@ -280,7 +280,21 @@ impl EsPlan {
                         }
                         json!({"terms": t})
                     }
-                    Group::Calendar { field, interval } => json!({"date_histogram": {"field": field, "calendar_interval": interval}}),
+                    // Buckets labelled at their grain ("2025-03" for a month), as a reader
+                    // writes them.
+                    Group::Calendar { field, interval } => {
+                        let mut h = json!({"field": field, "calendar_interval": interval});
+                        let format = match interval.as_str() {
+                            "month" | "1M" => Some("yyyy-MM"),
+                            "year" | "1y" => Some("yyyy"),
+                            "day" | "1d" | "week" | "1w" => Some("yyyy-MM-dd"),
+                            _ => None,
+                        };
+                        if let Some(f) = format {
+                            h["format"] = json!(f);
+                        }
+                        json!({"date_histogram": h})
+                    }
                 };
                 if let Some(sub) = inner.take() {
                     agg["aggs"] = sub;

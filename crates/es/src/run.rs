@@ -346,3 +346,5 @@ fn page_of(offset: usize, size: usize, returned: usize, total: u64) -> Page {
 mod tests;
 #[cfg(test)]
 mod tests_rentals;
+#[cfg(test)]
+mod tests_couriers;

@@ -95,6 +95,15 @@ const BOUNDARY: &[&str] = &[
     "along", "together", "grouped", "under", "over", "within", "without", "except", "only", "please", "too", "as",
 ];
 
+/// Bytes `start..end` of `question` lie inside one whitespace-free word that joins letters and
+/// digits with hyphens (a code such as "B-2025-031").
+fn in_code(question: &str, start: usize, end: usize) -> bool {
+    let from = question[..start].rfind(char::is_whitespace).map_or(0, |k| k + 1);
+    let to = question[end..].find(char::is_whitespace).map_or(question.len(), |k| end + k);
+    let word = question[from..to].trim_end_matches(['.', ',', '?', '!', ';', ':', ')']).trim_start_matches(['(', '"', '\'']);
+    word.len() > end - start && word.contains('-') && word.chars().any(|c| c.is_ascii_alphabetic())
+}
+
 /// Read `question`; relative dates are relative to `today`.
 pub fn analyse(question: &str, today: NaiveDate) -> Analysis {
     let mut tokens = tokens::tokenize(question);
@@ -107,6 +116,8 @@ pub fn analyse(question: &str, today: NaiveDate) -> Analysis {
     }
     let quantities = numbers::quantities(&tokens);
     let mut dates = dates::find_dates(&tokens, today);
+    // "batch B-2025-031", "POL-2024-0012": a year inside a code is part of the code.
+    dates.retain(|d| !in_code(question, tokens[d.start].start, tokens[d.end - 1].end));
     // "more than 2000 participants": a count, not the year 2000.
     dates.retain(|d| !(d.grain == Grain::Year && d.end == d.start + 1 && d.start > 0 && NUMERIC_CUES.contains(&tokens[d.start - 1].lower.as_str()) && !tokens[d.start - 1].lower.eq("of")));
     let mut date_tokens = vec![false; tokens.len()];
@@ -252,7 +263,9 @@ fn projection(t: &[Token], sentences: &[(usize, usize)]) -> Option<Projection> {
             let sep = t[k].is_symbol(',') || matches!(x, "and" | "&" | "plus") || (x == "as" && w(k + 1) == "well" && w(k + 2) == "as");
             // "titles of songs and names of singers": "of" inside items that each have one.
             let inner_of = x == "of" && of_in_each_item(t, k, e);
-            if !inner_of && (sep || BOUNDARY.contains(&x) || t[k].kind == TokenKind::Symbol || t[k].number().is_some() && !trailing) {
+            // "the vessels built before 2005": a participle that opens a clause ends the item.
+            let clause = k > cur && (qa_core::text::is_participle(x) || matches!(x, "built" | "made" | "sold" | "held" | "bought" | "paid" | "sent" | "run" | "taken" | "given")) && BOUNDARY.contains(&w(k + 1));
+            if !inner_of && (sep || clause || BOUNDARY.contains(&x) || t[k].kind == TokenKind::Symbol || t[k].number().is_some() && !trailing) {
                 if k > cur {
                     items.push(Item { start: cur, end: k, head: None });
                 }
@@ -274,20 +287,14 @@ fn projection(t: &[Token], sentences: &[(usize, usize)]) -> Option<Projection> {
         if k >= e && k > cur && k - cur <= 4 {
             items.push(Item { start: cur, end: k, head: None });
         }
-        // "first and last name", "first, middle, and last names": the head of the next longer
-        // item may be shared (the linker tries the word alone first).
-        for j in (0..items.len().saturating_sub(1)).rev() {
-            if items[j].end - items[j].start == 1 {
-                let next = &items[j + 1];
-                items[j].head = if next.end - next.start >= 2 { Some(next.end - 1) } else { next.head };
-            }
-        }
         if items.is_empty() {
             continue;
         }
         let end = items.last().map(|it| it.end).unwrap_or(start);
         // "List the crew of the MS Havorn with their roles": what is listed "with their" each.
-        if let Some(k) = (end..e.saturating_sub(2)).find(|&k| w(k) == "with" && matches!(w(k + 1), "their" | "its")) {
+        // (Also after a comma: "List the disputed claims reported in 2025, with the claim
+        // number and the policy number".)
+        if let Some(k) = (end..e.saturating_sub(2)).find(|&k| w(k) == "with" && (matches!(w(k + 1), "their" | "its") || (k > 0 && t[k - 1].is_symbol(',') && w(k + 1) == "the"))) {
             let mut cur = k + 2;
             let mut j = cur;
             while j <= e {
@@ -307,6 +314,15 @@ fn projection(t: &[Token], sentences: &[(usize, usize)]) -> Option<Projection> {
                     break;
                 }
                 j += 1;
+            }
+        }
+        // "first and last name", "first, middle, and last names": the head of the next longer
+        // item may be shared (the linker tries the word alone first).
+        for j in (0..items.len().saturating_sub(1)).rev() {
+            // (Only within one list: "vessels …, with their year built" shares nothing.)
+            if items[j].end - items[j].start == 1 && items[j + 1].start <= items[j].end + 3 {
+                let next = &items[j + 1];
+                items[j].head = if next.end - next.start >= 2 { Some(next.end - 1) } else { next.head };
             }
         }
         // "the name of each teacher and what course they teach": a question word after "and"
@@ -376,6 +392,21 @@ fn literals(t: &[Token], sentences: &[(usize, usize)]) -> Vec<Literal> {
     out
 }
 
+/// "the most late deliveries", "the most disputed claims": a superlative's adjective that is
+/// a flag's word (`delivered_late`, `was_disputed`) is the rows' condition, and "most" counts
+/// them. `is_flag_word(i)` says whether token `i` reads as a flag.
+pub fn release_flag_adjectives(a: &mut Analysis, is_flag_word: impl Fn(usize) -> bool) {
+    for s in a.superlatives.iter_mut() {
+        let last = s.end.saturating_sub(1);
+        let most = last > s.start && matches!(a.tokens[last - 1].lower.as_str(), "most" | "least" | "fewest");
+        if s.adjective.is_some() && !s.mode && most && is_flag_word(last) {
+            s.adjective = None;
+            s.end = last;
+            s.target = last;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -397,6 +428,28 @@ mod tests {
                     .collect()
             })
             .unwrap_or_default()
+    }
+
+    #[test]
+    fn years_in_codes_starting_in_and_flag_adjectives() {
+        // A year inside a code is part of the code; one said alone is a date.
+        assert!(a("What did batch B-2025-031 cost?").dates.is_empty());
+        assert_eq!(a("Batches of 2025").dates.len(), 1);
+        // "starting in 2025" is within 2025, "starting 2025" opens a range.
+        let d = &a("policies starting in 2025").dates[0];
+        assert_eq!((d.from, d.to), (NaiveDate::from_ymd_opt(2025, 1, 1), NaiveDate::from_ymd_opt(2025, 12, 31)));
+        assert!(a("policies starting 2025").dates[0].to.is_none());
+        // "the most late parcels": "late" leaves the ranking when it reads as a flag.
+        let mut x = a("Which country had the most late parcels?");
+        assert_eq!(x.superlatives[0].adjective.as_deref(), Some("new"));
+        release_flag_adjectives(&mut x, |i| i == 5);
+        assert_eq!((x.superlatives[0].adjective.as_deref(), x.superlatives[0].end), (None, 5));
+    }
+
+    #[test]
+    fn lists_after_a_comma_and_clauses_in_items() {
+        assert_eq!(items("List the disputed claims, with the claim number and the policy number."), ["disputed claims", "claim number", "policy number"]);
+        assert_eq!(items("List the vessels built before 2005, with their year built."), ["vessels", "year built"]);
     }
 
     #[test]
@@ -430,3 +483,4 @@ mod tests {
         assert_eq!(lits, ["SHP-001751"]);
     }
 }
+

@@ -259,6 +259,9 @@ fn date_at(t: &[Token], i: usize, today: NaiveDate) -> Option<DateMention> {
     }
     // Open ranges.
     let open = match w {
+        // "policies starting in 2025" start within 2025; "starting 2025", "starting from
+        // 2025" open a range.
+        "starting" if matches!(next, "in" | "on" | "during") => None,
         "since" | "starting" => Some((true, true)),
         "after" | "later" => Some((true, false)),
         "before" | "earlier" | "prior" => Some((false, false)),

@@ -179,6 +179,26 @@ fn weak_value(words: &[String]) -> bool {
     words.is_empty() || (words.len() == 1 && (words[0].chars().count() < 2 || text::is_stop(&words[0]) || is_function_word(&words[0]))) || words.iter().all(|w| w.chars().all(|c| c.is_ascii_digit() || c == '.' || c == '-'))
 }
 
+/// English words of opposite states, for flags named by one of them.
+const FLAG_OPPOSITES: &[(&str, &str)] = &[
+    ("passed", "failed"),
+    ("pass", "fail"),
+    ("successful", "failed"),
+    ("accepted", "rejected"),
+    ("accepted", "declined"),
+    ("approved", "rejected"),
+    ("approved", "declined"),
+    ("open", "closed"),
+    ("present", "absent"),
+    ("won", "lost"),
+    ("alive", "dead"),
+    ("online", "offline"),
+    ("enabled", "disabled"),
+    ("visible", "hidden"),
+    ("included", "excluded"),
+    ("public", "private"),
+];
+
 impl<'a> Linker<'a> {
     /// Index `schema`'s names, synonyms, values and aliases.
     pub fn new(schema: &'a SourceSchema) -> Linker<'a> {
@@ -226,6 +246,13 @@ impl<'a> Linker<'a> {
                             l.add(&[neg], Entry { target: target.clone(), weight: f.weight * 0.95, how, negated: true });
                         }
                         l.add(&["non".to_string(), w.clone()], Entry { target: target.clone(), weight: f.weight * 0.95, how, negated: true });
+                        // Its opposite in plain English: "failed" of `passed`, "rejected" of
+                        // `is_approved`.
+                        for (a, b) in FLAG_OPPOSITES.iter().flat_map(|&(a, b)| [(a, b), (b, a)]) {
+                            if w == a {
+                                l.add(&[b.to_string()], Entry { target: target.clone(), weight: f.weight * 0.95, how, negated: true });
+                            }
+                        }
                     }
                     // A flag named for a state ("in_stock", "on_duty"): its opposite is said
                     // "out of stock", "off duty".
@@ -848,7 +875,17 @@ pub fn cover(links: &[Link], n_tokens: usize) -> Vec<Mention> {
         match best[i].1 {
             Some((s, e)) => {
                 let mut ls: Vec<Link> = links.iter().filter(|l| l.start == s && l.end == e).cloned().collect();
+                // A word that names a table by its whole name and equals a stored value
+                // elsewhere ("the first names of the policyholders", where a payee type holds
+                // 'policyholder') names the table first: the rows a question is about come from
+                // its nouns; the value stays a reading for the planner to weigh.
                 ls.sort_by(|a, b| b.score.partial_cmp(&a.score).unwrap_or(std::cmp::Ordering::Equal));
+                if matches!(ls.first(), Some(l) if matches!(l.target, Target::Value { .. }))
+                    && let Some(k) = ls.iter().position(|l| l.how == How::Name && matches!(l.target, Target::Collection { .. }) && l.score >= ls[0].score)
+                {
+                    let table = ls.remove(k);
+                    ls.insert(0, table);
+                }
                 ls.dedup_by(|a, b| a.target == b.target && a.negated == b.negated);
                 out.push(Mention { start: s, end: e, links: ls });
                 i = e;

@@ -304,6 +304,17 @@ pub fn forms(name: &str, synonyms: &[String]) -> Vec<NameForm> {
     out
 }
 
+/// The one-word forms of a phrasal verb ("picked up" → "pickup", "checked in" → "checkin"),
+/// as field names write them (`pickup_date`, `checkin_at`); empty when `particle` is none.
+pub fn phrasal_forms(verb: &str, particle: &str) -> Vec<String> {
+    if !matches!(particle, "up" | "in" | "out" | "off" | "on" | "over" | "down" | "back") {
+        return Vec::new();
+    }
+    let mut out: Vec<String> = qa_core::text::verb_lemmas(verb).into_iter().chain(std::iter::once(verb.to_string())).map(|l| format!("{l}{particle}")).collect();
+    out.dedup();
+    out
+}
+
 /// The thing a classifier field classifies (`property_type` → property, `vehicleCategory` →
 /// vehicle): in a collection of one kind of record, what its records are.
 pub fn classified_noun(name: &str) -> Option<String> {
@@ -322,6 +333,13 @@ pub fn value_words(value: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn phrasal_verbs_as_one_word() {
+        assert!(phrasal_forms("picked", "up").contains(&"pickup".to_string()));
+        assert!(phrasal_forms("checked", "in").contains(&"checkin".to_string()));
+        assert!(phrasal_forms("picked", "the").is_empty());
+    }
 
     #[test]
     fn a_classifier_names_what_it_classifies() {

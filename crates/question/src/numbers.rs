@@ -71,6 +71,8 @@ const UNITS: &[(&[&str], &str, Dimension, f64)] = &[
     (&["%", "percent", "pct", "per cent"], "pct", Dimension::Percent, 1.0),
     (&["m3", "m³", "cubic"], "m3", Dimension::Volume, 1.0),
     (&["l", "litre", "litres", "liter", "liters"], "l", Dimension::Volume, 0.001),
+    (&["hl", "hectolitre", "hectolitres", "hectoliter", "hectoliters"], "hl", Dimension::Volume, 0.1),
+    (&["ml", "millilitre", "millilitres", "milliliter", "milliliters"], "ml", Dimension::Volume, 1e-6),
     (&["sqm", "m2", "m²", "sq.m", "sqmt"], "m2", Dimension::Area, 1.0),
     (&["sqft", "ft2", "ft²"], "ft2", Dimension::Area, 0.092_903),
     (&["km2", "km²", "sqkm"], "km2", Dimension::Area, 1e6),

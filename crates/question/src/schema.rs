@@ -156,6 +156,19 @@ pub struct SourceSchema {
 }
 
 impl SourceSchema {
+    /// `w` says a flag by itself: the flag's whole name without its prefix (`is_seasonal`), or
+    /// the state word after a participle (`delivered_late`).
+    pub fn is_flag_word(&self, w: &str) -> bool {
+        self.collections.iter().flat_map(|c| c.fields.iter()).any(|f| {
+            f.kind == crate::FieldKind::Flag
+                && match crate::names::name_words(&f.name).iter().skip_while(|x| crate::names::FLAG_PREFIXES.contains(&x.as_str())).cloned().collect::<Vec<_>>().as_slice() {
+                    [one] => one == w,
+                    [v, s] => v.ends_with("ed") && s == w,
+                    _ => false,
+                }
+        })
+    }
+
     /// The collection of that name (any case).
     pub fn collection(&self, name: &str) -> Option<&Collection> {
         self.collections.iter().find(|c| c.name.eq_ignore_ascii_case(name))

@@ -38,10 +38,12 @@ impl Reader<'_> {
         self.units_and_time_words();
         self.entity_nouns();
         self.key_words();
+        // (Prose conditions first, so that "the box or carton" is one condition either of
+        // whose words holds.)
+        self.prose_words();
         self.or_between_filters();
         self.grammar_words();
         self.relation_verbs();
-        self.prose_words();
         self.leftovers()
     }
 
@@ -63,7 +65,13 @@ impl Reader<'_> {
             let had = matches!(before.as_str(), "have" | "has" | "had" | "having" | "with" | "feature" | "features" | "featuring" | "include" | "includes" | "including" | "offer" | "offers" | "offering");
             let of_records = self.ledger.role(e).is_some_and(|r| r.starts_with("index "));
             let negated = (b.saturating_sub(3)..b).any(|i| matches!(self.word(i), "no" | "not" | "without" | "never" | "lack" | "lacking" | "n't"));
-            if !(had || of_records) || negated {
+            // "notes that mention a barking dog", "the driver noted …", "notes say the box was
+            // damaged": a verb of saying before the words, or the prose field named.
+            let said = (b.saturating_sub(4)..b).any(|i| {
+                qa_core::text::verb_lemmas(self.word(i)).iter().chain(std::iter::once(&self.word(i).to_string())).any(|l| matches!(l.as_str(), "mention" | "say" | "said" | "note" | "noted" | "describe" | "report" | "contain" | "read" | "state"))
+            });
+            let field_named = self.ms.iter().any(|m| m.best().target.field() == Some(field.as_str()) && matches!(m.best().how, How::Name | How::Core | How::Synonym));
+            if !(had || of_records || said || field_named) || negated {
                 continue;
             }
             let text = self.phrase(s, e);

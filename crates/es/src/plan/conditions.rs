@@ -495,6 +495,17 @@ impl Reader<'_> {
                 return Ok(Some((f, None)));
             }
         }
+        // A phrasal verb before it that a date field's name writes as one word ("picked up in
+        // March" of `pickup_date`).
+        for i in 0..start.saturating_sub(1) {
+            let forms = names::phrasal_forms(self.word(i), self.word(i + 1));
+            let named: Vec<&String> = dates.iter().filter(|f| names::name_words(f).iter().any(|x| forms.contains(x))).collect();
+            if let [one] = named.as_slice() {
+                let f = (*one).clone();
+                self.mark(i..i + 2, format!("{f} (its verb)"));
+                return Ok(Some((f, None)));
+            }
+        }
         // A verb of a date field's family elsewhere ("tickets resolved … in 2024").
         let verbs: Vec<(String, usize)> = (0..self.ms.len()).filter(|&mi| !self.used[mi] && self.is_verb_mention(mi)).filter_map(|mi| date_of(self, mi).map(|f| (f, mi))).collect();
         if let Some((f, mi)) = verbs.first().filter(|(f, _)| verbs.iter().all(|(g, _)| g == f)) {
@@ -644,6 +655,9 @@ impl Reader<'_> {
             .filter(|l| matches!(&l.target, Target::Field { field, .. } if self.kind(field) == FieldKind::Flag))
             .filter(|l| match l.how {
                 How::Name | How::Core | How::Synonym | How::Joined | How::Fuzzy | How::Acronym => true,
+                // "arrived late", "late deliveries" of `delivered_late`: the state word after a
+                // participle in the flag's name says the flag.
+                How::Head if self.ms[mi].end == start + 1 && l.target.field().is_some_and(|f| matches!(names::name_words(f).as_slice(), [v, s] if v.ends_with("ed") && *s == self.word(start))) => true,
                 How::Head | How::Part | How::Family => with || (participle && l.target == best.target),
                 _ => false,
             })
@@ -661,7 +675,8 @@ impl Reader<'_> {
             // "to resolve" is a verb, not the value 'resolved' misspelt.
             let s = self.ms[mi].start;
             if s > 0 && self.word(s - 1) == "to" && self.ms[mi].end == s + 1 {
-                values.retain(|l| !matches!(l.how, How::Fuzzy) && l.score >= 1.0);
+                // ("to Poland": a country's name said for its code stays a value.)
+                values.retain(|l| matches!(l.how, How::Alias | How::FieldValue | How::Lookup) || (!matches!(l.how, How::Fuzzy) && l.score >= 1.0));
             }
             let strong_value = values.iter().any(|l| matches!(l.how, How::FieldValue | How::Alias | How::Lookup));
             let take_flag = match &flag {

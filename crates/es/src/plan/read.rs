@@ -99,7 +99,10 @@ fn probe_text(a: &qa_question::Analysis, links: &[qa_question::Link], lookup: &m
 
 impl<'a> Reader<'a> {
     pub fn new(question: &str, input: &'a PlanInput<'a>, schema: &'a SourceSchema, lookup: Option<&mut dyn ValueLookup>) -> Reader<'a> {
-        let a = analyse(question, input.today);
+        let mut a = analyse(question, input.today);
+        // (Before linking: the linker reads no field inside a superlative.)
+        let words: Vec<String> = a.tokens.iter().map(|t| t.lower.clone()).collect();
+        qa_question::analysis::release_flag_adjectives(&mut a, |i| words.get(i).is_some_and(|w| schema.is_flag_word(w)));
         let linker = Linker::new(schema);
         let mut lookup = lookup;
         let mut links = linker.link(&a, match lookup {

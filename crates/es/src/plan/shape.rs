@@ -179,7 +179,10 @@ impl Reader<'_> {
                 self.plan.metric = Some(("cardinality".into(), exact));
                 continue;
             }
-            if let Some(mi) = self.ms.iter().position(|m| m.start == p).filter(|&mi| !self.used[mi] && !self.may_name_index(mi) && matches!(self.ms[mi].best().target, Target::Field { .. })) {
+            // (A word that is only part of a field's name — "deliveries" of `delivery_attempts`
+            // — names no quantity to add up and no field to count values of.)
+            let weak = |r: &Self, mi: usize| matches!(r.ms[mi].best().how, How::Part | How::Family) && r.ms[mi].best().score < 0.6;
+            if let Some(mi) = self.ms.iter().position(|m| m.start == p).filter(|&mi| !self.used[mi] && !self.may_name_index(mi) && matches!(self.ms[mi].best().target, Target::Field { .. }) && !weak(self, mi)) {
                 let code = |f: &str| qa_question::names::name_words(f).last().is_some_and(|w| matches!(w.as_str(), "no" | "nr" | "id" | "code" | "key" | "ref"));
                 if let Some(f) = self.measure_of(mi).filter(|f| !distinct && !code(f)) {
                     let role = format!("sum of {f}");
@@ -690,7 +693,9 @@ impl Reader<'_> {
                 continue;
             }
             let named = self.next_mention(s.end, 3);
-            let named_fields: Vec<String> = named.map(|mi| self.fields_of(mi).into_iter().map(|(f, ..)| f).filter(|f| self.is_measure(f) || self.kind(f) == FieldKind::Date).collect()).unwrap_or_default();
+            let named_fields: Vec<String> = named
+                .map(|mi| self.fields_of(mi).into_iter().filter(|(_, score, how)| !(matches!(how, How::Part | How::Family) && *score < 0.6)).map(|(f, ..)| f).filter(|f| self.is_measure(f) || self.kind(f) == FieldKind::Date).collect())
+                .unwrap_or_default();
             let has_nouns = measure_of(&adj).is_some_and(|(_, nouns, _)| !nouns.is_empty());
             let adj_fields = if has_nouns { self.adjective_fields(&adj) } else { Vec::new() };
             let both: Vec<String> = named_fields.iter().filter(|f| adj_fields.contains(f)).cloned().collect();

@@ -62,6 +62,14 @@ fn fields_said_naturally() {
 fn flags_negated_codes_families_and_typos() {
     let b = best("How many inactive members?");
     assert_eq!(b[0], ("inactive".into(), "NOT members.is_active".into()));
+    // Plain English opposites of a flag's state.
+    let b = best("How many vehicles are in service?");
+    assert!(!b.iter().any(|(_, t)| t.contains("retired")), "{b:?}");
+    let s = SourceSchema { collections: vec![Collection::new("checks", vec![Field::new("passed", FieldKind::Flag)])], relations: vec![], aliases: vec![] };
+    let a = crate::analysis::analyse("How many checks failed?", chrono::NaiveDate::from_ymd_opt(2026, 11, 26).unwrap());
+    let links = Linker::new(&s).link(&a, None);
+    assert!(links.iter().any(|l| l.words == ["failed"] && l.negated && l.target.field() == Some("passed")), "{links:?}");
+    assert!(s.is_flag_word("passed") && !s.is_flag_word("failed"));
     let b = best("How many members live in Canada (country code CA)?");
     assert!(b.contains(&("country code ca".into(), "members.country = 'CA'".into())), "{b:?}");
     // A short code needs capitals: "us" the pronoun is no country.

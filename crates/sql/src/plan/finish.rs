@@ -61,6 +61,7 @@ impl Reader<'_> {
         let mut fixes = Vec::new();
         self.join(&mut fixes);
         self.account();
+        self.audit();
         // A list without an order gets its key's order, so that pages are stable.
         let fans = self.q.joins.iter().any(|j| multiplies(self.ctx, j));
         if self.q.order_by.is_empty() && !self.q.aggregates() && self.q.group_by.is_empty() && !self.q.distinct && !fans && self.q.set_op.is_none()

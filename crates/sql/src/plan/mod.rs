@@ -18,9 +18,11 @@
 //! grouping, ranking), `order` (ordering), `finish` (joins, coverage, the outcome), `route` (routing
 //! score), `sql_coverage` (how much of the question an SQL text covers, for LLM candidates).
 
+mod audit;
 mod conditions;
 mod entity;
 mod finish;
+mod groups;
 pub(crate) mod ir;
 mod order;
 mod read;
@@ -32,6 +34,8 @@ pub(crate) mod sql_coverage;
 mod tests;
 #[cfg(test)]
 mod tests_quotes;
+#[cfg(test)]
+mod tests_tools;
 
 use serde::{Deserialize, Serialize};
 

@@ -57,7 +57,11 @@ pub(super) struct Reader<'a> {
 
 impl<'a> Reader<'a> {
     pub fn new(ctx: &'a SchemaContext, schema: &'a SourceSchema, question: &str, clar: &'a [Clarification], today: NaiveDate, lookup: Option<&mut dyn ValueLookup>) -> Reader<'a> {
-        let a = analyse(question, today);
+        let mut a = analyse(question, today);
+        // "the most disputed claims": a flag's word after "most" is a condition (before
+        // linking: the linker reads no field inside a superlative).
+        let words: Vec<String> = a.tokens.iter().map(|t| t.lower.clone()).collect();
+        qa_question::analysis::release_flag_adjectives(&mut a, |i| words.get(i).is_some_and(|w| schema.is_flag_word(w)));
         let linker = Linker::new(schema);
         let mut links = linker.link(&a, lookup);
         // A flag's name said in another order or with words between ("trained in first aid"
@@ -67,6 +71,15 @@ impl<'a> Reader<'a> {
         links.extend(scattered);
         links.sort_by(|x, y| x.start.cmp(&y.start).then(y.len().cmp(&x.len())).then(y.score.total_cmp(&x.score)));
         let ms = cover(&links, a.tokens.len());
+        // "how many kilograms", "how many hectolitres": an amount in a unit is a sum — unless
+        // the word names rows ("how many meters" of a `meters` table).
+        for g in a.aggregates.iter_mut().filter(|g| g.func == qa_question::cues::AggWord::Count && a.tokens.get(g.start).is_some_and(|t| t.lower == "how")) {
+            let unit = a.tokens.get(g.target).and_then(|t| qa_question::numbers::unit_of(&t.lower)).is_some_and(|u| u.dimension != qa_question::numbers::Dimension::Time);
+            let rows = ms.iter().any(|m| m.start == g.target && matches!(m.best().target, Target::Collection { .. }));
+            if unit && !rows {
+                g.func = qa_question::cues::AggWord::Sum;
+            }
+        }
         let ledger = Ledger::new(&a.tokens);
         let used = vec![false; ms.len()];
         Reader {
@@ -105,7 +118,9 @@ impl<'a> Reader<'a> {
 
     /// Skip filler words from `pos`.
     pub fn skip_filler(&self, mut pos: usize) -> usize {
-        while pos < self.n() && FILLER.contains(&self.word(pos)) {
+        // ("the total amount paid" of `amount_paid`: a filler word that opens a column's name
+        // is that name.)
+        while pos < self.n() && FILLER.contains(&self.word(pos)) && !self.ms.iter().any(|m| m.start == pos && m.end > pos + 1 && matches!(m.best().target, Target::Field { .. })) {
             pos += 1;
         }
         pos

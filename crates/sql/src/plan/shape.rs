@@ -55,7 +55,11 @@ impl Reader<'_> {
         for (k, by) in cued {
             if will_aggregate || !sups.is_empty() {
                 keys.push(k);
-            } else if !by && let Key::Col(c) = &k {
+            } else if !by && let Key::Col(c) = &k
+                // "the batch code and volume of every batch": a text column of the rows with
+                // too many values to sample (one per row) names the rows themselves.
+                && !(c.table.eq_ignore_ascii_case(&self.q.table) && self.ctx.table(&c.table).and_then(|t| t.column(&c.column)).is_some_and(|x| x.distinct.is_none() && x.kind() == crate::ColumnKind::Text))
+            {
                 // "the total price of the reservations in each currency": per values of a column
                 // with nothing counted or summed per value is not read.
                 self.penalties.push((format!("\"each {}\": nothing is counted or summed per value", c.column), 0.5));
@@ -274,6 +278,27 @@ impl Reader<'_> {
             if dates.len() == 1 {
                 self.mark(0..1, format!("show {}", dates[0]));
                 select.push(Expr::col(dates[0].clone()));
+            } else {
+                // "When was batch B-1 brewed, and when was it packaged?": each "when" asks for
+                // the date its verb names (`brewed_on`, `packaged_on`).
+                let whens: Vec<usize> = (0..self.n()).filter(|&i| self.word(i) == "when" && (i == 0 || matches!(self.word(i - 1), "and" | ","))).collect();
+                for (k, &w) in whens.iter().enumerate() {
+                    let end = whens.get(k + 1).copied().unwrap_or(self.n());
+                    let hit = (w + 1..end).find_map(|v| {
+                        let word = self.word(v);
+                        if self.ledger.is_used(v) || word.len() <= 3 {
+                            return None;
+                        }
+                        let fam = qa_core::text::word_family(word);
+                        let named: Vec<&ColRef> = dates.iter().filter(|c| qa_question::names::name_words(&c.column).iter().any(|x| qa_core::text::word_family(x) == fam)).collect();
+                        if let [one] = named.as_slice() { Some((v, (*one).clone())) } else { None }
+                    });
+                    if let Some((v, c)) = hit {
+                        self.mark(w..w + 1, format!("show {c}"));
+                        self.mark(v..v + 1, format!("show {c}"));
+                        select.push(Expr::col(c));
+                    }
+                }
             }
         }
         // "Where is the youngest teacher from?": the place of the rows.
@@ -449,101 +474,6 @@ impl Reader<'_> {
         Expr::count()
     }
 
-    /// Grouping cues: "per X", "by X", "for each X", "per month".
-    fn group_keys(&mut self) -> Vec<(Key, bool)> {
-        let mut out: Vec<(Key, bool)> = Vec::new();
-        for g in self.a.groupings.clone() {
-            // "top 3 authors by number of books": the "by" names the ranking's measure.
-            if self.word(g.end - 1) == "by" && (self.top_by(g.start).is_some() || self.ranked_by(g.start).is_some()) {
-                continue;
-            }
-            let w = self.word(g.target).to_string();
-            if matches!(w.as_str(), "month" | "months" | "year" | "years") && self.ms.iter().all(|m| m.start != g.target) {
-                let month = w.starts_with("month");
-                if let Some(c) = self.context_tables().iter().find_map(|t| self.date_columns(t).into_iter().next()) {
-                    self.mark(g.start..g.target + 1, "group by time");
-                    out.push((Key::Time(c, month), false));
-                }
-                continue;
-            }
-            let target = if self.word(g.target) == "number" && self.word(g.target + 1) == "of" { g.target + 2 } else { g.target };
-            let Some(first) = self.mention_at(target) else { continue };
-            // "by each senior recruiter": a flag said of the grouped rows is their condition;
-            // the rows are the group.
-            let flag_of_next = |r: &Self, n: usize| r.field(first).is_some_and(|c| r.kind(&c) == FieldKind::Flag && r.names_table(n) && r.table(n).is_some_and(|t| c.table.eq_ignore_ascii_case(&t)));
-            let first = match self.ms.iter().position(|m| m.start == self.ms[first].end) {
-                Some(n) if flag_of_next(self, n) => n,
-                _ => first,
-            };
-            // "each trauma center" of `is_trauma_center`, "each phlebotomist" of a `role` value:
-            // the rows with the flag or the value are the groups; the flag or the value is
-            // their condition (placed with the other conditions).
-            let flag_table = self.field(first).filter(|c| self.kind(c) == FieldKind::Flag).map(|c| c.table.clone());
-            let value_table = matches!(self.ms[first].best().target, Target::Value { .. }).then(|| self.ms[first].best().target.collection().to_string());
-            if let Some(t) = flag_table.or(value_table) {
-                let key = Key::Rows(t.clone());
-                self.mark(g.start..g.end, format!("group by {t}"));
-                if !out.iter().any(|(k, _)| *k == key) {
-                    out.push((key, self.word(g.end - 1) == "by"));
-                }
-                continue;
-            }
-            // "per branch city": the column of the table named before it.
-            let mi = match self.head_at(target) {
-                Some(h) if h != first && self.names_table(first) && !self.names_table(h) => {
-                    let t = self.table(first).unwrap_or_default();
-                    if self.fields_of(h).iter().any(|(c, _)| c.table.eq_ignore_ascii_case(&t)) {
-                        self.focus.push(t.clone());
-                        self.consume(first, format!("table {t}"));
-                        h
-                    } else {
-                        first
-                    }
-                }
-                _ => first,
-            };
-            if target != g.target {
-                self.mark(g.target..target, "group by");
-            }
-            let by = self.word(g.end - 1) == "by";
-            let key = if let Some(t) = self.table(mi).filter(|t| self.field(mi).is_none_or(|c| !c.table.eq_ignore_ascii_case(t) || self.readings(mi)[0].target == Target::Collection { collection: t.clone() })) {
-                Key::Rows(t)
-            } else if let Some(c) = self.field(mi) {
-                // "per home branch" naming the key `home_branch_id`: the branches it refers to.
-                match self.ctx.db.table(&c.table).and_then(|t| t.foreign_keys.iter().find(|fk| fk.columns.len() == 1 && fk.columns[0].eq_ignore_ascii_case(&c.column))) {
-                    Some(fk) => Key::Rows(fk.ref_table.clone()),
-                    None => Key::Col(c),
-                }
-            } else {
-                continue;
-            };
-            let role = match &key {
-                Key::Col(c) => format!("group by {c}"),
-                Key::Rows(t) => format!("group by {t}"),
-                Key::Time(c, _) => format!("group by {c}"),
-            };
-            self.mark(g.start..g.end, role.clone());
-            self.consume(mi, role);
-            let at = out.len();
-            // "by channel and status": the list goes on.
-            let mut end = self.ms[mi].end;
-            while matches!(self.word(end), "and" | ",") {
-                let Some(next) = self.ms.iter().position(|m| m.start == end + 1) else { break };
-                let Some(c) = self.field(next) else { break };
-                if self.table(next).is_some() {
-                    break;
-                }
-                self.consume(next, format!("group by {c}"));
-                out.push((Key::Col(c), by));
-                end = self.ms[next].end;
-            }
-            if !out.iter().any(|(k, _)| *k == key) {
-                out.insert(at, (key, by));
-            }
-        }
-        out
-    }
-
     /// Aggregates other than a count: their function, column and token range ("the average age",
     /// "average, minimum and maximum weight", "total fines").
     fn aggregate_items(&mut self) -> Vec<(AggFunc, Option<ColRef>, usize, usize)> {
@@ -590,6 +520,28 @@ impl Reader<'_> {
                     c.fields.iter().filter(|f| f.kind.is_numeric() && f.key == qa_question::KeyRole::None && (qa_question::numbers::field_unit(&f.name).is_some_and(|u| u.dimension == qa_question::numbers::Dimension::Money) || qa_question::names::name_words(&f.name).iter().any(|w| matches!(w.as_str(), "amount" | "price" | "cost" | "total" | "paid" | "fee" | "charge")))).map(|f| ColRef::new(&c.name, &f.name)).collect::<Vec<_>>()
                 }).collect();
                 (money.len() == 1).then(|| (money[0].clone(), usize::MAX))
+            });
+            // "how many kilograms": the one column of the tables in play measured in that unit.
+            let col = col.or_else(|| {
+                let u = (g.func == AggWord::Sum).then(|| qa_question::numbers::unit_of(self.word(g.target))).flatten()?;
+                // The tables in play and those one key away (a junction's quantity).
+                let mut tables = self.context_tables();
+                tables.extend(self.reach.iter().cloned());
+                let near: Vec<String> = self.ctx.db.tables.iter().filter(|t| tables.iter().any(|x| self.ctx.join_path(x, &t.name).is_some_and(|p| p.len() == 1))).map(|t| t.name.clone()).collect();
+                tables.extend(near);
+                let measured: Vec<ColRef> = tables
+                    .iter()
+                    .filter_map(|t| self.schema.collection(t))
+                    .flat_map(|c| c.fields.iter().filter(|f| f.kind.is_numeric() && qa_question::numbers::field_unit(&f.name).is_some_and(|fu| fu.dimension == u.dimension)).map(|f| ColRef::new(&c.name, &f.name)).collect::<Vec<_>>())
+                    .fold(Vec::new(), |mut v, c| {
+                        if !v.contains(&c) {
+                            v.push(c);
+                        }
+                        v
+                    });
+                let [one] = measured.as_slice() else { return None };
+                self.mark(g.target..g.target + 1, "unit");
+                Some((one.clone(), usize::MAX))
             });
             // "how much" is a total of money.
             let (c, mi) = match col {
@@ -918,7 +870,7 @@ impl Reader<'_> {
 
     /// "the three biggest festivals by capacity": a "by" right after a ranking's table names
     /// the measure (a number or a date column), not a grouping. The measure's mention.
-    fn ranked_by(&self, by: usize) -> Option<(ColRef, usize)> {
+    pub(super) fn ranked_by(&self, by: usize) -> Option<(ColRef, usize)> {
         if self.word(by) != "by" {
             return None;
         }
@@ -930,7 +882,7 @@ impl Reader<'_> {
         self.fields_of(mi).into_iter().find(|(c, _)| self.is_measure(c) || self.kind(c) == FieldKind::Date).map(|(c, _)| (c, mi))
     }
 
-    fn top_by(&self, by: usize) -> Option<Superlative> {
+    pub(super) fn top_by(&self, by: usize) -> Option<Superlative> {
         self.a.superlatives.iter().find(|s| s.adjective.is_none() && (s.start..s.end).any(|k| matches!(self.word(k), "top" | "bottom")) && s.target < by && by <= s.target + 4).cloned()
     }
 

@@ -20,7 +20,12 @@ impl Reader<'_> {
             }
             // "flagged as emergencies" of appointments with an `is_emergency` flag: the flag.
             let ctx = self.context_tables();
-            let flag_here = self.readings(mi).iter().any(|l| matches!(&l.target, Target::Field { collection, field } if ctx.iter().any(|t| t.eq_ignore_ascii_case(collection)) && self.kind(&ColRef::new(collection, field)) == FieldKind::Flag) && !matches!(l.how, How::Part | How::Head));
+            // "the beer name and its ABV" of beers with `abv_pct`, where a test type elsewhere
+            // holds 'abv': a column of a table in play, named by the word, is that column.
+            let flag_here = self.readings(mi).iter().any(|l| {
+                matches!(&l.target, Target::Field { collection, field } if ctx.iter().any(|t| t.eq_ignore_ascii_case(collection)) && (self.kind(&ColRef::new(collection, field)) == FieldKind::Flag || (l.how == How::Core && l.score >= 0.85 && self.schema.field(collection, field).is_some_and(|f| f.key == qa_question::KeyRole::None))))
+                    && !matches!(l.how, How::Part | How::Head)
+            });
             let value_here = self.value_readings(mi).iter().any(|l| ctx.iter().any(|t| t.eq_ignore_ascii_case(l.target.collection())));
             if flag_here && !value_here {
                 continue;

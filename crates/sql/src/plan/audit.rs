@@ -1,0 +1,116 @@
+//! Structural checks of the built query against the question: what the answer would show
+//! and how it is grouped. Each failed check is a penalty, so the planner asks instead of
+//! answering — the checks catch the shapes that held-out question sets showed to be confident
+//! wrong answers (a list that only repeats the question's values, an item of the asked-for list
+//! left out, a column neither grouped nor aggregated, a measure grouped by itself, a "which X"
+//! answered without X).
+
+use qa_question::cues::Op;
+use qa_question::link::Target;
+
+use super::ir::{ColRef, Cond, Expr};
+use super::read::Reader;
+
+impl Reader<'_> {
+    pub(super) fn audit(&mut self) {
+        // "Which agents report to Brendan Farrell?" answered with Brendan Farrell's row, "what
+        // did batch B-1 cost?" with the batch's code: a list whose every column is a key or
+        // one the question gave the value of tells the user nothing they did not say.
+        if !self.q.aggregates() && self.q.group_by.is_empty() && !self.q.select.is_empty() {
+            let given: Vec<&ColRef> = self
+                .q
+                .filters
+                .iter()
+                .filter_map(|f| match f {
+                    Cond::Cmp { col, op: Op::Eq, .. } => Some(col),
+                    Cond::In { col, values, negated: false } if values.len() == 1 => Some(col),
+                    _ => None,
+                })
+                .collect();
+            let is_key = |c: &ColRef| self.ctx.table(&c.table).is_some_and(|t| t.primary_key.iter().any(|k| k.eq_ignore_ascii_case(&c.column)) || t.foreign_keys.iter().any(|fk| fk.columns.iter().any(|k| k.eq_ignore_ascii_case(&c.column))));
+            let cols: Vec<Option<&ColRef>> = self.q.select.iter().map(Expr::column).collect();
+            let restated = cols.iter().any(|c| c.is_some_and(|c| given.contains(&c)));
+            if restated && cols.iter().all(|c| c.is_some_and(|c| given.contains(&c) || is_key(c))) {
+                self.penalties.push(("the answer would only repeat the values the question gives".into(), 0.5));
+            }
+        }
+        // "Give the issue id, the day of issue and the fee": an item of the list the user asked
+        // to see that nothing placed is a column missing from the answer, not an incidental word.
+        // (A list of two or more items; a verb in an item is a clause about the rows, "the
+        // investigators working at …", not something to show.)
+        if let Some(p) = self.a.projection.clone().filter(|p| p.items.len() >= 2) {
+            for it in &p.items {
+                let open: Vec<usize> = (it.start..it.end)
+                    .filter(|&i| self.ledger.is_content(i) && !self.ledger.is_used(i) && !self.clause_word(i, it.start))
+                    .collect();
+                if !open.is_empty() {
+                    let words = open.iter().map(|&i| self.a.tokens[i].text.as_str()).collect::<Vec<_>>().join(" ");
+                    self.penalties.push((format!("\"{words}\" is asked to be shown and the query does not show it"), 0.75));
+                }
+            }
+        }
+        // "… the most money paid out …" ordered by `amount_claimed` in a query grouped by claim
+        // number: a plain column of a grouped query must be a group key or belong to a table
+        // whose key is one; else it is one row's value picked at random.
+        if !self.q.group_by.is_empty() {
+            let grouped_tables: Vec<String> = self
+                .q
+                .group_by
+                .iter()
+                .filter_map(Expr::column)
+                .filter(|c| self.pk(&c.table).is_some_and(|k| k.column.eq_ignore_ascii_case(&c.column)) || self.ctx.table(&c.table).is_some_and(|t| t.foreign_keys.iter().any(|fk| fk.columns.len() == 1 && fk.columns[0].eq_ignore_ascii_case(&c.column) && self.q.tables().iter().any(|x| x.eq_ignore_ascii_case(&fk.ref_table)))))
+                .flat_map(|c| {
+                    // A foreign key groups the rows it refers to as well.
+                    let mut ts = vec![c.table.clone()];
+                    if let Some(t) = self.ctx.table(&c.table) {
+                        ts.extend(t.foreign_keys.iter().filter(|fk| fk.columns.len() == 1 && fk.columns[0].eq_ignore_ascii_case(&c.column)).map(|fk| fk.ref_table.clone()));
+                    }
+                    ts
+                })
+                .collect();
+            let loose: Vec<ColRef> = self
+                .q
+                .select
+                .iter()
+                .chain(self.q.order_by.iter().map(|(e, _)| e))
+                .filter_map(|e| match e {
+                    Expr::Col { col } => Some(col.clone()),
+                    _ => None,
+                })
+                .filter(|c| !self.q.group_by.iter().any(|g| g.column() == Some(c)) && !grouped_tables.iter().any(|t| t.eq_ignore_ascii_case(&c.table)))
+                .collect();
+            if let Some(c) = loose.first() {
+                self.penalties.push((format!("{c} is neither grouped nor aggregated"), 0.5));
+            }
+            // "Which ingredient did we use the most of by weight": grouped by the weight it sums.
+            let measured_by_itself = self.q.select.iter().any(|e| matches!(e, Expr::Agg { col: Some(c), .. } if self.q.group_by.iter().any(|g| matches!(g, Expr::Col { col } if col == c))));
+            if measured_by_itself {
+                self.penalties.push(("a column both grouped by and aggregated".into(), 0.5));
+            }
+        }
+        // "Which beers have been brewed at more than one site, and at how many sites?" answered
+        // with a count of sites alone: a question about things of one table shows them.
+        let which_table = self.a.sentences.first().and_then(|&(s, _)| (matches!(self.word(s), "which" | "what")).then(|| self.mention_at(s + 1)).flatten()).filter(|&mi| matches!(self.ms[mi].best().target, Target::Collection { .. })).and_then(|mi| self.table(mi));
+        if let Some(t) = which_table
+            && !self.q.select.is_empty()
+            && !self.q.select.iter().any(|e| match e {
+                Expr::Col { col } | Expr::Time { col, .. } => col.table.eq_ignore_ascii_case(&t),
+                Expr::All { table } => table.eq_ignore_ascii_case(&t),
+                Expr::Agg { .. } => false,
+            })
+            && self.q.group_by.is_empty()
+        {
+            self.penalties.push((format!("the question asks which {t}, and the answer shows none"), 0.5));
+        }
+    }
+
+    /// A word of a list item that says something about the rows rather than names a column:
+    /// a verb or participle ("working", "based", "run"), or a verb right after the rows' plural
+    /// noun ("templates correspond to …").
+    fn clause_word(&self, i: usize, item_start: usize) -> bool {
+        let w = self.word(i);
+        let verb = qa_core::text::is_verb_form(w) || qa_core::text::is_base_verb(w) || (w.len() > 5 && w.ends_with("ing")) || (w.len() > 4 && w.ends_with("ed"));
+        let after_rows = i > item_start && self.ledger.role(i - 1).is_some_and(|r| r.starts_with("table ")) && self.word(i - 1).ends_with('s');
+        verb || after_rows
+    }
+}
