@@ -302,6 +302,22 @@ pub fn word_family(word: &str) -> String {
     stem.to_string()
 }
 
+/// Two word families are one: equal, or sharing a long prefix ("registrat" / "register").
+pub fn families_match(a: &str, b: &str) -> bool {
+    if a == b {
+        return a.len() >= 3;
+    }
+    let common = a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
+    let shorter = a.chars().count().min(b.chars().count());
+    common >= 5 && common + 2 >= shorter
+}
+
+/// Two words of one family ("delayed" and "delay": their families, or the words themselves,
+/// match).
+pub fn same_family(a: &str, b: &str) -> bool {
+    families_match(&word_family(a), &word_family(b)) || families_match(&singular(a), &singular(b))
+}
+
 /// Lower-case word tokens of a text: letters, digits and `_` (an identifier is one word).
 pub fn words(text: &str) -> Vec<String> {
     text.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).map(str::to_lowercase).collect()

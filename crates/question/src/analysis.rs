@@ -243,7 +243,7 @@ fn projection(t: &[Token], sentences: &[(usize, usize)]) -> Option<Projection> {
             }
         }
         // A later short sentence is a list on its own ("Drug names please.").
-        let trailing = si > 0 && e - s <= 8 && sentences.iter().any(|x| x.0 == s);
+        let trailing = si > 0 && e - s <= 12 && sentences.iter().any(|x| x.0 == s);
         // A question typed as a noun phrase, the way a search box is used: "serial numbers of
         // the curtailed turbines", "first and last names of the technicians who …".
         let bare = si == 0 && i == s && bare_list(t, s, e);

@@ -827,14 +827,9 @@ fn family(word: &str) -> String {
     }
 }
 
-/// Two families are one: equal, or sharing a long prefix ("registrat" / "register").
+/// Two families are one (see [`text::families_match`]).
 fn family_match(a: &str, b: &str) -> bool {
-    if a == b {
-        return a.len() >= 3;
-    }
-    let common = a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
-    let shorter = a.chars().count().min(b.chars().count());
-    common >= 5 && common + 2 >= shorter
+    text::families_match(a, b)
 }
 
 /// The best non-overlapping links: a span of tokens and its candidate readings, best first.

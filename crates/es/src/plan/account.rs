@@ -9,6 +9,8 @@
 use qa_question::link::{How, Target};
 use qa_question::numbers::{field_unit, unit_of};
 use qa_question::{names, FieldKind};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
 
 use super::read::Reader;
 use super::{Filter, Group, RUN_WITHOUT};
@@ -38,6 +40,7 @@ impl Reader<'_> {
         self.units_and_time_words();
         self.entity_nouns();
         self.key_words();
+        self.measure_verbs();
         // (Prose conditions first, so that "the box or carton" is one condition either of
         // whose words holds.)
         self.prose_words();
@@ -62,7 +65,7 @@ impl Reader<'_> {
                 b -= 1;
             }
             let before = if b > 0 { self.word(b - 1).to_string() } else { String::new() };
-            let had = matches!(before.as_str(), "have" | "has" | "had" | "having" | "with" | "feature" | "features" | "featuring" | "include" | "includes" | "including" | "offer" | "offers" | "offering");
+            let had = matches!(before.as_str(), "have" | "has" | "had" | "having" | "with" | "feature" | "features" | "featuring" | "include" | "includes" | "including" | "offer" | "offers" | "offering" | "need" | "needs" | "needed" | "require" | "requires" | "required");
             let of_records = self.ledger.role(e).is_some_and(|r| r.starts_with("index "));
             let negated = (b.saturating_sub(3)..b).any(|i| matches!(self.word(i), "no" | "not" | "without" | "never" | "lack" | "lacking" | "n't"));
             // "notes that mention a barking dog", "the driver noted …", "notes say the box was
@@ -76,6 +79,41 @@ impl Reader<'_> {
             }
             let text = self.phrase(s, e);
             self.place_text(s, e, text, vec![field], None);
+        }
+    }
+
+    /// "delayed by more than 45 minutes" of `delayMinutes`: a participle of a number field's
+    /// word is that comparison's verb; alone ("the delayed flights", "which flights were
+    /// delayed"), it says the number is above zero.
+    fn measure_verbs(&mut self) {
+        for i in 0..self.n() {
+            let w = self.word(i).to_string();
+            if self.ledger.is_used(i) || !self.a.tokens[i].is_word() || w.len() < 5 || !w.ends_with("ed") {
+                continue;
+            }
+            let fields: Vec<String> = self
+                .schema
+                .collections
+                .iter()
+                .flat_map(|c| c.fields.iter())
+                .filter(|f| f.kind.is_numeric() && f.key == qa_question::KeyRole::None && names::name_words(&f.name).iter().any(|x| x.len() >= 4 && qa_core::text::same_family(x, &w)))
+                .map(|f| f.name.clone())
+                .collect();
+            let [field] = fields.as_slice() else { continue };
+            let compared = self.plan.filters.iter().any(|f| matches!(f, Filter::Range { field: x, .. } if x == field));
+            if compared {
+                self.mark(i..i + 1, format!("{field} (its verb)"));
+                continue;
+            }
+            // Alone: right before the records' noun, or after "was/were" ending the clause.
+            let before_records = self.ledger.role(i + 1).is_some_and(|r| r.starts_with("index "));
+            let after_be = i > 0 && matches!(self.word(i - 1), "was" | "were" | "is" | "are" | "been" | "got") && !self.a.tokens.get(i + 1).is_some_and(|t| t.is_word() && !self.ledger.is_used(i + 1) && self.ledger.is_content(i + 1));
+            if !(before_records || after_be) || self.negation_before(i).is_some() {
+                continue;
+            }
+            self.mark(i..i + 1, format!("{field} > 0"));
+            let bounds: BTreeMap<String, Value> = [("gt".to_string(), json!(0))].into_iter().collect();
+            self.push_filter((i, i + 1), Filter::Range { field: field.clone(), bounds, negated: false });
         }
     }
 
@@ -277,7 +315,9 @@ impl Reader<'_> {
                 continue;
             }
             let w = self.word(i);
-            if GRAMMAR.contains(&w) || (w == "all" && i > 0 && self.word(i - 1) == "at") || (grouped && matches!(w, "break" | "breakdown" | "broken" | "split")) {
+            // ("passengers on board", "right now": idioms that say nothing.)
+            let idiom = (w == "board" && i > 0 && self.word(i - 1) == "on") || (w == "right" && self.word(i + 1) == "now");
+            if GRAMMAR.contains(&w) || idiom || (w == "all" && i > 0 && self.word(i - 1) == "at") || (grouped && matches!(w, "break" | "breakdown" | "broken" | "split")) {
                 self.mark(i..i + 1, "grammar");
             }
         }

@@ -514,6 +514,13 @@ impl Reader<'_> {
         // Without date fields, the only year field.
         let dates = if dates.is_empty() { years } else { dates };
         if dates.len() == 1 {
+            // "flights scheduled in March", "flown in 2025": the verb before says that date.
+            // (Only verbs that say a record's own event; "born before 1800" of an
+            // acquisition date is another date, absent.)
+            if p > 0 && !self.ledger.is_used(p - 1) && matches!(self.word(p - 1), "scheduled" | "planned" | "held" | "recorded" | "logged" | "registered" | "filed" | "submitted" | "placed" | "created" | "operated" | "flown" | "run") {
+                let f = dates[0].clone();
+                self.mark(p - 1..p, format!("{f} (its verb)"));
+            }
             return Ok(Some((dates[0].clone(), None)));
         }
         if let Some(d) = self.input.semantic.default_date.clone().filter(|d| dates.contains(d)) {
@@ -658,7 +665,9 @@ impl Reader<'_> {
                 // "arrived late", "late deliveries" of `delivered_late`: the state word after a
                 // participle in the flag's name says the flag.
                 How::Head if self.ms[mi].end == start + 1 && l.target.field().is_some_and(|f| matches!(names::name_words(f).as_slice(), [v, s] if v.ends_with("ed") && *s == self.word(start))) => true,
-                How::Head | How::Part | How::Family => with || (participle && l.target == best.target),
+                // "did each airline cancel" of `isCancelled`: a verb of the flag's family.
+                How::Family => with || (self.is_verb_mention(mi) && l.target == best.target),
+                How::Head | How::Part => with || (participle && l.target == best.target),
                 _ => false,
             })
             .max_by(|a, b| a.score.total_cmp(&b.score))
@@ -672,6 +681,14 @@ impl Reader<'_> {
             }
             let flag = self.flag_reading(mi);
             let mut values: Vec<Link> = self.value_readings(mi).into_iter().cloned().collect();
+            // "How many passengers …" of a `passengers` count: the measure, not a value
+            // 'passenger' elsewhere (the count's pass sums it).
+            let s = self.ms[mi].start;
+            if s >= 2 && self.word(s - 2) == "how" && self.word(s - 1) == "many"
+                && self.readings(mi).iter().any(|l| l.how == How::Name && l.target.field().is_some_and(|f| self.is_measure(f)))
+            {
+                continue;
+            }
             // "to resolve" is a verb, not the value 'resolved' misspelt.
             let s = self.ms[mi].start;
             if s > 0 && self.word(s - 1) == "to" && self.ms[mi].end == s + 1 {
@@ -729,7 +746,7 @@ impl Reader<'_> {
             fields[0].clone()
         } else if let Some(f) = top.iter().find(|l| l.how == How::FieldValue).and_then(|l| l.target.field()) {
             f.to_string()
-        } else if let Some(f) = by_direction(if s > 0 { self.word(s - 1) } else { "" }, &fields) {
+        } else if let Some(f) = by_direction(if s > 1 && self.word(s - 1) == "of" && self.word(s - 2) == "out" { "out" } else if s > 0 { self.word(s - 1) } else { "" }, &fields) {
             f
         } else {
             self.choose(&phrase, format!("\"{phrase}\" is a value of several fields: which one do you mean?"), fields.clone())?

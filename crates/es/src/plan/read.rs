@@ -55,8 +55,11 @@ const TEXT_PROBES: usize = 6;
 /// Ask the index's prose about the question's words that link to nothing: each run of one or
 /// two content words (the pair first), so that "listings with a sauna" can read "sauna" in the
 /// descriptions instead of dropping it.
-fn probe_text(a: &qa_question::Analysis, links: &[qa_question::Link], lookup: &mut dyn ValueLookup) -> Vec<(usize, usize, String, u64)> {
+fn probe_text(a: &qa_question::Analysis, links: &[qa_question::Link], schema: &SourceSchema, lookup: &mut dyn ValueLookup) -> Vec<(usize, usize, String, u64)> {
     let t = &a.tokens;
+    // A word of a field's family ("delayed" of `delayMinutes`) is read against that field, not
+    // searched in the prose.
+    let field_words: Vec<String> = schema.collections.iter().flat_map(|c| c.fields.iter()).flat_map(|f| qa_question::names::name_words(&f.name)).filter(|w| w.len() >= 4).collect();
     let free = |i: usize| {
         let tok = &t[i];
         tok.is_word()
@@ -67,6 +70,7 @@ fn probe_text(a: &qa_question::Analysis, links: &[qa_question::Link], lookup: &m
             && qa_question::numbers::number_word(&tok.lower).is_none()
             && qa_question::cues::measure_of(&tok.lower).is_none()
             && !links.iter().any(|l| l.start <= i && i < l.end)
+            && !field_words.iter().any(|w| qa_core::text::same_family(w, &tok.lower))
             && !a.dates.iter().any(|d| d.start <= i && i < d.end)
             && !a.quantities.iter().any(|q| q.start <= i && i < q.end)
     };
@@ -74,11 +78,13 @@ fn probe_text(a: &qa_question::Analysis, links: &[qa_question::Link], lookup: &m
     let mut probes = 0;
     let mut i = 0;
     while i < t.len() && probes < TEXT_PROBES {
-        if !free(i) {
+        // ("de-icing": a word joined by a hyphen is searched with its other half.)
+        let joined = t[i].hyphen_next && t[i].is_word() && i + 1 < t.len() && t[i + 1].is_word() && !links.iter().any(|l| l.start <= i + 1 && i < l.end);
+        if !free(i) && !joined {
             i += 1;
             continue;
         }
-        if i + 1 < t.len() && free(i + 1) {
+        if i + 1 < t.len() && (free(i + 1) || joined) {
             probes += 1;
             let pair = format!("{} {}", t[i].lower, t[i + 1].lower);
             let hits = lookup.text_hits(&pair);
@@ -115,7 +121,7 @@ impl<'a> Reader<'a> {
         links.extend(families);
         links.sort_by(|x, y| x.start.cmp(&y.start).then(y.len().cmp(&x.len())).then(y.score.total_cmp(&x.score)));
         let text_hits = match lookup {
-            Some(l) if schema.collections.iter().any(|c| c.fields.iter().any(|f| f.kind == qa_question::FieldKind::Text)) => probe_text(&a, &links, l),
+            Some(l) if schema.collections.iter().any(|c| c.fields.iter().any(|f| f.kind == qa_question::FieldKind::Text)) => probe_text(&a, &links, schema, l),
             _ => Vec::new(),
         };
         let ms = cover(&links, a.tokens.len());

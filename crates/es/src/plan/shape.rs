@@ -182,7 +182,10 @@ impl Reader<'_> {
             // (A word that is only part of a field's name — "deliveries" of `delivery_attempts`
             // — names no quantity to add up and no field to count values of.)
             let weak = |r: &Self, mi: usize| matches!(r.ms[mi].best().how, How::Part | How::Family) && r.ms[mi].best().score < 0.6;
-            if let Some(mi) = self.ms.iter().position(|m| m.start == p).filter(|&mi| !self.used[mi] && !self.may_name_index(mi) && matches!(self.ms[mi].best().target, Target::Field { .. }) && !weak(self, mi)) {
+            // "How many passengers did each airline carry?" of a `passengers` count, where a
+            // delay cause holds 'passenger': a measure named by its whole name is summed.
+            let named_measure = |r: &Self, mi: usize| r.readings(mi).iter().any(|l| l.how == How::Name && l.score >= r.ms[mi].best().score && l.target.field().is_some_and(|f| r.is_measure(f)));
+            if let Some(mi) = self.ms.iter().position(|m| m.start == p).filter(|&mi| !self.used[mi] && !self.may_name_index(mi) && (matches!(self.ms[mi].best().target, Target::Field { .. }) || named_measure(self, mi)) && !weak(self, mi)) {
                 let code = |f: &str| qa_question::names::name_words(f).last().is_some_and(|w| matches!(w.as_str(), "no" | "nr" | "id" | "code" | "key" | "ref"));
                 if let Some(f) = self.measure_of(mi).filter(|f| !distinct && !code(f)) {
                     let role = format!("sum of {f}");
@@ -498,8 +501,13 @@ impl Reader<'_> {
             self.plan.groups.push(Group::Terms { field: exact, size: 0, order: BucketOrder::CountDesc, min_count: None });
             return;
         }
-        // "What is the year that had the most concerts?": the listed field is the group.
-        if let Some(p) = self.a.projection.clone()
+        // "What is the year that had the most concerts?": the listed field is the group —
+        // unless the question asks which records ("Which 3 Lufthansa flights burned the most
+        // fuel? Give flight number …": the flights are ranked, the list is what they show).
+        let first = self.a.sentences.first().map_or(0, |s| s.0);
+        let records_asked = matches!(self.word(first), "which" | "what") && self.ms.iter().any(|m| m.start > first && m.start <= first + 4 && matches!(m.best().target, Target::Collection { .. }));
+        if !records_asked
+            && let Some(p) = self.a.projection.clone()
             && let Some(it) = p.items.first()
             && let Some(mi) = self.ms.iter().position(|m| m.start >= it.start && m.end <= it.end && !self.used[self.ms.iter().position(|x| x.start == m.start).unwrap_or(0)])
             && !self.may_name_index(mi)
@@ -852,6 +860,19 @@ impl Reader<'_> {
                     self.consume(mi, format!("show {f}"));
                     shown.push(f);
                 }
+            }
+            // "flight number and date": "date" alone is the index's only date field.
+            let words: Vec<usize> = (it.start..it.end).filter(|&i| !matches!(self.word(i), "the" | "a" | "its" | "their")).collect();
+            if !found
+                && let [i] = words.as_slice()
+                && matches!(self.word(*i), "date" | "day")
+                && !self.ledger.is_used(*i)
+                && let [d] = self.date_fields().as_slice()
+            {
+                let d = d.clone();
+                self.mark(*i..*i + 1, format!("show {d}"));
+                shown.push(d);
+                found = true;
             }
             all_strong &= found;
         }

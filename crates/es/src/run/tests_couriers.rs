@@ -24,20 +24,21 @@ fn couriers(dir: &Path) -> (EmbeddedIndex, Vec<Map<String, Value>>) {
                 "pickup_date": format!("2025-{:02}-{:02}", 1 + i % 6, 1 + i % 27),
                 "deliveredDate": format!("2025-{:02}-{:02}", 1 + (i + 1) % 6, 1 + i % 27),
                 "weight_kg": (i % 17) as f64 + 0.5,
+                "delayMinutes": if i % 3 == 0 { (i * 7 % 90) as i64 } else { 0 },
                 "remarks": remarks[i % 4],
             });
             r.as_object().unwrap().clone()
         })
         .collect();
     let mapping = Mapping::from_es_json(
-        "couriers",
+        "parcels",
         &json!({"properties": {"parcel_code": {"type": "keyword"}, "originCountry": {"type": "keyword"}, "destinationCountry": {"type": "keyword"},
             "delivered_late": {"type": "boolean"}, "pickup_date": {"type": "date"}, "deliveredDate": {"type": "date"}, "weight_kg": {"type": "double"},
-            "remarks": {"type": "text"}}}),
+            "delayMinutes": {"type": "long"}, "remarks": {"type": "text"}}}),
     )
     .unwrap();
-    EmbeddedIndex::create(dir, "couriers", &records, &mapping, &qa_core::progress::Silent).unwrap();
-    (EmbeddedIndex::open(dir, "couriers").unwrap(), records)
+    EmbeddedIndex::create(dir, "parcels", &records, &mapping, &qa_core::progress::Silent).unwrap();
+    (EmbeddedIndex::open(dir, "parcels").unwrap(), records)
 }
 
 fn answered(engine: &EmbeddedIndex, dir: &Path, q: &str) -> EsRun {
@@ -94,4 +95,25 @@ fn words_the_remarks_are_said_to_hold_are_searched_there() {
     // Not said as what the records hold, nor with a verb of saying: it asks.
     let run = ask(&engine, dir.path(), "What is the neighbour's phone number?", opts());
     assert_eq!(run.answer.status, Status::NeedsClarification, "{}", run.answer.query_summary);
+}
+
+#[test]
+fn a_participle_of_a_number_field_is_that_number() {
+    let dir = tempfile::tempdir().unwrap();
+    let (engine, records) = couriers(dir.path());
+    // "delayed" of `delayMinutes`: above zero alone, the comparison's verb with a number.
+    let run = answered(&engine, dir.path(), "How many delayed parcels were there?");
+    assert_eq!(run.answer.total, Some(count(&records, |r| r["delayMinutes"].as_i64().unwrap() > 0)), "{}", run.answer.query_summary);
+    let run = answered(&engine, dir.path(), "How many parcels were delayed by more than 30 minutes?");
+    assert_eq!(run.answer.total, Some(count(&records, |r| r["delayMinutes"].as_i64().unwrap() > 30)), "{}", run.answer.query_summary);
+    // The remarks' word "delayed" is not searched in the prose.
+    assert!(!run.answer.query_summary.contains("remarks"), "{}", run.answer.query_summary);
+}
+
+#[test]
+fn the_records_ranked_show_the_listed_fields_without_grouping() {
+    let dir = tempfile::tempdir().unwrap();
+    let (engine, _) = couriers(dir.path());
+    let run = answered(&engine, dir.path(), "Which 3 parcels to Poland were the heaviest? Give the parcel code and weight.");
+    assert!(run.answer.query_summary.contains("3 documents"), "documents ranked, not groups per code: {}", run.answer.query_summary);
 }

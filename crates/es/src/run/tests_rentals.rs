@@ -117,3 +117,15 @@ fn the_oldest_thing_is_the_earliest_made() {
     let min = records.iter().map(|r| r["yearMade"].as_i64().unwrap()).min().unwrap();
     assert!(run.answer.hits.iter().all(|h| h["yearMade"].as_i64() == Some(min)), "by the year made, not the rental date: {}", run.answer.query_summary);
 }
+
+#[test]
+fn the_date_in_a_list_is_the_only_date_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let (engine, _) = rentals(dir.path());
+    let run = answered(&engine, dir.path(), "Which rentals had a basket? Give the rental id and date.");
+    assert!(run.answer.hits.iter().all(|h| h.get("rentedAt").is_some()), "{}", run.answer.query_summary);
+    // Month buckets are labelled by month.
+    let run = answered(&engine, dir.path(), "How many rentals per month in 2025?");
+    let (_, rows, _) = crate::eval::answer_rows(&run.answer);
+    assert!(rows.iter().all(|r| r[0].as_str().is_some_and(|m| m.len() == 7)), "{rows:?}");
+}

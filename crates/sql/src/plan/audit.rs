@@ -13,6 +13,7 @@ use super::read::Reader;
 
 impl Reader<'_> {
     pub(super) fn audit(&mut self) {
+        self.show_tested_items();
         // "Which agents report to Brendan Farrell?" answered with Brendan Farrell's row, "what
         // did batch B-1 cost?" with the batch's code: a list whose every column is a key or
         // one the question gave the value of tells the user nothing they did not say.
@@ -101,6 +102,34 @@ impl Reader<'_> {
             && self.q.group_by.is_empty()
         {
             self.penalties.push((format!("the question asks which {t}, and the answer shows none"), 0.5));
+        }
+    }
+
+    /// "Which tenants were born before 1955? First name, last name and year of birth": an item
+    /// of the list whose words went to a condition (`birth_year`) and to nothing shown is that
+    /// column, shown.
+    fn show_tested_items(&mut self) {
+        let Some(p) = self.a.projection.clone().filter(|p| p.items.len() >= 2) else { return };
+        if self.q.aggregates() || !self.q.group_by.is_empty() {
+            return;
+        }
+        let tested: Vec<ColRef> = self.q.filters.iter().filter_map(|f| f.col().cloned()).collect();
+        for it in &p.items {
+            let shown = (it.start..it.end).any(|i| self.ledger.role(i).is_some_and(|r| r.starts_with("show") || r.starts_with("group") || r.contains('(')));
+            if shown {
+                continue;
+            }
+            let named: Vec<ColRef> = (0..self.ms.len())
+                .filter(|&mi| self.ms[mi].start < it.end && self.ms[mi].end > it.start)
+                .flat_map(|mi| self.fields_of(mi).into_iter().map(|(c, _)| c))
+                .filter(|c| tested.contains(c))
+                .collect();
+            if let Some(c) = named.first()
+                && named.iter().all(|x| x == c)
+                && !self.q.select.contains(&Expr::col(c.clone()))
+            {
+                self.q.select.push(Expr::col(c.clone()));
+            }
         }
     }
 

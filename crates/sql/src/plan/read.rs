@@ -141,8 +141,9 @@ impl<'a> Reader<'a> {
         }
         let mut mi = self.mention_at(pos)?;
         while let Some(next) = self.ms.iter().position(|m| m.start == self.ms[mi].end) {
-            // A value or a verb-like word ends the phrase ("cats neutered").
-            if matches!(self.ms[next].best().target, Target::Value { .. }) || is_light_verb(self.word(self.ms[next].start)) {
+            // A value or a verb-like word ends the phrase ("cats neutered"), unless the word
+            // names a table ("contractor visit" of `work_visits`).
+            if matches!(self.ms[next].best().target, Target::Value { .. }) || (is_light_verb(self.word(self.ms[next].start)) && !self.names_table(next)) {
                 break;
             }
             mi = next;
@@ -330,6 +331,29 @@ impl<'a> Reader<'a> {
 
     /// The columns a list of `table`'s rows shows: its label, after its key when the label is no
     /// name (a finding is known by its id, then its category).
+    /// A text column the rows are known by besides their name: a code or number
+    /// (`building_code`, `policy_number`, `code`) that is not a key to another table and holds
+    /// one value per row (as many as rows, or too many to sample).
+    pub fn row_code(&self, table: &str) -> Option<ColRef> {
+        let t = self.ctx.table(table)?;
+        let codes: Vec<&crate::ColumnInfo> = t
+            .columns
+            .iter()
+            .filter(|x| {
+                let words = qa_question::names::name_words(&x.name);
+                words.last().is_some_and(|w| matches!(w.as_str(), "code" | "number" | "no" | "ref" | "reference"))
+                    && x.kind() == crate::ColumnKind::Text
+                    && x.distinct.is_none_or(|d| t.row_count.is_some_and(|n| d >= n))
+                    && !t.primary_key.contains(&x.name)
+                    && !t.foreign_keys.iter().any(|fk| fk.columns.contains(&x.name))
+            })
+            .collect();
+        match codes.as_slice() {
+            [one] => Some(ColRef::new(&t.name, &one.name)),
+            _ => None,
+        }
+    }
+
     pub fn row_columns(&self, table: &str) -> Vec<ColRef> {
         let label = self.label(table);
         let semantic = self.ctx.semantic.as_ref().and_then(|s| s.tables.iter().find(|(k, _)| k.eq_ignore_ascii_case(table))).and_then(|(_, st)| st.label.clone());

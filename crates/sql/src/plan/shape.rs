@@ -346,8 +346,9 @@ impl Reader<'_> {
             if let Some(e) = self.entity.clone() {
                 let label = self.label(&e);
                 select.extend(label.into_iter().map(Expr::col));
-                // "Which unique cities …": distinct labels, so no key beside them.
-                if let Some(pk) = self.pk(&e)
+                // "Which unique cities …": distinct labels, so no key beside them. A code the
+                // rows are known by ('AMS-12') says more to a reader than a surrogate key.
+                if let Some(pk) = self.row_code(&e).or_else(|| self.pk(&e))
                     && !select.contains(&Expr::col(pk.clone()))
                     && !self.q.distinct
                     && (self.a.distinct.is_empty() || aggregated)

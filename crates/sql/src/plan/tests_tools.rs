@@ -19,7 +19,8 @@ fn hire_shop() -> SchemaContext {
                     vec![
                         col("tool_id", "integer", &[]),
                         col("name", "text", &[]),
-                        col("tool_code", "text", &["T-2024-031", "T-2021-007"]),
+                        // A code per tool: two of them known, too many to sample.
+                        ColumnInfo { distinct: None, values_complete: false, ..col("tool_code", "text", &["T-2024-031", "T-2021-007"]) },
                         col("bought_on", "text", &["2021-03-02", "2024-07-19"]),
                         col("serviced_on", "text", &["2025-01-10", "2025-06-01"]),
                         col("length_cm", "real", &[]),
@@ -169,4 +170,19 @@ fn the_columns_of_every_row_named_by_its_code() {
     // "every tool": the rows, not groups per code with nothing counted.
     let s = sql(&ctx, "List the tool code and length of every tool bought in 2024.");
     assert!(s.starts_with("SELECT tools.tool_code, tools.length_cm FROM tools WHERE tools.bought_on >= '2024-01-01'"), "{s}");
+}
+
+#[test]
+fn rows_are_listed_with_the_code_they_are_known_by() {
+    let ctx = hire_shop();
+    let s = sql(&ctx, "Which tools have no hires?");
+    assert!(s.starts_with("SELECT tools.\"name\", tools.tool_code FROM tools"), "{s}");
+}
+
+#[test]
+fn a_list_in_a_later_sentence_and_an_item_a_condition_read() {
+    let ctx = hire_shop();
+    // The list is its own sentence; "joining date", which a condition reads, is shown too.
+    let s = sql(&ctx, "Which members joined before 2021? First name, last name and joining date please.");
+    assert!(s.starts_with("SELECT members.first_name, members.last_name, members.joined_on FROM members WHERE members.joined_on < '2021-01-01'"), "{s}");
 }
