@@ -86,6 +86,9 @@ impl Reader<'_> {
     /// word is that comparison's verb; alone ("the delayed flights", "which flights were
     /// delayed"), it says the number is above zero.
     fn measure_verbs(&mut self) {
+        // ("How much was invoiced in total": an amount asked for is the field's sum, not a
+        // condition on it.)
+        let amount_asked = self.plan.metric.is_some() || self.a.aggregates.iter().any(|g| g.func != qa_question::cues::AggWord::Count);
         for i in 0..self.n() {
             let w = self.word(i).to_string();
             if self.ledger.is_used(i) || !self.a.tokens[i].is_word() || w.len() < 5 || !w.ends_with("ed") {
@@ -108,7 +111,7 @@ impl Reader<'_> {
             // Alone: right before the records' noun, or after "was/were" ending the clause.
             let before_records = self.ledger.role(i + 1).is_some_and(|r| r.starts_with("index "));
             let after_be = i > 0 && matches!(self.word(i - 1), "was" | "were" | "is" | "are" | "been" | "got") && !self.a.tokens.get(i + 1).is_some_and(|t| t.is_word() && !self.ledger.is_used(i + 1) && self.ledger.is_content(i + 1));
-            if !(before_records || after_be) || self.negation_before(i).is_some() {
+            if !(before_records || after_be) || amount_asked || self.negation_before(i).is_some() {
                 continue;
             }
             self.mark(i..i + 1, format!("{field} > 0"));

@@ -14,6 +14,7 @@ use super::read::Reader;
 impl Reader<'_> {
     pub(super) fn audit(&mut self) {
         self.show_tested_items();
+        self.show_when_clauses();
         // "Which agents report to Brendan Farrell?" answered with Brendan Farrell's row, "what
         // did batch B-1 cost?" with the batch's code: a list whose every column is a key or
         // one the question gave the value of tells the user nothing they did not say.
@@ -129,6 +130,35 @@ impl Reader<'_> {
                 && !self.q.select.contains(&Expr::col(c.clone()))
             {
                 self.q.select.push(Expr::col(c.clone()));
+            }
+        }
+    }
+
+    /// "Which depots opened before 2000? Give the name and when it opened.", "… and when did
+    /// they start?": a "when" asked beside other things is the rows' date its verb names (or
+    /// their only date), shown; a date it cannot place makes the plan ask.
+    fn show_when_clauses(&mut self) {
+        if self.q.aggregates() || !self.q.group_by.is_empty() || self.q.select.is_empty() {
+            return;
+        }
+        let whens: Vec<usize> = (1..self.n()).filter(|&i| self.word(i) == "when" && !self.ledger.is_used(i)).collect();
+        for w in whens {
+            let dates = self.date_columns(&self.q.table.clone());
+            let verb = (w + 1..(w + 5).min(self.n())).find(|&k| self.word(k).len() > 3 && !matches!(self.word(k), "they" | "were" | "was" | "does" | "did" | "have" | "this" | "that"));
+            let named: Vec<ColRef> = verb.map(|k| dates.iter().filter(|c| qa_question::names::name_words(&c.column).iter().any(|x| qa_core::text::same_family(x, self.word(k)))).cloned().collect()).unwrap_or_default();
+            let col = match (named.as_slice(), dates.as_slice()) {
+                ([one], _) | ([], [one]) => Some(one.clone()),
+                _ => None,
+            };
+            match col {
+                Some(c) => {
+                    if !self.q.select.contains(&Expr::col(c.clone())) {
+                        self.q.select.push(Expr::col(c.clone()));
+                    }
+                    let end = verb.map_or(w + 1, |k| k + 1);
+                    self.mark(w..end, format!("show {c}"));
+                }
+                None => self.penalties.push(("\"when\" asks for a date the query does not show".into(), 0.5)),
             }
         }
     }

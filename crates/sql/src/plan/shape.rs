@@ -446,6 +446,25 @@ impl Reader<'_> {
                 self.q.table = c.table.clone();
                 return Expr::Agg { func: AggFunc::Sum, col: Some(c) };
             }
+            // "how many seeds were distributed" of `seed_count`: a column that counts the very
+            // things said holds numbers to add up.
+            let said = qa_core::text::singular(&self.a.tokens[self.ms[mi].start].lower);
+            if !distinct
+                && let Some(c) = self.field(mi).filter(|_| !self.names_table(mi))
+                && self.schema.field(&c.table, &c.column).is_some_and(|f| f.key == qa_question::KeyRole::None && f.kind == FieldKind::Integer)
+                && matches!(qa_question::names::name_words(&c.column).as_slice(), [w, n] if qa_core::text::singular(w) == said && matches!(n.as_str(), "count" | "number" | "qty" | "quantity" | "total"))
+            {
+                // The same column in several tables, none of them in play: which one is not said.
+                let fields = self.fields_of(mi);
+                let ctx = self.context_tables();
+                let rivals: Vec<String> = fields.iter().filter(|(x, score)| x.column.eq_ignore_ascii_case(&c.column) && *score >= fields[0].1 - 1e-9).map(|(x, _)| x.table.clone()).collect();
+                if rivals.len() > 1 && !rivals.iter().any(|t| ctx.iter().any(|x| x.eq_ignore_ascii_case(t))) {
+                    self.penalties.push((format!("{} is a column of {}", c.column, rivals.join(" and ")), 0.5));
+                }
+                self.consume(mi, format!("SUM({c})"));
+                self.q.table = c.table.clone();
+                return Expr::Agg { func: AggFunc::Sum, col: Some(c) };
+            }
             // "the total number of units requested" of an integer `units_requested`: the column
             // counts things itself, so its number is its sum (a count of its distinct values
             // would be a number nobody asked for).

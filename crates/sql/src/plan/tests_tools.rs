@@ -186,3 +186,10 @@ fn a_list_in_a_later_sentence_and_an_item_a_condition_read() {
     let s = sql(&ctx, "Which members joined before 2021? First name, last name and joining date please.");
     assert!(s.starts_with("SELECT members.first_name, members.last_name, members.joined_on FROM members WHERE members.joined_on < '2021-01-01'"), "{s}");
 }
+
+#[test]
+fn a_when_beside_other_things_shows_the_date_its_verb_names() {
+    let ctx = hire_shop();
+    let s = sql(&ctx, "Which tools were bought before 2022? Give the tool name and when it was serviced.");
+    assert!(s.starts_with("SELECT tools.\"name\", tools.serviced_on FROM tools WHERE tools.bought_on < '2022-01-01'"), "{s}");
+}
