@@ -146,8 +146,11 @@ impl Reader<'_> {
             let dates = self.date_columns(&self.q.table.clone());
             let verb = (w + 1..(w + 5).min(self.n())).find(|&k| self.word(k).len() > 3 && !matches!(self.word(k), "they" | "were" | "was" | "does" | "did" | "have" | "this" | "that"));
             let named: Vec<ColRef> = verb.map(|k| dates.iter().filter(|c| qa_question::names::name_words(&c.column).iter().any(|x| qa_core::text::same_family(x, self.word(k)))).cloned().collect()).unwrap_or_default();
-            let col = match (named.as_slice(), dates.as_slice()) {
-                ([one], _) | ([], [one]) => Some(one.clone()),
+            // ("… and when the repair started": the words after it already show the date.)
+            let shown = (w + 1..(w + 5).min(self.n())).find_map(|k| self.ledger.role(k).and_then(|r| r.strip_prefix("show ")).and_then(|c| dates.iter().find(|d| d.to_string() == c)).cloned());
+            let col = match (shown, named.as_slice(), dates.as_slice()) {
+                (Some(c), ..) => Some(c),
+                (None, [one], _) | (None, [], [one]) => Some(one.clone()),
                 _ => None,
             };
             match col {

@@ -141,9 +141,12 @@ impl<'a> Reader<'a> {
         }
         let mut mi = self.mention_at(pos)?;
         while let Some(next) = self.ms.iter().position(|m| m.start == self.ms[mi].end) {
-            // A value or a verb-like word ends the phrase ("cats neutered"), unless the word
-            // names a table ("contractor visit" of `work_visits`).
-            if matches!(self.ms[next].best().target, Target::Value { .. }) || (is_light_verb(self.word(self.ms[next].start)) && !self.names_table(next)) {
+            // A value or a verb-like word ends the phrase ("cats neutered", "members
+            // borrowed"), unless it is a noun's form that names a table ("contractor visit"
+            // of `work_visits`).
+            let w = self.word(self.ms[next].start);
+            let noun = self.names_table(next) && !w.ends_with("ed") && !w.ends_with("ing");
+            if matches!(self.ms[next].best().target, Target::Value { .. }) || (is_light_verb(w) && !noun) {
                 break;
             }
             mi = next;
