@@ -90,6 +90,37 @@ impl Reader<'_> {
                 self.penalties.push(("a column both grouped by and aggregated".into(), 0.5));
             }
         }
+        // "the driver and the relief driver", "the names of both tenants", "the adjuster
+        // handling it and the adjuster who reviewed it": rows with two keys to one table, the
+        // question naming that table twice (or "both"), and the query following one key.
+        for j in self.q.joins.clone() {
+            let (holder, other) = if self.ctx.table(&j.from_table).is_some_and(|t| t.foreign_keys.iter().any(|fk| fk.columns.len() == 1 && fk.columns[0].eq_ignore_ascii_case(&j.from_column))) {
+                (j.from_table.clone(), j.to_table.clone())
+            } else {
+                (j.to_table.clone(), j.from_table.clone())
+            };
+            let keys = self.ctx.table(&holder).map_or(0, |t| t.foreign_keys.iter().filter(|fk| fk.ref_table.eq_ignore_ascii_case(&other)).count());
+            let joins_to_other = self.q.joins.iter().filter(|x| x.to_table.eq_ignore_ascii_case(&other) || x.from_table.eq_ignore_ascii_case(&other)).count();
+            if keys < 2 || joins_to_other >= 2 {
+                continue;
+            }
+            let named = self.ms.iter().filter(|m| matches!(&m.best().target, Target::Collection { collection } if collection.eq_ignore_ascii_case(&other))).count();
+            let both = (0..self.n()).any(|i| self.word(i) == "both");
+            // A role one key's name says ("relief" of `relief_driver_id`, "reviewer" of
+            // `fraud_reviewer_id`): named twice and a role said, the question is about both.
+            let table_words = qa_question::names::name_words(&other);
+            let roles: Vec<String> = self
+                .ctx
+                .table(&holder)
+                .map(|t| t.foreign_keys.iter().filter(|fk| fk.ref_table.eq_ignore_ascii_case(&other)).flat_map(|fk| fk.columns.iter().flat_map(|c| qa_question::names::name_words(c))).collect())
+                .unwrap_or_default();
+            let roles: Vec<String> = roles.into_iter().filter(|w| w.len() >= 4 && !qa_question::names::GENERIC_SUFFIXES.contains(&w.as_str()) && !table_words.iter().any(|x| qa_core::text::same_family(x, w))).collect();
+            let role_said = (0..self.n()).any(|i| roles.iter().any(|r| qa_core::text::same_family(r, self.word(i))));
+            if (named >= 2 && role_said) || both {
+                self.penalties.push((format!("{holder} has {keys} keys to {other}; the query follows one"), 0.5));
+                break;
+            }
+        }
         // "Which beers have been brewed at more than one site, and at how many sites?" answered
         // with a count of sites alone: a question about things of one table shows them.
         let which_table = self.a.sentences.first().and_then(|&(s, _)| (matches!(self.word(s), "which" | "what")).then(|| self.mention_at(s + 1)).flatten()).filter(|&mi| matches!(self.ms[mi].best().target, Target::Collection { .. })).and_then(|mi| self.table(mi));

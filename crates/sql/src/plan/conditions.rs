@@ -172,7 +172,9 @@ impl Reader<'_> {
             return Some(cols[0].clone());
         }
         if !cols.is_empty() {
-            return None;
+            // "the longest route? Give its code and distance": the one the question names.
+            let named: Vec<&ColRef> = cols.iter().filter(|c| self.ms.iter().any(|m| m.best().target.field() == Some(c.column.as_str()) && m.best().target.collection().eq_ignore_ascii_case(&c.table))).collect();
+            return (named.len() == 1).then(|| named[0].clone());
         }
         // Not in the tables in play: a table one join away ("the tallest poker player").
         let base = self.q.table.clone();

@@ -193,3 +193,42 @@ fn a_when_beside_other_things_shows_the_date_its_verb_names() {
     let s = sql(&ctx, "Which tools were bought before 2022? Give the tool name and when it was serviced.");
     assert!(s.starts_with("SELECT tools.\"name\", tools.serviced_on FROM tools WHERE tools.bought_on < '2022-01-01'"), "{s}");
 }
+
+fn school_runs() -> SchemaContext {
+    let t = |name: &str, pk: &str, columns: Vec<ColumnInfo>, fks: Vec<ForeignKey>| table(name, pk, columns, fks, 40);
+    SchemaContext::build(
+        DbSchema {
+            dialect: None,
+            tables: vec![
+                t("drivers", "driver_id", vec![col("driver_id", "integer", &[]), col("first_name", "text", &[]), col("last_name", "text", &[])], vec![]),
+                t("routes", "route_id", vec![col("route_id", "integer", &[]), col("route_code", "text", &[]), col("distance_km", "real", &[]), col("duration_min", "integer", &[])], vec![]),
+                t(
+                    "trips",
+                    "trip_id",
+                    vec![col("trip_id", "integer", &[]), col("route_id", "integer", &[]), col("driver_id", "integer", &[]), col("relief_driver_id", "integer", &[]), col("trip_date", "text", &["2025-01-07", "2025-03-02"])],
+                    vec![fk("route_id", "routes", "route_id"), fk("driver_id", "drivers", "driver_id"), fk("relief_driver_id", "drivers", "driver_id")],
+                ),
+            ],
+        },
+        None,
+    )
+}
+
+#[test]
+fn both_roles_of_two_keys_to_one_table_ask_when_one_is_followed() {
+    let ctx = school_runs();
+    let o = asks(&ctx, "For the trips in 2025, show the trip date, the driver and the relief driver.");
+    assert!(o.coverage.penalties.iter().any(|(p, _)| p.contains("keys to drivers")), "{:?}", o.coverage);
+    // One role asked: no such doubt.
+    let s = sql(&ctx, "How many trips has each driver made?");
+    assert!(s.contains("GROUP BY"), "{s}");
+}
+
+#[test]
+fn a_ranking_adjective_with_two_columns_takes_the_one_named() {
+    let ctx = school_runs();
+    let s = sql(&ctx, "What is our longest route? Give its code and distance in km.");
+    assert!(s.contains("ORDER BY routes.distance_km DESC LIMIT 1"), "{s}");
+    // Named by neither: which length is not said, so it asks.
+    asks(&ctx, "What is our longest route?");
+}
