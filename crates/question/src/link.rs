@@ -205,7 +205,14 @@ impl<'a> Linker<'a> {
         let mut l = Linker { schema, phrases: HashMap::new(), joined: HashMap::new(), families: Vec::new(), longest: 1 };
         // Country names stored as values somewhere (a `countries.name` column): those rows are
         // how the name is reached, not a code column's alias.
-        let stored: std::collections::HashSet<String> = schema.collections.iter().flat_map(|c| c.fields.iter()).flat_map(|f| f.values.iter()).map(|v| v.to_lowercase()).collect();
+        // (Only columns about countries: a sales region that happens to hold 'Germany' leaves
+        // "Germany" the customers' `country_code` 'DE'.)
+        let about_countries = |c: &crate::schema::Collection, f: &crate::schema::Field| {
+            names::name_words(&c.name).iter().chain(names::name_words(&f.name).iter()).any(|w| matches!(text::singular(w).as_str(), "country" | "nation" | "nationality"))
+        };
+        let stored: std::collections::HashSet<String> = schema.collections.iter().flat_map(|c| c.fields.iter().filter(move |f| about_countries(c, f))).flat_map(|f| f.values.iter()).map(|v| v.to_lowercase()).collect();
+        // A demonym stored anywhere ("English" as a language) is that value, not a country.
+        let stored_anywhere: std::collections::HashSet<String> = schema.collections.iter().flat_map(|c| c.fields.iter()).flat_map(|f| f.values.iter()).map(|v| v.to_lowercase()).collect();
         for c in &schema.collections {
             let target = Target::Collection { collection: c.name.clone() };
             for f in names::forms(&c.name, &c.synonyms) {
@@ -315,7 +322,7 @@ impl<'a> Linker<'a> {
                             let target = Target::Value { collection: c.name.clone(), field: field.name.clone(), values: vec![code.to_string()] };
                             l.add(&names::value_words(name), Entry { target, weight: 0.99, how: How::Alias, negated: false });
                         }
-                        for (demonym, _) in countries::DEMONYMS.iter().filter(|(d, a2)| *a2 == entry.0 && !stored.contains(&d.to_lowercase())) {
+                        for (demonym, _) in countries::DEMONYMS.iter().filter(|(d, a2)| *a2 == entry.0 && !stored_anywhere.contains(&d.to_lowercase())) {
                             let target = Target::Value { collection: c.name.clone(), field: field.name.clone(), values: vec![code.to_string()] };
                             l.add(&names::value_words(demonym), Entry { target, weight: 0.97, how: How::Alias, negated: false });
                         }

@@ -70,6 +70,19 @@ fn flags_negated_codes_families_and_typos() {
     let links = Linker::new(&s).link(&a, None);
     assert!(links.iter().any(|l| l.words == ["failed"] && l.negated && l.target.field() == Some("passed")), "{links:?}");
     assert!(s.is_flag_word("passed") && !s.is_flag_word("failed"));
+    // A country's name stored in a column not about countries (a sales region) still names the
+    // code of a country column.
+    let s = SourceSchema {
+        collections: vec![
+            Collection::new("customers", vec![Field::new("country_code", FieldKind::Keyword).with_values(&["DE", "NL", "BE", "FR", "LU"])]),
+            Collection::new("reps", vec![Field::new("region", FieldKind::Keyword).with_values(&["Germany", "Benelux"])]),
+        ],
+        relations: vec![],
+        aliases: vec![],
+    };
+    let a = crate::analysis::analyse("customers in Germany", chrono::NaiveDate::from_ymd_opt(2026, 11, 26).unwrap());
+    let links = Linker::new(&s).link(&a, None);
+    assert!(links.iter().any(|l| l.target.label().contains("'DE'")), "{links:?}");
     let b = best("How many members live in Canada (country code CA)?");
     assert!(b.contains(&("country code ca".into(), "members.country = 'CA'".into())), "{b:?}");
     // A short code needs capitals: "us" the pronoun is no country.

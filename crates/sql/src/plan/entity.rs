@@ -339,6 +339,21 @@ impl Reader<'_> {
                     _ => None,
                 });
             }
+            // "the delivery dates": a table's noun and "date" are that table's date.
+            if shown.is_none()
+                && words.len() == 2
+                && matches!(words[1].as_str(), "date" | "dates")
+                && let Some(t) = item_table.clone().or_else(|| self.ctx.db.tables.iter().find(|t| qa_question::names::name_words(&t.name).last().is_some_and(|w| qa_core::text::singular(w) == qa_core::text::singular(&words[0]))).map(|t| t.name.clone()))
+                && let Some(c) = self.date_said(&t, it.end).or_else(|| {
+                    // Else the delivery date a verb of the question tests ("delivered late in
+                    // 2025" of `delivered_on`).
+                    let dates = self.date_columns(&t);
+                    let said: Vec<ColRef> = dates.into_iter().filter(|c| (0..self.n()).any(|i| self.ledger.role(i).is_some_and(|r| r.starts_with(&format!("{c} "))))).collect();
+                    if let [one] = said.as_slice() { Some(one.clone()) } else { None }
+                })
+            {
+                shown = Some(Shown::Col(c));
+            }
             // The head noun comes last ("official language"): the last column named wins.
             for &mi in inside.iter().rev().filter(|&&mi| !self.names_table(mi) && shown.is_none()) {
                 let fields = self.fields_of(mi);
