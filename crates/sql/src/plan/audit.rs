@@ -121,6 +121,42 @@ impl Reader<'_> {
                 break;
             }
         }
+        // "Which campuses have had dropped enrolments, and how many at each?" counted over the
+        // campuses themselves, grouped by their name: every group is one row, every count 1.
+        let counts = self.q.select.iter().any(|e| matches!(e, Expr::Agg { func: super::ir::AggFunc::Count, col: None }));
+        if counts && self.q.joins.is_empty() && !self.q.group_by.is_empty() {
+            let label = self.label(&self.q.table.clone());
+            let pk = self.pk(&self.q.table.clone());
+            let own = self.q.group_by.iter().all(|g| g.column().is_some_and(|c| c.table.eq_ignore_ascii_case(&self.q.table)));
+            // (By its key, or by the name that labels each row — not by a code or category
+            // of the rows, whose groups hold many.)
+            let names_rows = !label.is_empty() && label.iter().all(|c| {
+                let l = c.column.to_ascii_lowercase();
+                (l.contains("name") || l.contains("title")) && self.q.group_by.contains(&Expr::col(c.clone()))
+            });
+            let per_row = self.q.group_by.iter().any(|g| Some(g.column()) == Some(pk.as_ref())) || names_rows;
+            if own && per_row {
+                self.penalties.push(("counts groups of one row each".into(), 0.5));
+            }
+        }
+        // "Which business courses have no substitute teacher?" joined on the very key it
+        // requires to be empty: no row can come out.
+        for f in &self.q.filters {
+            if let Cond::Null { col, is_null: true } = f
+                && self.q.joins.iter().any(|j| (j.from_table.eq_ignore_ascii_case(&col.table) && j.from_column.eq_ignore_ascii_case(&col.column)) || (j.to_table.eq_ignore_ascii_case(&col.table) && j.to_column.eq_ignore_ascii_case(&col.column)))
+            {
+                self.penalties.push((format!("joined on {col}, which the question wants empty"), 0.3));
+                break;
+            }
+        }
+        // "the average score for midterms and for finals": one figure for two values said apart
+        // is not what was asked; each value is its own group.
+        if self.q.aggregates() && self.q.group_by.is_empty() {
+            let apart = (1..self.n()).any(|i| self.word(i) == "for" && self.word(i - 1) == "and");
+            if apart && self.q.filters.iter().any(|f| matches!(f, Cond::In { values, negated: false, .. } if values.len() >= 2)) {
+                self.penalties.push(("an aggregate over values said apart (\"for X and for Y\") is one figure, not one per value".into(), 0.5));
+            }
+        }
         // "Which beers have been brewed at more than one site, and at how many sites?" answered
         // with a count of sites alone: a question about things of one table shows them.
         let which_table = self.a.sentences.first().and_then(|&(s, _)| (matches!(self.word(s), "which" | "what")).then(|| self.mention_at(s + 1)).flatten()).filter(|&mi| matches!(self.ms[mi].best().target, Target::Collection { .. })).and_then(|mi| self.table(mi));

@@ -232,3 +232,18 @@ fn a_ranking_adjective_with_two_columns_takes_the_one_named() {
     // Named by neither: which length is not said, so it asks.
     asks(&ctx, "What is our longest route?");
 }
+
+#[test]
+fn shapes_that_cannot_answer_ask() {
+    let ctx = school_runs();
+    // Joined on the key the question wants empty: no row could come out.
+    let o = on(&ctx, "Which trips have no relief driver?");
+    if let Some(p) = o.plan.as_ref().filter(|_| o.confidence >= CONFIDENCE_THRESHOLD) {
+        let s = ir::render_query(&ctx, p, Dialect::Sqlite, Some(200));
+        assert!(!s.contains("JOIN drivers ON trips.relief_driver_id"), "{s}");
+    }
+    // One figure for two values said apart.
+    let ctx = hire_shop();
+    let o = asks(&ctx, "How many safety checks were done for wiring and for blade?");
+    assert!(o.coverage.penalties.iter().any(|(p, _)| p.contains("said apart")), "{:?}", o.coverage);
+}
