@@ -67,8 +67,16 @@ def tie_at_cutoff(db, sql):
     sel = re.match(r"\s*SELECT\s+(.+?)\s+FROM\s", head, re.I | re.S)
     if not sel or "," in expr:
         return False
-    probe = f"SELECT {expr} AS __k FROM " + head[sel.end():] + f" ORDER BY {expr} {m.group(2) or ''}"
-    vals = [r[0] for r in db.execute(probe).fetchall()]
+    # Ordered by an alias of the select list ("ORDER BY avg_score"): the whole query without its
+    # LIMIT, compared on that column; else the ordering expression alone.
+    cur = db.execute(head + f" ORDER BY {expr} {m.group(2) or ''}")
+    names = [d[0] for d in cur.description]
+    if expr.strip() in names:
+        k = names.index(expr.strip())
+        vals = [r[k] for r in cur.fetchall()]
+    else:
+        probe = f"SELECT {expr} AS __k FROM " + head[sel.end():] + f" ORDER BY {expr} {m.group(2) or ''}"
+        vals = [r[0] for r in db.execute(probe).fetchall()]
     return len(vals) > n and vals[n - 1] == vals[n]
 
 
