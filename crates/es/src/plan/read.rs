@@ -103,6 +103,12 @@ fn probe_text(a: &qa_question::Analysis, links: &[qa_question::Link], schema: &S
     out
 }
 
+/// A reading by a word that is only a weak part of a field's name ("deliveries" of
+/// `delivery_attempts`): no quantity to add, count or rank by.
+pub(super) fn weak_part(how: How, score: f64) -> bool {
+    matches!(how, How::Part | How::Family) && score < 0.6
+}
+
 impl<'a> Reader<'a> {
     pub fn new(question: &str, input: &'a PlanInput<'a>, schema: &'a SourceSchema, lookup: Option<&mut dyn ValueLookup>) -> Reader<'a> {
         let mut a = analyse(question, input.today);

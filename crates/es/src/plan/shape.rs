@@ -181,7 +181,7 @@ impl Reader<'_> {
             }
             // (A word that is only part of a field's name — "deliveries" of `delivery_attempts`
             // — names no quantity to add up and no field to count values of.)
-            let weak = |r: &Self, mi: usize| matches!(r.ms[mi].best().how, How::Part | How::Family) && r.ms[mi].best().score < 0.6;
+            let weak = |r: &Self, mi: usize| super::read::weak_part(r.ms[mi].best().how, r.ms[mi].best().score);
             // "How many passengers did each airline carry?" of a `passengers` count, where a
             // delay cause holds 'passenger': a measure named by its whole name is summed.
             let named_measure = |r: &Self, mi: usize| r.readings(mi).iter().any(|l| l.how == How::Name && l.score >= r.ms[mi].best().score && l.target.field().is_some_and(|f| r.is_measure(f)));
@@ -702,7 +702,7 @@ impl Reader<'_> {
             }
             let named = self.next_mention(s.end, 3);
             let named_fields: Vec<String> = named
-                .map(|mi| self.fields_of(mi).into_iter().filter(|(_, score, how)| !(matches!(how, How::Part | How::Family) && *score < 0.6)).map(|(f, ..)| f).filter(|f| self.is_measure(f) || self.kind(f) == FieldKind::Date).collect())
+                .map(|mi| self.fields_of(mi).into_iter().filter(|(_, score, how)| !super::read::weak_part(*how, *score)).map(|(f, ..)| f).filter(|f| self.is_measure(f) || self.kind(f) == FieldKind::Date).collect())
                 .unwrap_or_default();
             let has_nouns = measure_of(&adj).is_some_and(|(_, nouns, _)| !nouns.is_empty());
             let adj_fields = if has_nouns { self.adjective_fields(&adj) } else { Vec::new() };
