@@ -49,6 +49,9 @@ impl Reader<'_> {
     pub fn conditions(&mut self) {
         self.averages();
         self.comparisons();
+        // Before the values: "cars that have never been rented" are cars no rental refers to,
+        // not cars whose status is other than 'rented'.
+        self.never_related_by_value_word();
         self.values();
         self.dates();
         self.flags();
@@ -80,6 +83,54 @@ impl Reader<'_> {
             }
             self.mark(i..i + 1, format!("{col} IS NULL"));
             self.q.filters.push(Cond::Null { col: col.clone(), is_null: true });
+        }
+    }
+
+    /// "never been rented" where 'rented' is a stored value (a status) and the word's family
+    /// names a table that refers to the rows asked about (`rentals`): an event that never took
+    /// place is no related row, whatever state the rows are in now.
+    fn never_related_by_value_word(&mut self) {
+        let Some(entity) = self.entity.clone() else { return };
+        for i in 0..self.n() {
+            if self.word(i) != "never" || self.ledger.is_used(i) {
+                continue;
+            }
+            let mut k = i + 1;
+            while matches!(self.word(k), "been" | "be" | "was" | "were" | "ever" | "yet" | "once") {
+                k += 1;
+            }
+            let Some(vm) = self.ms.iter().position(|m| m.start == k && m.end == k + 1) else { continue };
+            let w = self.word(k).to_string();
+            if self.used[vm] || w.len() < 5 || !(w.ends_with("ed") || w.ends_with("en")) || !self.readings(vm).iter().any(|l| matches!(l.target, Target::Value { .. })) {
+                continue;
+            }
+            let after = self.ms.iter().position(|m| m.start > k && m.start <= k + 3 && self.names_table_idx(m));
+            let refs: Vec<super::super::schema::JoinStep> = self
+                .ctx
+                .fk_steps()
+                .into_iter()
+                .filter(|s| s.from_table.eq_ignore_ascii_case(&entity) && super::ir::multiplies(self.ctx, s))
+                .filter(|s| names::name_words(&s.to_table).iter().any(|tw| qa_core::text::same_family(tw, &w)))
+                .collect();
+            let [step] = refs.as_slice() else { continue };
+            // "customers who never rented a car": the table said after the verb is the related
+            // one, reached through the verb's table; the verb is that relation, no value.
+            // Only an article between: "never rented a car" is no rental at all (every rental
+            // has its car); "never rented an electric car" is left to the other readings.
+            if let Some(am) = after {
+                let Some(t) = self.table(am) else { continue };
+                let through = self.ctx.join_path(&entity, &t).is_some_and(|p| p.len() == 2 && p[0].to_table.eq_ignore_ascii_case(&step.to_table));
+                let bare = (k + 1..self.ms[am].start).all(|j| matches!(self.word(j), "a" | "an" | "the" | "any"));
+                if !through || !bare || self.ms[am].end < self.n() && self.ms.iter().any(|m| m.start == self.ms[am].end) {
+                    continue;
+                }
+                self.consume(am, format!("table {t} (through {})", step.to_table));
+            }
+            let sub = Query { table: step.to_table.clone(), select: vec![Expr::col(ColRef::new(&step.to_table, &step.to_column))], ..Query::default() };
+            self.q.filters.push(Cond::InSub { col: ColRef::new(&step.from_table, &step.from_column), negated: true, query: Box::new(sub) });
+            let role = format!("table {} (no related rows, by its verb)", step.to_table);
+            self.consume(vm, role.clone());
+            self.mark(i..k + 1, role);
         }
     }
 
@@ -700,7 +751,8 @@ impl Reader<'_> {
             let words = names::name_words(&c.column);
             words.iter().any(|w| w.len() > 4 && (w.ends_with("ed") || qa_core::text::is_verb_form(w))) && !words.iter().any(|w| qa_core::text::word_family(w) == vf)
         };
-        // The tables in play: their only date column, else the default one (a guess).
+        // The tables in play: their only date column, else the default one (a guess; the
+        // finish may move it to the measured rows' date, see `Reader::guessed_dates`).
         for t in self.context_tables() {
             let mut cols: Vec<ColRef> = self.date_columns(&t).into_iter().filter(|c| !other_verb(c)).collect();
             // Bookkeeping dates (when the row was created, booked, updated) do not date what the
@@ -729,6 +781,9 @@ impl Reader<'_> {
             if cols.len() == 2 && !says_end && cols.iter().filter(|c| start_words(c)).count() == 1 && cols.iter().filter(|c| end_words(c)).count() == 1 {
                 cols.retain(|c| start_words(c));
                 self.notes.push(format!("the date read as {} (when it starts)", cols[0]));
+            }
+            if !cols.is_empty() {
+                self.guessed_dates.push(cols[0].clone());
             }
             match cols.len() {
                 0 => {}
@@ -824,7 +879,10 @@ impl Reader<'_> {
                 let start = self.ms[mi].start;
                 let of_existence = neg.is_some_and(|j| matches!(self.word(j), "never" | "no" | "without") || (j + 1..start).any(|k| matches!(self.word(k), "have" | "has" | "had" | "any")));
                 let fans = !t.eq_ignore_ascii_case(&self.q.table) && self.ctx.join_path(&self.q.table, &t).is_some_and(|p| p.iter().any(|s| super::ir::multiplies(self.ctx, s)));
-                let group = neg.filter(|&j| self.negates_group(j, &t)).is_some() || of_existence && fans;
+                // "students who board at a stop without a shelter": "without" right after a noun
+                // of the flag's own table says the flag of that row, not of a group of rows.
+                let of_own_rows = neg.is_some_and(|j| self.word(j) == "without" && self.mention_before(j).is_some_and(|m| self.ms[m].end == j && self.table(m).is_some_and(|x| x.eq_ignore_ascii_case(&t))));
+                let group = !of_own_rows && (neg.filter(|&j| self.negates_group(j, &t)).is_some() || of_existence && fans);
                 if group {
                     self.negated_groups.push(t.clone());
                 }

@@ -36,6 +36,8 @@ mod tests;
 mod tests_quotes;
 #[cfg(test)]
 mod tests_tools;
+#[cfg(test)]
+mod tests_moorings;
 
 use serde::{Deserialize, Serialize};
 

@@ -53,6 +53,8 @@ pub(super) struct Reader<'a> {
     pub negated_groups: Vec<String>,
     /// Tables whose "name" was asked for although they have no name column (with the word).
     pub nameless: Vec<(String, String)>,
+    /// Date columns no word named, taken as the date of a table in play.
+    pub guessed_dates: Vec<ColRef>,
 }
 
 impl<'a> Reader<'a> {
@@ -105,6 +107,7 @@ impl<'a> Reader<'a> {
             proj_table: None,
             negated_groups: Vec::new(),
             nameless: Vec::new(),
+            guessed_dates: Vec::new(),
         }
     }
 
@@ -330,6 +333,21 @@ impl<'a> Reader<'a> {
             return vec![c(&x.name)];
         }
         self.pk(table).into_iter().collect()
+    }
+
+    /// "List the branches we have in Spain": rows picked by their country are told apart by
+    /// the place within it — the table's one city or town column, not yet tested.
+    pub fn place_within_tested_country(&self, table: &str) -> Option<ColRef> {
+        let t = self.ctx.table(table)?;
+        let country = self.q.filters.iter().any(|f| f.col().is_some_and(|c| c.table.eq_ignore_ascii_case(table) && qa_question::names::name_words(&c.column).iter().any(|w| matches!(w.as_str(), "country" | "nation" | "nationality"))));
+        if !country {
+            return None;
+        }
+        let places: Vec<&crate::ColumnInfo> = t.columns.iter().filter(|x| matches!(x.name.to_ascii_lowercase().as_str(), "city" | "town" | "municipality" | "locality" | "city_name" | "town_name") && x.kind() == crate::ColumnKind::Text).collect();
+        match places.as_slice() {
+            [one] if !self.q.filters.iter().any(|f| f.col().is_some_and(|c| c.table.eq_ignore_ascii_case(table) && c.column.eq_ignore_ascii_case(&one.name))) => Some(ColRef::new(&t.name, &one.name)),
+            _ => None,
+        }
     }
 
     /// The columns a list of `table`'s rows shows: its label, after its key when the label is no

@@ -195,6 +195,12 @@ impl Reader<'_> {
                         select.push(Expr::col(c.clone()));
                         self.q.group_by.push(Expr::col(c));
                     }
+                    // A code the rows are known by ('AMS-12', 'ES-B1-24') names each group
+                    // beside its name.
+                    if let Some(code) = self.row_code(t).filter(|c| !shown_cols.contains(c)) {
+                        select.push(Expr::col(code.clone()));
+                        self.q.group_by.push(Expr::col(code));
+                    }
                     if let Some(pk) = self.pk(t)
                         && !shown_cols.contains(&pk)
                         && !self.q.group_by.iter().any(|g| g.column() == Some(&pk))
@@ -227,7 +233,8 @@ impl Reader<'_> {
                     }
                 }
                 Shown::Col(c) => vec![Expr::col(c.clone())],
-                Shown::Rows(t) => if aggregated { self.label(t) } else { self.row_columns(t) }.into_iter().map(Expr::col).collect(),
+                Shown::Rows(t) if aggregated => self.label(t).into_iter().map(Expr::col).collect(),
+                Shown::Rows(t) => self.row_columns(t).into_iter().chain(self.place_within_tested_country(t)).map(Expr::col).collect(),
                 Shown::All(t) => vec![Expr::All { table: t.clone() }],
             };
             for x in exprs {
@@ -346,6 +353,9 @@ impl Reader<'_> {
             if let Some(e) = self.entity.clone() {
                 let label = self.label(&e);
                 select.extend(label.into_iter().map(Expr::col));
+                if let Some(place) = self.place_within_tested_country(&e) {
+                    select.push(Expr::col(place));
+                }
                 // "Which unique cities …": distinct labels, so no key beside them. A code the
                 // rows are known by ('AMS-12') says more to a reader than a surrogate key.
                 if let Some(pk) = self.row_code(&e).or_else(|| self.pk(&e))

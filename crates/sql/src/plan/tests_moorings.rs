@@ -1,0 +1,103 @@
+//! The planner on a schema written for these tests (a boat club: boats whose status holds
+//! 'hired', hires, moorings with or without a cover, berth assignments that are current or
+//! not, members who joined on a date and the duties they work), asserted on the SQL it renders.
+
+use super::tests::{col, fk, sql, table};
+use super::*;
+use crate::{ColumnInfo, DbSchema, ForeignKey};
+
+fn boat_club() -> SchemaContext {
+    let t = |name: &str, pk: &str, columns: Vec<ColumnInfo>, fks: Vec<ForeignKey>| table(name, pk, columns, fks, 40);
+    SchemaContext::build(
+        DbSchema {
+            dialect: None,
+            tables: vec![
+                t("boats", "boat_id", vec![col("boat_id", "integer", &[]), col("name", "text", &[]), col("status", "text", &["available", "hired", "retired"])], vec![]),
+                t("members", "member_id", vec![col("member_id", "integer", &[]), col("first_name", "text", &[]), col("last_name", "text", &[]), col("joined_on", "text", &["2019-04-01", "2025-03-12"])], vec![]),
+                t(
+                    "hires",
+                    "hire_id",
+                    vec![col("hire_id", "integer", &[]), col("boat_id", "integer", &[]), col("member_id", "integer", &[]), col("hired_on", "text", &["2025-05-01", "2025-07-19"])],
+                    vec![fk("boat_id", "boats", "boat_id"), fk("member_id", "members", "member_id")],
+                ),
+                t(
+                    "moorings",
+                    "mooring_id",
+                    vec![
+                        col("mooring_id", "integer", &[]),
+                        col("name", "text", &[]),
+                        col("mooring_code", "text", &[]),
+                        col("city", "text", &["Kiel", "Lyon"]),
+                        col("country_code", "text", &["DE", "FR"]),
+                        col("has_cover", "integer", &["0", "1"]),
+                    ],
+                    vec![],
+                ),
+                t(
+                    "berth_assignments",
+                    "assignment_id",
+                    vec![col("assignment_id", "integer", &[]), col("boat_id", "integer", &[]), col("mooring_id", "integer", &[]), col("is_current", "integer", &["0", "1"])],
+                    vec![fk("boat_id", "boats", "boat_id"), fk("mooring_id", "moorings", "mooring_id")],
+                ),
+                t(
+                    "duties",
+                    "duty_id",
+                    vec![col("duty_id", "integer", &[]), col("member_id", "integer", &[]), col("duty_date", "text", &["2024-11-02", "2025-06-14"]), col("role", "text", &["bar", "launch", "safety"]), col("hours_worked", "real", &[])],
+                    vec![fk("member_id", "members", "member_id")],
+                ),
+            ],
+        },
+        None,
+    )
+}
+
+#[test]
+fn never_with_a_verb_of_a_referring_table_is_no_related_row() {
+    let ctx = boat_club();
+    // 'hired' is a stored status; "never been hired" is about hires, not today's status.
+    let s = sql(&ctx, "Which boats have never been hired?");
+    assert!(s.contains("WHERE boats.boat_id NOT IN (SELECT hires.boat_id FROM hires) ORDER BY") && !s.contains("'hired'"), "{s}");
+    let s = sql(&ctx, "Which members have never hired a boat?");
+    assert!(s.contains("members.member_id NOT IN (SELECT hires.member_id FROM hires)") && !s.contains("'hired'"), "{s}");
+    // The status itself is still a status.
+    let s = sql(&ctx, "Which boats are not hired?");
+    assert!(s.contains("boats.status <> 'hired'"), "{s}");
+}
+
+#[test]
+fn without_after_a_noun_negates_that_rows_flag() {
+    let ctx = boat_club();
+    let s = sql(&ctx, "Which boats are moored at a mooring without a cover?");
+    assert!(s.contains("moorings.has_cover = 0") && !s.contains("NOT IN"), "{s}");
+}
+
+#[test]
+fn an_adverb_names_a_flag_of_the_rows_read() {
+    let ctx = boat_club();
+    let s = sql(&ctx, "How many berth assignments are current?");
+    assert!(s.contains("berth_assignments.is_current = 1"), "{s}");
+    let s = sql(&ctx, "Which boats are currently assigned to a mooring?");
+    assert!(s.contains("berth_assignments.is_current = 1"), "{s}");
+}
+
+#[test]
+fn a_year_no_word_places_dates_the_rows_measured() {
+    let ctx = boat_club();
+    let s = sql(&ctx, "Total hours worked by members per duty role in 2025.");
+    assert!(s.contains("duties.duty_date >= '2025-01-01'") && !s.contains("joined_on"), "{s}");
+    // A verb that names the other date keeps it.
+    let s = sql(&ctx, "Total hours worked per duty role by members who joined in 2025.");
+    assert!(s.contains("members.joined_on >= '2025-01-01'"), "{s}");
+}
+
+#[test]
+fn rows_picked_by_country_show_their_city_and_groups_their_code() {
+    let ctx = boat_club();
+    let s = sql(&ctx, "List the moorings we have in Germany.");
+    assert!(s.starts_with("SELECT moorings.\"name\", moorings.city FROM moorings WHERE moorings.country_code = 'DE'"), "{s}");
+    // By city: no other place to show.
+    let s = sql(&ctx, "List the moorings in Kiel.");
+    assert!(!s.contains("moorings.city FROM"), "{s}");
+    let s = sql(&ctx, "Which mooring has the most berth assignments?");
+    assert!(s.starts_with("SELECT moorings.\"name\", moorings.mooring_code, COUNT(*)"), "{s}");
+}
