@@ -345,74 +345,6 @@ impl Reader<'_> {
         })
     }
 
-    /// "Total hours worked by volunteers per role in 2025": a date no word placed, guessed as
-    /// the date of another table in play (when the volunteers joined), dates the rows whose
-    /// column is summed or averaged instead, when they have one date.
-    fn date_the_measured_rows(&mut self) {
-        let mut measured: Vec<String> = self.q.select.iter().filter(|e| matches!(e, Expr::Agg { col: Some(_), .. })).filter_map(|e| e.column().map(|c| c.table.clone())).collect();
-        measured.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
-        let [m] = measured.as_slice() else { return };
-        let own = self.date_columns(m);
-        let [own] = own.as_slice() else { return };
-        for guess in self.guessed_dates.clone() {
-            if guess.table.eq_ignore_ascii_case(m) {
-                continue;
-            }
-            let mut moved = false;
-            for f in self.q.filters.iter_mut() {
-                if let Cond::Dates { col, .. } | Cond::Month { col, .. } = f
-                    && *col == guess
-                {
-                    *col = own.clone();
-                    moved = true;
-                }
-            }
-            if moved {
-                let prefix = format!("{guess} in ");
-                for i in 0..self.n() {
-                    if let Some(role) = self.ledger.role(i).filter(|r| r.starts_with(&prefix)).map(|r| r.replacen(&guess.to_string(), &own.to_string(), 1)) {
-                        self.ledger.unmark(i..i + 1);
-                        self.ledger.mark(i..i + 1, role);
-                    }
-                }
-                self.notes.push(format!("the date read as {own} (the date of the rows measured), not {guess}"));
-            }
-        }
-    }
-
-    /// A flag of a table the outer query reads whose one word is `word` (an adverb by its
-    /// adjective: "currently" → `is_current`), not yet tested.
-    fn untested_flag_named(&self, word: &str) -> Option<ColRef> {
-        let mut reached = self.needed();
-        reached.push(self.q.table.clone());
-        for t in reached.clone() {
-            if let Some(p) = self.ctx.join_path(&self.q.table, &t) {
-                reached.extend(p.into_iter().map(|s| s.to_table));
-            }
-        }
-        self.flag_named(word, &reached).filter(|col| !self.q.filters.iter().any(|f| tests_column(f, col)))
-    }
-
-    /// The one flag of `tables` whose one word (without `is_`, `has_`, …) is `word` or the
-    /// adjective of the adverb `word`.
-    fn flag_named(&self, word: &str, tables: &[String]) -> Option<ColRef> {
-        let w = word.strip_suffix("ly").filter(|a| a.len() >= 4).unwrap_or(word);
-        let mut found: Vec<ColRef> = Vec::new();
-        for c in tables.iter().filter_map(|t| self.schema.collection(t)) {
-            for f in &c.fields {
-                let col = ColRef::new(&c.name, &f.name);
-                let said: Vec<String> = qa_question::names::name_words(&f.name).into_iter().filter(|x| !qa_question::names::FLAG_PREFIXES.contains(&x.as_str())).collect();
-                if self.kind(&col) == qa_question::FieldKind::Flag && said.len() == 1 && said[0] == w && !found.contains(&col) {
-                    found.push(col);
-                }
-            }
-        }
-        match found.as_slice() {
-            [one] => Some(one.clone()),
-            _ => None,
-        }
-    }
-
     /// The tables the query reads: the outer query's, those on the join paths to them, and
     /// those of its sub-queries.
     fn tables_reached(&self) -> Vec<String> {
@@ -431,7 +363,7 @@ impl Reader<'_> {
     }
 
     /// Every table the outer query reads.
-    fn needed(&self) -> Vec<String> {
+    pub(super) fn needed(&self) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
         let mut add = |t: &str| {
             if !t.is_empty() && !out.iter().any(|x| x.eq_ignore_ascii_case(t)) {
@@ -817,43 +749,7 @@ impl Reader<'_> {
                 self.penalties.push((format!("\"{words}\" names a column the query does not show"), 0.5));
             }
         }
-        // "students currently boarding there" where the rows read have an `is_current` flag: a
-        // word too common to link names that flag; untested, the flag is a condition dropped.
-        for i in 0..self.n() {
-            let w = self.word(i).to_string();
-            if self.ledger.is_used(i) || self.ledger.is_content(i) || w.len() < 5 || !self.a.tokens[i].is_word() {
-                continue;
-            }
-            // The outer query's rows, else those of the one sub-query that keeps rows ("boats
-            // currently assigned to a mooring": the assignments that exist).
-            let outer = self.untested_flag_named(&w);
-            let subs: Vec<(usize, ColRef)> = self
-                .q
-                .filters
-                .iter()
-                .enumerate()
-                .filter_map(|(k, f)| match f {
-                    Cond::InSub { negated: false, query, .. } => self.flag_named(&w, &query.tables()).filter(|c| !query.filters.iter().any(|f| tests_column(f, c))).map(|c| (k, c)),
-                    _ => None,
-                })
-                .collect();
-            let (col, sub) = match (outer, subs.as_slice()) {
-                (Some(c), _) => (c, None),
-                (None, [(k, c)]) => (c.clone(), Some(*k)),
-                _ => continue,
-            };
-            if self.negation_before(i).is_some() {
-                self.penalties.push((format!("\"{w}\" names the flag {col} that the query does not test"), 0.5));
-                continue;
-            }
-            let lit = super::source::flag_literal(self.ctx, &col.table, &col.column, true);
-            self.mark(i..i + 1, format!("{col} = true"));
-            let cond = Cond::Cmp { col, op: Op::Eq, value: lit };
-            match sub.and_then(|k| self.q.filters.get_mut(k)) {
-                Some(Cond::InSub { query, .. }) => query.filters.push(cond),
-                _ => self.q.filters.push(cond),
-            }
-        }
+        self.flags_said_by_common_words();
         // "the available units" where `status` holds 'available': a word too common to link is
         // still a stored value of a table the query reads; untested, it is a condition dropped.
         for i in 0..self.n() {
@@ -1033,7 +929,7 @@ pub(super) fn role_table(role: &str) -> Option<&str> {
 }
 
 /// Condition `f` tests column `c`: itself, in an `OR`, or inside its sub-query.
-fn tests_column(f: &Cond, c: &ColRef) -> bool {
+pub(super) fn tests_column(f: &Cond, c: &ColRef) -> bool {
     match f {
         Cond::Or { any } => any.iter().any(|x| tests_column(x, c)),
         Cond::InSub { query, .. } | Cond::Sub { query, .. } if query.filters.iter().any(|x| tests_column(x, c)) => true,

@@ -22,6 +22,7 @@ mod audit;
 mod conditions;
 mod entity;
 mod finish;
+mod settle;
 mod groups;
 pub(crate) mod ir;
 mod order;
