@@ -124,7 +124,8 @@ impl Reader<'_> {
         // "Which campuses have had dropped enrolments, and how many at each?" counted over the
         // campuses themselves, grouped by their name: every group is one row, every count 1.
         let counts = self.q.select.iter().any(|e| matches!(e, Expr::Agg { func: super::ir::AggFunc::Count, col: None }));
-        if counts && self.q.joins.is_empty() && !self.q.group_by.is_empty() {
+        // (Joins only filtered on, that fan out, become semi-joins: the rows stay one each.)
+        if counts && super::ir::inline_joins(self.ctx, &self.q) == 0 && !self.q.group_by.is_empty() {
             let label = self.label(&self.q.table.clone());
             let pk = self.pk(&self.q.table.clone());
             let own = self.q.group_by.iter().all(|g| g.column().is_some_and(|c| c.table.eq_ignore_ascii_case(&self.q.table)));

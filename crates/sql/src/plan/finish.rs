@@ -59,6 +59,7 @@ impl Reader<'_> {
             }
         }
         self.date_the_measured_rows();
+        self.the_date_is_the_ranked_date();
         let mut fixes = Vec::new();
         self.join(&mut fixes);
         self.account();

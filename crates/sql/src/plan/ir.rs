@@ -389,6 +389,11 @@ fn layout(ctx: &SchemaContext, q: &Query) -> Layout {
     Layout { inline, semi, filters, repeats }
 }
 
+/// How many of the query's joins stay inline (the others become semi-joins).
+pub(crate) fn inline_joins(ctx: &SchemaContext, q: &Query) -> usize {
+    layout(ctx, q).inline.len()
+}
+
 /// The name of a selected aggregate or time bucket.
 fn alias(q: &Query, e: &Expr) -> Option<String> {
     let stem = |c: &ColRef| qa_question::names::name_words(&c.column).join("_");

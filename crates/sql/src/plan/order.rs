@@ -18,6 +18,31 @@ impl Reader<'_> {
         self.context_tables().iter().find_map(|t| self.date_columns(t).into_iter().next())
     }
 
+    /// "the most recent donation received": the date of the table named right after a date
+    /// adjective — its one date, or the one a participle after the name says — with the
+    /// participle's position.
+    pub(super) fn date_ranked_at(&self, adjective: &str, target: usize) -> Option<(ColRef, Option<usize>)> {
+        let (base, _, _) = measure_of(adjective)?;
+        if !matches!(base, "new" | "early" | "old" | "young") {
+            return None;
+        }
+        let mi = self.mention_at(self.skip_filler(target)).filter(|&mi| self.names_table(mi))?;
+        let t = self.table(mi)?;
+        let dates = self.date_columns(&t);
+        let after = self.ms[mi].end;
+        let w = self.word(after);
+        let said: Vec<&ColRef> = if w.len() > 4 && w.ends_with("ed") {
+            dates.iter().filter(|c| qa_question::names::name_words(&c.column).iter().any(|x| qa_core::text::same_family(x, w))).collect()
+        } else {
+            Vec::new()
+        };
+        match (said.as_slice(), dates.as_slice()) {
+            ([one], _) => Some(((*one).clone(), Some(after))),
+            (_, [one]) => Some((one.clone(), None)),
+            _ => None,
+        }
+    }
+
     /// Ordering cues: "sorted by X [descending]", "in alphabetical order", "cheapest first".
     pub(super) fn orderings(&mut self) {
         for o in self.a.orderings.clone() {

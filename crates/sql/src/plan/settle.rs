@@ -48,6 +48,34 @@ impl Reader<'_> {
         }
     }
 
+    /// "the most recent donation received? Give its lot code, the date and …": a bare "date"
+    /// shown beside rows ranked by a date is that date, not another table's.
+    pub(super) fn the_date_is_the_ranked_date(&mut self) {
+        let Some(ranked) = self.q.order_by.first().and_then(|(e, _)| match e {
+            Expr::Col { col } if self.kind(col) == qa_question::FieldKind::Date => Some(col.clone()),
+            _ => None,
+        }) else {
+            return;
+        };
+        for i in 0..self.n() {
+            if !matches!(self.word(i), "date" | "day") || i > 0 && self.ledger.is_content(i - 1) {
+                continue;
+            }
+            let Some(shown) = self.ledger.role(i).and_then(|r| r.strip_prefix("show ")).map(str::to_string) else { continue };
+            let Some(k) = self.q.select.iter().position(|e| matches!(e, Expr::Col { col } if col.to_string() == shown && *col != ranked && self.kind(col) == qa_question::FieldKind::Date)) else { continue };
+            match self.q.select.iter().position(|e| *e == Expr::col(ranked.clone())) {
+                Some(r) => {
+                    let x = self.q.select.remove(r);
+                    let k = if r < k { k - 1 } else { k };
+                    self.q.select[k] = x;
+                }
+                None => self.q.select[k] = Expr::col(ranked.clone()),
+            }
+            self.ledger.unmark(i..i + 1);
+            self.mark(i..i + 1, format!("show {ranked}"));
+        }
+    }
+
     /// "Total hours worked by volunteers per role in 2025": a date no word placed, guessed as
     /// the date of another table in play (when the volunteers joined), dates the rows whose
     /// column is summed or averaged instead, when they have one date.

@@ -737,7 +737,13 @@ impl Reader<'_> {
                     self.consume(mi, format!("order by {c}"));
                     Some(c)
                 }
-                None => self.adjective_column(adj).or_else(|| self.date_for(adj)),
+                None => self.adjective_column(adj).or_else(|| {
+                    let (c, participle) = self.date_ranked_at(adj, s.target)?;
+                    if let Some(p) = participle {
+                        self.mark(p..p + 1, format!("order by {c}"));
+                    }
+                    Some(c)
+                }).or_else(|| self.date_for(adj)),
             };
             let col = col?;
             let is_date = self.kind(&col) == FieldKind::Date || col.column.to_ascii_lowercase().contains("year");

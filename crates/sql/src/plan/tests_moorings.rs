@@ -2,7 +2,7 @@
 //! 'hired', hires, moorings with or without a cover, berth assignments that are current or
 //! not, members who joined on a date and the duties they work), asserted on the SQL it renders.
 
-use super::tests::{col, fk, sql, table};
+use super::tests::{col, fk, on, sql, table};
 use super::*;
 use crate::{ColumnInfo, DbSchema, ForeignKey};
 
@@ -17,7 +17,13 @@ fn boat_club() -> SchemaContext {
                 t(
                     "hires",
                     "hire_id",
-                    vec![col("hire_id", "integer", &[]), col("boat_id", "integer", &[]), col("member_id", "integer", &[]), col("hired_on", "text", &["2025-05-01", "2025-07-19"])],
+                    vec![
+                        col("hire_id", "integer", &[]),
+                        col("boat_id", "integer", &[]),
+                        col("member_id", "integer", &[]),
+                        col("hired_on", "text", &["2025-05-01", "2025-07-19"]),
+                        col("returned_on", "text", &["2025-05-02", "2025-07-21"]),
+                    ],
                     vec![fk("boat_id", "boats", "boat_id"), fk("member_id", "members", "member_id")],
                 ),
                 t(
@@ -38,6 +44,12 @@ fn boat_club() -> SchemaContext {
                     "assignment_id",
                     vec![col("assignment_id", "integer", &[]), col("boat_id", "integer", &[]), col("mooring_id", "integer", &[]), col("is_current", "integer", &["0", "1"])],
                     vec![fk("boat_id", "boats", "boat_id"), fk("mooring_id", "moorings", "mooring_id")],
+                ),
+                t(
+                    "repairs",
+                    "repair_id",
+                    vec![col("repair_id", "integer", &[]), col("boat_id", "integer", &[]), col("status", "text", &["open", "returned"])],
+                    vec![fk("boat_id", "boats", "boat_id")],
                 ),
                 t(
                     "duties",
@@ -100,4 +112,21 @@ fn rows_picked_by_country_show_their_city_and_groups_their_code() {
     assert!(!s.contains("moorings.city FROM"), "{s}");
     let s = sql(&ctx, "Which mooring has the most berth assignments?");
     assert!(s.starts_with("SELECT moorings.\"name\", moorings.mooring_code, COUNT(*)"), "{s}");
+}
+
+#[test]
+fn the_latest_rows_by_the_date_a_participle_names() {
+    let ctx = boat_club();
+    // 'returned' is a repair status too; after "hire" it says which of the hire's dates.
+    let s = sql(&ctx, "What was the most recent hire returned? Give the member's last name and the date.");
+    assert!(s.contains("ORDER BY hires.returned_on DESC LIMIT 1") && !s.contains("'returned'") && !s.contains("joined_on"), "{s}");
+    assert!(s.contains("members.last_name, hires.returned_on FROM"), "{s}");
+}
+
+#[test]
+fn a_count_per_row_of_rows_only_filtered_on_asks() {
+    let ctx = boat_club();
+    // The hires only filter the boats (a semi-join): every boat's count would be 1.
+    let o = on(&ctx, "Which boats have had hires, and how many for each?");
+    assert!(o.confidence < CONFIDENCE_THRESHOLD && o.coverage.penalties.iter().any(|(p, _)| p == "counts groups of one row each"), "{:?}", o.coverage);
 }

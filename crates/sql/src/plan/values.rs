@@ -30,6 +30,15 @@ impl Reader<'_> {
             if flag_here && !value_here {
                 continue;
             }
+            // "the most recent donation received" of donations with `received_on`, where a
+            // transfer status elsewhere holds 'received': the participle names the date of the
+            // rows in play or named, not another table's state.
+            let participle = self.ms[mi].end == self.ms[mi].start + 1 && self.word(self.ms[mi].start).ends_with("ed");
+            let named: Vec<String> = (0..self.ms.len()).filter(|&j| self.names_table(j)).filter_map(|j| self.table(j)).collect();
+            let date_here = self.readings(mi).iter().any(|l| matches!(&l.target, Target::Field { collection, field } if ctx.iter().chain(named.iter()).any(|t| t.eq_ignore_ascii_case(collection)) && self.kind(&ColRef::new(collection, field)) == FieldKind::Date));
+            if participle && date_here && !value_here {
+                continue;
+            }
             if self.value_is_read_table(mi) {
                 let t = self.table(mi).unwrap_or_default();
                 self.consume(mi, format!("table {t}"));
