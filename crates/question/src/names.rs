@@ -43,6 +43,9 @@ const COMMON_SYNONYMS: &[(&str, &[&str])] = &[
     ("sex", &["gender"]),
     ("gender", &["sex"]),
     ("country", &["nation"]),
+    // "students from each country", "customers from Japan" of a `nationality` column.
+    ("nationality", &["country", "nation"]),
+    ("nationality code", &["country", "nation", "country code"]),
     ("city", &["town"]),
     ("town", &["city"]),
     ("dob", &["birthday", "birth date"]),

@@ -91,6 +91,15 @@ impl Reader<'_> {
             if let Some(mi) = after.filter(|&mi| self.names_table(mi)) {
                 entity = self.table_in_context(mi).map(|t| (t, Some(mi)));
             }
+            // "List the moorings we have in Germany": one item that is a table's name is that
+            // table (no vote with the tables whose keys merely contain the word).
+            if entity.is_none()
+                && let [it] = p.items.as_slice()
+                && let Some(mi) = (0..self.ms.len()).find(|&mi| self.ms[mi].start >= it.start && self.ms[mi].end <= it.end && self.names_table(mi) && !matches!(self.ms[mi].best().how, qa_question::link::How::Part | qa_question::link::How::Head | qa_question::link::How::Fuzzy))
+                && (it.start..it.end).filter(|&k| self.ledger.is_content(k)).all(|k| self.ms[mi].start <= k && k < self.ms[mi].end)
+            {
+                entity = self.table_in_context(mi).map(|t| (t, Some(mi)));
+            }
             if entity.is_none() {
                 let mut votes: Vec<(String, usize)> = Vec::new();
                 for it in &p.items {

@@ -74,7 +74,28 @@ impl Reader<'_> {
                 self.mark(g.target..target, "group by");
             }
             let by = self.word(g.end - 1) == "by";
-            let key = if let Some(t) = self.table(mi).filter(|t| self.field(mi).is_none_or(|c| !c.table.eq_ignore_ascii_case(t) || self.readings(mi)[0].target == Target::Collection { collection: t.clone() })) {
+            // "delivered to agencies in each country": the column of the table named right
+            // before the cue, when the word names one of its columns.
+            let mut p = g.start;
+            while p > 0 && matches!(self.word(p - 1), "in" | "of" | "from" | "at" | "for" | "by" | "per") {
+                p -= 1;
+            }
+            let own = self.ms.iter().position(|m| m.end == p).filter(|&b| b != mi && !matches!(self.ms[b].best().target, Target::Value { .. })).and_then(|b| self.table(b)).and_then(|t| {
+                // (Only among equally good readings, and never a key: "a print job for each
+                // press type" is no `print_jobs.press_id`.)
+                let fields = self.fields_of(mi);
+                let best = fields.iter().map(|(_, s)| *s).fold(0.0, f64::max);
+                let cols: Vec<super::ir::ColRef> = fields
+                    .into_iter()
+                    .filter(|(c, s)| *s >= best - 1e-9 && c.table.eq_ignore_ascii_case(&t) && self.schema.field(&c.table, &c.column).is_some_and(|f| f.key == qa_question::KeyRole::None))
+                    .map(|(c, _)| c)
+                    .collect();
+                (cols.len() == 1 && self.table(mi).is_none()).then(|| cols[0].clone())
+            });
+            let key = if let Some(c) = own {
+                self.focus.push(c.table.clone());
+                Key::Col(c)
+            } else if let Some(t) = self.table(mi).filter(|t| self.field(mi).is_none_or(|c| !c.table.eq_ignore_ascii_case(t) || self.readings(mi)[0].target == Target::Collection { collection: t.clone() })) {
                 Key::Rows(t)
             } else if let Some(c) = self.field(mi) {
                 // "per home branch" naming the key `home_branch_id`: the branches it refers to.

@@ -13,7 +13,19 @@ fn boat_club() -> SchemaContext {
             dialect: None,
             tables: vec![
                 t("boats", "boat_id", vec![col("boat_id", "integer", &[]), col("name", "text", &[]), col("status", "text", &["available", "hired", "retired"])], vec![]),
-                t("members", "member_id", vec![col("member_id", "integer", &[]), col("first_name", "text", &[]), col("last_name", "text", &[]), col("joined_on", "text", &["2019-04-01", "2025-03-12"])], vec![]),
+                t(
+                    "members",
+                    "member_id",
+                    vec![
+                        col("member_id", "integer", &[]),
+                        col("first_name", "text", &[]),
+                        col("last_name", "text", &[]),
+                        col("joined_on", "text", &["2019-04-01", "2025-03-12"]),
+                        col("nationality", "text", &["DE", "DK", "NL"]),
+                        col("home_mooring_id", "integer", &[]),
+                    ],
+                    vec![fk("home_mooring_id", "moorings", "mooring_id")],
+                ),
                 t(
                     "hires",
                     "hire_id",
@@ -129,4 +141,15 @@ fn a_count_per_row_of_rows_only_filtered_on_asks() {
     // The hires only filter the boats (a semi-join): every boat's count would be 1.
     let o = on(&ctx, "Which boats have had hires, and how many for each?");
     assert!(o.confidence < CONFIDENCE_THRESHOLD && o.coverage.penalties.iter().any(|(p, _)| p == "counts groups of one row each"), "{:?}", o.coverage);
+}
+
+#[test]
+fn a_group_word_takes_the_column_of_the_rows_named_or_asked_about() {
+    let ctx = boat_club();
+    // "from each country" of members: their nationality, not their home mooring's country.
+    let s = sql(&ctx, "How many members do we have from each country?");
+    assert!(s.starts_with("SELECT members.nationality, COUNT(*)"), "{s}");
+    // "moorings in each country", counted over assignments: the moorings' country.
+    let s = sql(&ctx, "How many berth assignments are there at moorings in each country?");
+    assert!(s.contains("GROUP BY moorings.country_code"), "{s}");
 }
