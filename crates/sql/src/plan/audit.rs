@@ -121,6 +121,23 @@ impl Reader<'_> {
                 break;
             }
         }
+        // "Which official has worked the most matches as an assistant?" grouped by the role
+        // the question fixes to 'assistant': one group, the ranking says nothing of who.
+        let fixed: Vec<&ColRef> = self
+            .q
+            .filters
+            .iter()
+            .filter_map(|f| match f {
+                Cond::Cmp { col, op: Op::Eq, .. } => Some(col),
+                Cond::In { col, values, negated: false } if values.len() == 1 => Some(col),
+                _ => None,
+            })
+            .collect();
+        if let Some(c) = self.q.group_by.iter().filter_map(|g| g.column()).find(|c| fixed.contains(c))
+            && self.q.group_by.len() == 1
+        {
+            self.penalties.push((format!("grouped by {c}, which the question fixes to one value"), 0.5));
+        }
         // "Which campuses have had dropped enrolments, and how many at each?" counted over the
         // campuses themselves, grouped by their name: every group is one row, every count 1.
         let counts = self.q.select.iter().any(|e| matches!(e, Expr::Agg { func: super::ir::AggFunc::Count, col: None }));

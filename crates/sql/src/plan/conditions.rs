@@ -134,6 +134,21 @@ impl Reader<'_> {
         }
     }
 
+    /// Whether the question says the modal word a flag's name opens with, if any
+    /// (`allows_pets`: "allow", "allowed", "permitted"; `can_swim`: "can", "able"; `needs_visa`:
+    /// "need", "required").
+    fn says_flag_modal(&self, field: &str) -> bool {
+        let words = names::name_words(field);
+        let said: &[&str] = match words.first().map(String::as_str) {
+            Some("allow" | "allows") => &["allow", "allows", "allowed", "allowing", "permit", "permits", "permitted", "friendly"],
+            Some("can") => &["can", "able", "could", "capable"],
+            Some("should") => &["should"],
+            Some("need" | "needs") => &["need", "needs", "needed", "needing", "require", "requires", "required", "requiring"],
+            _ => return true,
+        };
+        (0..self.n()).any(|i| said.contains(&self.word(i)))
+    }
+
     /// "Which treatments have never been given?": rows no row of the one table that refers to
     /// them points at (`NOT IN`). With several referring tables the verb does not say which, and
     /// the words stay unused.
@@ -849,6 +864,11 @@ impl Reader<'_> {
             });
             if let Some(l) = flag {
                 let (Some(t), Some(f)) = (Some(l.target.collection().to_string()), l.target.field().map(str::to_string)) else { continue };
+                // "Which tenants keep a pet?" is no `allows_pets`: a flag of permission, ability
+                // or need is said with its modal word ("allow", "permitted", "can", "needs").
+                if !self.says_flag_modal(&f) {
+                    continue;
+                }
                 // A flag named by its adjective must be the best reading, or of a table in play.
                 if self.ms[mi].best().target != l.target && !ctx.iter().any(|x| x.eq_ignore_ascii_case(&t)) {
                     continue;

@@ -933,6 +933,12 @@ impl Reader<'_> {
         if c.table.eq_ignore_ascii_case(&self.q.table) {
             return c.clone();
         }
+        // Two keys to that table (`from_warehouse_id`, `to_warehouse_id`): which one the join
+        // follows is decided later, so the referred key itself groups.
+        let keys_to = self.ctx.db.table(&self.q.table).map_or(0, |t| t.foreign_keys.iter().filter(|fk| fk.ref_table.eq_ignore_ascii_case(&c.table)).count());
+        if keys_to > 1 {
+            return c.clone();
+        }
         match self.ctx.fk_between(&self.q.table, &c.table) {
             Some(step) if step.to_column.eq_ignore_ascii_case(&c.column) => ColRef::new(&step.from_table, &step.from_column),
             _ => c.clone(),

@@ -48,8 +48,15 @@ fn boat_club() -> SchemaContext {
                         col("city", "text", &["Kiel", "Lyon"]),
                         col("country_code", "text", &["DE", "FR"]),
                         col("has_cover", "integer", &["0", "1"]),
+                        col("allows_dogs", "integer", &["0", "1"]),
                     ],
                     vec![],
+                ),
+                t(
+                    "transfers",
+                    "transfer_id",
+                    vec![col("transfer_id", "integer", &[]), col("from_mooring_id", "integer", &[]), col("to_mooring_id", "integer", &[]), col("cargo_kg", "real", &[])],
+                    vec![fk("from_mooring_id", "moorings", "mooring_id"), fk("to_mooring_id", "moorings", "mooring_id")],
                 ),
                 t(
                     "berth_assignments",
@@ -152,4 +159,27 @@ fn a_group_word_takes_the_column_of_the_rows_named_or_asked_about() {
     // "moorings in each country", counted over assignments: the moorings' country.
     let s = sql(&ctx, "How many berth assignments are there at moorings in each country?");
     assert!(s.contains("GROUP BY moorings.country_code"), "{s}");
+}
+
+#[test]
+fn a_flag_of_permission_is_said_with_its_modal_word() {
+    let ctx = boat_club();
+    assert!(sql(&ctx, "Which moorings allow dogs?").contains("moorings.allows_dogs = 1"));
+    // Keeping a dog is not being allowed one: nothing holds it, so it asks.
+    let o = on(&ctx, "Which members keep a dog?");
+    assert!(o.plan.is_none() || o.confidence < CONFIDENCE_THRESHOLD, "{:?}", o.coverage);
+}
+
+#[test]
+fn groups_of_rows_reached_by_one_of_two_keys_are_grouped_by_their_own_key() {
+    let ctx = boat_club();
+    let s = sql(&ctx, "Which mooring sent out the most cargo in transfers?");
+    assert!(s.contains("JOIN moorings ON transfers.from_mooring_id = moorings.mooring_id") && s.contains("moorings.mooring_id ORDER BY") && !s.contains("to_mooring_id"), "{s}");
+}
+
+#[test]
+fn grouping_by_a_column_the_question_fixes_asks() {
+    let ctx = boat_club();
+    let o = on(&ctx, "Which role has the most duties as launch?");
+    assert!(o.coverage.penalties.iter().any(|(p, _)| p.contains("fixes to one value")) && o.confidence < CONFIDENCE_THRESHOLD, "{:?}", o.coverage);
 }
