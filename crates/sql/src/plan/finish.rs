@@ -401,7 +401,11 @@ impl Reader<'_> {
                 continue;
             }
             let froms = tree.clone();
-            let best = froms.iter().filter_map(|from| self.path(from, &t, &named)).min_by_key(|p| p.len());
+            // A named table already joined is no reason to go through it again ("rentals of
+            // automatic cars returned at Dutch branches": the cars of the rentals, not the cars
+            // based at those branches).
+            let named_rest: Vec<String> = named.iter().filter(|n| !tree.iter().any(|x| x.eq_ignore_ascii_case(n))).cloned().collect();
+            let best = froms.iter().filter_map(|from| self.path(from, &t, &named_rest)).min_by_key(|p| p.len());
             match best {
                 Some(p) => {
                     for s in p {

@@ -12,7 +12,13 @@ fn boat_club() -> SchemaContext {
         DbSchema {
             dialect: None,
             tables: vec![
-                t("boats", "boat_id", vec![col("boat_id", "integer", &[]), col("name", "text", &[]), col("status", "text", &["available", "hired", "retired"])], vec![]),
+                t(
+                    "boats",
+                    "boat_id",
+                    vec![col("boat_id", "integer", &[]), col("name", "text", &[]), col("status", "text", &["available", "hired", "retired"]), col("class_id", "integer", &[]), col("home_mooring_id", "integer", &[])],
+                    vec![fk("class_id", "boat_classes", "class_id"), fk("home_mooring_id", "moorings", "mooring_id")],
+                ),
+                t("boat_classes", "class_id", vec![col("class_id", "integer", &[]), col("name", "text", &[]), col("is_motorised", "integer", &["0", "1"])], vec![]),
                 t(
                     "members",
                     "member_id",
@@ -35,8 +41,9 @@ fn boat_club() -> SchemaContext {
                         col("member_id", "integer", &[]),
                         col("hired_on", "text", &["2025-05-01", "2025-07-19"]),
                         col("returned_on", "text", &["2025-05-02", "2025-07-21"]),
+                        col("return_mooring_id", "integer", &[]),
                     ],
-                    vec![fk("boat_id", "boats", "boat_id"), fk("member_id", "members", "member_id")],
+                    vec![fk("boat_id", "boats", "boat_id"), fk("member_id", "members", "member_id"), fk("return_mooring_id", "moorings", "mooring_id")],
                 ),
                 t(
                     "moorings",
@@ -107,7 +114,7 @@ fn an_adverb_names_a_flag_of_the_rows_read() {
     let ctx = boat_club();
     let s = sql(&ctx, "How many berth assignments are current?");
     assert!(s.contains("berth_assignments.is_current = 1"), "{s}");
-    let s = sql(&ctx, "Which boats are currently assigned to a mooring?");
+    let s = sql(&ctx, "Which boats currently have a berth assignment?");
     assert!(s.contains("berth_assignments.is_current = 1"), "{s}");
 }
 
@@ -182,4 +189,12 @@ fn grouping_by_a_column_the_question_fixes_asks() {
     let ctx = boat_club();
     let o = on(&ctx, "Which role has the most duties as launch?");
     assert!(o.coverage.penalties.iter().any(|(p, _)| p.contains("fixes to one value")) && o.confidence < CONFIDENCE_THRESHOLD, "{:?}", o.coverage);
+}
+
+#[test]
+fn a_table_already_joined_is_no_detour_for_another() {
+    let ctx = boat_club();
+    // The boats of the hires, not the boats based at the moorings the hires came back to.
+    let s = sql(&ctx, "How many hires of motorised boats were returned at German moorings?");
+    assert!(s.contains("JOIN boats ON hires.boat_id = boats.boat_id") && !s.contains("home_mooring_id"), "{s}");
 }
