@@ -78,6 +78,14 @@ pub enum Filter {
         /// The words in this order, next to each other.
         phrase: bool,
     },
+    /// The field has a value (none, when negated: "reviews with no cleanliness score").
+    Exists {
+        /// Field path.
+        field: String,
+        /// The field is missing.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        negated: bool,
+    },
 }
 
 /// How the buckets of a terms grouping are ordered.
@@ -367,6 +375,7 @@ fn clause(f: &Filter) -> (Value, bool) {
     match f {
         Filter::Terms { field, values, negated } => (if values.len() == 1 { one("term", field, values[0].clone()) } else { one("terms", field, Value::Array(values.clone())) }, *negated),
         Filter::Range { field, bounds, negated } => (range_clause(field, bounds), *negated),
+        Filter::Exists { field, negated } => (json!({"exists": {"field": field}}), *negated),
         Filter::AnyRange { field, ranges } => {
             let any: Vec<Value> = ranges.iter().map(|b| range_clause(field, b)).collect();
             (json!({"bool": {"should": any, "minimum_should_match": 1}}), false)
@@ -410,6 +419,7 @@ fn filter_words(f: &Filter) -> String {
         }
         Filter::Any { any } => format!("({})", any.iter().map(filter_words).collect::<Vec<_>>().join(" or ")),
         Filter::Text { fields, text, .. } => format!("{} matches \"{text}\"", if fields.len() == 1 { fields[0].clone() } else { "text".into() }),
+        Filter::Exists { field, negated } => format!("{field} {}", if *negated { "is missing" } else { "is present" }),
     }
 }
 

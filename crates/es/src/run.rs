@@ -348,3 +348,5 @@ mod tests;
 mod tests_rentals;
 #[cfg(test)]
 mod tests_couriers;
+#[cfg(test)]
+mod tests_stays;

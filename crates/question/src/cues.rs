@@ -565,6 +565,11 @@ pub fn groupings(t: &[Token]) -> Vec<Grouping> {
             "each" | "every" if !matches!(prev, "for" | "in" | "of" | "per" | "by") && !matches!(next, "of" | "other" | "time") => {
                 out.push(Grouping { start: i, end: i + 1, target: i + 1 })
             }
+            // "each of our 3-star hotels", "each of the stations": the groups are named after
+            // the determiner ("each of them" names none).
+            "each" if !matches!(prev, "for" | "in" | "of" | "per" | "by") && next == "of" && matches!(w(t, i + 2), "our" | "the" | "your" | "their" | "its" | "my") && !matches!(w(t, i + 3), "" | "them" | "us" | "these" | "those" | "two" | "three") => {
+                out.push(Grouping { start: i, end: i + 3, target: i + 3 })
+            }
             "for" | "in" | "of" | "across" if matches!(next, "each" | "every") || (matches!(next, "different" | "all") && word == "for" && matches!(w(t, i + 2), "" | "?")) => {
                 if matches!(next, "each" | "every") {
                     out.push(Grouping { start: i, end: i + 2, target: i + 2 })

@@ -197,7 +197,7 @@ impl<'a> Context<'a> {
                 }
                 Filter::Terms { .. } => {}
                 Filter::Range { field, negated: false, .. } | Filter::AnyRange { field, .. } => s += if p.ranges.iter().any(|(pf, _)| self.same(pf, field)) { 1.0 } else { -1.0 },
-                Filter::Range { .. } | Filter::Any { .. } => {}
+                Filter::Range { .. } | Filter::Any { .. } | Filter::Exists { .. } => {}
                 Filter::Text { text, .. } => {
                     let words = text::normalized_words(text);
                     s += if p.text.iter().any(|(_, t)| words.iter().all(|w| text::normalized_words(t).contains(w))) { 1.0 } else { -1.0 };

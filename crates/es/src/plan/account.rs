@@ -188,7 +188,7 @@ impl Reader<'_> {
             let mut stack = vec![f];
             while let Some(f) = stack.pop() {
                 match f {
-                    Filter::Terms { field, .. } | Filter::Range { field, .. } | Filter::AnyRange { field, .. } => out.push(base(field)),
+                    Filter::Terms { field, .. } | Filter::Range { field, .. } | Filter::AnyRange { field, .. } | Filter::Exists { field, .. } => out.push(base(field)),
                     Filter::Text { fields, .. } => out.extend(fields.iter().map(|x| base(x))),
                     Filter::Any { any } => stack.extend(any.iter()),
                 }

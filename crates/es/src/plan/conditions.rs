@@ -425,16 +425,22 @@ impl Reader<'_> {
                 continue;
             }
             let Some(f) = self.measure_of(mi).filter(|f| self.kind(f) == FieldKind::Integer) else { continue };
-            let role = format!("{f} = 0");
-            self.mark(p - 1..p, role.clone());
-            self.consume(mi, role);
-            // "at all" after it.
-            if self.word(self.ms[mi].end) == "at" && self.word(self.ms[mi].end + 1) == "all" {
-                let e = self.ms[mi].end;
-                self.mark(e..e + 2, format!("{f} = 0"));
-            }
             let e = self.ms[mi].end;
-            self.push_filter((p - 1, e), Filter::Range { field: f, bounds: bounds(&[("gte", json!(0)), ("lte", json!(0))]), negated: false });
+            // "no violations" counts none; "no cleanliness score" (one thing, not a count) is a
+            // score never given — missing, or 0 where none is written as 0.
+            let last = self.word(e - 1).to_string();
+            let counted = names::name_words(&f).iter().any(|w| matches!(w.as_str(), "count" | "num" | "number" | "qty" | "quantity" | "total" | "n"));
+            let one_thing = qa_core::text::singular(&last) == last && !counted;
+            let role = if one_thing { format!("{f} missing or 0") } else { format!("{f} = 0") };
+            self.mark(p - 1..p, role.clone());
+            self.consume(mi, role.clone());
+            // "at all" after it.
+            if self.word(e) == "at" && self.word(e + 1) == "all" {
+                self.mark(e..e + 2, role);
+            }
+            let zero = Filter::Range { field: f.clone(), bounds: bounds(&[("gte", json!(0)), ("lte", json!(0))]), negated: false };
+            let filter = if one_thing { Filter::Any { any: vec![Filter::Exists { field: f, negated: true }, zero] } } else { zero };
+            self.push_filter((p - 1, e), filter);
         }
     }
 
@@ -577,12 +583,12 @@ impl Reader<'_> {
                         Filter::Range { bounds, .. } => vec![bounds],
                         Filter::AnyRange { ranges, .. } => ranges,
                         Filter::Terms { values, .. } => values.into_iter().map(|v| bounds(&[("gte", v.clone()), ("lte", v)])).collect(),
-                        Filter::Text { .. } | Filter::Any { .. } => Vec::new(),
+                        Filter::Text { .. } | Filter::Any { .. } | Filter::Exists { .. } => Vec::new(),
                     }
                 };
                 let field = match &a {
                     Filter::Terms { field, .. } | Filter::Range { field, .. } | Filter::AnyRange { field, .. } => field.clone(),
-                    Filter::Text { .. } | Filter::Any { .. } => String::new(),
+                    Filter::Text { .. } | Filter::Any { .. } | Filter::Exists { .. } => String::new(),
                 };
                 let mut all = ranges(a);
                 all.extend(ranges(b));

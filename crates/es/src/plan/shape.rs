@@ -246,8 +246,8 @@ impl Reader<'_> {
                 self.mark(g.start..g.end, "ranking");
                 continue;
             }
-            // "for different number of cylinders": the count's word names the group's field.
             let mut t = t;
+            // "for different number of cylinders": the count's word names the group's field.
             if let Some(c) = self.a.aggregates.iter().find(|x| x.start == t && x.func == AggWord::Count && self.word(g.end - 1) != "by").cloned() {
                 self.aggs_done.push(c.start);
                 self.mark(c.start..c.end, "group");
@@ -317,7 +317,23 @@ impl Reader<'_> {
             {
                 t = self.ms[next].start;
             }
-            let field = match self.ms.iter().position(|m| m.start == t).filter(|&mi| !self.used[mi] && !self.names_index(mi)) {
+            // "each 3-star hotel": past the words a condition took ("3-star") to the noun after
+            // them, even when that noun was read as what the value describes ("hotel").
+            let mut described = None;
+            if self.ledger.is_used(t) && self.ms.iter().position(|m| m.start == t).is_none_or(|mi| self.used[mi]) {
+                let mut k = t;
+                while k < self.n() && k < t + 4 && self.ledger.is_used(k) && !self.ledger.role(k).is_some_and(|r| r.ends_with("(described by the value before)")) {
+                    k += 1;
+                }
+                if let Some(mi) = self.ms.iter().position(|m| m.start == k && k > t) {
+                    if self.ledger.role(k).is_some_and(|r| r.ends_with("(described by the value before)")) {
+                        described = self.fields_of(mi).into_iter().map(|(f, ..)| f).find(|f| self.is_groupable(f));
+                    } else if !self.used[mi] {
+                        t = k;
+                    }
+                }
+            }
+            let field = match self.ms.iter().position(|m| m.start == t).filter(|&mi| !self.used[mi] && !self.names_index(mi) && described.is_none()) {
                 Some(mi) => match self.fields_of(mi).into_iter().map(|(f, ..)| f).find(|f| self.is_groupable(f)) {
                     Some(f) => {
                         self.consume(mi, format!("group by {f}"));
@@ -325,7 +341,7 @@ impl Reader<'_> {
                     }
                     None => None,
                 },
-                None => None,
+                None => described,
             };
             // The words after the cue went to a condition ("each Dutch artist" read as the
             // nationality NL): the groups they named cannot be made, and dropping the grouping
@@ -701,9 +717,21 @@ impl Reader<'_> {
                 continue;
             }
             let named = self.next_mention(s.end, 3);
+            // A date adjective ranks by a date; any other ("the longest stays") never does: a
+            // date field the noun names (`stay_date`) is not how long something is.
+            let of_dates = matches!(adj.as_str(), "new" | "early" | "old" | "young" | "late" | "recent");
             let named_fields: Vec<String> = named
-                .map(|mi| self.fields_of(mi).into_iter().filter(|(_, score, how)| !super::read::weak_part(*how, *score)).map(|(f, ..)| f).filter(|f| self.is_measure(f) || self.kind(f) == FieldKind::Date).collect())
+                .map(|mi| self.fields_of(mi).into_iter().filter(|(_, score, how)| !super::read::weak_part(*how, *score)).map(|(f, ..)| f).filter(|f| self.is_measure(f) || self.kind(f) == FieldKind::Date && of_dates).collect())
                 .unwrap_or_default();
+            // "the five most recent acquisitions": the one date the noun names, even by its
+            // word family (`acquired_on`), before the date a thing is made.
+            let named_weakly: Vec<String> = if of_dates {
+                named.map(|mi| self.fields_of(mi).into_iter().map(|(f, ..)| f).filter(|f| self.kind(f) == FieldKind::Date).collect()).unwrap_or_default()
+            } else {
+                // "the 3 longest stays": the one number the noun names, even by its word family
+                // (`nights_stayed`).
+                named.map(|mi| self.fields_of(mi).into_iter().map(|(f, ..)| f).filter(|f| self.is_measure(f)).collect()).unwrap_or_default()
+            };
             let has_nouns = measure_of(&adj).is_some_and(|(_, nouns, _)| !nouns.is_empty());
             let adj_fields = if has_nouns { self.adjective_fields(&adj) } else { Vec::new() };
             let both: Vec<String> = named_fields.iter().filter(|f| adj_fields.contains(f)).cloned().collect();
@@ -715,6 +743,8 @@ impl Reader<'_> {
                 Some(adj_fields[0].clone())
             } else if adj_fields.len() > 1 && self.narrow_by_words(adj_fields.clone()).len() == 1 {
                 Some(self.narrow_by_words(adj_fields.clone())[0].clone())
+            } else if let [f] = named_weakly.as_slice() {
+                Some(f.clone())
             } else if let Some(f) = matches!(adj.as_str(), "new" | "old" | "young").then(|| self.creation_field()).flatten() {
                 // "the oldest painting": a thing's age runs from when it was made.
                 Some(f)

@@ -1,0 +1,80 @@
+//! Questions over a made-up index of lodge stays in the embedded engine: a score some stays
+//! lack, a star rating said as "4-star", two dates (the stay and when it was booked) and a
+//! number of nights. Expected answers are computed from the records.
+
+use super::tests::{ask, opts};
+use super::*;
+use crate::embedded::EmbeddedIndex;
+use crate::Mapping;
+use qa_core::trace::Status;
+use serde_json::{Map, json};
+
+const LODGES: [&str; 5] = ["Birch Hollow", "Cedar Ridge", "Fern Gully", "Heron Point", "Larch Bay"];
+
+fn stays(dir: &Path) -> (EmbeddedIndex, Vec<Map<String, Value>>) {
+    let records: Vec<Map<String, Value>> = (0..90)
+        .map(|i| {
+            let mut r = json!({
+                "stay_code": format!("S-{i:04}"),
+                "lodgeName": LODGES[i % 5],
+                "star_rating": 3 + (i % 5) % 3,
+                "stay_date": format!("2025-{:02}-{:02}", 1 + i % 9, 1 + i % 28),
+                "booked_on": format!("2024-{:02}-{:02}", 1 + (i * 7) % 12, 1 + (i * 3) % 28),
+                "nights_stayed": 1 + (i * 5) % 13,
+            });
+            // Some guests left no cleanliness score.
+            if i % 4 != 0 {
+                r["cleanliness_score"] = json!(4 + i % 7);
+            }
+            r.as_object().unwrap().clone()
+        })
+        .collect();
+    let mapping = Mapping::from_es_json(
+        "stays",
+        &json!({"properties": {"stay_code": {"type": "keyword"}, "lodgeName": {"type": "keyword"}, "star_rating": {"type": "long"}, "stay_date": {"type": "date"},
+            "booked_on": {"type": "date"}, "nights_stayed": {"type": "long"}, "cleanliness_score": {"type": "long"}}}),
+    )
+    .unwrap();
+    EmbeddedIndex::create(dir, "stays", &records, &mapping, &qa_core::progress::Silent).unwrap();
+    (EmbeddedIndex::open(dir, "stays").unwrap(), records)
+}
+
+fn answered(engine: &EmbeddedIndex, dir: &Path, q: &str) -> EsRun {
+    let run = ask(engine, dir, q, opts());
+    assert_eq!(run.answer.status, Status::Answered, "{q}: {:?}", run.answer.ambiguity);
+    run
+}
+
+#[test]
+fn no_score_is_a_score_never_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let (engine, records) = stays(dir.path());
+    let run = answered(&engine, dir.path(), "How many stays at our 4-star lodges have no cleanliness score?");
+    let want = records.iter().filter(|r| r["star_rating"] == 4 && !r.contains_key("cleanliness_score")).count() as u64;
+    assert_eq!(run.answer.total, Some(want), "{}", run.answer.query_summary);
+}
+
+#[test]
+fn each_of_our_lodges_groups_by_lodge() {
+    let dir = tempfile::tempdir().unwrap();
+    let (engine, records) = stays(dir.path());
+    for q in ["How many stays did each of our 4-star lodges get?", "How many stays did each 4-star lodge get?"] {
+        let run = answered(&engine, dir.path(), q);
+        let (_, rows, _) = crate::eval::answer_rows(&run.answer);
+        let want: std::collections::BTreeSet<String> = records.iter().filter(|r| r["star_rating"] == 4).map(|r| r["lodgeName"].as_str().unwrap().to_string()).collect();
+        let got: std::collections::BTreeSet<String> = rows.iter().filter_map(|r| r[0].as_str().map(str::to_string)).collect();
+        assert_eq!(got, want, "{q}: {}", run.answer.query_summary);
+    }
+}
+
+#[test]
+fn a_ranking_adjective_takes_the_field_its_noun_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let (engine, _) = stays(dir.path());
+    // "bookings" names when a stay was booked, not the stay's own date.
+    let run = answered(&engine, dir.path(), "What are the five most recent bookings?");
+    assert!(run.answer.query_summary.contains("booked_on") && !run.answer.query_summary.contains("stay_date"), "{}", run.answer.query_summary);
+    // How long a stay is, is no date.
+    let run = ask(&engine, dir.path(), "What were the 3 longest stays?", opts());
+    assert!(!run.answer.query_summary.contains("stay_date"), "{}", run.answer.query_summary);
+}
