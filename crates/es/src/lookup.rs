@@ -190,7 +190,30 @@ pub fn source_schema(mapping: &Mapping, meta: &Metadata, semantic: &Semantic, ch
     // The records are what a classifier field classifies ("properties" of `property_type`).
     let mut collection = Collection::new(mapping.index.clone(), fields);
     collection.synonyms = collection.fields.iter().filter_map(|f| qa_question::names::classified_noun(&f.name)).filter(|n| !collection.fields.iter().any(|f| qa_question::names::name_words(&f.name) == [n.clone()])).collect();
+    // The records are what their own code names ("jobs" of an index with a `job_code` held once
+    // per record, "sessions" of `session_id`): a code field with more values than were sampled,
+    // each of them on one record.
+    let own_codes: Vec<String> = mapping.fields.iter().filter_map(|f| document_noun(f, meta, sample_size)).collect();
+    if let [noun] = own_codes.as_slice()
+        && !collection.synonyms.contains(noun)
+        && !collection.fields.iter().any(|f| qa_question::names::name_words(&f.name) == [noun.clone()])
+    {
+        collection.synonyms.push(noun.clone());
+    }
     SourceSchema { collections: vec![collection], relations: Vec::new(), aliases }
+}
+
+/// The noun a record's own code field names (`job` of `job_code`, `session` of `sessionId`):
+/// one word before `id`/`code`/`number`/`no`/`ref`, on a field whose sampled values fill the
+/// sample and each sit on one record.
+fn document_noun(f: &Field, meta: &Metadata, sample_size: usize) -> Option<String> {
+    let words = name_words(&f.path);
+    let [noun, suffix] = words.as_slice() else { return None };
+    if !matches!(suffix.as_str(), "id" | "code" | "number" | "no" | "ref") || noun.len() < 3 {
+        return None;
+    }
+    let vals = sampled(f, meta);
+    (vals.len() >= sample_size && vals.iter().all(|(_, n)| *n == 1)).then(|| noun.clone())
 }
 
 /// Asks the index whether a literal of the question (a name, a code, quoted text) is a stored

@@ -526,7 +526,9 @@ pub fn aggregates(t: &[Token]) -> Vec<Aggregate> {
             ("count" | "counts", _) => Some((AggWord::Count, 1)),
             ("total", "number") if w(t, i + 2) == "of" => Some((AggWord::Count, 3)),
             ("average" | "avg" | "mean", _) => Some((AggWord::Avg, 1)),
-            ("total" | "sum" | "combined" | "altogether" | "overall" | "cumulative", _) => Some((AggWord::Sum, 1)),
+            // ("the average overall score", "the mean total price": after an average the word
+            // opens what is averaged; "the highest total value" still ranks a sum.)
+            ("total" | "sum" | "combined" | "altogether" | "overall" | "cumulative", _) if !matches!(prev, "average" | "avg" | "mean" | "median") => Some((AggWord::Sum, 1)),
             ("maximum" | "max", _) => Some((AggWord::Max, 1)),
             ("minimum" | "min", _) => Some((AggWord::Min, 1)),
             _ => None,

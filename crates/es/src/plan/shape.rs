@@ -333,6 +333,17 @@ impl Reader<'_> {
                     }
                 }
             }
+            // "in each month of 2025, by job date": the date the calendar buckets already
+            // group by, named again.
+            if let Some(mi) = self.ms.iter().position(|m| m.start == t).filter(|&mi| !self.used[mi])
+                && let Some(f) = self.ms[mi].best().target.field().map(str::to_string).filter(|f| self.kind(f) == FieldKind::Date)
+                && self.plan.groups.iter().any(|g| matches!(g, Group::Calendar { field, .. } if *field == f))
+            {
+                let role = format!("group by {f}");
+                self.mark(g.start..g.end, role.clone());
+                self.consume(mi, role);
+                continue;
+            }
             let field = match self.ms.iter().position(|m| m.start == t).filter(|&mi| !self.used[mi] && !self.names_index(mi) && described.is_none()) {
                 Some(mi) => match self.fields_of(mi).into_iter().map(|(f, ..)| f).find(|f| self.is_groupable(f)) {
                     Some(f) => {
@@ -398,6 +409,11 @@ impl Reader<'_> {
             // The field: after the cue, past filler and the index's own name ("average
             // inspection score").
             let mut p = self.skip_filler(g.target);
+            // (A filler word that opens a field's name is that name: "the average overall
+            // score" of `overallScore`.)
+            if let Some(m) = self.ms.iter().find(|m| m.start >= g.target && m.start < p && m.end > p && matches!(m.best().target, Target::Field { .. })) {
+                p = m.start;
+            }
             loop {
                 if let Some(mi) = self.ms.iter().position(|m| m.start == p).filter(|&mi| self.names_index(mi)) {
                     p = self.skip_filler(self.ms[mi].end);

@@ -12,6 +12,10 @@ use serde_json::{Map, json};
 const LODGES: [&str; 5] = ["Birch Hollow", "Cedar Ridge", "Fern Gully", "Heron Point", "Larch Bay"];
 
 fn stays(dir: &Path) -> (EmbeddedIndex, Vec<Map<String, Value>>) {
+    stays_named(dir, "stays")
+}
+
+fn stays_named(dir: &Path, name: &str) -> (EmbeddedIndex, Vec<Map<String, Value>>) {
     let records: Vec<Map<String, Value>> = (0..90)
         .map(|i| {
             let mut r = json!({
@@ -21,6 +25,7 @@ fn stays(dir: &Path) -> (EmbeddedIndex, Vec<Map<String, Value>>) {
                 "stay_date": format!("2025-{:02}-{:02}", 1 + i % 9, 1 + i % 28),
                 "booked_on": format!("2024-{:02}-{:02}", 1 + (i * 7) % 12, 1 + (i * 3) % 28),
                 "nights_stayed": 1 + (i * 5) % 13,
+                "overallScore": 5 + (i * 3) % 6,
             });
             // Some guests left no cleanliness score.
             if i % 4 != 0 {
@@ -30,13 +35,13 @@ fn stays(dir: &Path) -> (EmbeddedIndex, Vec<Map<String, Value>>) {
         })
         .collect();
     let mapping = Mapping::from_es_json(
-        "stays",
+        name,
         &json!({"properties": {"stay_code": {"type": "keyword"}, "lodgeName": {"type": "keyword"}, "star_rating": {"type": "long"}, "stay_date": {"type": "date"},
-            "booked_on": {"type": "date"}, "nights_stayed": {"type": "long"}, "cleanliness_score": {"type": "long"}}}),
+            "booked_on": {"type": "date"}, "nights_stayed": {"type": "long"}, "cleanliness_score": {"type": "long"}, "overallScore": {"type": "long"}}}),
     )
     .unwrap();
-    EmbeddedIndex::create(dir, "stays", &records, &mapping, &qa_core::progress::Silent).unwrap();
-    (EmbeddedIndex::open(dir, "stays").unwrap(), records)
+    EmbeddedIndex::create(dir, name, &records, &mapping, &qa_core::progress::Silent).unwrap();
+    (EmbeddedIndex::open(dir, name).unwrap(), records)
 }
 
 fn answered(engine: &EmbeddedIndex, dir: &Path, q: &str) -> EsRun {
@@ -77,4 +82,26 @@ fn a_ranking_adjective_takes_the_field_its_noun_names() {
     // How long a stay is, is no date.
     let run = ask(&engine, dir.path(), "What were the 3 longest stays?", opts());
     assert!(!run.answer.query_summary.contains("stay_date"), "{}", run.answer.query_summary);
+}
+
+#[test]
+fn the_records_are_what_their_own_code_names_and_dated_by_their_own_date() {
+    let dir = tempfile::tempdir().unwrap();
+    // The index is `lodging`; its records are "stays", as their `stay_code` says — and with two
+    // dates and no verb, "in March 2025" is the stay's own date.
+    let (engine, records) = stays_named(dir.path(), "lodging");
+    let run = answered(&engine, dir.path(), "How many stays were there in March 2025?");
+    let want = records.iter().filter(|r| r["stay_date"].as_str().unwrap().starts_with("2025-03")).count() as u64;
+    assert_eq!(run.answer.total, Some(want), "{}", run.answer.query_summary);
+    let run = answered(&engine, dir.path(), "How many stays were there in each month of 2025, by stay date?");
+    let (_, rows, _) = crate::eval::answer_rows(&run.answer);
+    assert!(rows.iter().all(|r| r[0].as_str().is_some_and(|m| m.starts_with("2025-"))), "{rows:?}");
+}
+
+#[test]
+fn a_filler_word_that_opens_a_fields_name_is_that_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let (engine, _) = stays(dir.path());
+    let run = answered(&engine, dir.path(), "What is the average overall score of each lodge?");
+    assert!(run.answer.query_summary.contains("overallScore"), "{}", run.answer.query_summary);
 }
