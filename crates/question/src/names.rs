@@ -83,6 +83,12 @@ fn abbreviation(w: &str) -> Option<&'static str> {
         "bal" => "balance",
         "lic" => "licence",
         "spec" => "specification",
+        "dest" => "destination",
+        "orig" => "origin",
+        "dep" => "departure",
+        "arr" => "arrival",
+        "hrs" => "hours",
+        "wt" => "weight",
         _ => return None,
     })
 }

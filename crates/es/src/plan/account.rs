@@ -23,6 +23,7 @@ const LIGHT_VERBS: &[&str] = &[
     "enter", "file", "submit", "raise", "open", "create", "see", "spot", "sight", "observe", "find", "handle", "process", "issue", "hold", "run", "involve",
     "concern", "exist", "last", "end", "result", "lead", "belong", "work", "deal", "list", "show", "write", "place", "put", "do", "produce", "build",
     "manufacture", "depart", "arrive", "leave", "land", "fly", "travel", "correspond", "originate", "base", "locate", "send", "ship", "dispatch", "need", "require", "keep", "bring",
+    "receive", "give", "gave",
 ];
 
 /// Particles of a light verb ("carried out", "took place", "came in").

@@ -417,7 +417,8 @@ impl Reader<'_> {
             loop {
                 if let Some(mi) = self.ms.iter().position(|m| m.start == p).filter(|&mi| self.names_index(mi)) {
                     p = self.skip_filler(self.ms[mi].end);
-                } else if matches!(self.word(p), "amount" | "value" | "level") && self.word(p + 1) == "of" && self.mention_covering(p).is_none() {
+                } else if matches!(self.word(p), "amount" | "value" | "level" | "number") && self.word(p + 1) == "of" && self.mention_covering(p).is_none() {
+                    // ("the average number of nights stayed": of the count field named after.)
                     // "the total amount of bonus".
                     self.mark(p..p + 2, format!("{op} of"));
                     p = self.skip_filler(p + 2);
