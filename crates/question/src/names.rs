@@ -397,6 +397,8 @@ mod tests {
         let f = words_of("first_answer_at");
         assert!(f.contains(&vec!["first".to_string(), "answer".to_string()]), "{f:?}");
         assert!(words_of("has_sea_survival_cert").contains(&vec!["sea".to_string(), "survival".to_string(), "certificate".to_string()]));
+        assert!(words_of("dest_country").contains(&vec!["destination".to_string(), "country".to_string()]));
+        assert!(words_of("arr_gate").contains(&vec!["arrival".to_string(), "gate".to_string()]));
         let f = words_of("list_price");
         assert!(f.contains(&vec!["price".to_string()]) && f.contains(&vec!["list".to_string()]));
         assert_eq!(words_of("vehicle_identification_number").iter().find(|w| w.len() == 1 && w[0] == "vin").map(|_| ()), Some(()));

@@ -105,3 +105,15 @@ fn a_filler_word_that_opens_a_fields_name_is_that_name() {
     let run = answered(&engine, dir.path(), "What is the average overall score of each lodge?");
     assert!(run.answer.query_summary.contains("overallScore"), "{}", run.answer.query_summary);
 }
+
+#[test]
+fn the_average_number_of_a_count_and_a_verb_that_only_relates() {
+    let dir = tempfile::tempdir().unwrap();
+    let (engine, records) = stays(dir.path());
+    let run = answered(&engine, dir.path(), "What is the average number of nights stayed at each lodge?");
+    assert!(run.answer.query_summary.contains("nights_stayed"), "{}", run.answer.query_summary);
+    // "gave" relates the stays to their score: no condition of its own.
+    let run = answered(&engine, dir.path(), "How many stays gave an overall score of 6 or lower?");
+    let want = records.iter().filter(|r| r["overallScore"].as_i64().unwrap() <= 6).count() as u64;
+    assert_eq!(run.answer.total, Some(want), "{}", run.answer.query_summary);
+}
