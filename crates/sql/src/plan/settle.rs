@@ -76,6 +76,116 @@ impl Reader<'_> {
         }
     }
 
+    /// "the policyholder's first and last name": both names of the table named before them,
+    /// not a first name left over and another table's last name.
+    pub(super) fn first_and_last_names(&mut self) {
+        for i in 1..self.n() {
+            if self.word(i) != "first" || self.ledger.is_used(i) || self.word(i + 1) != "and" || !matches!(self.word(i + 2), "last" | "surname" | "family") {
+                continue;
+            }
+            // The owner: the table named right before ("the policyholder's", "the lead's").
+            let mut b = i;
+            while b > 0 && matches!(self.word(b - 1), "'s" | "s" | "’s" | "their" | "the" | "his" | "her") {
+                b -= 1;
+            }
+            let Some(owner) = self.ms.iter().position(|m| m.end == b).and_then(|mi| self.table(mi).or_else(|| self.ledger.role(self.ms[mi].start).and_then(|r| r.strip_prefix("show ").or_else(|| r.strip_prefix("table "))).filter(|t| !t.contains('.')).map(str::to_string))) else { continue };
+            let Some(t) = self.ctx.table(&owner) else { continue };
+            let find = |names: &[&str]| t.columns.iter().find(|c| names.contains(&c.name.to_ascii_lowercase().as_str())).map(|c| ColRef::new(&t.name, &c.name));
+            let (Some(first), Some(last)) = (find(&["first_name", "firstname", "given_name"]), find(&["last_name", "lastname", "surname", "family_name"])) else { continue };
+            // The words after "and" ("last name") may have picked another table's column.
+            let end = if matches!(self.word(i + 3), "name" | "names") { i + 4 } else { i + 3 };
+            let picked: Vec<ColRef> = (i + 2..end).filter_map(|k| self.ledger.role(k).and_then(|r| r.strip_prefix("show ")).and_then(|c| c.split_once('.')).map(|(a, b)| ColRef::new(a, b))).filter(|c| *c != last).collect();
+            self.q.select.retain(|e| !matches!(e, Expr::Col { col } if picked.contains(col)));
+            // A table only those words reached is no longer needed.
+            for c in &picked {
+                let still = self.q.select.iter().chain(self.q.group_by.iter()).chain(self.q.order_by.iter().map(|(e, _)| e)).any(|e| e.column().is_some_and(|x| x.table.eq_ignore_ascii_case(&c.table))) || self.q.filters.iter().any(|f| f.tables().iter().any(|x| x.eq_ignore_ascii_case(&c.table)));
+                if !still {
+                    self.reach.retain(|x| !x.eq_ignore_ascii_case(&c.table));
+                }
+            }
+            for c in [&first, &last] {
+                if !self.q.select.contains(&Expr::col(c.clone())) {
+                    self.q.select.push(Expr::col(c.clone()));
+                }
+            }
+            self.ledger.unmark(i..end);
+            self.mark(i..i + 1, format!("show {first}"));
+            self.mark(i + 1..end, format!("show {last}"));
+        }
+    }
+
+    /// "Which airlines took on the most fuel in total? Show the total.", "…, largest first": an
+    /// aggregate's word or a ranking's direction said again, once the query already sums,
+    /// averages or orders so — the words are that, and a list's "the total" shows it.
+    pub(super) fn aggregates_and_directions_said_again(&mut self) {
+        use super::ir::AggFunc;
+        let aggs: Vec<Expr> = {
+            let mut v: Vec<Expr> = Vec::new();
+            for e in self.q.select.iter().chain(self.q.order_by.iter().map(|(e, _)| e)).chain(self.q.having.iter().map(|h| &h.expr)) {
+                if matches!(e, Expr::Agg { col: Some(_), .. }) && !v.contains(e) {
+                    v.push(e.clone());
+                }
+            }
+            v
+        };
+        for i in 0..self.n() {
+            if self.ledger.is_used(i) {
+                continue;
+            }
+            let func = match self.word(i) {
+                "total" | "totals" | "sum" => AggFunc::Sum,
+                "average" | "averages" | "mean" => AggFunc::Avg,
+                _ => continue,
+            };
+            // (Not the start of another aggregate: "the total and the average …" of two.)
+            if self.a.aggregates.iter().any(|g| g.start == i && self.a.tokens.get(g.target).is_some_and(|t| t.is_word() && !self.ledger.is_used(g.target) && self.ledger.is_content(g.target))) {
+                continue;
+            }
+            let same: Vec<&Expr> = aggs.iter().filter(|e| matches!(e, Expr::Agg { func: f, .. } if *f == func)).collect();
+            let [e] = same.as_slice() else { continue };
+            let e = (*e).clone();
+            let col = e.column().map(|c| c.to_string()).unwrap_or_default();
+            self.mark(i..i + 1, format!("{}({col})", func.sql()));
+            // "Show the total", "with the totals", "Give … the average": shown.
+            let shown = i > 0 && self.word(i - 1) == "the" && (i.saturating_sub(6)..i).any(|k| matches!(self.word(k), "show" | "give" | "with" | "list" | "and" | "display" | "return"));
+            if shown && !self.q.select.contains(&e) && !self.q.group_by.is_empty() {
+                self.q.select.push(e);
+            }
+        }
+        // "largest first", "busiest first", "most frequent first", "highest first": the
+        // direction of the order there is, or of the one aggregate shown per group.
+        let one_agg: Vec<Expr> = self.q.select.iter().filter(|e| e.is_agg()).cloned().collect();
+        let existing = self.q.order_by.first().map(|(_, d)| *d);
+        for i in 1..self.n() {
+            if self.word(i) != "first" || self.ledger.is_used(i) {
+                continue;
+            }
+            let w = self.word(i - 1).to_string();
+            let (start, says_desc) = if self.word(i.saturating_sub(2)) == "most" && i >= 2 {
+                (i - 2, Some(true))
+            } else if self.word(i.saturating_sub(2)) == "least" && i >= 2 {
+                (i - 2, Some(false))
+            } else if matches!(w.as_str(), "most" | "biggest" | "largest" | "highest" | "busiest" | "greatest" | "longest" | "heaviest") {
+                (i - 1, Some(true))
+            } else if matches!(w.as_str(), "least" | "smallest" | "lowest" | "fewest" | "shortest" | "lightest" | "cheapest") {
+                (i - 1, Some(false))
+            } else {
+                (i, None)
+            };
+            let Some(d) = says_desc else { continue };
+            if !(start..i).all(|k| !self.ledger.is_used(k) || self.word(k) == "most") {
+                continue;
+            }
+            match (existing, one_agg.as_slice()) {
+                (Some(desc), _) if desc == d => {}
+                (None, [agg]) if !self.q.group_by.is_empty() => self.q.order_by.push((agg.clone(), d)),
+                _ => continue,
+            }
+            self.ledger.unmark(start..i + 1);
+            self.mark(start..i + 1, if d { "descending" } else { "ascending" });
+        }
+    }
+
     /// "Total hours worked by volunteers per role in 2025": a date no word placed, guessed as
     /// the date of another table in play (when the volunteers joined), dates the rows whose
     /// column is summed or averaged instead, when they have one date.

@@ -198,3 +198,19 @@ fn a_table_already_joined_is_no_detour_for_another() {
     let s = sql(&ctx, "How many hires of motorised boats were returned at German moorings?");
     assert!(s.contains("JOIN boats ON hires.boat_id = boats.boat_id") && !s.contains("home_mooring_id"), "{s}");
 }
+
+#[test]
+fn both_names_of_the_owner_said_before_first_and_last_name() {
+    let ctx = boat_club();
+    let s = sql(&ctx, "List the hires returned in 2025, with the hire id and the member's first and last name.");
+    assert!(s.contains("members.first_name, members.last_name") || s.contains("members.first_name") && s.contains("members.last_name"), "{s}");
+}
+
+#[test]
+fn an_aggregate_or_a_direction_said_again_is_the_one_there() {
+    let ctx = boat_club();
+    let s = sql(&ctx, "Which role has the highest average hours worked? Give the role and the average.");
+    assert!(s.starts_with("SELECT duties.role, AVG(duties.hours_worked)"), "{s}");
+    let s = sql(&ctx, "Number of duties per role, most frequent first.");
+    assert!(s.contains("GROUP BY duties.role ORDER BY COUNT(*) DESC"), "{s}");
+}
