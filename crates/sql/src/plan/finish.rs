@@ -61,6 +61,7 @@ impl Reader<'_> {
         self.date_the_measured_rows();
         self.the_date_is_the_ranked_date();
         self.first_and_last_names();
+        self.dates_asked_for();
         self.aggregates_and_directions_said_again();
         let mut fixes = Vec::new();
         self.join(&mut fixes);

@@ -186,6 +186,89 @@ impl Reader<'_> {
         }
     }
 
+    /// "Give the request id and the date it was made", "the date each was issued", "the date
+    /// of the test": a date asked for in a list is the rows' date the verb after it names,
+    /// else the one the question already tests, else their only date.
+    pub(super) fn dates_asked_for(&mut self) {
+        if self.q.aggregates() || !self.q.group_by.is_empty() {
+            return;
+        }
+        for i in 1..self.n() {
+            if self.word(i) != "date" || self.ledger.is_used(i) || !matches!(self.word(i - 1), "the" | "its" | "their") {
+                continue;
+            }
+            // The item runs to a comma, "and" or the end.
+            let end = (i + 1..self.n()).find(|&k| matches!(self.word(k), "," | "and" | "." | "?" | ";")).unwrap_or(self.n()).min(i + 7);
+            // Whose date: a table named after "of (the)", else the rows listed.
+            let mut k = i + 1;
+            let of_table = if self.word(k) == "of" {
+                k += 1;
+                while matches!(self.word(k), "the" | "a" | "an" | "each" | "that" | "this") {
+                    k += 1;
+                }
+                self.ms.iter().position(|m| m.start == k && m.end <= end).filter(|&mi| self.names_table(mi)).and_then(|mi| self.table(mi))
+            } else {
+                None
+            };
+            let table = of_table.clone().unwrap_or_else(|| self.q.table.clone());
+            let dates = self.date_columns(&table);
+            if dates.is_empty() {
+                continue;
+            }
+            let verb = (i + 1..end).find(|&k| {
+                let w = self.word(k);
+                w.len() > 3 && (w.ends_with("ed") || qa_core::text::is_verb_form(w) || matches!(w, "made" | "sent" | "done" | "given" | "paid" | "taken" | "held" | "due" | "signed"))
+            });
+            let named: Vec<&ColRef> = verb.map(|v| dates.iter().filter(|c| qa_question::names::name_words(&c.column).iter().any(|x| qa_core::text::same_family(x, self.word(v)))).collect()).unwrap_or_default();
+            let tested: Vec<&ColRef> = dates.iter().filter(|c| self.q.filters.iter().any(|f| super::finish::tests_column(f, c))).collect();
+            // A verb that names none of these dates ("the date each was issued" of units that
+            // only expire) names another table's: one the query reads, or nothing.
+            let elsewhere: Vec<ColRef> = match verb {
+                Some(v) if named.is_empty() => {
+                    let mut tables = self.needed();
+                    tables.push(self.q.table.clone());
+                    for f in &self.q.filters {
+                        if let Cond::InSub { query, .. } = f {
+                            tables.extend(query.tables());
+                        }
+                    }
+                    let mut out: Vec<ColRef> = Vec::new();
+                    for t in tables.iter().filter(|t| !t.eq_ignore_ascii_case(&table)) {
+                        for c in self.date_columns(t) {
+                            if qa_question::names::name_words(&c.column).iter().any(|x| qa_core::text::same_family(x, self.word(v))) && !out.contains(&c) {
+                                out.push(c);
+                            }
+                        }
+                    }
+                    out
+                }
+                _ => Vec::new(),
+            };
+            let col = match (named.as_slice(), elsewhere.as_slice(), tested.as_slice(), dates.as_slice()) {
+                ([one], _, _, _) => (*one).clone(),
+                ([], [one], _, _) => one.clone(),
+                // (The date the question already tests, whatever verb says it: "registered in
+                // 2024 … the date they signed up".)
+                ([], _, [one], _) => (*one).clone(),
+                ([], _, [], [one]) if verb.is_none() => one.clone(),
+                _ => continue,
+            };
+            // The words of the item that say which date: "it was made", "each was issued".
+            let upto = match verb {
+                Some(v) if (i + 1..v).all(|k| matches!(self.word(k), "it" | "they" | "each" | "was" | "were" | "is" | "are" | "has" | "had" | "been" | "the" | "of" | "up" | "when") || self.ms.iter().any(|m| m.start <= k && k < m.end && self.names_table_idx(m))) => v + 1,
+                _ => (k + 1).max(i + 1).min(end),
+            };
+            if !self.q.select.contains(&Expr::col(col.clone())) {
+                self.q.select.push(Expr::col(col.clone()));
+            }
+            for j in i..upto {
+                if !self.ledger.is_used(j) {
+                    self.mark(j..j + 1, format!("show {col}"));
+                }
+            }
+        }
+    }
+
     /// "Total hours worked by volunteers per role in 2025": a date no word placed, guessed as
     /// the date of another table in play (when the volunteers joined), dates the rows whose
     /// column is summed or averaged instead, when they have one date.

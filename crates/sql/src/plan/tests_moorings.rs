@@ -214,3 +214,14 @@ fn an_aggregate_or_a_direction_said_again_is_the_one_there() {
     let s = sql(&ctx, "Number of duties per role, most frequent first.");
     assert!(s.contains("GROUP BY duties.role ORDER BY COUNT(*) DESC"), "{s}");
 }
+
+#[test]
+fn a_date_asked_for_is_the_one_its_verb_names() {
+    let ctx = boat_club();
+    // Two dates on hires: the verb says which.
+    let s = sql(&ctx, "Which hires were made in 2025? Give the hire id and the date it was returned.");
+    assert!(s.contains("hires.returned_on") && !s.contains("hires.hired_on,"), "{s}");
+    // The date the question already tests.
+    let s = sql(&ctx, "Which members joined in 2025? Give their last names and the date they signed up.");
+    assert!(s.starts_with("SELECT members.last_name, members.joined_on FROM members"), "{s}");
+}
