@@ -58,6 +58,7 @@ impl Reader<'_> {
                 self.penalties.push(("a condition on a number of rows without the rows it groups".into(), 0.5));
             }
         }
+        self.times_counted_by_verb();
         self.date_the_measured_rows();
         self.the_date_is_the_ranked_date();
         self.first_and_last_names();

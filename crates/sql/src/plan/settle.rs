@@ -269,6 +269,58 @@ impl Reader<'_> {
         }
     }
 
+    /// "players injured more than once", "customers who rented more than five times": rows
+    /// that the one table the verb's family names, and that refers to them, refers to more
+    /// often than that.
+    pub(super) fn times_counted_by_verb(&mut self) {
+        let Some(entity) = self.entity.clone() else { return };
+        for i in 0..self.n() {
+            let op = match (self.word(i), self.word(i + 1)) {
+                ("more", "than") => Op::Gt,
+                ("at", "least") => Op::Ge,
+                ("fewer" | "less", "than") => Op::Lt,
+                _ => continue,
+            };
+            let (n, end) = match self.word(i + 2) {
+                "once" => (1.0, i + 3),
+                "twice" => (2.0, i + 3),
+                _ if self.word(i + 3) == "times" => match self.a.tokens.get(i + 2).and_then(|t| t.number()).or_else(|| qa_question::numbers::number_word(self.word(i + 2))) {
+                    Some(v) => (v, i + 4),
+                    None => continue,
+                },
+                _ => continue,
+            };
+            if (i..end).any(|k| self.ledger.is_used(k)) {
+                continue;
+            }
+            // The verb before: its family names the referring table ("injured" → injuries).
+            let refs: Vec<super::super::schema::JoinStep> = self.ctx.fk_steps().into_iter().filter(|s| s.from_table.eq_ignore_ascii_case(&entity) && super::ir::multiplies(self.ctx, s)).collect();
+            let found: Vec<(usize, String)> = (i.saturating_sub(6)..i)
+                .filter(|&k| self.word(k).len() > 3)
+                .flat_map(|k| {
+                    let w = self.word(k).to_string();
+                    refs.iter().filter(move |s| qa_question::names::name_words(&s.to_table).iter().any(|tw| qa_core::text::same_family(tw, &w))).map(move |s| (k, s.to_table.clone()))
+                })
+                .collect();
+            let mut tables: Vec<&String> = found.iter().map(|(_, t)| t).collect();
+            tables.dedup();
+            let [table] = tables.as_slice() else { continue };
+            let table = (*table).clone();
+            let Some(cond) = self.related_count(&entity, &table, op, n) else { continue };
+            let role = format!("table {table} (related rows {} {n})", op_symbol(op));
+            for (k, _) in &found {
+                // A stored state the verb was first read as ('hired') is that relation instead.
+                if let Some((c, v)) = self.ledger.role(*k).and_then(|r| r.split_once(" = '")).map(|(c, v)| (c.to_string(), v.trim_end_matches('\'').to_string())) {
+                    self.q.filters.retain(|f| !matches!(f, Cond::In { col, values, negated: false } if col.to_string() == c && values.len() == 1 && values[0] == super::ir::Lit::Text(v.clone())));
+                }
+                self.ledger.unmark(*k..*k + 1);
+                self.mark(*k..*k + 1, role.clone());
+            }
+            self.mark(i..end, role);
+            self.q.filters.push(cond);
+        }
+    }
+
     /// "Total hours worked by volunteers per role in 2025": a date no word placed, guessed as
     /// the date of another table in play (when the volunteers joined), dates the rows whose
     /// column is summed or averaged instead, when they have one date.
@@ -335,5 +387,16 @@ impl Reader<'_> {
             [one] => Some(one.clone()),
             _ => None,
         }
+    }
+}
+
+fn op_symbol(op: Op) -> &'static str {
+    match op {
+        Op::Gt => ">",
+        Op::Ge => ">=",
+        Op::Lt => "<",
+        Op::Le => "<=",
+        Op::Eq => "=",
+        Op::Ne => "<>",
     }
 }

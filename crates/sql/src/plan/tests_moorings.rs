@@ -225,3 +225,12 @@ fn a_date_asked_for_is_the_one_its_verb_names() {
     let s = sql(&ctx, "Which members joined in 2025? Give their last names and the date they signed up.");
     assert!(s.starts_with("SELECT members.last_name, members.joined_on FROM members"), "{s}");
 }
+
+#[test]
+fn more_than_once_counts_the_rows_the_verb_names() {
+    let ctx = boat_club();
+    let s = sql(&ctx, "Which boats have been hired more than once?");
+    assert!(s.contains("boats.boat_id IN (SELECT hires.boat_id FROM hires GROUP BY hires.boat_id HAVING COUNT(*) > 1)") && !s.contains("'hired'"), "{s}");
+    let s = sql(&ctx, "Which boats have been hired at least 3 times?");
+    assert!(s.contains("HAVING COUNT(*) >= 3"), "{s}");
+}
