@@ -759,7 +759,9 @@ impl Reader<'_> {
         // what the verb dates.
         // Verbs that only say something took place date nothing in particular.
         let event = |w: &str| ["happen", "occur", "took", "take", "held", "hold", "made", "done", "there", "place"].iter().any(|v| w.starts_with(v));
-        let verb_before = (1..=2).filter_map(|k| d.start.checked_sub(k)).map(|i| self.word(i).to_string()).find(|w| w.len() > 4 && (w.ends_with("ed") || qa_core::text::is_verb_form(w)) && !event(w));
+        // (A flag's word — "inspections failed in 2025" of `passed` — dates nothing.)
+        let flag_at = |i: usize| self.ms.iter().position(|m| m.start <= i && i < m.end).is_some_and(|mi| self.readings(mi).iter().any(|l| matches!(&l.target, Target::Field { collection, field } if self.kind(&ColRef::new(collection, field)) == FieldKind::Flag)));
+        let verb_before = (1..=2).filter_map(|k| d.start.checked_sub(k)).filter(|&i| !flag_at(i)).map(|i| self.word(i).to_string()).find(|w| w.len() > 4 && (w.ends_with("ed") || qa_core::text::is_verb_form(w)) && !event(w));
         let other_verb = |c: &ColRef| {
             let Some(v) = &verb_before else { return false };
             let vf = qa_core::text::word_family(v);

@@ -72,6 +72,12 @@ fn boat_club() -> SchemaContext {
                     vec![fk("boat_id", "boats", "boat_id"), fk("mooring_id", "moorings", "mooring_id")],
                 ),
                 t(
+                    "safety_checks",
+                    "check_id",
+                    vec![col("check_id", "integer", &[]), col("boat_id", "integer", &[]), col("checked_on", "text", &["2024-03-02", "2025-04-11"]), col("passed", "integer", &["0", "1"])],
+                    vec![fk("boat_id", "boats", "boat_id")],
+                ),
+                t(
                     "repairs",
                     "repair_id",
                     vec![col("repair_id", "integer", &[]), col("boat_id", "integer", &[]), col("status", "text", &["open", "returned"])],
@@ -233,4 +239,13 @@ fn more_than_once_counts_the_rows_the_verb_names() {
     assert!(s.contains("boats.boat_id IN (SELECT hires.boat_id FROM hires GROUP BY hires.boat_id HAVING COUNT(*) > 1)") && !s.contains("'hired'"), "{s}");
     let s = sql(&ctx, "Which boats have been hired at least 3 times?");
     assert!(s.contains("HAVING COUNT(*) >= 3"), "{s}");
+}
+
+#[test]
+fn a_flags_verb_before_a_year_dates_nothing() {
+    let ctx = boat_club();
+    // "failed" says the flag `passed` (its opposite), not another verb's date: the checks'
+    // one date `checked_on` is.
+    let s = sql(&ctx, "How many safety checks failed in 2025?");
+    assert!(s.contains("safety_checks.checked_on >= '2025-01-01'") && s.contains("safety_checks.passed = 0"), "{s}");
 }
