@@ -396,7 +396,10 @@ impl Reader<'_> {
             };
             // The column: named after "average", by the adjective, or before the cue.
             let after = self.mention_at(e).and_then(|mi| self.fields_of(mi).into_iter().find(|(c, _)| self.is_measure(c)).map(|(c, _)| (c, Some(mi))));
-            let col = after.or_else(|| adjective.and_then(|a| self.adjective_column(a)).map(|c| (c, None))).or_else(|| self.numeric_before(cue_start).map(|(c, mi)| (c, Some(mi))));
+            // "carry more passengers than the average vessel": the measure said between "more"
+            // and "than".
+            let between = (p >= 2).then(|| self.ms.iter().position(|m| m.end == p - 1 && m.start > cue_start.saturating_sub(1))).flatten().and_then(|mi| self.fields_of(mi).into_iter().find(|(c, _)| self.is_measure(c)).map(|(c, _)| (c, Some(mi))));
+            let col = after.or(between).or_else(|| adjective.and_then(|a| self.adjective_column(a)).map(|c| (c, None))).or_else(|| self.numeric_before(cue_start).map(|(c, mi)| (c, Some(mi))));
             let Some((col, mi)) = col else { continue };
             // "above the average minimum salary of all euro postings": the rows averaged have
             // conditions of their own, which this average over the whole table would not
@@ -417,6 +420,10 @@ impl Reader<'_> {
                 self.consume(mi, role);
             }
             self.aggs_done.push(s);
+            // "… than the average vessel": the rows averaged, named after.
+            if let Some(ti) = self.mention_at(e).filter(|&ti| !self.used[ti] && self.table(ti).is_some_and(|t| t.eq_ignore_ascii_case(&col.table))) {
+                self.consume(ti, format!("table {}", col.table));
+            }
             self.reach.push(col.table.clone());
             self.q.filters.push(Cond::Sub { col, op, query: Box::new(sub) });
         }

@@ -249,3 +249,10 @@ fn a_flags_verb_before_a_year_dates_nothing() {
     let s = sql(&ctx, "How many safety checks failed in 2025?");
     assert!(s.contains("safety_checks.checked_on >= '2025-01-01'") && s.contains("safety_checks.passed = 0"), "{s}");
 }
+
+#[test]
+fn a_measure_between_more_and_than_the_average_row() {
+    let ctx = boat_club();
+    let s = sql(&ctx, "Which transfers carried more cargo than the average transfer? Give the transfer id and the cargo.");
+    assert!(s.contains("transfers.cargo_kg > (SELECT AVG(transfers.cargo_kg) FROM transfers)"), "{s}");
+}
