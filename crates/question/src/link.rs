@@ -322,9 +322,12 @@ impl<'a> Linker<'a> {
                             let target = Target::Value { collection: c.name.clone(), field: field.name.clone(), values: vec![code.to_string()] };
                             l.add(&names::value_words(name), Entry { target, weight: 0.99, how: How::Alias, negated: false });
                         }
-                        for (demonym, _) in countries::DEMONYMS.iter().filter(|(d, a2)| *a2 == entry.0 && !stored_anywhere.contains(&d.to_lowercase())) {
+                        // (A demonym stored elsewhere — 'Japanese' as a language — stays a weaker
+                        // reading: "Japanese students" of students' nationality codes.)
+                        for (demonym, _) in countries::DEMONYMS.iter().filter(|(_, a2)| *a2 == entry.0) {
+                            let elsewhere = stored_anywhere.contains(&demonym.to_lowercase());
                             let target = Target::Value { collection: c.name.clone(), field: field.name.clone(), values: vec![code.to_string()] };
-                            l.add(&names::value_words(demonym), Entry { target, weight: 0.97, how: How::Alias, negated: false });
+                            l.add(&names::value_words(demonym), Entry { target, weight: if elsewhere { 0.85 } else { 0.97 }, how: How::Alias, negated: false });
                         }
                     }
                 }

@@ -256,3 +256,21 @@ fn a_measure_between_more_and_than_the_average_row() {
     let s = sql(&ctx, "Which transfers carried more cargo than the average transfer? Give the transfer id and the cargo.");
     assert!(s.contains("transfers.cargo_kg > (SELECT AVG(transfers.cargo_kg) FROM transfers)"), "{s}");
 }
+
+#[test]
+fn a_demonym_before_rows_with_nationality_codes_is_their_nationality() {
+    let ctx = SchemaContext::build(
+        DbSchema {
+            dialect: None,
+            tables: vec![
+                table("languages", "language_id", vec![col("language_id", "integer", &[]), col("name", "text", &["Danish", "German", "Japanese"])], vec![], 10),
+                table("learners", "learner_id", vec![col("learner_id", "integer", &[]), col("last_name", "text", &[]), col("nationality", "text", &["DE", "DK", "JP", "NL"]), col("language_id", "integer", &[])], vec![fk("language_id", "languages", "language_id")], 40),
+            ],
+        },
+        None,
+    );
+    // 'Japanese' is also a language: before "learners", whose nationality holds codes, it is theirs.
+    assert!(sql(&ctx, "How many Japanese learners are there?").contains("learners.nationality = 'JP'"));
+    // Before a word of no nationality it stays the language.
+    assert!(sql(&ctx, "How many learners study Japanese?").contains("languages.\"name\" = 'Japanese'"));
+}

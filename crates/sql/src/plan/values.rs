@@ -59,7 +59,9 @@ impl Reader<'_> {
             }).flatten();
             // "closed audits": a value right before a table's name is that table's.
             let next_table = self.ms.iter().position(|m| m.start == self.ms[mi].end).filter(|&n| self.names_table(n)).and_then(|n| self.table(n));
-            let of_next = next_table.and_then(|t| top.iter().find(|l| l.target.collection().eq_ignore_ascii_case(&t)).map(|l| (*l).clone()));
+            // (A country's demonym of the next table's own codes counts even below another
+            // table's stored word: "Japanese students" where 'Japanese' is also a language.)
+            let of_next = next_table.and_then(|t| top.iter().map(|l| (*l).clone()).find(|l| l.target.collection().eq_ignore_ascii_case(&t)).or_else(|| cands.iter().find(|l| l.how == How::Alias && l.target.collection().eq_ignore_ascii_case(&t)).cloned()));
             // "outages in New Hamburg": a value said of the table named right before it.
             let start = self.ms[mi].start;
             let prev_table = (start >= 2 && matches!(self.word(start - 1), "in" | "at" | "from" | "of" | "for" | "with" | "on"))
