@@ -19,20 +19,11 @@ impl Reader<'_> {
         // did batch B-1 cost?" with the batch's code: a list whose every column is a key or
         // one the question gave the value of tells the user nothing they did not say.
         if !self.q.aggregates() && self.q.group_by.is_empty() && !self.q.select.is_empty() {
-            let given: Vec<&ColRef> = self
-                .q
-                .filters
-                .iter()
-                .filter_map(|f| match f {
-                    Cond::Cmp { col, op: Op::Eq, .. } => Some(col),
-                    Cond::In { col, values, negated: false } if values.len() == 1 => Some(col),
-                    _ => None,
-                })
-                .collect();
+            let given = self.fixed_columns();
             let is_key = |c: &ColRef| self.ctx.table(&c.table).is_some_and(|t| t.primary_key.iter().any(|k| k.eq_ignore_ascii_case(&c.column)) || t.foreign_keys.iter().any(|fk| fk.columns.iter().any(|k| k.eq_ignore_ascii_case(&c.column))));
             let cols: Vec<Option<&ColRef>> = self.q.select.iter().map(Expr::column).collect();
-            let restated = cols.iter().any(|c| c.is_some_and(|c| given.contains(&c)));
-            if restated && cols.iter().all(|c| c.is_some_and(|c| given.contains(&c) || is_key(c))) {
+            let restated = cols.iter().any(|c| c.is_some_and(|c| given.contains(c)));
+            if restated && cols.iter().all(|c| c.is_some_and(|c| given.contains(c) || is_key(c))) {
                 self.penalties.push(("the answer would only repeat the values the question gives".into(), 0.5));
             }
         }
@@ -123,16 +114,7 @@ impl Reader<'_> {
         }
         // "Which official has worked the most matches as an assistant?" grouped by the role
         // the question fixes to 'assistant': one group, the ranking says nothing of who.
-        let fixed: Vec<&ColRef> = self
-            .q
-            .filters
-            .iter()
-            .filter_map(|f| match f {
-                Cond::Cmp { col, op: Op::Eq, .. } => Some(col),
-                Cond::In { col, values, negated: false } if values.len() == 1 => Some(col),
-                _ => None,
-            })
-            .collect();
+        let fixed = self.fixed_columns();
         if let Some(c) = self.q.group_by.iter().filter_map(|g| g.column()).find(|c| fixed.contains(c))
             && self.q.group_by.len() == 1
         {
@@ -189,6 +171,19 @@ impl Reader<'_> {
         {
             self.penalties.push((format!("the question asks which {t}, and the answer shows none"), 0.5));
         }
+    }
+
+    /// The columns the query's conditions fix to one value (`= v`, `IN (v)`).
+    fn fixed_columns(&self) -> Vec<ColRef> {
+        self.q
+            .filters
+            .iter()
+            .filter_map(|f| match f {
+                Cond::Cmp { col, op: Op::Eq, .. } => Some(col.clone()),
+                Cond::In { col, values, negated: false } if values.len() == 1 => Some(col.clone()),
+                _ => None,
+            })
+            .collect()
     }
 
     /// "Which tenants were born before 1955? First name, last name and year of birth": an item

@@ -92,13 +92,7 @@ impl Reader<'_> {
     fn never_related_by_value_word(&mut self) {
         let Some(entity) = self.entity.clone() else { return };
         for i in 0..self.n() {
-            if self.word(i) != "never" || self.ledger.is_used(i) {
-                continue;
-            }
-            let mut k = i + 1;
-            while matches!(self.word(k), "been" | "be" | "was" | "were" | "ever" | "yet" | "once") {
-                k += 1;
-            }
+            let Some(k) = self.after_never(i) else { continue };
             let Some(vm) = self.ms.iter().position(|m| m.start == k && m.end == k + 1) else { continue };
             let w = self.word(k).to_string();
             if self.used[vm] || w.len() < 5 || !(w.ends_with("ed") || w.ends_with("en")) || !self.readings(vm).iter().any(|l| matches!(l.target, Target::Value { .. })) {
@@ -149,19 +143,25 @@ impl Reader<'_> {
         (0..self.n()).any(|i| said.contains(&self.word(i)))
     }
 
+    /// The word a "never" at `i` negates, past the auxiliaries ("never been rented" → "rented").
+    fn after_never(&self, i: usize) -> Option<usize> {
+        if self.word(i) != "never" || self.ledger.is_used(i) {
+            return None;
+        }
+        let mut k = i + 1;
+        while matches!(self.word(k), "been" | "be" | "was" | "were" | "ever" | "yet" | "once") {
+            k += 1;
+        }
+        Some(k)
+    }
+
     /// "Which treatments have never been given?": rows no row of the one table that refers to
     /// them points at (`NOT IN`). With several referring tables the verb does not say which, and
     /// the words stay unused.
     fn never_related(&mut self) {
         let Some(entity) = self.entity.clone() else { return };
         for i in 0..self.n() {
-            if self.word(i) != "never" || self.ledger.is_used(i) {
-                continue;
-            }
-            let mut k = i + 1;
-            while matches!(self.word(k), "been" | "be" | "was" | "were" | "ever" | "yet" | "once") {
-                k += 1;
-            }
+            let Some(k) = self.after_never(i) else { continue };
             let w = self.word(k).to_string();
             let verb = super::read::is_light_verb(&w) || (w.len() > 3 && (w.ends_with("ed") || w.ends_with("en")));
             // "never been booked" where `bookings.booked_at` is named by the verb: the verb says

@@ -307,7 +307,7 @@ impl Reader<'_> {
             let [table] = tables.as_slice() else { continue };
             let table = (*table).clone();
             let Some(cond) = self.related_count(&entity, &table, op, n) else { continue };
-            let role = format!("table {table} (related rows {} {n})", op_symbol(op));
+            let role = format!("table {table} (related rows {} {n})", op.sql());
             for (k, _) in &found {
                 // A stored state the verb was first read as ('hired') is that relation instead.
                 if let Some((c, v)) = self.ledger.role(*k).and_then(|r| r.split_once(" = '")).map(|(c, v)| (c.to_string(), v.trim_end_matches('\'').to_string())) {
@@ -387,16 +387,5 @@ impl Reader<'_> {
             [one] => Some(one.clone()),
             _ => None,
         }
-    }
-}
-
-fn op_symbol(op: Op) -> &'static str {
-    match op {
-        Op::Gt => ">",
-        Op::Ge => ">=",
-        Op::Lt => "<",
-        Op::Le => "<=",
-        Op::Eq => "=",
-        Op::Ne => "<>",
     }
 }
