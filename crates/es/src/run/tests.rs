@@ -36,6 +36,13 @@ pub(super) fn ask(engine: &EmbeddedIndex, dir: &Path, q: &str, o: EsOptions) -> 
     answer(engine, None, EsQuestion { question: q, options: o, data_dir: dir, llm_skip: None }).unwrap()
 }
 
+/// Ask with the default options and require an answer (no clarifying question).
+pub(super) fn answered(engine: &EmbeddedIndex, dir: &Path, q: &str) -> EsRun {
+    let run = ask(engine, dir, q, opts());
+    assert_eq!(run.answer.status, Status::Answered, "{q}: {:?}", run.answer.ambiguity);
+    run
+}
+
 pub(super) fn opts() -> EsOptions {
     EsOptions { now: Some("2026-05-20T00:00:00Z".parse().unwrap()), ..EsOptions::default() }
 }

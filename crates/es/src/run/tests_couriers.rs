@@ -3,7 +3,7 @@
 //! (`delivered_late`), two dates one of which a phrasal verb names (`pickup_date`), prose
 //! remarks. Expected answers are computed from the records.
 
-use super::tests::{ask, opts};
+use super::tests::{answered, ask, opts};
 use super::*;
 use crate::embedded::EmbeddedIndex;
 use crate::Mapping;
@@ -39,12 +39,6 @@ fn couriers(dir: &Path) -> (EmbeddedIndex, Vec<Map<String, Value>>) {
     .unwrap();
     EmbeddedIndex::create(dir, "parcels", &records, &mapping, &qa_core::progress::Silent).unwrap();
     (EmbeddedIndex::open(dir, "parcels").unwrap(), records)
-}
-
-fn answered(engine: &EmbeddedIndex, dir: &Path, q: &str) -> EsRun {
-    let run = ask(engine, dir, q, opts());
-    assert_eq!(run.answer.status, Status::Answered, "{q}: {:?}", run.answer.ambiguity);
-    run
 }
 
 fn count(records: &[Map<String, Value>], f: impl Fn(&Map<String, Value>) -> bool) -> u64 {

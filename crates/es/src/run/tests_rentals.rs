@@ -2,7 +2,7 @@
 //! classifier field classifies, words the index's prose holds, rankings by a measure, groups of
 //! a person kept in two name fields. Expected answers are computed from the records.
 
-use super::tests::{ask, opts};
+use super::tests::{answered, ask, opts};
 use super::*;
 use crate::embedded::EmbeddedIndex;
 use crate::Mapping;
@@ -39,12 +39,6 @@ fn rentals(dir: &Path) -> (EmbeddedIndex, Vec<Map<String, Value>>) {
     .unwrap();
     EmbeddedIndex::create(dir, "rentals", &records, &mapping, &qa_core::progress::Silent).unwrap();
     (EmbeddedIndex::open(dir, "rentals").unwrap(), records)
-}
-
-fn answered(engine: &EmbeddedIndex, dir: &Path, q: &str) -> EsRun {
-    let run = ask(engine, dir, q, opts());
-    assert_eq!(run.answer.status, Status::Answered, "{q}: {:?}", run.answer.ambiguity);
-    run
 }
 
 #[test]

@@ -2,11 +2,10 @@
 //! lack, a star rating said as "4-star", two dates (the stay and when it was booked) and a
 //! number of nights. Expected answers are computed from the records.
 
-use super::tests::{ask, opts};
+use super::tests::{answered, ask, opts};
 use super::*;
 use crate::embedded::EmbeddedIndex;
 use crate::Mapping;
-use qa_core::trace::Status;
 use serde_json::{Map, json};
 
 const LODGES: [&str; 5] = ["Birch Hollow", "Cedar Ridge", "Fern Gully", "Heron Point", "Larch Bay"];
@@ -42,12 +41,6 @@ fn stays_named(dir: &Path, name: &str) -> (EmbeddedIndex, Vec<Map<String, Value>
     .unwrap();
     EmbeddedIndex::create(dir, name, &records, &mapping, &qa_core::progress::Silent).unwrap();
     (EmbeddedIndex::open(dir, name).unwrap(), records)
-}
-
-fn answered(engine: &EmbeddedIndex, dir: &Path, q: &str) -> EsRun {
-    let run = ask(engine, dir, q, opts());
-    assert_eq!(run.answer.status, Status::Answered, "{q}: {:?}", run.answer.ambiguity);
-    run
 }
 
 #[test]
