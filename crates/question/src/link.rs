@@ -308,6 +308,16 @@ impl<'a> Linker<'a> {
                 if field.kind.is_numeric() && field.key == KeyRole::None && (money_words || crate::numbers::field_unit(&field.name).is_some_and(|u| u.dimension == crate::numbers::Dimension::Money)) {
                     l.add(&["money".to_string()], Entry { target: target.clone(), weight: 0.6, how: How::Head, negated: false });
                 }
+                // "how many square metres", "in minutes", "how many kilos": a measure named by
+                // its unit alone (the unit is in the name: `floor_area_m2`, `duration_min`).
+                if field.kind.is_numeric()
+                    && field.key == KeyRole::None
+                    && let Some(unit) = crate::numbers::field_unit(&field.name)
+                {
+                    for words in crate::numbers::spoken_forms(&unit) {
+                        l.add(&words, Entry { target: target.clone(), weight: 0.6, how: How::Head, negated: false });
+                    }
+                }
                 if field.kind == FieldKind::Flag {
                     continue;
                 }

@@ -100,6 +100,41 @@ pub fn square_of(length_word: &str) -> Option<Unit> {
     unit_of(name)
 }
 
+/// How a unit is said as a word on its own ("kilos", "minutes", "square metres", "watts"): the
+/// spelt-out forms of `unit`'s entry, lower-case and singular. Abbreviations ("min" is also a
+/// minimum), days and weeks ("per day" asks about a date) and words of another sense ("second",
+/// "pound") are left out.
+pub fn spoken_forms(unit: &Unit) -> Vec<Vec<String>> {
+    let mut out: Vec<Vec<String>> = Vec::new();
+    let mut push = |words: Vec<String>| {
+        if !out.contains(&words) {
+            out.push(words);
+        }
+    };
+    let spelt = |name: &str| -> Vec<String> {
+        UNITS.iter().filter(|(_, n, ..)| *n == name).flat_map(|(words, ..)| words.iter()).filter(|w| w.len() >= 4 && w.chars().all(|c| c.is_ascii_alphabetic()) && !matches!(**w, "second" | "seconds" | "pound" | "pounds" | "cubic")).map(|w| qa_core::text::singular(w)).filter(|w| w.len() >= 4).collect()
+    };
+    if matches!(unit.name, "day" | "week") || unit.dimension == Dimension::Money {
+        return out;
+    }
+    for w in spelt(unit.name) {
+        push(vec![w]);
+    }
+    // "square metres" of an area in m2.
+    let side = match unit.name {
+        "m2" => Some("m"),
+        "ft2" => Some("ft"),
+        "km2" => Some("km"),
+        _ => None,
+    };
+    if let Some(side) = side {
+        for w in spelt(side) {
+            push(vec!["square".to_string(), w]);
+        }
+    }
+    out
+}
+
 /// The unit a word names, if any.
 pub fn unit_of(word: &str) -> Option<Unit> {
     let w = word.to_lowercase();
@@ -304,5 +339,17 @@ mod tests {
         assert_eq!(convert(1.0, km, m), 1000.0);
         assert_eq!(convert(90.0, unit_of("minutes").unwrap(), unit_of("hours").unwrap()), 1.5);
         assert_eq!(convert(5.0, unit_of("usd").unwrap(), unit_of("cad").unwrap()), 5.0, "currencies are not converted");
+    }
+
+    #[test]
+    fn units_said_as_words() {
+        let said = |field: &str| spoken_forms(&field_unit(field).unwrap()).into_iter().map(|w| w.join(" ")).collect::<Vec<_>>();
+        let kg = said("weight_kg");
+        assert!(kg.contains(&"kilo".to_string()) && kg.contains(&"kilogram".to_string()) && !kg.contains(&"kg".to_string()), "{kg:?}");
+        assert!(said("floor_area_m2").contains(&"square metre".to_string()));
+        let min = said("duration_min");
+        assert!(min.contains(&"minute".to_string()) && !min.contains(&"min".to_string()), "{min:?}");
+        // A second is also an ordinal, a day is a date; money has its own word ("money").
+        assert!(said("wait_s").is_empty() && said("days_on_market").is_empty() && said("price_eur").is_empty());
     }
 }

@@ -8,7 +8,7 @@
 use qa_question::cues::Op;
 use qa_question::link::Target;
 
-use super::ir::{ColRef, Cond, Expr};
+use super::ir::{AggFunc, ColRef, Cond, Expr};
 use super::read::Reader;
 
 impl Reader<'_> {
@@ -53,8 +53,10 @@ impl Reader<'_> {
                 .filter_map(Expr::column)
                 .filter(|c| self.pk(&c.table).is_some_and(|k| k.column.eq_ignore_ascii_case(&c.column)) || self.ctx.table(&c.table).is_some_and(|t| t.foreign_keys.iter().any(|fk| fk.columns.len() == 1 && fk.columns[0].eq_ignore_ascii_case(&c.column) && self.q.tables().iter().any(|x| x.eq_ignore_ascii_case(&fk.ref_table)))))
                 .flat_map(|c| {
-                    // A foreign key groups the rows it refers to as well.
-                    let mut ts = vec![c.table.clone()];
+                    // A foreign key groups the rows it refers to, not the rows that hold it
+                    // ("machines grouped by their space": each group has many machines).
+                    let own_key = self.pk(&c.table).is_some_and(|k| k.column.eq_ignore_ascii_case(&c.column));
+                    let mut ts = if own_key { vec![c.table.clone()] } else { Vec::new() };
                     if let Some(t) = self.ctx.table(&c.table) {
                         ts.extend(t.foreign_keys.iter().filter(|fk| fk.columns.len() == 1 && fk.columns[0].eq_ignore_ascii_case(&c.column)).map(|fk| fk.ref_table.clone()));
                     }
@@ -80,6 +82,35 @@ impl Reader<'_> {
             if measured_by_itself {
                 self.penalties.push(("a column both grouped by and aggregated".into(), 0.5));
             }
+        }
+        // "Which parts went into tool T-1, and how many kilograms of each?" summing the tool's
+        // own weight per part: a measure of a row the question fixes to one (a unique value
+        // said) repeats that row's value in every group.
+        if !self.q.group_by.is_empty() {
+            let fixed = self.fixed_columns();
+            let unique = |c: &ColRef| {
+                let rows = self.ctx.table(&c.table).and_then(|t| t.row_count);
+                let distinct = self.schema.field(&c.table, &c.column).and_then(|f| f.distinct);
+                // (Or a code by its name, where the database gave no counts.)
+                let code = qa_question::names::name_words(&c.column).last().is_some_and(|w| matches!(w.as_str(), "code" | "number" | "no" | "nr" | "tag" | "serial" | "plate" | "sku" | "isbn" | "vin"));
+                self.pk(&c.table).is_some_and(|k| k == *c) || rows.zip(distinct).is_some_and(|(r, d)| r > 1 && d == r) || code
+            };
+            let grouped: Vec<String> = self.q.group_by.iter().filter_map(Expr::column).map(|c| c.table.clone()).collect();
+            let pinned = self.q.select.iter().chain(self.q.order_by.iter().map(|(e, _)| e)).find_map(|e| match e {
+                Expr::Agg { func: AggFunc::Sum | AggFunc::Avg, col: Some(c) } if !grouped.iter().any(|g| g.eq_ignore_ascii_case(&c.table)) && fixed.iter().any(|f| f.table.eq_ignore_ascii_case(&c.table) && unique(f)) => Some(c.clone()),
+                _ => None,
+            });
+            if let Some(c) = pinned {
+                self.penalties.push((format!("{c} is a measure of one row the question names, repeated in every group"), 0.5));
+            }
+        }
+        // "the most fuel in total? Show the kilograms": a sum shown next to one row's plain
+        // value, with no groups, is no answer (and PostgreSQL refuses it).
+        if self.q.group_by.is_empty() && self.q.aggregates() && let Some(c) = self.q.select.iter().find_map(|e| match e {
+            Expr::Col { col } => Some(col.clone()),
+            _ => None,
+        }) {
+            self.penalties.push((format!("{c} is shown next to an aggregate without groups"), 0.5));
         }
         // "the driver and the relief driver", "the names of both tenants", "the adjuster
         // handling it and the adjuster who reviewed it": rows with two keys to one table, the

@@ -801,7 +801,7 @@ impl Reader<'_> {
             // unless a word says the end (that word picked the column before this point).
             let end_words = |c: &ColRef| names::name_words(&c.column).iter().any(|w| matches!(w.as_str(), "end" | "finish" | "stop" | "until" | "to"));
             let start_words = |c: &ColRef| names::name_words(&c.column).iter().any(|w| matches!(w.as_str(), "start" | "begin" | "from"));
-            let says_end = (0..self.n()).any(|i| matches!(self.word(i), "end" | "ends" | "ended" | "ending" | "finish" | "finishes" | "finished" | "stop" | "stopped" | "complete" | "completed" | "concluded" | "closed" | "until" | "till" | "last" | "lasted"));
+            let says_end = (0..self.n()).any(|i| matches!(self.word(i), "end" | "ends" | "ended" | "ending" | "finish" | "finishes" | "finished" | "stop" | "stopped" | "complete" | "completed" | "concluded" | "closed" | "until" | "till" | "last" | "lasted" | "arrived" | "arrive" | "arrives" | "returned" | "landed" | "docked"));
             if cols.len() == 2 && !says_end && cols.iter().filter(|c| start_words(c)).count() == 1 && cols.iter().filter(|c| end_words(c)).count() == 1 {
                 cols.retain(|c| start_words(c));
                 self.notes.push(format!("the date read as {} (when it starts)", cols[0]));

@@ -60,12 +60,16 @@ impl Reader<'_> {
         }
         self.times_counted_by_verb();
         self.date_the_measured_rows();
+        self.verb_of_the_dated_rows();
         self.the_date_is_the_ranked_date();
         self.first_and_last_names();
         self.dates_asked_for();
+        self.kind_asked_for();
         self.aggregates_and_directions_said_again();
         let mut fixes = Vec::new();
         self.join(&mut fixes);
+        self.kin();
+        self.who_shows_a_name();
         self.account();
         self.audit();
         // A list without an order gets its key's order, so that pages are stable.
@@ -446,6 +450,25 @@ impl Reader<'_> {
         if contradicted {
             self.penalties.push(("a value both required and excluded on one column".into(), 0.4));
         }
+        // "more than the average job of the same type", "in the same city as …": a comparison
+        // within groups or between rows, which no rule builds: the plan would drop it.
+        if let Some(i) = (0..self.n()).find(|&i| self.word(i) == "same" && !self.ledger.is_used(i)) {
+            let phrase = self.a.tokens[i..(i + 2).min(self.n())].iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join(" ");
+            self.penalties.push((format!("\"the {phrase}\" (rows compared with others of a group) is not read"), 0.5));
+        }
+        // "from a different country than the resort", "at a different space from the person
+        // who referred them": a comparison between two rows' values, which no rule builds.
+        // ("Different" may already be read as distinct rows; "members from Spain" is no
+        // comparison: "from" counts before a row said again.)
+        let compared_with = |k: usize| self.word(k) == "than" || (self.word(k) == "from" && (matches!(self.word(k + 1), "their" | "his" | "her" | "its" | "that" | "those") || (self.word(k + 1) == "the" && matches!(self.word(k + 2), "one" | "ones" | "person" | "people" | "row"))));
+        if let Some(i) = (0..self.n()).find(|&i| (self.word(i) == "different" || (matches!(self.word(i), "another" | "other") && !self.ledger.is_used(i))) && (i + 2..(i + 6).min(self.n())).any(compared_with)) {
+            let phrase = self.a.tokens[i..(i + 2).min(self.n())].iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join(" ");
+            self.penalties.push((format!("\"{phrase} … than\" (two rows' values compared) is not read"), 0.5));
+        }
+    }
+
+    /// "Who" asks for people: a query that shows no name answers something else.
+    fn who_shows_a_name(&mut self) {
         // "… who was the guest and who referred them?": "who" asks for people (or someone's
         // name); a query that shows no name answers something else.
         let who = (0..self.n()).any(|i| self.word(i) == "who" && (self.a.sentences.iter().any(|&(s, _)| s == i) || i > 0 && matches!(self.word(i - 1), "," | "and")));
@@ -456,12 +479,6 @@ impl Reader<'_> {
         }).collect();
         if who && !shown.is_empty() && !shown.iter().any(named) {
             self.penalties.push(("\"who\" asks for someone, and the query shows no name".into(), 0.6));
-        }
-        // "more than the average job of the same type", "in the same city as …": a comparison
-        // within groups or between rows, which no rule builds: the plan would drop it.
-        if let Some(i) = (0..self.n()).find(|&i| self.word(i) == "same" && !self.ledger.is_used(i)) {
-            let phrase = self.a.tokens[i..(i + 2).min(self.n())].iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join(" ");
-            self.penalties.push((format!("\"the {phrase}\" (rows compared with others of a group) is not read"), 0.5));
         }
     }
 

@@ -31,7 +31,9 @@ impl Reader<'_> {
             let Some(first) = self.mention_at(target) else {
                 // "Which ingredients went into …, and how many kilograms of each?": "each" alone
                 // is each of the rows asked about.
-                if (target >= self.n() || !self.a.tokens[target].is_word()) && matches!(self.word(g.end - 1), "each" | "every") {
+                // So is "each" before its verb ("how many square metres does each have?").
+                let verb_next = matches!(self.word(target), "have" | "has" | "had" | "one" | "hold" | "holds" | "cost" | "costs" | "take" | "takes" | "weigh" | "weighs") || qa_core::text::is_verb_form(self.word(target));
+                if (target >= self.n() || !self.a.tokens[target].is_word() || verb_next) && matches!(self.word(g.end - 1), "each" | "every") {
                     elided = Some(g.clone());
                 }
                 continue;

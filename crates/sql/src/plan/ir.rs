@@ -186,6 +186,19 @@ pub(crate) struct Query {
     pub(crate) order_by: Vec<(Expr, bool)>,
     pub(crate) limit: Option<usize>,
     pub(crate) set_op: Option<(SetOp, Box<Query>)>,
+    /// Rows of the query's own table that its rows refer to (a self-reference), joined under
+    /// their role's name; their columns are `ColRef`s of that name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) kin: Vec<KinJoin>,
+}
+
+/// `JOIN table AS alias ON table.column = alias.key`: the row a self-reference names ("their
+/// mentor" of `instructors.mentor_id`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct KinJoin {
+    pub(crate) alias: String,
+    pub(crate) column: String,
+    pub(crate) key: String,
 }
 
 impl Query {
@@ -406,6 +419,8 @@ fn alias(q: &Query, e: &Expr) -> Option<String> {
         Expr::Agg { func: AggFunc::Min, col: Some(c) } => format!("min_{}", stem(c)),
         Expr::Time { month: true, .. } => "month".into(),
         Expr::Time { month: false, .. } => "year".into(),
+        // The related row's columns by its role ("mentor_first_name").
+        Expr::Col { col } if q.kin.iter().any(|k| k.alias == col.table) => format!("{}_{}", col.table, col.column),
         _ => return None,
     })
 }
@@ -436,6 +451,9 @@ pub(crate) fn render_query(ctx: &SchemaContext, q: &Query, dialect: Dialect, row
     let mut sql = format!("SELECT {}{} FROM {}", if distinct { "DISTINCT " } else { "" }, select.join(", "), ident(&q.table));
     for j in &l.inline {
         sql.push_str(&join_sql(j));
+    }
+    for k in &q.kin {
+        sql.push_str(&format!(" JOIN {} AS {} ON {}.{} = {}.{}", ident(&q.table), ident(&k.alias), ident(&q.table), ident(&k.column), ident(&k.alias), ident(&k.key)));
     }
     let mut wheres: Vec<String> = l.filters.iter().map(|f| cond_sql(ctx, f, dialect)).collect();
     for (root, others, inner) in &l.semi {

@@ -14,7 +14,7 @@
 //! Modules: `source` (the schema as the reader sees it, value lookups), `ir` (the query form and
 //! its SQL), `read` (the reader's state and helpers), `entity` (what rows are asked about and
 //! shown), `conditions` (flags, numbers, dates, related rows), `values` (stored values and
-//! which column a value said belongs to), `shape` (aggregates,
+//! which column a value said belongs to), `kin` (rows that refer to rows of their own table), `shape` (aggregates,
 //! grouping, ranking), `order` (ordering), `finish` (joins, coverage, the outcome), `route` (routing
 //! score), `sql_coverage` (how much of the question an SQL text covers, for LLM candidates).
 
@@ -24,6 +24,7 @@ mod entity;
 mod finish;
 mod settle;
 mod groups;
+mod kin;
 pub(crate) mod ir;
 mod order;
 mod read;
@@ -39,6 +40,8 @@ mod tests_quotes;
 mod tests_tools;
 #[cfg(test)]
 mod tests_moorings;
+#[cfg(test)]
+mod tests_kin;
 
 use serde::{Deserialize, Serialize};
 

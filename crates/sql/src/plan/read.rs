@@ -76,9 +76,19 @@ impl<'a> Reader<'a> {
         // "how many kilograms", "how many hectolitres": an amount in a unit is a sum — unless
         // the word names rows ("how many meters" of a `meters` table).
         for g in a.aggregates.iter_mut().filter(|g| g.func == qa_question::cues::AggWord::Count && a.tokens.get(g.start).is_some_and(|t| t.lower == "how")) {
-            let unit = a.tokens.get(g.target).and_then(|t| qa_question::numbers::unit_of(&t.lower)).is_some_and(|u| u.dimension != qa_question::numbers::Dimension::Time);
+            // ("how many square metres": the unit is two words.)
+            let square = || a.tokens.get(g.target).filter(|t| t.lower == "square").and(a.tokens.get(g.target + 1)).and_then(|t| qa_question::numbers::square_of(&t.lower));
+            let unit = a.tokens.get(g.target).and_then(|t| qa_question::numbers::unit_of(&t.lower)).or_else(square).is_some_and(|u| u.dimension != qa_question::numbers::Dimension::Time);
             let rows = ms.iter().any(|m| m.start == g.target && matches!(m.best().target, Target::Collection { .. }));
-            if unit && !rows {
+            // "how many gsm is it" of `weight_gsm`: the word that ends a measure's name is its
+            // unit, whatever the unit.
+            let word = a.tokens.get(g.target).map(|t| t.norm.clone()).unwrap_or_default();
+            let measure_unit = ms.iter().filter(|m| m.start == g.target && m.end == g.target + 1).any(|m| {
+                // ("how many minutes" of `duration_min`: the unit said is the name's unit.)
+                let said_unit = |field: &str| qa_question::numbers::field_unit(field).zip(a.tokens.get(g.target).and_then(|t| qa_question::numbers::unit_of(&t.lower))).is_some_and(|(f, s)| f.name == s.name);
+                matches!(&m.best().target, Target::Field { collection, field } if schema.field(collection, field).is_some_and(|f| f.kind.is_numeric() && f.key == qa_question::KeyRole::None) && qa_question::names::name_words(field).len() >= 2 && (qa_question::names::name_words(field).last() == Some(&word) || said_unit(field)))
+            });
+            if (unit || measure_unit) && !rows {
                 g.func = qa_question::cues::AggWord::Sum;
             }
         }

@@ -186,6 +186,42 @@ impl Reader<'_> {
         }
     }
 
+    /// "what kind of lift is it?", "which type of equipment": the rows' kind is asked for —
+    /// the column of the named table whose name says a kind (`lift_type`, `category`) is shown.
+    pub(super) fn kind_asked_for(&mut self) {
+        if self.q.aggregates() || !self.q.group_by.is_empty() || self.q.select.is_empty() {
+            return;
+        }
+        let tables = self.q.tables();
+        for i in 1..self.n().saturating_sub(2) {
+            let said = self.word(i).to_string();
+            if !matches!(said.as_str(), "kind" | "type" | "sort" | "category" | "class") || !matches!(self.word(i - 1), "what" | "which") || self.word(i + 1) != "of" || self.ledger.is_used(i) {
+                continue;
+            }
+            let Some(mi) = self.mention_at(i + 2) else { continue };
+            let Some(t) = self.table(mi).filter(|t| tables.iter().any(|x| x.eq_ignore_ascii_case(t))) else { continue };
+            let Some(info) = self.ctx.table(&t) else { continue };
+            let keys: Vec<&String> = info.foreign_keys.iter().flat_map(|fk| fk.columns.iter()).chain(info.primary_key.iter()).collect();
+            let kinds: Vec<ColRef> = info
+                .columns
+                .iter()
+                .filter(|c| !keys.iter().any(|k| k.eq_ignore_ascii_case(&c.name)))
+                .map(|c| ColRef::new(&info.name, &c.name))
+                .filter(|c| self.kind(c).is_textual() && qa_question::names::name_words(&c.column).iter().any(|w| matches!(w.as_str(), "kind" | "type" | "sort" | "category" | "class")))
+                .collect();
+            // One such column, or the one said ("type" of `lift_type` among `category`).
+            let pick = match kinds.as_slice() {
+                [one] => Some(one.clone()),
+                _ => kinds.iter().find(|c| qa_question::names::name_words(&c.column).contains(&said)).cloned(),
+            };
+            let Some(c) = pick else { continue };
+            if !self.q.select.iter().any(|e| e.column() == Some(&c)) {
+                self.q.select.push(Expr::col(c.clone()));
+            }
+            self.mark(i..i + 1, format!("show {c}"));
+        }
+    }
+
     /// "Give the request id and the date it was made", "the date each was issued", "the date
     /// of the test": a date asked for in a list is the rows' date the verb after it names,
     /// else the one the question already tests, else their only date.
@@ -318,6 +354,50 @@ impl Reader<'_> {
             }
             self.mark(i..end, role);
             self.q.filters.push(cond);
+        }
+    }
+
+    /// "How many cruises departed in 2025?" with the cruises' start date tested: the verb right
+    /// before the date says the event the rows' date records. It is used when no word of it
+    /// links elsewhere (a `departure_port_id` of the same rows is no other table) and it does
+    /// not name the other end of a span ("arrived" is no start date).
+    pub(super) fn verb_of_the_dated_rows(&mut self) {
+        let dated: Vec<(ColRef, usize)> = self
+            .a
+            .dates
+            .iter()
+            .filter_map(|d| {
+                let c = self.q.filters.iter().find_map(|f| match f {
+                    Cond::Dates { col, .. } | Cond::Month { col, .. } if self.guessed_dates.contains(col) && self.ledger.role(d.start).is_some_and(|r| r.starts_with(&format!("{col} "))) => Some(col.clone()),
+                    _ => None,
+                })?;
+                Some((c, d.start))
+            })
+            .collect();
+        for (c, start) in dated {
+            let Some(v) = (1..=2).filter_map(|k| start.checked_sub(k)).find(|&i| {
+                let w = self.word(i);
+                self.a.tokens[i].is_word() && !self.ledger.is_used(i) && w.len() > 3 && (w.ends_with("ed") || qa_core::text::is_verb_form(w))
+            }) else {
+                continue;
+            };
+            // (A misspelling or a word of the family of another table's plain attribute —
+            // "departed" of `department` — is no link elsewhere; another date or flag is.)
+            let weak = |l: &qa_question::Link| match l.how {
+                qa_question::link::How::Fuzzy => true,
+                qa_question::link::How::Family => matches!(&l.target, qa_question::link::Target::Field { collection, field } if !matches!(self.kind(&ColRef::new(collection, field)), qa_question::FieldKind::Date | qa_question::FieldKind::Flag)),
+                _ => false,
+            };
+            let elsewhere = self.links.iter().any(|l| l.start <= v && v < l.end && !weak(l) && !l.target.collection().eq_ignore_ascii_case(&c.table));
+            let end_verb = matches!(self.word(v), "arrived" | "returned" | "landed" | "docked" | "ended" | "finished" | "closed" | "completed");
+            let end_col = qa_question::names::name_words(&c.column).iter().any(|w| matches!(w.as_str(), "end" | "finish" | "arrival" | "return" | "close" | "completion" | "to"));
+            if elsewhere || end_verb != end_col && self.date_columns(&c.table).len() > 1 {
+                continue;
+            }
+            self.mark(v..v + 1, format!("the event {c} records"));
+            if let Some(mi) = self.ms.iter().position(|m| m.start == v && m.end == v + 1) {
+                self.used[mi] = true;
+            }
         }
     }
 

@@ -220,9 +220,12 @@ impl Reader<'_> {
     /// Of a value's readings in several tables, the one in the only table whose own column
     /// (not a key) another word of the question names.
     fn value_of_named_columns_table(&self, mi: usize, top: &[&qa_question::Link]) -> Option<qa_question::Link> {
+        // (A reference of a table to its own rows names a role of them — "Ann Lee's mentor"
+        // of `instructors.mentor_id` — so it counts too.)
+        let own_reference = |t: &str, c: &str| self.ctx.table(t).is_some_and(|ti| ti.foreign_keys.iter().any(|fk| fk.ref_table.eq_ignore_ascii_case(t) && fk.columns.len() == 1 && fk.columns[0].eq_ignore_ascii_case(c)));
         let named = |t: &str| {
             self.ms.iter().enumerate().any(|(j, m)| {
-                j != mi && matches!(&m.best().target, Target::Field { collection, field } if collection.eq_ignore_ascii_case(t) && self.schema.field(collection, field).is_some_and(|f| f.key == qa_question::KeyRole::None))
+                j != mi && matches!(&m.best().target, Target::Field { collection, field } if collection.eq_ignore_ascii_case(t) && (self.schema.field(collection, field).is_some_and(|f| f.key == qa_question::KeyRole::None) || own_reference(collection, field)))
             })
         };
         let hits: Vec<&&qa_question::Link> = top.iter().filter(|l| named(l.target.collection())).collect();
