@@ -592,6 +592,10 @@ pub fn groupings(t: &[Token]) -> Vec<Grouping> {
                 }
             }
             "different" | "various" if matches!(prev, "for" | "across" | "among") => out.push(Grouping { start: i - 1, end: i + 1, target: i + 1 }),
+            // "In which month of 2025 were the most claims reported?": the months are ranked.
+            "which" | "what" if matches!(next, "month" | "year" | "quarter" | "weekday") && (0..t.len()).any(|k| matches!(w(t, k), "most" | "least" | "fewest" | "highest" | "lowest" | "busiest" | "quietest")) => {
+                out.push(Grouping { start: i, end: i + 1, target: i + 1 })
+            }
             _ => {}
         }
     }

@@ -66,6 +66,8 @@ impl Reader<'_> {
         self.dates_asked_for();
         self.kind_asked_for();
         self.aggregates_and_directions_said_again();
+        self.time_order_said();
+        self.first_or_last_by_verb();
         let mut fixes = Vec::new();
         self.join(&mut fixes);
         self.kin();

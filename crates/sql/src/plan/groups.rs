@@ -2,7 +2,7 @@
 //! stored value naming the grouped rows ("each trauma center"), a lone "each" after a "which X"
 //! question.
 
-use qa_question::link::Target;
+use qa_question::link::{How, Target};
 use qa_question::FieldKind;
 
 use super::read::Reader;
@@ -19,9 +19,18 @@ impl Reader<'_> {
                 continue;
             }
             let w = self.word(g.target).to_string();
-            if matches!(w.as_str(), "month" | "months" | "year" | "years") && self.ms.iter().all(|m| m.start != g.target) {
+            // (A column named so — `month` — is grouped by as it is; a word of the family of
+            // another name — `monthly_premium` — leaves "each month" the time.)
+            let named_so = self.ms.iter().any(|m| m.start == g.target && matches!(m.best().how, How::Name | How::Core | How::Synonym | How::Value | How::Alias));
+            if matches!(w.as_str(), "month" | "months" | "year" | "years") && !named_so {
                 let month = w.starts_with("month");
-                if let Some(c) = self.context_tables().iter().find_map(|t| self.date_columns(t).into_iter().next()) {
+                // The date the question already tests ("reported in 2025"), else the first of
+                // the tables in play.
+                let tested = self.q.filters.iter().find_map(|f| match f {
+                    super::ir::Cond::Dates { col, .. } => Some(col.clone()),
+                    _ => None,
+                });
+                if let Some(c) = tested.or_else(|| self.context_tables().iter().find_map(|t| self.date_columns(t).into_iter().next())) {
                     self.mark(g.start..g.target + 1, "group by time");
                     out.push((Key::Time(c, month), false));
                 }

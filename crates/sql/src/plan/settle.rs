@@ -114,6 +114,58 @@ impl Reader<'_> {
         }
     }
 
+    /// "Which warehouse opened first, and when?", "the member who joined last": "first" or
+    /// "last" right after a verb whose family names a date of the rows (else their one date)
+    /// ranks them by that date; one row when the rows are named in the singular.
+    pub(super) fn first_or_last_by_verb(&mut self) {
+        if self.q.aggregates() || !self.q.group_by.is_empty() || self.q.limit.is_some() || self.q.order_by.iter().any(|(e, _)| e.column().is_some_and(|c| self.kind(c) != qa_question::FieldKind::Date)) {
+            return;
+        }
+        let table = self.q.table.clone();
+        for i in 1..self.n() {
+            let desc = match self.word(i) {
+                "first" | "earliest" => false,
+                "last" | "latest" => true,
+                _ => continue,
+            };
+            let verb = self.word(i - 1).to_string();
+            if self.ledger.is_used(i) || !(verb.ends_with("ed") || qa_core::text::is_verb_form(&verb)) || !matches!(self.word(i + 1), "" | "," | "?" | "." | "and") {
+                continue;
+            }
+            let dates = self.date_columns(&table);
+            let fam = qa_core::text::word_family(&verb);
+            let named = dates.iter().find(|c| qa_question::names::name_words(&c.column).iter().any(|w| qa_core::text::word_family(w) == fam)).cloned();
+            let Some(date) = named.or_else(|| (dates.len() == 1).then(|| dates[0].clone())) else { continue };
+            // The rows' noun in the singular ("which warehouse"): one row.
+            let singular = self.entity_mentions.iter().any(|&m| self.ms[m].end <= i && self.a.tokens[self.ms[m].end - 1].lower == self.a.tokens[self.ms[m].end - 1].norm);
+            self.q.order_by = vec![(Expr::col(date.clone()), desc)];
+            if singular {
+                self.q.limit = Some(1);
+            }
+            self.mark(i - 1..i + 1, format!("order by {date}{}", if desc { " descending" } else { "" }));
+            return;
+        }
+    }
+
+    /// "…, in month order", "in chronological order", "in date order": the order of the time
+    /// the query groups or sorts by, earliest first (the order a time group already has).
+    pub(super) fn time_order_said(&mut self) {
+        for i in 2..self.n() {
+            if self.word(i) != "order" || self.word(i - 2) != "in" || !matches!(self.word(i - 1), "month" | "date" | "chronological" | "time" | "year" | "calendar") || self.ledger.is_used(i) {
+                continue;
+            }
+            let time_group = self.q.group_by.iter().any(|e| matches!(e, Expr::Time { .. }));
+            let by_date = self.q.order_by.iter().all(|(e, desc)| !desc && e.column().is_some_and(|c| self.kind(c) == qa_question::FieldKind::Date || matches!(e, Expr::Time { .. })));
+            if !(time_group || !self.q.order_by.is_empty() && by_date) {
+                continue;
+            }
+            if let Some(t) = self.q.group_by.iter().find(|e| matches!(e, Expr::Time { .. })).cloned() {
+                self.q.order_by = vec![(t, false)];
+            }
+            self.mark(i - 2..i + 1, "ascending");
+        }
+    }
+
     /// "Which airlines took on the most fuel in total? Show the total.", "…, largest first": an
     /// aggregate's word or a ranking's direction said again, once the query already sums,
     /// averages or orders so — the words are that, and a list's "the total" shows it.

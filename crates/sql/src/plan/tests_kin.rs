@@ -1,7 +1,8 @@
-//! The planner on a schema written for these tests (a choir: singers coached by other singers,
-//! rehearsal rooms measured in square metres, rehearsals in minutes, concerts of a kind),
-//! asserted on the SQL it renders: rows that refer to rows of their own table, measures named
-//! by their unit, "what kind of", and the checks that make it ask.
+//! The planner on a schema written for these tests (a choir: singers who joined on a date and
+//! are coached by other singers, rehearsal rooms measured in square metres, rehearsals in
+//! minutes, concerts of a kind), asserted on the SQL it renders: rows that refer to rows of
+//! their own table, measures named by their unit, "what kind of", months ranked and in order,
+//! "first" after a dated verb, and the checks that make it ask.
 
 use super::tests::{col, fk, on, sql, table};
 use super::*;
@@ -103,4 +104,22 @@ fn shapes_no_rule_builds_are_asked_about() {
     asked("What is the longest rehearsal in each room? Give the room name and the minutes.", "neither grouped nor aggregated");
     // Two rows' values compared.
     asked("Which singers live in a different city than their coach?", "two rows' values compared");
+}
+
+#[test]
+fn months_ranked_and_listed_in_order() {
+    let ctx = choir();
+    let s = sql(&ctx, "In which month of 2025 were the most rehearsals held?");
+    assert!(s.contains("GROUP BY strftime('%Y-%m', rehearsals.held_on)") && s.contains("ORDER BY COUNT(*) DESC LIMIT 1") && s.contains("'2025-01-01'"), "{s}");
+    let s = sql(&ctx, "How many rehearsals were held in each month of 2025, in month order?");
+    assert!(s.contains("GROUP BY strftime('%Y-%m', rehearsals.held_on) ORDER BY strftime('%Y-%m', rehearsals.held_on) ASC"), "{s}");
+}
+
+#[test]
+fn first_or_last_after_a_dated_verb_ranks_by_that_date() {
+    let ctx = choir();
+    let s = sql(&ctx, "Which singer joined first, and when?");
+    assert!(s.contains("ORDER BY singers.joined_on ASC LIMIT 1") && s.contains("singers.joined_on"), "{s}");
+    let s = sql(&ctx, "Which singer joined last?");
+    assert!(s.contains("ORDER BY singers.joined_on DESC LIMIT 1"), "{s}");
 }
