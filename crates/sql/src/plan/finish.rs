@@ -47,6 +47,7 @@ impl Reader<'_> {
     pub fn finish(mut self) -> PlanOutcome {
         self.related_tables();
         self.related_values();
+        self.totals_of_related_rows();
         // A group condition needs groups: the shown columns, else it cannot be asked.
         if !self.q.having.is_empty() && self.q.group_by.is_empty() {
             // The groups are what is shown, without the key a list adds.
@@ -874,7 +875,12 @@ impl Reader<'_> {
                             && qa_question::names::name_words(f).first().is_some_and(|w| w.len() >= 5 && qa_core::text::word_family(w) == qa_core::text::word_family(&l.words[0]))
                     })
             };
-            let weak = |l: &qa_question::Link| matches!(l.how, How::Head | How::Part | How::Family | How::Fuzzy | How::Acronym) && !own_verb(l);
+            // A verb of a one-word table's own family ("invoiced" of `invoices`, "rented" of
+            // `rentals`) names those rows.
+            let own_rows = |l: &qa_question::Link| {
+                matches!(l.how, How::Family | How::Fuzzy) && l.words.len() == 1 && (l.words[0].ends_with("ed") || qa_core::text::is_verb_form(&l.words[0])) && matches!(&l.target, Target::Collection { collection } if qa_question::names::name_words(collection).len() == 1 && qa_core::text::word_family(collection) == qa_core::text::word_family(&l.words[0]))
+            };
+            let weak = |l: &qa_question::Link| matches!(l.how, How::Head | How::Part | How::Family | How::Fuzzy | How::Acronym) && !own_verb(l) && !own_rows(l);
             let refers = |l: &qa_question::Link| l.target.field().is_some_and(|f| self.ctx.db.table(l.target.collection()).is_some_and(|tb| tb.foreign_keys.iter().any(|fk| fk.ref_table.eq_ignore_ascii_case(&t) && fk.columns.iter().any(|c| c.eq_ignore_ascii_case(f)))));
             let strong = self.readings(mi).iter().any(|l| (l.target.collection().eq_ignore_ascii_case(&t) || refers(l)) && !weak(l));
             // A word of most tables' names ("car" of `car_makers`, `car_names`, `cars_data`)

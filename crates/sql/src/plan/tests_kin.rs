@@ -1,8 +1,8 @@
 //! The planner on a schema written for these tests (a choir: singers who joined on a date and
 //! are coached by other singers, rehearsal rooms measured in square metres, rehearsals in
-//! minutes, concerts of a kind), asserted on the SQL it renders: rows that refer to rows of
+//! minutes, fees in euros, concerts of a kind), asserted on the SQL it renders: rows that refer to rows of
 //! their own table, measures named by their unit, "what kind of", months ranked and in order,
-//! "first" after a dated verb, and the checks that make it ask.
+//! "first" after a dated verb, amounts "in total" over related rows, and the checks that make it ask.
 
 use super::tests::{col, fk, on, sql, table};
 use super::*;
@@ -34,6 +34,12 @@ fn choir() -> SchemaContext {
                     "rehearsal_id",
                     vec![col("rehearsal_id", "integer", &[]), col("room_id", "integer", &[]), col("held_on", "text", &["2025-01-07", "2025-03-18"]), col("duration_min", "integer", &[])],
                     vec![fk("room_id", "rooms", "room_id")],
+                ),
+                t(
+                    "fees",
+                    "fee_id",
+                    vec![col("fee_id", "integer", &[]), col("singer_id", "integer", &[]), col("paid_on", "text", &["2024-10-01", "2025-02-01"]), col("amount_eur", "real", &[])],
+                    vec![fk("singer_id", "singers", "singer_id")],
                 ),
                 t(
                     "concerts",
@@ -122,4 +128,17 @@ fn first_or_last_after_a_dated_verb_ranks_by_that_date() {
     assert!(s.contains("ORDER BY singers.joined_on ASC LIMIT 1") && s.contains("singers.joined_on"), "{s}");
     let s = sql(&ctx, "Which singer joined last?");
     assert!(s.contains("ORDER BY singers.joined_on DESC LIMIT 1"), "{s}");
+}
+
+#[test]
+fn an_amount_in_total_is_the_sum_of_the_related_rows() {
+    let ctx = choir();
+    let s = sql(&ctx, "Which singers have paid fees of more than 100 euros in total?");
+    assert!(s.contains("SUM(fees.amount_eur)") && s.contains("HAVING SUM(fees.amount_eur) > 100") && s.contains("GROUP BY singers.first_name, singers.last_name, singers.singer_id"), "{s}");
+    // The year dates the fees, not when the singers joined.
+    let s = sql(&ctx, "Which singers paid more than 100 euros in fees in total in 2025?");
+    assert!(s.contains("HAVING SUM(fees.amount_eur) > 100") && s.contains("fees.paid_on >= '2025-01-01'") && !s.contains("joined_on"), "{s}");
+    // Without "in total" no sum is made up.
+    let o = on(&ctx, "Which singers have paid a fee of more than 100 euros?");
+    assert!(o.plan.as_ref().is_none_or(|p| p.having.is_empty() && !p.aggregates()), "{:?}", o.plan);
 }
