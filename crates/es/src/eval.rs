@@ -69,7 +69,16 @@ fn buckets(agg: &Value) -> Option<Vec<&Value>> {
 fn bucket_rows(agg: &Value, prefix: Vec<Value>, out: &mut Vec<Vec<Value>>) {
     for b in buckets(agg).unwrap_or_default() {
         let mut row = prefix.clone();
-        row.push(b.get("key_as_string").or_else(|| b.get("key")).cloned().unwrap_or(Value::Null));
+        // A boolean's bucket is 1 or 0 (Elasticsearch's `key`), as the sets' gold rows hold it;
+        // other keys as written (`key_as_string` of a date).
+        let key = match (b.get("key_as_string"), b.get("key")) {
+            (Some(Value::String(s)), k) if s == "true" || s == "false" => k.filter(|k| k.is_number()).cloned().unwrap_or_else(|| Value::from(i64::from(s == "true"))),
+            (Some(ks), _) => ks.clone(),
+            (None, Some(Value::Bool(t))) => Value::from(i64::from(*t)),
+            (None, Some(k)) => k.clone(),
+            (None, None) => Value::Null,
+        };
+        row.push(key);
         row.push(b.get("doc_count").cloned().unwrap_or(Value::Null));
         let subs: Map<String, Value> = b.as_object().map(|m| m.iter().filter(|(k, v)| !matches!(k.as_str(), "key" | "key_as_string" | "doc_count") && v.is_object()).map(|(k, v)| (k.clone(), v.clone())).collect()).unwrap_or_default();
         for (_, sub) in subs.iter().filter(|(_, v)| buckets(v).is_none()) {

@@ -193,7 +193,14 @@ pub fn source_schema(mapping: &Mapping, meta: &Metadata, semantic: &Semantic, ch
     // The records are what their own code names ("jobs" of an index with a `job_code` held once
     // per record, "sessions" of `session_id`): a code field with more values than were sampled,
     // each of them on one record.
-    let own_codes: Vec<String> = mapping.fields.iter().filter_map(|f| document_noun(f, meta, sample_size)).collect();
+    let mut own_codes: Vec<String> = mapping.fields.iter().filter_map(|f| document_noun(f, meta, sample_size)).collect();
+    // Several codes held once per record (a trip's `trip_id` and the `bikeId` of a bike used
+    // once in the sample): the record's is the one whose noun also names a date of the record
+    // (`trip_date`, `tripStartedAt`).
+    if own_codes.len() > 1 {
+        let dated = |noun: &String| mapping.fields.iter().any(|f| f.kind == FieldKind::Date && name_words(&f.path).first() == Some(noun));
+        own_codes.retain(dated);
+    }
     if let [noun] = own_codes.as_slice()
         && !collection.synonyms.contains(noun)
         && !collection.fields.iter().any(|f| qa_question::names::name_words(&f.name) == [noun.clone()])

@@ -30,6 +30,7 @@ mod account;
 mod conditions;
 mod read;
 mod shape;
+mod show;
 #[cfg(test)]
 mod tests;
 
@@ -164,6 +165,28 @@ pub struct EsPlan {
     pub notes: Vec<String>,
     /// What each word of the question became, and the words not used.
     pub coverage: Coverage,
+    /// People kept in two name fields, grouped by both: what is read off the pairs once the
+    /// response is back (see [`EsPlan::settle_pairs`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pairs: Option<Pairs>,
+}
+
+/// What a grouping by a person's two name fields answers, computed over the returned pairs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Pairs {
+    /// The `n` people with the most (or fewest) documents, or the highest (lowest) metric; ties
+    /// at the cut-off are kept.
+    Rank {
+        /// How many people.
+        n: usize,
+        /// Most (or highest) first.
+        desc: bool,
+        /// Ranked by the metric, not the document count.
+        by_metric: bool,
+    },
+    /// How many different people.
+    Count,
 }
 
 /// Choices made by the user for earlier ambiguities: ambiguity key → choice (a field path, or
@@ -332,6 +355,52 @@ impl EsPlan {
         (Endpoint::Search, body)
     }
 
+    /// Read the answer off the person pairs of a two-level grouping (first name, then last
+    /// name): the ranked pairs as a two-level aggregation of one pair per outer bucket, or the
+    /// number of pairs as a metric. Every value must have been returned (the groups' sizes are
+    /// the bucket cap), which `incomplete` reports otherwise.
+    pub fn settle_pairs(&self, aggs: &mut Value) -> Option<String> {
+        let pairs = self.pairs?;
+        let mut rows: Vec<(Value, Value, u64, Option<f64>, Value)> = Vec::new();
+        let outer = aggs.get("group")?.get("buckets")?.as_array()?.clone();
+        let cap = self.groups.first().map_or(0, |g| match g {
+            Group::Terms { size, .. } => *size,
+            Group::Calendar { .. } => 0,
+        });
+        let mut incomplete = outer.len() >= cap && cap > 0;
+        for b in &outer {
+            let inner = b.get("group1").and_then(|g| g.get("buckets")).and_then(Value::as_array).cloned().unwrap_or_default();
+            incomplete |= inner.len() >= cap && cap > 0;
+            for c in inner {
+                let count = c.get("doc_count").and_then(Value::as_u64).unwrap_or(0);
+                let metric = c.get("metric").and_then(|m| m.get("value")).and_then(Value::as_f64);
+                rows.push((b.get("key").cloned().unwrap_or(Value::Null), c.get("key").cloned().unwrap_or(Value::Null), count, metric, c));
+            }
+        }
+        match pairs {
+            Pairs::Count => {
+                *aggs = json!({"metric": {"value": rows.len()}});
+            }
+            Pairs::Rank { n, desc, by_metric } => {
+                let score = |r: &(Value, Value, u64, Option<f64>, Value)| if by_metric { r.3.unwrap_or(f64::NAN) } else { r.2 as f64 };
+                rows.retain(|r| !score(r).is_nan());
+                rows.sort_by(|a, b| if desc { score(b).total_cmp(&score(a)) } else { score(a).total_cmp(&score(b)) });
+                let n = n.max(1);
+                if rows.len() > n {
+                    let cut = score(&rows[n - 1]);
+                    let mut keep = n;
+                    while keep < rows.len() && score(&rows[keep]) == cut {
+                        keep += 1;
+                    }
+                    rows.truncate(keep);
+                }
+                let buckets: Vec<Value> = rows.into_iter().map(|(first, _, count, _, inner)| json!({"key": first, "doc_count": count, "group1": {"buckets": [inner]}})).collect();
+                *aggs = json!({"group": {"buckets": buckets}});
+            }
+        }
+        incomplete.then(|| "some names may be missing: there were more than the bucket cap".to_string())
+    }
+
     /// The plan in plain language.
     pub fn summary(&self) -> String {
         let parts: Vec<String> = self.filters.iter().map(filter_words).collect();
@@ -365,6 +434,15 @@ impl EsPlan {
                 (None, Some(n)) => format!("{n} documents"),
                 (None, None) => "documents".to_string(),
             },
+        };
+        let what = match self.pairs {
+            Some(Pairs::Count) => "the number of different people (first and last name)".to_string(),
+            Some(Pairs::Rank { n, desc, by_metric }) => format!(
+                "{what}; the top {n} of the people (first and last name together) by {}, {} first",
+                if by_metric { "the metric" } else { "documents" },
+                if desc { "highest" } else { "lowest" }
+            ),
+            None => what,
         };
         if parts.is_empty() { format!("{what}, all documents") } else { format!("{what} where {}", parts.join(", ")) }
     }

@@ -234,9 +234,17 @@ fn run(engine: &dyn SearchEngine, mut llm: Option<&mut LlmRun>, question: &str, 
         let reasons = generated.verdict.reasons.clone();
         return Ok(finish(engine, question, &r, Some(best.body.clone()), intent, summary, Err((EsFailure::Refused, reasons)), &notes, o, nodes, trace_id));
     };
-    let executed = execute(engine, &mapping, &req, intent, Paging::Offset, o, &mut nodes);
+    let mut executed = execute(engine, &mapping, &req, intent, Paging::Offset, o, &mut nodes);
     if let Ok(ex) = &executed
         && let Some(note) = ties::tie_note(engine, &mapping, &o.limits, req.body(), ex.aggregations.as_ref(), &mut nodes)
+    {
+        notes.push(note);
+    }
+    // People in two name fields: the ranking or the count is read off the returned pairs.
+    if best.source == "deterministic"
+        && let Ok(ex) = executed.as_mut()
+        && let Some(aggs) = ex.aggregations.as_mut()
+        && let Some(note) = plan.settle_pairs(aggs)
     {
         notes.push(note);
     }
@@ -350,3 +358,5 @@ mod tests_rentals;
 mod tests_couriers;
 #[cfg(test)]
 mod tests_stays;
+#[cfg(test)]
+mod tests_rides;

@@ -685,7 +685,8 @@ impl Reader<'_> {
                 // participle in the flag's name says the flag.
                 How::Head if self.ms[mi].end == start + 1 && l.target.field().is_some_and(|f| matches!(names::name_words(f).as_slice(), [v, s] if v.ends_with("ed") && *s == self.word(start))) => true,
                 // "did each airline cancel" of `isCancelled`: a verb of the flag's family.
-                How::Family => with || (self.is_verb_mention(mi) && l.target == best.target),
+                // (Only a flag of one word: "charged" says nothing of `is_fast_charger`.)
+                How::Family => with || (self.is_verb_mention(mi) && l.target == best.target && l.target.field().is_some_and(|f| names::name_words(f).iter().filter(|w| !names::FLAG_PREFIXES.contains(&w.as_str())).count() == 1)),
                 How::Head | How::Part => with || (participle && l.target == best.target),
                 _ => false,
             })

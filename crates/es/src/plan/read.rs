@@ -133,7 +133,7 @@ impl<'a> Reader<'a> {
         let ms = cover(&links, a.tokens.len());
         let ledger = Ledger::new(&a.tokens);
         let used = vec![false; ms.len()];
-        let plan = EsPlan { intent: Intent::Search, filters: Vec::new(), groups: Vec::new(), metric: None, more_metrics: Vec::new(), sort: None, size: None, source: Vec::new(), notes: Vec::new(), coverage: Default::default() };
+        let plan = EsPlan { intent: Intent::Search, filters: Vec::new(), groups: Vec::new(), metric: None, more_metrics: Vec::new(), sort: None, size: None, source: Vec::new(), notes: Vec::new(), coverage: Default::default(), pairs: None };
         Reader { mapping: input.mapping, meta: input.meta, input, schema, linker, a, links, ms, used, ledger, penalties: Vec::new(), notes: Vec::new(), ignored: Vec::new(), plan, count: false, aggs_done: Vec::new(), top_n: None, last_compared: None, shown: Vec::new(), filter_spans: Vec::new(), text_hits }
     }
 

@@ -2,7 +2,8 @@
 //! "the number of affected users" sums a count field), groupings ("per team", "by city", "for
 //! each grade", "per month"), metrics ("the average score", "total fines"), "which X …" with a
 //! ranking or an aggregate (X is the group), rankings ("the most", "the 5 deepest", "the lowest
-//! average rating", "most often"), ordering ("sorted by X", "cheapest first") and the fields shown.
+//! average rating", "most often"), values of one field said side by side (compared groups).
+//! Ordering and the fields shown are in `show`.
 
 use qa_question::cues::{measure_of, AggWord, Op};
 use qa_question::link::{How, Target};
@@ -32,6 +33,7 @@ const PHRASE_END: &[&str] = &["in", "on", "at", "since", "before", "after", "fro
 
 impl Reader<'_> {
     pub fn shape(&mut self) -> Result<(), Ambiguity> {
+        self.values_compared_side_by_side();
         self.groupings()?;
         self.counts();
         self.metrics()?;
@@ -42,6 +44,45 @@ impl Reader<'_> {
         self.group_counts();
         self.bucket_sizes();
         self.person_groups()
+    }
+
+    /// "the average trip duration for members and for non-members", "reviews from Spain and
+    /// from Italy": two values of one field said side by side cannot both hold for one
+    /// document — the question compares the groups. The filters become one terms group on
+    /// that field (over those values only, unless they are all of them).
+    fn values_compared_side_by_side(&mut self) {
+        if !self.plan.groups.is_empty() {
+            return;
+        }
+        let mut by_field: Vec<(String, Vec<serde_json::Value>, Vec<usize>)> = Vec::new();
+        for (i, f) in self.plan.filters.iter().enumerate() {
+            if let super::Filter::Terms { field, values, negated: false } = f {
+                match by_field.iter_mut().find(|(x, ..)| x == field) {
+                    Some((_, vs, at)) => {
+                        vs.extend(values.iter().cloned());
+                        at.push(i);
+                    }
+                    None => by_field.push((field.clone(), values.clone(), vec![i])),
+                }
+            }
+        }
+        let Some((field, mut values, at)) = by_field.into_iter().find(|(_, vs, at)| at.len() >= 2 && {
+            let mut d = vs.clone();
+            d.dedup();
+            d.len() >= 2
+        }) else {
+            return;
+        };
+        values.dedup();
+        for i in at.into_iter().rev() {
+            self.plan.filters.remove(i);
+        }
+        let every = values.iter().all(serde_json::Value::is_boolean) && values.len() == 2;
+        if !every {
+            self.plan.filters.push(super::Filter::Terms { field: field.clone(), values: values.clone(), negated: false });
+        }
+        self.plan.groups.push(Group::Terms { field: field.clone(), size: values.len(), order: BucketOrder::KeyAsc, min_count: None });
+        self.plan.notes.push(format!("the values of {field} said side by side are compared: one group each"));
     }
 
     /// The one date or year field named for when a thing came to be (`yearMade`, `built_on`,
@@ -83,6 +124,25 @@ impl Reader<'_> {
     /// people. A question that says which half ("by first name") keeps its field.
     fn person_groups(&mut self) -> Result<(), Ambiguity> {
         let halves = (0..self.n()).any(|i| matches!(self.word(i), "first" | "last" | "surname" | "surnames" | "forename" | "forenames" | "given" | "family"));
+        // "How many different riders": the values of one half would merge namesakes; the
+        // pairs are counted.
+        if self.plan.groups.is_empty()
+            && !halves
+            && let Some((op, field)) = self.plan.metric.clone()
+            && op == "cardinality"
+            && self.plan.more_metrics.is_empty()
+        {
+            let base = field.strip_suffix(".keyword").unwrap_or(&field).to_string();
+            if let Some((other, other_exact)) = self.name_sibling(&base).and_then(|o| self.exact(&o).map(|e| (o, e))) {
+                let (first, second) = if qa_question::names::name_words(&base).iter().any(|w| w == "first" || w == "given" || w == "fore") { (field.clone(), other_exact) } else { (other_exact, field.clone()) };
+                let cap = self.input.max_buckets.max(1);
+                self.plan.metric = None;
+                self.plan.groups = vec![Group::Terms { field: first, size: cap, order: BucketOrder::CountDesc, min_count: None }, Group::Terms { field: second, size: cap, order: BucketOrder::CountDesc, min_count: None }];
+                self.plan.pairs = Some(super::Pairs::Count);
+                self.plan.notes.push(format!("people are told apart by both {base} and {other}: the pairs are counted"));
+                return Ok(());
+            }
+        }
         let mut k = 0;
         while k < self.plan.groups.len() {
             let (field, size) = match &self.plan.groups[k] {
@@ -98,14 +158,27 @@ impl Reader<'_> {
                 k += 1;
                 continue;
             };
-            if !self.a.superlatives.is_empty() || self.top_n.is_some() {
-                return Err(Ambiguity {
-                    field: base.clone(),
-                    message: format!("A person here is named by two fields, {base} and {}: a ranking by both is not something the index can return in one query. Ask for every person with the count (\"how many … per …\"), or name one field.", other.0),
-                    alternatives: vec![base, other.0],
-                });
-            }
+            // A ranking of people ("which rider took the most trips") is read off every pair
+            // once the response is back (`EsPlan::settle_pairs`): one level of groups only.
+            let ranked = !self.a.superlatives.is_empty() || self.top_n.is_some();
             let (first, second) = if qa_question::names::name_words(&base).iter().any(|w| w == "first" || w == "given" || w == "fore") { (field.clone(), other.1) } else { (other.1, field.clone()) };
+            if ranked {
+                let Group::Terms { order, .. } = self.plan.groups[k].clone() else { unreachable!("matched above") };
+                if k != 0 || self.plan.groups.len() != 1 || matches!(order, BucketOrder::KeyAsc | BucketOrder::KeyDesc) {
+                    return Err(Ambiguity {
+                        field: base.clone(),
+                        message: format!("A person here is named by two fields, {base} and {}: this ranking by both is not something the index can return. Ask for every person with the count (\"how many … per …\"), or name one field.", other.0),
+                        alternatives: vec![base, other.0],
+                    });
+                }
+                let cap = self.input.max_buckets.max(1);
+                let desc = matches!(order, BucketOrder::CountDesc | BucketOrder::MetricDesc);
+                let by_metric = matches!(order, BucketOrder::MetricDesc | BucketOrder::MetricAsc) && self.plan.metric.is_some();
+                self.plan.pairs = Some(super::Pairs::Rank { n: size.max(1), desc, by_metric });
+                self.plan.groups = vec![Group::Terms { field: first, size: cap, order: BucketOrder::CountDesc, min_count: None }, Group::Terms { field: second, size: cap, order: BucketOrder::CountDesc, min_count: None }];
+                self.plan.notes.push(format!("people are told apart by both {base} and {}: every pair is read, then ranked", other.0));
+                return Ok(());
+            }
             self.plan.groups[k] = Group::Terms { field: first, size, order: BucketOrder::CountDesc, min_count: None };
             self.plan.groups.insert(k + 1, Group::Terms { field: second, size, order: BucketOrder::CountDesc, min_count: None });
             k += 2;
@@ -802,188 +875,10 @@ impl Reader<'_> {
         }
         Ok(())
     }
-
-    /// The one field that names a document (`name`, `title`, `*_name`), if there is one.
-    fn label_field(&self) -> Option<String> {
-        let c = self.schema.collections.first()?;
-        let labels: Vec<String> = c.fields.iter().filter(|f| f.kind == FieldKind::Keyword && qa_question::names::name_words(&f.name).last().is_some_and(|w| matches!(w.as_str(), "name" | "title"))).map(|f| f.name.clone()).collect();
-        (labels.len() == 1).then(|| labels[0].clone())
-    }
-
-    /// The path to sort on (a text field's exact form).
-    fn sort_path(&self, field: &str) -> String {
-        self.exact(field).unwrap_or_else(|| field.to_string())
-    }
-
-    /// "sorted by X", "in descending order of X", "cheapest first", "alphabetically".
-    fn orderings(&mut self) {
-        for o in self.a.orderings.clone() {
-            if self.ledger.is_used(o.start) {
-                continue;
-            }
-            let field = match o.target {
-                Some(t) => match self.mention_at(skip_direction(self, t)).filter(|&mi| !self.names_index(mi)) {
-                    Some(mi) => {
-                        let f = self.field(mi);
-                        if let Some(f) = &f {
-                            self.consume(mi, format!("sort by {f}"));
-                        }
-                        f
-                    }
-                    None => None,
-                },
-                None => match &o.adjective {
-                    Some(adj) => {
-                        let fields = self.adjective_fields(adj);
-                        if fields.len() == 1 {
-                            Some(fields[0].clone())
-                        } else if matches!(adj.as_str(), "new" | "early" | "old" | "young") && self.date_fields().len() == 1 {
-                            Some(self.date_fields()[0].clone())
-                        } else {
-                            None
-                        }
-                    }
-                    None if o.alphabetical => self.shown.iter().find(|f| self.kind(f) == FieldKind::Keyword).cloned().or_else(|| self.label_field()),
-                    // "in descending order": of what is sorted or shown already.
-                    None => self.plan.sort.as_ref().map(|(f, _)| f.clone()).or_else(|| self.shown.first().cloned()).or_else(|| self.plan.groups.first().map(|g| g.field().to_string())),
-                },
-            };
-            let Some(field) = field else { continue };
-            let field = self.mapping.field(&field).map_or(field, |f| f.path.clone());
-            let is_date = self.kind(&field) == FieldKind::Date;
-            let desc = match (&o.adjective, o.desc) {
-                (Some(adj), Some(d)) if is_date && matches!(measure_of(adj).map(|m| m.0), Some("old" | "young")) => !d,
-                (_, Some(d)) => d,
-                (_, None) => false,
-            };
-            self.mark(o.start..o.end, format!("sort by {field}"));
-            let sort = self.sort_path(&field);
-            // "… per document. Order by document id": the groups in their key's order;
-            // "ordered by the average": by the metric.
-            if let Some(Group::Terms { field: g, order, .. }) = self.plan.groups.first_mut() {
-                if *g == sort {
-                    *order = if desc { BucketOrder::KeyDesc } else { BucketOrder::KeyAsc };
-                } else if self.plan.metric.as_ref().is_some_and(|(_, m)| *m == field) {
-                    *order = if desc { BucketOrder::MetricDesc } else { BucketOrder::MetricAsc };
-                }
-                continue;
-            }
-            match &mut self.plan.sort {
-                // "ordered by age from the oldest to the youngest": one key, the later direction.
-                Some((f, d)) if *f == sort && o.desc.is_some() => *d = desc,
-                Some((f, _)) if *f == sort => {}
-                None if self.plan.groups.is_empty() => self.plan.sort = Some((sort, desc)),
-                _ => {}
-            }
-        }
-    }
-
-    /// "the id, title and status of …": the fields shown (all of a document's fields unless
-    /// every item is a field said by its name); next to a count or metric without a group,
-    /// they are the group; "the distinct codes": the codes, once each.
-    fn projection(&mut self) {
-        let Some(p) = self.a.projection.clone() else { return };
-        let mut shown: Vec<String> = Vec::new();
-        let mut all_strong = true;
-        for it in &p.items {
-            let mut found = false;
-            for mi in 0..self.ms.len() {
-                let m = &self.ms[mi];
-                // A mention that starts in the item ("descriptions of all the sections").
-                if m.start < it.start || m.start >= it.end {
-                    continue;
-                }
-                if self.used[mi] {
-                    found |= matches!(m.best().target, Target::Field { .. });
-                    continue;
-                }
-                let named = self.readings(mi).iter().any(|l| matches!(l.target, Target::Field { .. }) && matches!(l.how, How::Name | How::Synonym));
-                if !matches!(m.best().target, Target::Field { .. }) || (self.may_name_index(mi) && !named) {
-                    continue;
-                }
-                if let Some(f) = self.field(mi) {
-                    all_strong &= matches!(m.best().how, How::Name | How::Core | How::Synonym | How::Acronym | How::Joined | How::Fuzzy);
-                    found = true;
-                    self.consume(mi, format!("show {f}"));
-                    shown.push(f);
-                }
-            }
-            // "flight number and date": "date" alone is the index's only date field.
-            let words: Vec<usize> = (it.start..it.end).filter(|&i| !matches!(self.word(i), "the" | "a" | "its" | "their")).collect();
-            if !found
-                && let [i] = words.as_slice()
-                && matches!(self.word(*i), "date" | "day")
-                && !self.ledger.is_used(*i)
-                && let [d] = self.date_fields().as_slice()
-            {
-                let d = d.clone();
-                self.mark(*i..*i + 1, format!("show {d}"));
-                shown.push(d);
-                found = true;
-            }
-            all_strong &= found;
-        }
-        self.shown.extend(shown.iter().cloned());
-        let aggregated = self.count || self.plan.metric.is_some();
-        if aggregated {
-            if self.plan.groups.is_empty()
-                && let Some(f) = shown.iter().find(|f| self.is_groupable(f) && !self.is_measure(f)).cloned()
-                && let Some(exact) = self.exact(&f)
-            {
-                self.plan.groups.push(Group::Terms { field: exact, size: 0, order: BucketOrder::CountDesc, min_count: None });
-            }
-            return;
-        }
-        if !self.a.distinct.is_empty()
-            && self.plan.groups.is_empty()
-            && self.plan.sort.is_none()
-            && self.plan.size.is_none()
-            && let Some(f) = shown.iter().find(|f| self.is_groupable(f)).cloned()
-            && let Some(exact) = self.exact(&f)
-        {
-            for d in self.a.distinct.clone() {
-                self.mark(d..d + 1, format!("distinct {f}"));
-            }
-            self.plan.groups.push(Group::Terms { field: exact, size: 0, order: BucketOrder::CountDesc, min_count: None });
-            return;
-        }
-        if all_strong && self.plan.groups.is_empty() {
-            for f in shown {
-                if !self.plan.source.contains(&f) {
-                    self.plan.source.push(f);
-                }
-            }
-        }
-    }
-
-    /// Groups of unset size hold every value: the sampled count when the sample is complete,
-    /// else the bucket cap.
-    fn bucket_sizes(&mut self) {
-        let cap = self.input.max_buckets.max(1);
-        let sample = self.input.sample_size;
-        let sizes: Vec<usize> = self
-            .plan
-            .groups
-            .iter()
-            .map(|g| match g {
-                Group::Terms { field, size: 0, .. } => {
-                    let n = self.mapping.field(field).map(|f| crate::lookup::sampled(f, self.meta).len()).unwrap_or(0);
-                    if n > 0 && n < sample { n.max(10).min(cap) } else { cap }
-                }
-                Group::Terms { size, .. } => *size,
-                Group::Calendar { .. } => 0,
-            })
-            .collect();
-        for (g, n) in self.plan.groups.iter_mut().zip(sizes) {
-            if let Group::Terms { size, .. } = g {
-                *size = n;
-            }
-        }
-    }
 }
 
 /// Past direction words at an ordering's key ("ordered by ascending age").
-fn skip_direction(r: &Reader, mut t: usize) -> usize {
+pub(super) fn skip_direction(r: &Reader, mut t: usize) -> usize {
     while matches!(r.word(t), "ascending" | "descending" | "increasing" | "decreasing" | "the" | "their" | "its") {
         t += 1;
     }

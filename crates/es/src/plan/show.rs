@@ -1,0 +1,191 @@
+//! What the answer shows and in which order: "sorted by X", "in descending order of X",
+//! "cheapest first", "alphabetically"; the fields a projection list names ("the ticket id,
+//! status and team"); and how many buckets a group holds.
+
+use qa_question::cues::measure_of;
+use qa_question::link::{How, Target};
+use qa_question::FieldKind;
+
+use super::read::Reader;
+use super::shape::skip_direction;
+use super::{BucketOrder, Group};
+
+impl Reader<'_> {
+    /// The one field that names a document (`name`, `title`, `*_name`), if there is one.
+    pub(super) fn label_field(&self) -> Option<String> {
+        let c = self.schema.collections.first()?;
+        let labels: Vec<String> = c.fields.iter().filter(|f| f.kind == FieldKind::Keyword && qa_question::names::name_words(&f.name).last().is_some_and(|w| matches!(w.as_str(), "name" | "title"))).map(|f| f.name.clone()).collect();
+        (labels.len() == 1).then(|| labels[0].clone())
+    }
+
+    /// The path to sort on (a text field's exact form).
+    pub(super) fn sort_path(&self, field: &str) -> String {
+        self.exact(field).unwrap_or_else(|| field.to_string())
+    }
+
+    /// "sorted by X", "in descending order of X", "cheapest first", "alphabetically".
+    pub(super) fn orderings(&mut self) {
+        for o in self.a.orderings.clone() {
+            if self.ledger.is_used(o.start) {
+                continue;
+            }
+            let field = match o.target {
+                Some(t) => match self.mention_at(skip_direction(self, t)).filter(|&mi| !self.names_index(mi)) {
+                    Some(mi) => {
+                        let f = self.field(mi);
+                        if let Some(f) = &f {
+                            self.consume(mi, format!("sort by {f}"));
+                        }
+                        f
+                    }
+                    None => None,
+                },
+                None => match &o.adjective {
+                    Some(adj) => {
+                        let fields = self.adjective_fields(adj);
+                        if fields.len() == 1 {
+                            Some(fields[0].clone())
+                        } else if matches!(adj.as_str(), "new" | "early" | "old" | "young") && self.date_fields().len() == 1 {
+                            Some(self.date_fields()[0].clone())
+                        } else {
+                            None
+                        }
+                    }
+                    None if o.alphabetical => self.shown.iter().find(|f| self.kind(f) == FieldKind::Keyword).cloned().or_else(|| self.label_field()),
+                    // "in descending order": of what is sorted or shown already.
+                    None => self.plan.sort.as_ref().map(|(f, _)| f.clone()).or_else(|| self.shown.first().cloned()).or_else(|| self.plan.groups.first().map(|g| g.field().to_string())),
+                },
+            };
+            let Some(field) = field else { continue };
+            let field = self.mapping.field(&field).map_or(field, |f| f.path.clone());
+            let is_date = self.kind(&field) == FieldKind::Date;
+            let desc = match (&o.adjective, o.desc) {
+                (Some(adj), Some(d)) if is_date && matches!(measure_of(adj).map(|m| m.0), Some("old" | "young")) => !d,
+                (_, Some(d)) => d,
+                (_, None) => false,
+            };
+            self.mark(o.start..o.end, format!("sort by {field}"));
+            let sort = self.sort_path(&field);
+            // "… per document. Order by document id": the groups in their key's order;
+            // "ordered by the average": by the metric.
+            if let Some(Group::Terms { field: g, order, .. }) = self.plan.groups.first_mut() {
+                if *g == sort {
+                    *order = if desc { BucketOrder::KeyDesc } else { BucketOrder::KeyAsc };
+                } else if self.plan.metric.as_ref().is_some_and(|(_, m)| *m == field) {
+                    *order = if desc { BucketOrder::MetricDesc } else { BucketOrder::MetricAsc };
+                }
+                continue;
+            }
+            match &mut self.plan.sort {
+                // "ordered by age from the oldest to the youngest": one key, the later direction.
+                Some((f, d)) if *f == sort && o.desc.is_some() => *d = desc,
+                Some((f, _)) if *f == sort => {}
+                None if self.plan.groups.is_empty() => self.plan.sort = Some((sort, desc)),
+                _ => {}
+            }
+        }
+    }
+
+    /// "the id, title and status of …": the fields shown (all of a document's fields unless
+    /// every item is a field said by its name); next to a count or metric without a group,
+    /// they are the group; "the distinct codes": the codes, once each.
+    pub(super) fn projection(&mut self) {
+        let Some(p) = self.a.projection.clone() else { return };
+        let mut shown: Vec<String> = Vec::new();
+        let mut all_strong = true;
+        for it in &p.items {
+            let mut found = false;
+            for mi in 0..self.ms.len() {
+                let m = &self.ms[mi];
+                // A mention that starts in the item ("descriptions of all the sections").
+                if m.start < it.start || m.start >= it.end {
+                    continue;
+                }
+                if self.used[mi] {
+                    found |= matches!(m.best().target, Target::Field { .. });
+                    continue;
+                }
+                let named = self.readings(mi).iter().any(|l| matches!(l.target, Target::Field { .. }) && matches!(l.how, How::Name | How::Synonym));
+                if !matches!(m.best().target, Target::Field { .. }) || (self.may_name_index(mi) && !named) {
+                    continue;
+                }
+                if let Some(f) = self.field(mi) {
+                    all_strong &= matches!(m.best().how, How::Name | How::Core | How::Synonym | How::Acronym | How::Joined | How::Fuzzy);
+                    found = true;
+                    self.consume(mi, format!("show {f}"));
+                    shown.push(f);
+                }
+            }
+            // "flight number and date": "date" alone is the index's only date field.
+            let words: Vec<usize> = (it.start..it.end).filter(|&i| !matches!(self.word(i), "the" | "a" | "its" | "their")).collect();
+            if !found
+                && let [i] = words.as_slice()
+                && matches!(self.word(*i), "date" | "day")
+                && !self.ledger.is_used(*i)
+                && let [d] = self.date_fields().as_slice()
+            {
+                let d = d.clone();
+                self.mark(*i..*i + 1, format!("show {d}"));
+                shown.push(d);
+                found = true;
+            }
+            all_strong &= found;
+        }
+        self.shown.extend(shown.iter().cloned());
+        let aggregated = self.count || self.plan.metric.is_some();
+        if aggregated {
+            if self.plan.groups.is_empty()
+                && let Some(f) = shown.iter().find(|f| self.is_groupable(f) && !self.is_measure(f)).cloned()
+                && let Some(exact) = self.exact(&f)
+            {
+                self.plan.groups.push(Group::Terms { field: exact, size: 0, order: BucketOrder::CountDesc, min_count: None });
+            }
+            return;
+        }
+        if !self.a.distinct.is_empty()
+            && self.plan.groups.is_empty()
+            && self.plan.sort.is_none()
+            && self.plan.size.is_none()
+            && let Some(f) = shown.iter().find(|f| self.is_groupable(f)).cloned()
+            && let Some(exact) = self.exact(&f)
+        {
+            for d in self.a.distinct.clone() {
+                self.mark(d..d + 1, format!("distinct {f}"));
+            }
+            self.plan.groups.push(Group::Terms { field: exact, size: 0, order: BucketOrder::CountDesc, min_count: None });
+            return;
+        }
+        if all_strong && self.plan.groups.is_empty() {
+            for f in shown {
+                if !self.plan.source.contains(&f) {
+                    self.plan.source.push(f);
+                }
+            }
+        }
+    }
+
+    /// Groups of unset size hold every value: the sampled count when the sample is complete,
+    /// else the bucket cap.
+    pub(super) fn bucket_sizes(&mut self) {
+        let cap = self.input.max_buckets.max(1);
+        let sample = self.input.sample_size;
+        let sizes: Vec<usize> = self
+            .plan
+            .groups
+            .iter()
+            .map(|g| match g {
+                Group::Terms { field, size: 0, .. } => {
+                    let n = self.mapping.field(field).map(|f| crate::lookup::sampled(f, self.meta).len()).unwrap_or(0);
+                    if n > 0 && n < sample { n.max(10).min(cap) } else { cap }
+                }
+                Group::Terms { size, .. } => *size,
+                Group::Calendar { .. } => 0,
+            })
+            .collect();
+        for (g, n) in self.plan.groups.iter_mut().zip(sizes) {
+            if let Group::Terms { size, .. } = g {
+                *size = n;
+            }
+        }
+    }
+}
