@@ -446,11 +446,13 @@ impl<'a> Linker<'a> {
             if tok.is_word() && !date_tok[s] && !is_function_word(&tok.lower) && !out.iter().any(|l| l.start == s && l.end == s + 1) {
                 let mut fuzzy: Vec<Link> = Vec::new();
                 // A word of the language's common vocabulary ("start") is no misspelling.
+                // (Nor is an adverb — "directly" — a misspelt 'director'.)
+                let adverb = tok.lower.ends_with("ly");
                 if tok.lower.chars().count() >= 5 && !text::is_stop(&tok.lower) {
                     for (k, es) in &self.phrases {
                         // Another form of a value's word ("delivery" / 'delivered') is no
                         // misspelling of the value: a value needs its form.
-                        if !k.contains(' ') && is_typo_of(&tok.norm, k) {
+                        if !k.contains(' ') && is_typo_of(&tok.norm, k) && (!adverb || k.ends_with("ly")) {
                             // Nor of a name's word: "headlined" of `headliner` is its verb (a
                             // family link below), not a spelling.
                             let other_form = family(&tok.lower) == text::word_family(k);

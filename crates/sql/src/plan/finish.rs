@@ -72,6 +72,7 @@ impl Reader<'_> {
         let mut fixes = Vec::new();
         self.join(&mut fixes);
         self.kin();
+        self.kin_groups();
         self.who_shows_a_name();
         self.account();
         self.audit();

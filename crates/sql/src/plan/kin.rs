@@ -8,12 +8,16 @@
 //! - "staff managed by Ann Lee", "who reports to Ann Lee": the name picks the related row, and the
 //!   rows that refer to it are shown.
 //!
-//! Anything else (a name said without one of those forms, a count of the rows that refer to
-//! one) is left to the coverage rule: the word stays unused and the plan asks.
+//! - "how many volunteers does each team lead have?", "for each head of department, how many
+//!   scientists report to them?": a count over the table grouped by its own rows (groups of
+//!   one) is the count of the rows that refer to each, grouped by the referred row.
+//!
+//! Anything else (a name said without one of those forms) is left to the coverage rule: the
+//! word stays unused and the plan asks.
 
 use qa_question::link::Target;
 
-use super::ir::{ColRef, Cond, Expr, KinJoin};
+use super::ir::{AggFunc, ColRef, Cond, Expr, KinJoin};
 use super::read::Reader;
 
 impl Reader<'_> {
@@ -146,5 +150,88 @@ impl Reader<'_> {
             self.mark(end..end + 1, "related row");
         }
         self.notes.push(format!("{table}.{column} refers to {table}: joined again as {alias}"));
+    }
+
+    /// A count over the table grouped by its own rows (every group one row) where the table
+    /// refers to its own rows by one key (or by the one a word names): the rows that refer to
+    /// each row are counted ("how many volunteers does each team lead have?").
+    pub fn kin_groups(&mut self) {
+        let table = self.q.table.clone();
+        let Some(pk) = self.pk(&table) else { return };
+        let counts = self.q.select.iter().any(|e| matches!(e, Expr::Agg { func: AggFunc::Count, col: None }));
+        let other_aggs = self.q.select.iter().any(|e| matches!(e, Expr::Agg { .. }) && !matches!(e, Expr::Agg { func: AggFunc::Count, col: None }));
+        if !counts || other_aggs || !self.q.joins.is_empty() || !self.q.kin.is_empty() || self.q.set_op.is_some() || !self.q.group_by.contains(&Expr::col(pk.clone())) {
+            return;
+        }
+        let Some(info) = self.ctx.table(&table) else { return };
+        let own: Vec<String> = info
+            .foreign_keys
+            .iter()
+            .filter(|fk| fk.ref_table.eq_ignore_ascii_case(&table) && fk.columns.len() == 1 && fk.ref_columns.first().is_some_and(|c| c.eq_ignore_ascii_case(&pk.column)))
+            .map(|fk| fk.columns[0].clone())
+            .collect();
+        // The one self-reference, or the one a word names.
+        let named: Vec<&String> = own.iter().filter(|c| self.links.iter().any(|l| matches!(&l.target, Target::Field { collection, field } if collection.eq_ignore_ascii_case(&table) && field.eq_ignore_ascii_case(c)))).collect();
+        let column = match (own.as_slice(), named.as_slice()) {
+            ([one], _) => one.clone(),
+            (_, [one]) => (*one).clone(),
+            _ => return,
+        };
+        let label = self.label(&table);
+        if label.is_empty() || label.iter().any(|c| !c.table.eq_ignore_ascii_case(&table)) {
+            return;
+        }
+        // Conditions: on the referred rows when said with the groups ("each head of
+        // department"), else the plan is left as it was.
+        let group_words: Vec<usize> = self.a.groupings.iter().flat_map(|g| g.start..(g.target + 4).min(self.n())).collect();
+        let mut moved: Vec<usize> = Vec::new();
+        for (i, f) in self.q.filters.iter().enumerate() {
+            let Some(c) = f.col() else { return };
+            let said_with_groups = (0..self.n()).any(|k| group_words.contains(&k) && self.ledger.role(k).is_some_and(|r| r.starts_with(&format!("{c} "))));
+            if !said_with_groups || !c.table.eq_ignore_ascii_case(&table) {
+                return;
+            }
+            moved.push(i);
+        }
+        let role = qa_question::names::name_words(&column).into_iter().filter(|w| !matches!(w.as_str(), "id" | "key" | "ref" | "no" | "nr" | "by" | "to" | "of")).collect::<Vec<_>>().join("_");
+        let taken = |a: &str| self.ctx.table(a).is_some() || a.eq_ignore_ascii_case(&table) || a.is_empty();
+        let alias = if taken(&role) { format!("{role}_row") } else { role };
+        let kin = |c: &ColRef| if c.table.eq_ignore_ascii_case(&table) { ColRef::new(&alias, &c.column) } else { c.clone() };
+        let own_col = ColRef::new(&table, &column);
+        for &i in &moved {
+            if let Cond::Cmp { col, .. } | Cond::In { col, .. } | Cond::Null { col, .. } | Cond::Like { col, .. } = &mut self.q.filters[i] {
+                *col = kin(col);
+            }
+        }
+        let related: Vec<Expr> = label.iter().map(|c| Expr::col(kin(c))).collect();
+        let mut select: Vec<Expr> = related.clone();
+        select.extend(self.q.select.iter().filter(|e| e.is_agg()).cloned());
+        self.q.select = select;
+        let mut group = related;
+        group.push(Expr::col(kin(&pk)));
+        self.q.group_by = group;
+        self.q.order_by = self.q.order_by.iter().filter(|(e, _)| e.column() != Some(&own_col)).map(|(e, d)| match e {
+            Expr::Col { col } => (Expr::col(kin(col)), *d),
+            other => (other.clone(), *d),
+        }).collect();
+        self.q.kin.push(KinJoin { alias: alias.clone(), column: column.clone(), key: pk.column.clone() });
+        self.penalties.retain(|(p, _)| !p.starts_with("counts groups of one row"));
+        // The words of the role ("coach", "coached", "referrals" of `coach_id`, `referred_by`).
+        let role_families: Vec<String> = qa_question::names::name_words(&column).iter().filter(|w| w.len() >= 4 && qa_core::text::word_family(w) != qa_core::text::word_family(&table)).map(|w| qa_core::text::word_family(w)).collect();
+        for i in 0..self.n() {
+            if self.a.tokens[i].is_word() && !self.ledger.is_used(i) && role_families.contains(&qa_core::text::word_family(self.word(i))) {
+                self.mark(i..i + 1, format!("per {alias}"));
+                if let Some(mi) = self.ms.iter().position(|m| m.start == i && m.end == i + 1) {
+                    self.used[mi] = true;
+                }
+            }
+        }
+        // The referred row's names said in a list ("the lead's first and last name").
+        for i in 0..self.n() {
+            if matches!(self.word(i), "first" | "last") && !self.ledger.is_used(i) && (i + 1..(i + 4).min(self.n())).any(|k| self.word(k) == "name" || self.word(k) == "names") {
+                self.mark(i..i + 1, format!("show {alias} names"));
+            }
+        }
+        self.notes.push(format!("rows of {table} counted per the row their {column} refers to (joined again as {alias})"));
     }
 }

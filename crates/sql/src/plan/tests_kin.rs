@@ -142,3 +142,14 @@ fn an_amount_in_total_is_the_sum_of_the_related_rows() {
     let o = on(&ctx, "Which singers have paid a fee of more than 100 euros?");
     assert!(o.plan.as_ref().is_none_or(|p| p.having.is_empty() && !p.aggregates()), "{:?}", o.plan);
 }
+
+#[test]
+fn rows_counted_per_the_row_they_refer_to() {
+    let ctx = choir();
+    let s = sql(&ctx, "How many singers does each coach have? Show the coach's first and last name and the count.");
+    assert!(s.starts_with("SELECT coach.first_name AS coach_first_name, coach.last_name AS coach_last_name, COUNT(*)"), "{s}");
+    assert!(s.contains("JOIN singers AS coach ON singers.coach_id = coach.singer_id") && s.contains("GROUP BY coach.first_name, coach.last_name, coach.singer_id"), "{s}");
+    // A condition said with the groups is the coaches'.
+    let s = sql(&ctx, "For each tenor coach, how many singers do they coach?");
+    assert!(s.contains("coach.voice_part = 'tenor'") && s.contains("GROUP BY coach."), "{s}");
+}
