@@ -534,16 +534,8 @@ impl Reader<'_> {
         }
         // No word names one: the date named after the records themselves (`job_date` of an
         // index of jobs, `reviewDate` of reviews) is when each record happened.
-        let nouns: Vec<String> = self.schema.collections.first().map(|c| names::name_words(&c.name).iter().map(|w| qa_core::text::singular(w)).chain(c.synonyms.iter().cloned()).collect()).unwrap_or_default();
-        let own: Vec<&String> = dates
-            .iter()
-            .filter(|f| {
-                let w = names::name_words(f);
-                w.len() == 2 && nouns.contains(&qa_core::text::singular(&w[0])) && matches!(w[1].as_str(), "date" | "day" | "on" | "at" | "time" | "datetime")
-            })
-            .collect();
-        if let [f] = own.as_slice() {
-            return Ok(Some(((*f).clone(), None)));
+        if let Some(f) = self.own_date(&dates) {
+            return Ok(Some((f, None)));
         }
         let f = self.choose(DATE_CHOICE, format!("Which date does \"{phrase}\" refer to?"), dates)?;
         Ok(Some((f, None)))

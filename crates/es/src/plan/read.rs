@@ -208,6 +208,23 @@ impl<'a> Reader<'a> {
         self.mapping.field(field).and_then(|f| f.exact_path())
     }
 
+    /// Of `dates`, the one named after the records themselves (`job_date` of an index of jobs,
+    /// `reviewDate` of reviews): when each record happened.
+    pub fn own_date(&self, dates: &[String]) -> Option<String> {
+        let nouns: Vec<String> = self.schema.collections.first().map(|c| qa_question::names::name_words(&c.name).iter().map(|w| qa_core::text::singular(w)).chain(c.synonyms.iter().cloned()).collect()).unwrap_or_default();
+        let own: Vec<&String> = dates
+            .iter()
+            .filter(|f| {
+                let w = qa_question::names::name_words(f);
+                w.len() == 2 && nouns.contains(&qa_core::text::singular(&w[0])) && matches!(w[1].as_str(), "date" | "day" | "on" | "at" | "time" | "datetime")
+            })
+            .collect();
+        match own.as_slice() {
+            [f] => Some((*f).clone()),
+            _ => None,
+        }
+    }
+
     /// The mention's best reading names the index.
     pub fn names_index(&self, mi: usize) -> bool {
         matches!(self.ms[mi].best().target, Target::Collection { .. })

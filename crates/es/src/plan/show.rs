@@ -116,15 +116,21 @@ impl Reader<'_> {
                     shown.push(f);
                 }
             }
-            // "flight number and date": "date" alone is the index's only date field.
+            // "flight number and date": "date" alone is the index's only date field, else the
+            // one a condition already tests, else the records' own (`trip_date`).
             let words: Vec<usize> = (it.start..it.end).filter(|&i| !matches!(self.word(i), "the" | "a" | "its" | "their")).collect();
+            let dates = self.date_fields();
+            let tested: Vec<String> = dates.iter().filter(|d| self.plan.filters.iter().any(|f| matches!(f, super::Filter::Range { field, .. } | super::Filter::AnyRange { field, .. } if field == *d))).cloned().collect();
+            let date = match (dates.as_slice(), tested.as_slice()) {
+                ([one], _) | (_, [one]) => Some(one.clone()),
+                _ => self.own_date(&dates),
+            };
             if !found
                 && let [i] = words.as_slice()
-                && matches!(self.word(*i), "date" | "day")
+                && matches!(self.word(*i), "date" | "day" | "dates")
                 && !self.ledger.is_used(*i)
-                && let [d] = self.date_fields().as_slice()
+                && let Some(d) = date
             {
-                let d = d.clone();
                 self.mark(*i..*i + 1, format!("show {d}"));
                 shown.push(d);
                 found = true;

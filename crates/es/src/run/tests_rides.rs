@@ -1,7 +1,8 @@
 //! Questions over a made-up index of hire-boat rides in the embedded engine: a ride's own code
 //! and date next to the code of the boat it used (each boat used about once), a skipper kept in
 //! two name fields with namesakes on each side, a member flag, and a flag of two words that a
-//! verb only partly names. Expected answers are computed from the records.
+//! verb only partly names, and a booking date besides the ride's own date. Expected answers
+//! are computed from the records.
 
 use super::tests::{answered, ask, opts};
 use super::*;
@@ -23,6 +24,7 @@ fn rides(dir: &Path) -> (EmbeddedIndex, Vec<Map<String, Value>>) {
                 "ride_code": format!("RD-{:05}", 10_000 + i),
                 "boat_code": format!("B-{:04}", 3000 + i * 7),
                 "ride_date": format!("2025-{:02}-{:02}", 1 + i % 9, 1 + i % 27),
+                "booked_on": format!("2024-{:02}-{:02}", 1 + i % 12, 1 + i % 25),
                 "skipper_first_name": first,
                 "skipperLastName": last,
                 "is_member": i % 3 == 0,
@@ -36,7 +38,7 @@ fn rides(dir: &Path) -> (EmbeddedIndex, Vec<Map<String, Value>>) {
         .collect();
     let mapping = Mapping::from_es_json(
         "hireboats",
-        &json!({"properties": {"ride_code": {"type": "keyword"}, "boat_code": {"type": "keyword"}, "ride_date": {"type": "date"}, "skipper_first_name": {"type": "keyword"},
+        &json!({"properties": {"ride_code": {"type": "keyword"}, "boat_code": {"type": "keyword"}, "ride_date": {"type": "date"}, "booked_on": {"type": "date"}, "skipper_first_name": {"type": "keyword"},
             "skipperLastName": {"type": "keyword"}, "is_member": {"type": "boolean"}, "has_sail_cover": {"type": "boolean"}, "duration_min": {"type": "long"}}}),
     )
     .unwrap();
@@ -107,4 +109,14 @@ fn a_verb_naming_part_of_a_two_word_flag_sets_no_flag() {
         let want = records.iter().filter(|r| r["duration_min"].as_i64().unwrap() > 60).count() as u64;
         assert_eq!(run.answer.total, Some(want), "{}", run.answer.query_summary);
     }
+}
+
+#[test]
+fn a_date_asked_for_is_the_records_own_date() {
+    let dir = tempfile::tempdir().unwrap();
+    let (engine, records) = rides(dir.path());
+    let run = answered(&engine, dir.path(), "Which rides did Bo Lind take? Give the ride code and date.");
+    let want = records.iter().filter(|r| r["skipper_first_name"] == "Bo" && r["skipperLastName"] == "Lind").count() as u64;
+    assert_eq!(run.answer.total, Some(want), "{}", run.answer.query_summary);
+    assert!(run.answer.hits.iter().all(|h| h.get("ride_date").is_some() && h.get("booked_on").is_none()), "{:?}", run.answer.hits.first());
 }
