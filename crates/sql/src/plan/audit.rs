@@ -104,6 +104,52 @@ impl Reader<'_> {
                 self.penalties.push((format!("{c} is a measure of one row the question names, repeated in every group"), 0.5));
             }
         }
+        // "sailed from Bremerhaven and ended in Lowestoft" read as either port: values of one
+        // column said in separate clauses (other words between them than a list's "and", "or",
+        // commas) are two conditions on two things, not a list.
+        for f in &self.q.filters {
+            let Cond::In { col, values, negated: false } = f else { continue };
+            if values.len() < 2 {
+                continue;
+            }
+            let prefix = format!("{col} = ");
+            let at: Vec<usize> = (0..self.n()).filter(|&i| self.ledger.role(i).is_some_and(|r| r.starts_with(&prefix))).collect();
+            let separate = at.windows(2).any(|w| {
+                w[1] > w[0] + 1 && self.ledger.role(w[0]) != self.ledger.role(w[1]) && (w[0] + 1..w[1]).any(|k| !matches!(self.word(k), "," | "and" | "or" | "either" | "nor" | "as" | "well" | "the" | "also" | "/" | "&"))
+            });
+            if separate {
+                self.penalties.push((format!("values of {col} said in separate clauses, read as a list of either"), 0.5));
+                break;
+            }
+        }
+        // "ports that never saw a cruise depart or arrive": both of two keys to one table named
+        // by their words (`departure_port_id`, `arrival_port_id`), the query following one.
+        let sql = super::ir::render_query(self.ctx, &self.q, crate::Dialect::Sqlite, None);
+        'holders: for t in &self.ctx.db.tables {
+            let mut by_target: std::collections::BTreeMap<String, Vec<String>> = std::collections::BTreeMap::new();
+            for fk in t.foreign_keys.iter().filter(|fk| fk.columns.len() == 1 && !fk.ref_table.eq_ignore_ascii_case(&t.name)) {
+                by_target.entry(fk.ref_table.to_ascii_lowercase()).or_default().push(fk.columns[0].clone());
+            }
+            for (target, keys) in by_target.iter().filter(|(_, k)| k.len() >= 2) {
+                // (Nor by the referred table's own name: "adjuster" of `adjuster_id` names the
+                // adjusters, as every key to them does.)
+                let target_family = qa_core::text::word_family(target);
+                // (By the words that tell the keys apart: "departure" and "arrival", not the
+                // "port" both hold; a key with no word of its own is never named so.)
+                let words_of = |c: &String| -> Vec<String> { qa_question::names::name_words(c).into_iter().filter(|w| w.len() >= 4).collect() };
+                let shared: Vec<String> = words_of(&keys[0]).into_iter().filter(|w| keys.iter().all(|k| words_of(k).contains(w))).collect();
+                let said = |c: &String| {
+                    let fams: Vec<String> = words_of(c).iter().filter(|w| !shared.contains(w)).map(|w| qa_core::text::word_family(w)).filter(|f| *f != target_family).collect();
+                    (0..self.n()).any(|i| self.word(i).len() >= 4 && fams.contains(&qa_core::text::word_family(self.word(i))))
+                };
+                let used = |c: &String| sql.contains(&format!("{}.{}", super::ir::ident(&t.name), super::ir::ident(c)));
+                let named: Vec<&String> = keys.iter().filter(|c| said(c)).collect();
+                if named.len() >= 2 && named.iter().filter(|c| used(c)).count() == 1 {
+                    self.penalties.push((format!("{} and {} are both named; the query follows one", named[0], named[1]), 0.5));
+                    break 'holders;
+                }
+            }
+        }
         // "the most fuel in total? Show the kilograms": a sum shown next to one row's plain
         // value, with no groups, is no answer (and PostgreSQL refuses it).
         if self.q.group_by.is_empty() && self.q.aggregates() && let Some(c) = self.q.select.iter().find_map(|e| match e {

@@ -274,3 +274,42 @@ fn a_demonym_before_rows_with_nationality_codes_is_their_nationality() {
     // Before a word of no nationality it stays the language.
     assert!(sql(&ctx, "How many learners study Japanese?").contains("languages.\"name\" = 'Japanese'"));
 }
+
+#[test]
+fn two_ends_of_a_trip_said_apart_are_not_one_list() {
+    let ctx = boat_club();
+    let asked = |q: &str, why: &str| {
+        let o = on(&ctx, q);
+        assert!(o.confidence < CONFIDENCE_THRESHOLD && o.coverage.penalties.iter().any(|(p, _)| p.contains(why)), "{q}: {:?} {:?}", o.plan, o.coverage.penalties);
+    };
+    // Two values of one column in two clauses: not "either".
+    asked("Which transfers left from Kiel and ended in Lyon?", "separate clauses");
+    // A list said as one is a list.
+    let s = sql(&ctx, "Which transfers left from Kiel or Lyon?");
+    assert!(s.contains("IN ('Kiel', 'Lyon')"), "{s}");
+}
+
+#[test]
+fn both_keys_named_and_one_followed_asks() {
+    let t = |name: &str, pk: &str, columns: Vec<ColumnInfo>, fks: Vec<ForeignKey>| table(name, pk, columns, fks, 40);
+    let ctx = SchemaContext::build(
+        DbSchema {
+            dialect: None,
+            tables: vec![
+                t("harbours", "harbour_id", vec![col("harbour_id", "integer", &[]), col("name", "text", &["Kiel", "Aarhus"])], vec![]),
+                t(
+                    "voyages",
+                    "voyage_id",
+                    vec![col("voyage_id", "integer", &[]), col("departure_harbour_id", "integer", &[]), col("arrival_harbour_id", "integer", &[])],
+                    vec![fk("departure_harbour_id", "harbours", "harbour_id"), fk("arrival_harbour_id", "harbours", "harbour_id")],
+                ),
+            ],
+        },
+        None,
+    );
+    let o = on(&ctx, "Which harbours have never seen a voyage depart or arrive?");
+    assert!(o.confidence < CONFIDENCE_THRESHOLD && o.coverage.penalties.iter().any(|(p, _)| p.contains("both named")), "{:?} {:?}", o.plan, o.coverage.penalties);
+    // One end said: that key, no question.
+    let s = sql(&ctx, "How many voyages departed from Kiel?");
+    assert!(s.contains("departure_harbour_id") && !s.contains("arrival_harbour_id"), "{s}");
+}
