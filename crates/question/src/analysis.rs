@@ -238,6 +238,10 @@ fn projection(t: &[Token], sentences: &[(usize, usize)]) -> Option<Projection> {
             } else if matches!(x, "what" | "which" | "who") && matches!(w(i + 1), "is" | "are" | "was" | "were" | "s") {
                 led = true;
                 i += 2;
+            } else if matches!(x, "what" | "who") && t[i].possessive {
+                // "What's the status of …": the tokenizer took the "'s" off.
+                led = true;
+                i += 1;
             } else {
                 break;
             }
@@ -481,6 +485,13 @@ mod tests {
         let x = a("show shipment SHP-001751 and ticket tkt-7");
         let lits: Vec<&str> = x.literals.iter().map(|l| l.text.as_str()).collect();
         assert_eq!(lits, ["SHP-001751"]);
+        // A code with two numeric parts stays one literal.
+        let x = a("What's the status of BP-2024-00406?");
+        let lits: Vec<&str> = x.literals.iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(lits, ["BP-2024-00406"]);
+        // "What's …" leads a projection as "What is …" does.
+        assert_eq!(items("What's the status of BP-2024-00406?"), items("What is the status of BP-2024-00406?"));
+        assert!(!items("What's the status of BP-2024-00406?").is_empty());
     }
 }
 

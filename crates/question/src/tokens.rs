@@ -124,7 +124,9 @@ pub fn tokenize(question: &str) -> Vec<Token> {
         }
         if c.is_ascii_digit() || (c == '-' && at(i + 1).is_some_and(|d| d.is_ascii_digit()) && (i == 0 || at(i - 1).is_some_and(char::is_whitespace))) || (c == '.' && at(i + 1).is_some_and(|d| d.is_ascii_digit()) && (i == 0 || !at(i - 1).is_some_and(char::is_alphanumeric))) {
             let (tok, next) = number_at(question, &chars, i);
-            if let Some(t) = tok {
+            if let Some(mut t) = tok {
+                // "BP-2024-00406": a number glued by a hyphen to what follows, as a word is.
+                t.hyphen_next = at(next) == Some('-') && at(next + 1).is_some_and(char::is_alphanumeric);
                 out.push(t);
                 i = next;
                 continue;

@@ -43,7 +43,23 @@ impl Reader<'_> {
         self.orderings();
         self.group_counts();
         self.bucket_sizes();
-        self.person_groups()
+        self.person_groups()?;
+        self.no_groups_of_a_fixed_value();
+        Ok(())
+    }
+
+    /// "Which object has number OBJ-1999-0206?": the values of a field a condition fixes to
+    /// one are that one value — the documents that hold it are the answer.
+    fn no_groups_of_a_fixed_value(&mut self) {
+        if self.plan.metric.is_some() || self.count || self.plan.groups.len() != 1 {
+            return;
+        }
+        let Some(Group::Terms { field, .. }) = self.plan.groups.first().cloned() else { return };
+        let fixed = self.plan.filters.iter().any(|f| matches!(f, super::Filter::Terms { field: x, values, negated: false } if *x == field && values.len() == 1));
+        if fixed {
+            self.plan.groups.clear();
+            self.plan.notes.push(format!("{field} is fixed to one value: the documents holding it are shown"));
+        }
     }
 
     /// "the average trip duration for members and for non-members", "reviews from Spain and

@@ -120,3 +120,12 @@ fn a_date_asked_for_is_the_records_own_date() {
     assert_eq!(run.answer.total, Some(want), "{}", run.answer.query_summary);
     assert!(run.answer.hits.iter().all(|h| h.get("ride_date").is_some() && h.get("booked_on").is_none()), "{:?}", run.answer.hits.first());
 }
+
+#[test]
+fn a_field_fixed_to_one_value_is_no_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let (engine, _) = rides(dir.path());
+    let run = answered(&engine, dir.path(), "Which ride has code RD-10007?");
+    assert!(run.answer.aggregations.is_none() && run.answer.hits.len() == 1, "{}", run.answer.query_summary);
+    assert_eq!(run.answer.hits[0]["ride_code"], "RD-10007");
+}

@@ -69,6 +69,8 @@ impl Reader<'_> {
         self.aggregates_and_directions_said_again();
         self.time_order_said();
         self.first_or_last_by_verb();
+        self.rows_named_in_the_list_are_shown();
+        self.root_nothing_reads();
         let mut fixes = Vec::new();
         self.join(&mut fixes);
         self.kin();

@@ -147,6 +147,73 @@ impl Reader<'_> {
         }
     }
 
+    /// "Name the five heaviest instruments, heaviest first, with their weight": a list item that
+    /// names the rows themselves (here with its ranking) shows what they are called, beside
+    /// the attributes asked "with their".
+    pub(super) fn rows_named_in_the_list_are_shown(&mut self) {
+        if self.q.aggregates() || !self.q.group_by.is_empty() || self.q.select.is_empty() || !self.q.kin.is_empty() {
+            return;
+        }
+        let table = self.q.table.clone();
+        let label = self.label(&table);
+        let pk = self.pk(&table);
+        let tells_rows = |e: &Expr| e.column().is_some_and(|c| label.contains(c) || Some(c) == pk.as_ref());
+        // (Only a real name: a table without one is not told apart by a guessed column.)
+        let named = label.iter().all(|c| qa_question::names::name_words(&c.column).iter().any(|w| matches!(w.as_str(), "name" | "title")));
+        if label.is_empty() || !named || self.q.select.iter().any(tells_rows) {
+            return;
+        }
+        let Some(p) = self.a.projection.clone() else { return };
+        let names_rows = p.items.iter().any(|it| self.ms.iter().enumerate().any(|(mi, m)| m.start >= it.start && m.end <= it.end && self.table(mi).is_some_and(|t| t.eq_ignore_ascii_case(&table))));
+        if !names_rows {
+            return;
+        }
+        self.q.select.splice(0..0, label.into_iter().map(Expr::col));
+        self.notes.push(format!("the listed {table} are shown by name"));
+    }
+
+    /// "What's the wine and the list price for lot PIE-2025-0006?" rooted at the sales that
+    /// refer to the lot: a list that reads nothing of its rows' table, only columns of one
+    /// table those rows refer to, repeats that row once per referring row — it is that table's
+    /// list.
+    pub(super) fn root_nothing_reads(&mut self) {
+        if self.q.aggregates() || !self.q.group_by.is_empty() || !self.q.having.is_empty() || self.q.set_op.is_some() || !self.q.kin.is_empty() || self.q.select.is_empty() {
+            return;
+        }
+        let root = self.q.table.clone();
+        // (A root the question names — "customers who placed orders" rooted at the orders —
+        // is what keeps the rows that have one.)
+        let said = (0..self.n()).any(|i| self.ledger.role(i).is_some_and(|r| r.split(|c: char| !(c.is_alphanumeric() || c == '_')).any(|w| w.eq_ignore_ascii_case(&root))));
+        if said {
+            return;
+        }
+        let mut read: Vec<String> = Vec::new();
+        for e in self.q.select.iter().chain(self.q.order_by.iter().map(|(e, _)| e)) {
+            match e.column() {
+                Some(c) => read.push(c.table.clone()),
+                None => return,
+            }
+        }
+        for f in &self.q.filters {
+            match f {
+                Cond::Or { .. } | Cond::Sub { .. } => return,
+                f => read.extend(f.tables()),
+            }
+        }
+        read.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
+        let [other] = read.as_slice() else { return };
+        if other.eq_ignore_ascii_case(&root) {
+            return;
+        }
+        // Only a table the rows refer to (each row one of it): its rows repeat.
+        let Some(path) = self.ctx.join_path(&root, other) else { return };
+        if path.iter().any(|st| super::ir::multiplies(self.ctx, st)) {
+            return;
+        }
+        self.notes.push(format!("nothing of {root} is read: the list is of {other}"));
+        self.q.table = other.clone();
+    }
+
     /// "…, in month order", "in chronological order", "in date order": the order of the time
     /// the query groups or sorts by, earliest first (the order a time group already has).
     pub(super) fn time_order_said(&mut self) {

@@ -1,6 +1,6 @@
 //! The planner on a schema written for these tests (a choir: singers who joined on a date and
 //! are coached by other singers, rehearsal rooms measured in square metres, rehearsals in
-//! minutes, fees in euros, concerts of a kind), asserted on the SQL it renders: rows that refer to rows of
+//! minutes, fees in euros, concerts of a kind and their ticket sales), asserted on the SQL it renders: rows that refer to rows of
 //! their own table, measures named by their unit, "what kind of", months ranked and in order,
 //! "first" after a dated verb, amounts "in total" over related rows, and the checks that make it ask.
 
@@ -40,6 +40,12 @@ fn choir() -> SchemaContext {
                     "fee_id",
                     vec![col("fee_id", "integer", &[]), col("singer_id", "integer", &[]), col("paid_on", "text", &["2024-10-01", "2025-02-01"]), col("amount_eur", "real", &[])],
                     vec![fk("singer_id", "singers", "singer_id")],
+                ),
+                t(
+                    "ticket_sales",
+                    "sale_id",
+                    vec![col("sale_id", "integer", &[]), col("concert_id", "integer", &[]), col("sold_on", "text", &["2025-03-01"]), col("seats", "integer", &[])],
+                    vec![fk("concert_id", "concerts", "concert_id")],
                 ),
                 t(
                     "concerts",
@@ -152,4 +158,18 @@ fn rows_counted_per_the_row_they_refer_to() {
     // A condition said with the groups is the coaches'.
     let s = sql(&ctx, "For each tenor coach, how many singers do they coach?");
     assert!(s.contains("coach.voice_part = 'tenor'") && s.contains("GROUP BY coach."), "{s}");
+}
+
+#[test]
+fn a_ranked_list_with_their_attribute_shows_the_rows_names() {
+    let ctx = choir();
+    let s = sql(&ctx, "Name the two cheapest concerts, cheapest first, with their ticket price.");
+    assert!(s.starts_with("SELECT concerts.title, concerts.ticket_price_eur FROM concerts") && s.contains("ORDER BY concerts.ticket_price_eur ASC LIMIT 2"), "{s}");
+}
+
+#[test]
+fn a_list_reading_only_a_referred_table_is_that_tables_list() {
+    let ctx = choir();
+    let s = sql(&ctx, "What's the ticket price and the title for concert CN-2025-04?");
+    assert!(s.contains("FROM concerts WHERE concerts.code = 'CN-2025-04'") && !s.contains("JOIN"), "{s}");
 }
