@@ -21,6 +21,17 @@ use super::ir::{AggFunc, ColRef, Cond, Expr, KinJoin};
 use super::read::Reader;
 
 impl Reader<'_> {
+    /// The columns by which `table` refers to its own rows (keyed by `pk`).
+    fn own_references(&self, table: &str, pk: &ColRef) -> Vec<String> {
+        self.ctx.table(table).map_or_else(Vec::new, |info| {
+            info.foreign_keys
+                .iter()
+                .filter(|fk| fk.ref_table.eq_ignore_ascii_case(table) && fk.columns.len() == 1 && fk.ref_columns.first().is_some_and(|c| c.eq_ignore_ascii_case(&pk.column)))
+                .map(|fk| fk.columns[0].clone())
+                .collect()
+        })
+    }
+
     /// Join the row a self-reference names, when an unused word names it (see the module).
     pub fn kin(&mut self) {
         if !self.q.kin.is_empty() || self.q.aggregates() || !self.q.group_by.is_empty() || self.q.set_op.is_some() || !self.q.having.is_empty() {
@@ -28,14 +39,7 @@ impl Reader<'_> {
         }
         let table = self.q.table.clone();
         let Some(pk) = self.pk(&table) else { return };
-        let Some(info) = self.ctx.table(&table) else { return };
-        // The table's references to itself, by column.
-        let own: Vec<String> = info
-            .foreign_keys
-            .iter()
-            .filter(|fk| fk.ref_table.eq_ignore_ascii_case(&table) && fk.columns.len() == 1 && fk.ref_columns.first().is_some_and(|c| c.eq_ignore_ascii_case(&pk.column)))
-            .map(|fk| fk.columns[0].clone())
-            .collect();
+        let own = self.own_references(&table, &pk);
         if own.is_empty() || !self.q.select.iter().all(|e| matches!(e, Expr::Col { .. })) {
             return;
         }
@@ -163,13 +167,7 @@ impl Reader<'_> {
         if !counts || other_aggs || !self.q.joins.is_empty() || !self.q.kin.is_empty() || self.q.set_op.is_some() || !self.q.group_by.contains(&Expr::col(pk.clone())) {
             return;
         }
-        let Some(info) = self.ctx.table(&table) else { return };
-        let own: Vec<String> = info
-            .foreign_keys
-            .iter()
-            .filter(|fk| fk.ref_table.eq_ignore_ascii_case(&table) && fk.columns.len() == 1 && fk.ref_columns.first().is_some_and(|c| c.eq_ignore_ascii_case(&pk.column)))
-            .map(|fk| fk.columns[0].clone())
-            .collect();
+        let own = self.own_references(&table, &pk);
         // The one self-reference, or the one a word names.
         let named: Vec<&String> = own.iter().filter(|c| self.links.iter().any(|l| matches!(&l.target, Target::Field { collection, field } if collection.eq_ignore_ascii_case(&table) && field.eq_ignore_ascii_case(c)))).collect();
         let column = match (own.as_slice(), named.as_slice()) {
