@@ -86,7 +86,7 @@ impl<'a> Reader<'a> {
             let measure_unit = ms.iter().filter(|m| m.start == g.target && m.end == g.target + 1).any(|m| {
                 // ("how many minutes" of `duration_min`: the unit said is the name's unit.)
                 let said_unit = |field: &str| qa_question::numbers::field_unit(field).zip(a.tokens.get(g.target).and_then(|t| qa_question::numbers::unit_of(&t.lower))).is_some_and(|(f, s)| f.name == s.name);
-                matches!(&m.best().target, Target::Field { collection, field } if schema.field(collection, field).is_some_and(|f| f.kind.is_numeric() && f.key == qa_question::KeyRole::None) && qa_question::names::name_words(field).len() >= 2 && (qa_question::names::name_words(field).last() == Some(&word) || said_unit(field)))
+                matches!(&m.best().target, Target::Field { collection, field } if schema.field(collection, field).is_some_and(|f| f.kind.is_numeric() && f.key == qa_question::KeyRole::None) && ((qa_question::names::name_words(field).len() >= 2 && (qa_question::names::name_words(field).last() == Some(&word) || said_unit(field))) || qa_question::names::name_words(field) == [word.clone()]))
             });
             if (unit || measure_unit) && !rows {
                 g.func = qa_question::cues::AggWord::Sum;

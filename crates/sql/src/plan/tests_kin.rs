@@ -173,3 +173,11 @@ fn a_list_reading_only_a_referred_table_is_that_tables_list() {
     let s = sql(&ctx, "What's the ticket price and the title for concert CN-2025-04?");
     assert!(s.contains("FROM concerts WHERE concerts.code = 'CN-2025-04'") && !s.contains("JOIN"), "{s}");
 }
+
+#[test]
+fn how_many_of_a_count_column_is_its_sum() {
+    let ctx = choir();
+    // `ticket_sales.seats` holds a number of seats: "how many seats" adds them up.
+    let s = sql(&ctx, "How many seats were sold for concert CN-2025-04?");
+    assert!(s.contains("SUM(ticket_sales.seats)") && s.contains("concerts.code = 'CN-2025-04'"), "{s}");
+}
