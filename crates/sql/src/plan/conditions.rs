@@ -41,6 +41,10 @@ const FLAG_WORDS: &[&str] = &["opt", "in", "out", "enabled", "consent", "allowed
 
 /// Words of money columns.
 const MONEY_WORDS: &[&str] = &["price", "cost", "amount", "fee", "fine", "total", "budget", "salary", "earning", "revenue", "paid", "charge", "balance", "due", "owed", "income", "wage", "spend", "spent", "value", "worth", "usd", "eur", "cad", "gbp", "dollar", "bill", "invoice", "payment", "rate", "fare"];
+/// Stems of verbs that say a record was made ("logged", "sold", "picked", "caught"): they date
+/// the row's own date, the one every row has, not a later event's.
+const RECORDING_VERBS: &[&str] = &["logg", "recorded", "registered", "reported", "created", "placed", "filed", "submitted", "raised", "booked", "ordered", "sold", "sell", "bought", "buy", "picked", "pick", "harvested", "collected", "caught", "catch", "entered", "issued", "made"];
+
 
 /// Words of date columns that say when a row was written down rather than when its event was.
 const BOOKKEEPING_DATES: &[&str] = &["created", "updated", "modified", "inserted", "booked", "entered", "recorded", "logged", "deleted", "changed", "last", "imported", "synced"];
@@ -770,7 +774,7 @@ impl Reader<'_> {
         let flag_at = |i: usize| self.ms.iter().position(|m| m.start <= i && i < m.end).is_some_and(|mi| self.readings(mi).iter().any(|l| matches!(&l.target, Target::Field { collection, field } if self.kind(&ColRef::new(collection, field)) == FieldKind::Flag)));
         let verb_before = (1..=2).filter_map(|k| d.start.checked_sub(k)).filter(|&i| !flag_at(i)).map(|i| self.word(i).to_string()).find(|w| w.len() > 4 && (w.ends_with("ed") || qa_core::text::is_verb_form(w)) && !event(w));
         let other_verb = |c: &ColRef| {
-            let Some(v) = &verb_before else { return false };
+            let Some(v) = verb_before.as_ref().filter(|v| !RECORDING_VERBS.iter().any(|r| v.starts_with(r))) else { return false };
             let vf = qa_core::text::word_family(v);
             let words = names::name_words(&c.column);
             words.iter().any(|w| w.len() > 4 && (w.ends_with("ed") || qa_core::text::is_verb_form(w))) && !words.iter().any(|w| qa_core::text::word_family(w) == vf)
@@ -789,9 +793,10 @@ impl Reader<'_> {
             // payment date): the row's own date is the one it always has.
             let always = |c: &ColRef| self.schema.field(&c.table, &c.column).is_some_and(|f| !f.nullable);
             // Only when no verb says which event is dated ("ended in 2022", "activated … in 2023").
+            // (A verb of making a record — "logged", "sold", "picked" — dates the row's own date.)
             let verb_in_clause = (d.start.saturating_sub(6)..d.start).any(|i| {
                 let w = self.word(i);
-                !self.ledger.is_used(i) && !event(w) && w.len() > 4 && (w.ends_with("ed") || qa_core::text::is_verb_form(w))
+                !self.ledger.is_used(i) && !event(w) && w.len() > 4 && (w.ends_with("ed") || qa_core::text::is_verb_form(w)) && !RECORDING_VERBS.iter().any(|v| w.starts_with(v))
             });
             if cols.len() > 1 && !verb_in_clause && cols.iter().filter(|c| always(c)).count() == 1 {
                 cols.retain(|c| always(c));

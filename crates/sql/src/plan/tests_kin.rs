@@ -44,7 +44,13 @@ fn choir() -> SchemaContext {
                 t(
                     "ticket_sales",
                     "sale_id",
-                    vec![col("sale_id", "integer", &[]), col("concert_id", "integer", &[]), col("sold_on", "text", &["2025-03-01"]), col("seats", "integer", &[])],
+                    vec![
+                        col("sale_id", "integer", &[]),
+                        col("concert_id", "integer", &[]),
+                        col("sold_on", "text", &["2025-03-01"]),
+                        ColumnInfo { nullable: true, ..col("refunded_on", "text", &["2025-04-02"]) },
+                        col("seats", "integer", &[]),
+                    ],
                     vec![fk("concert_id", "concerts", "concert_id")],
                 ),
                 t(
@@ -180,4 +186,13 @@ fn how_many_of_a_count_column_is_its_sum() {
     // `ticket_sales.seats` holds a number of seats: "how many seats" adds them up.
     let s = sql(&ctx, "How many seats were sold for concert CN-2025-04?");
     assert!(s.contains("SUM(ticket_sales.seats)") && s.contains("concerts.code = 'CN-2025-04'"), "{s}");
+}
+
+#[test]
+fn a_verb_of_making_the_record_dates_the_date_every_row_has() {
+    let ctx = choir();
+    // "logged" names no date; the sale's own date (every sale has one) is dated, not the
+    // refund date only some sales have.
+    let s = sql(&ctx, "How many ticket sales were logged in 2025?");
+    assert!(s.contains("ticket_sales.sold_on >= '2025-01-01'") && !s.contains("refunded_on"), "{s}");
 }
