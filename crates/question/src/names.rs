@@ -52,6 +52,9 @@ const COMMON_SYNONYMS: &[(&str, &[&str])] = &[
     ("completion date", &["end date", "ended", "finished", "completed"]),
     ("end date", &["completion date", "ended", "finished"]),
     ("start date", &["began", "started", "begin date"]),
+    // Who someone answers to.
+    ("supervisor", &["boss", "manager", "line manager"]),
+    ("manager", &["boss", "supervisor", "line manager"]),
 ];
 
 /// Common abbreviations in column and table names, written out.
@@ -297,7 +300,12 @@ pub fn forms(name: &str, synonyms: &[String]) -> Vec<NameForm> {
     // Words people use for common column names: generic English, no schema's vocabulary.
     for (name, said) in COMMON_SYNONYMS {
         let nw: Vec<String> = name.split(' ').map(str::to_string).collect();
-        if words == nw || words.concat() == nw.concat() {
+        // (A key is said by its role: "boss" of `supervisor_id`.)
+        let role: Vec<String> = match words.split_last() {
+            Some((last, rest)) if matches!(last.as_str(), "id" | "key" | "ref") && !rest.is_empty() => rest.to_vec(),
+            _ => Vec::new(),
+        };
+        if words == nw || words.concat() == nw.concat() || (!role.is_empty() && role == nw) {
             for alt in *said {
                 push(alt.split(' ').map(str::to_string).collect(), 0.9, FormKind::Synonym);
             }
@@ -348,6 +356,13 @@ mod tests {
         assert!(phrasal_forms("picked", "up").contains(&"pickup".to_string()));
         assert!(phrasal_forms("checked", "in").contains(&"checkin".to_string()));
         assert!(phrasal_forms("picked", "the").is_empty());
+    }
+
+    #[test]
+    fn a_key_is_said_by_its_role() {
+        let said = |name: &str, words: &[&str]| forms(name, &[]).iter().any(|f| f.words == words);
+        assert!(said("supervisor_id", &["boss"]) && said("manager_id", &["boss"]));
+        assert!(!said("supervisor_name_id", &["boss"]));
     }
 
     #[test]

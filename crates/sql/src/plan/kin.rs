@@ -87,7 +87,7 @@ impl Reader<'_> {
         let is_label = |c: &ColRef| label.iter().any(|l| l == c);
         let named: Vec<usize> = self.q.filters.iter().enumerate().filter(|(_, f)| matches!(f, Cond::Cmp { col, .. } | Cond::In { col, .. } if is_label(col))).map(|(i, _)| i).collect();
         let mut at = start;
-        while at > 0 && matches!(self.word(at - 1), "the" | "their" | "his" | "her" | "its" | "whose") {
+        while at > 0 && matches!(self.word(at - 1), "the" | "their" | "his" | "her" | "its" | "whose" | "direct" | "immediate") {
             at -= 1;
         }
         // "Ann Lee's mentor": the word before is a possessive name; "the mentor of Ann Lee".
@@ -99,8 +99,15 @@ impl Reader<'_> {
             let p = self.skip_filler(pos);
             self.ms.iter().position(|m| m.start == p).is_some_and(|m| self.readings(m).iter().any(|l| matches!(&l.target, Target::Value { collection, field, .. } if is_label(&ColRef::new(collection, field)))))
         };
-        let by_name = (matches!(self.word(end), "by" | "to") && filter_at(end + 1)) || (self.word(at) == "whose" && matches!(self.word(end), "is" | "was") && filter_at(end + 1));
-        let possessive = possessive || (matches!(self.word(end), "to" | "by") && (end + 1 >= self.n() || !self.a.tokens[end + 1].is_word()));
+        // The role said as a verb ("supervise" of `supervisor_id`, "mentors" of `mentor_id`):
+        // "who does Astrid Ortega supervise?" — the name is its subject, the role's row;
+        // "who mentors Pauline Perrin?" — the name is its object, the row whose role is asked.
+        let name_ends_at = |pos: usize| self.ms.iter().enumerate().any(|(m, x)| x.end == pos && !self.a.tokens[pos - 1].possessive && self.readings(m).iter().any(|l| matches!(&l.target, Target::Value { collection, field, .. } if is_label(&ColRef::new(collection, field)))));
+        let as_verb = at == start && end == start + 1 && !matches!(self.word(start.wrapping_sub(1)), "a" | "an" | "the" | "their" | "his" | "her" | "its" | "whose" | "with" | "and" | "of");
+        let subject_named = as_verb && start > 0 && name_ends_at(start);
+        let object_named = as_verb && !subject_named && filter_at(end) && !matches!(self.word(end), "by" | "to" | "of");
+        let by_name = (matches!(self.word(end), "by" | "to") && filter_at(end + 1)) || (self.word(at) == "whose" && matches!(self.word(end), "is" | "was") && filter_at(end + 1)) || subject_named;
+        let possessive = possessive || (matches!(self.word(end), "to" | "by") && (end + 1 >= self.n() || !self.a.tokens[end + 1].is_word())) || object_named;
         let kin = |c: &ColRef| ColRef::new(&alias, &c.column);
         if named.is_empty() {
             // "every instructor with (the name of) their mentor": shown next to each row.
@@ -150,8 +157,14 @@ impl Reader<'_> {
                 self.used[mi] = true;
             }
         }
-        if by_name {
+        if by_name && !subject_named {
             self.mark(end..end + 1, "related row");
+        }
+        // "her direct boss", "report directly to": how near the related row is says nothing more.
+        for k in [start.wrapping_sub(1), at.wrapping_sub(1), end] {
+            if matches!(self.word(k), "direct" | "directly" | "immediate" | "immediately") && !self.ledger.is_used(k) {
+                self.mark(k..k + 1, "related row");
+            }
         }
         self.notes.push(format!("{table}.{column} refers to {table}: joined again as {alias}"));
     }

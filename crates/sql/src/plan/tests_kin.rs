@@ -196,3 +196,14 @@ fn a_verb_of_making_the_record_dates_the_date_every_row_has() {
     let s = sql(&ctx, "How many ticket sales were logged in 2025?");
     assert!(s.contains("ticket_sales.sold_on >= '2025-01-01'") && !s.contains("refunded_on"), "{s}");
 }
+
+#[test]
+fn the_role_said_as_a_verb_reads_its_subject_and_object() {
+    let ctx = choir();
+    // The name is the verb's subject: the coach; the rows are the singers coached.
+    let s = sql(&ctx, "Who does Ada Moss coach?");
+    assert!(s.contains("coach.first_name = 'Ada'") && s.starts_with("SELECT singers.first_name, singers.last_name"), "{s}");
+    // The name is the object: the singer; the coach is asked for.
+    let s = sql(&ctx, "Who coaches Ada Moss?");
+    assert!(s.starts_with("SELECT coach.first_name AS coach_first_name") && s.contains("singers.first_name = 'Ada'"), "{s}");
+}
