@@ -82,14 +82,12 @@ impl Reader<'_> {
                 }
             }
         }
-        let Some((field, mut values, at)) = by_field.into_iter().find(|(_, vs, at)| at.len() >= 2 && {
-            let mut d = vs.clone();
-            d.dedup();
-            d.len() >= 2
-        }) else {
+        // (Each value once, in the order said.)
+        let distinct = |vs: &[serde_json::Value]| vs.iter().enumerate().filter(|(i, v)| !vs[..*i].contains(v)).map(|(_, v)| v.clone()).collect::<Vec<_>>();
+        let Some((field, values, at)) = by_field.into_iter().find(|(_, vs, at)| at.len() >= 2 && distinct(vs).len() >= 2) else {
             return;
         };
-        values.dedup();
+        let values = distinct(&values);
         for i in at.into_iter().rev() {
             self.plan.filters.remove(i);
         }

@@ -124,7 +124,7 @@ impl Reader<'_> {
         }
         // "ports that never saw a cruise depart or arrive": both of two keys to one table named
         // by their words (`departure_port_id`, `arrival_port_id`), the query following one.
-        let sql = super::ir::render_query(self.ctx, &self.q, crate::Dialect::Sqlite, None);
+        let followed = columns_read(&self.q);
         'holders: for t in &self.ctx.db.tables {
             let mut by_target: std::collections::BTreeMap<String, Vec<String>> = std::collections::BTreeMap::new();
             for fk in t.foreign_keys.iter().filter(|fk| fk.columns.len() == 1 && !fk.ref_table.eq_ignore_ascii_case(&t.name)) {
@@ -142,7 +142,7 @@ impl Reader<'_> {
                     let fams: Vec<String> = words_of(c).iter().filter(|w| !shared.contains(w)).map(|w| qa_core::text::word_family(w)).filter(|f| *f != target_family).collect();
                     (0..self.n()).any(|i| self.word(i).len() >= 4 && fams.contains(&qa_core::text::word_family(self.word(i))))
                 };
-                let used = |c: &String| sql.contains(&format!("{}.{}", super::ir::ident(&t.name), super::ir::ident(c)));
+                let used = |c: &String| followed.iter().any(|x| x.table.eq_ignore_ascii_case(&t.name) && x.column.eq_ignore_ascii_case(c));
                 let named: Vec<&String> = keys.iter().filter(|c| said(c)).collect();
                 if named.len() >= 2 && named.iter().filter(|c| used(c)).count() == 1 {
                     self.penalties.push((format!("{} and {} are both named; the query follows one", named[0], named[1]), 0.5));
@@ -332,4 +332,26 @@ impl Reader<'_> {
         let after_rows = i > item_start && self.ledger.role(i - 1).is_some_and(|r| r.starts_with("table ")) && self.word(i - 1).ends_with('s');
         verb || after_rows
     }
+}
+
+/// Every column a query reads — joined on, shown, grouped, ordered or tested — in its
+/// sub-queries too.
+fn columns_read(q: &super::ir::Query) -> Vec<ColRef> {
+    let mut out: Vec<ColRef> = Vec::new();
+    for j in &q.joins {
+        out.push(ColRef::new(&j.from_table, &j.from_column));
+        out.push(ColRef::new(&j.to_table, &j.to_column));
+    }
+    for e in q.select.iter().chain(q.group_by.iter()).chain(q.order_by.iter().map(|(e, _)| e)).chain(q.having.iter().map(|h| &h.expr)) {
+        out.extend(e.column().cloned());
+    }
+    for f in &q.filters {
+        out.extend(f.col().cloned());
+        match f {
+            Cond::Sub { query, .. } | Cond::InSub { query, .. } => out.extend(columns_read(query)),
+            Cond::Or { any } => out.extend(any.iter().filter_map(|c| c.col().cloned())),
+            _ => {}
+        }
+    }
+    out
 }

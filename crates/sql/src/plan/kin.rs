@@ -22,7 +22,7 @@ use super::read::Reader;
 
 impl Reader<'_> {
     /// The columns by which `table` refers to its own rows (keyed by `pk`).
-    fn own_references(&self, table: &str, pk: &ColRef) -> Vec<String> {
+    pub(super) fn own_references(&self, table: &str, pk: &ColRef) -> Vec<String> {
         self.ctx.table(table).map_or_else(Vec::new, |info| {
             info.foreign_keys
                 .iter()

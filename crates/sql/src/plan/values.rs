@@ -222,7 +222,7 @@ impl Reader<'_> {
     fn value_of_named_columns_table(&self, mi: usize, top: &[&qa_question::Link]) -> Option<qa_question::Link> {
         // (A reference of a table to its own rows names a role of them — "Ann Lee's mentor"
         // of `instructors.mentor_id` — so it counts too.)
-        let own_reference = |t: &str, c: &str| self.ctx.table(t).is_some_and(|ti| ti.foreign_keys.iter().any(|fk| fk.ref_table.eq_ignore_ascii_case(t) && fk.columns.len() == 1 && fk.columns[0].eq_ignore_ascii_case(c)));
+        let own_reference = |t: &str, c: &str| self.pk(t).is_some_and(|pk| self.own_references(t, &pk).iter().any(|x| x.eq_ignore_ascii_case(c)));
         let named = |t: &str| {
             self.ms.iter().enumerate().any(|(j, m)| {
                 j != mi && matches!(&m.best().target, Target::Field { collection, field } if collection.eq_ignore_ascii_case(t) && (self.schema.field(collection, field).is_some_and(|f| f.key == qa_question::KeyRole::None) || own_reference(collection, field)))
