@@ -52,6 +52,10 @@ const DEGREE_WORDS: &[&str] = &[
     "deeper", "hotter", "colder", "warmer", "heavier", "lighter", "safer", "simpler", "quicker", "louder", "softer",
     "fewer", "lowest", "highest", "largest", "smallest", "fastest", "slowest", "worst", "greatest", "longest",
     "shortest", "earliest", "newest", "oldest", "biggest", "cheapest", "easiest", "hardest", "strongest", "weakest",
+    "latest", "best", "least", "nearest", "furthest",
+    // Relative adjectives: they place a thing among others ("the usual convention", "the same
+    // pin"), they do not name a kind of thing.
+    "usual", "previous", "same", "certain", "particular", "entire", "typical", "actual", "respective",
     "above", "below", "again", "always", "never", "often", "almost", "nearly", "roughly", "about", "approximately",
 ];
 
@@ -186,7 +190,8 @@ pub fn is_base_verb(word: &str) -> bool {
     BASE_VERBS.contains(word)
 }
 
-/// A word that ends a noun phrase: an adverb in `-ly`, a comparative or degree word.
+/// A word that ends a noun phrase: an adverb in `-ly`, a comparative, superlative, relative or
+/// degree word.
 pub fn is_phrase_breaker(word: &str) -> bool {
     DEGREE_SET.contains(word) || (word.len() > 4 && word.ends_with("ly") && !LY_NOUN_SET.contains(word))
 }
@@ -464,6 +469,7 @@ mod tests {
     #[test]
     fn breakers_and_stop_words() {
         assert!(is_phrase_breaker("lower") && is_phrase_breaker("quickly") && !is_phrase_breaker("family"));
+        assert!(is_phrase_breaker("latest") && is_phrase_breaker("usual") && !is_phrase_breaker("current"));
         assert!(is_stop("tens") && is_stop("the") && !is_stop("sensor"));
     }
 

@@ -24,6 +24,9 @@ pub struct AliasIndex {
     single: HashMap<String, Vec<String>>,
     /// Ids of document-title concepts.
     titles: HashSet<String>,
+    /// Identifiers spelled like an ordinary word (`setup`, `loop`, `clone`): mentioned only where
+    /// written as code, not by the word "setup" in a sentence.
+    code_only: HashSet<String>,
 }
 
 /// A concept's name and surface forms, with its kind.
@@ -71,13 +74,18 @@ impl AliasIndex {
     /// a name (capitalised, with `_`, or code) and the concept is a name, title, acronym, code or
     /// LLM entity.
     pub fn build<'a>(sources: impl IntoIterator<Item = AliasSource<'a>>) -> AliasIndex {
-        let mut idx = AliasIndex { multi: HashMap::new(), first_words: HashSet::new(), single: HashMap::new(), titles: HashSet::new() };
+        let mut idx = AliasIndex { multi: HashMap::new(), first_words: HashSet::new(), single: HashMap::new(), titles: HashSet::new(), code_only: HashSet::new() };
         for src in sources {
             if src.kind == TermKind::Title {
                 idx.titles.insert(src.id.to_string());
             }
             let mut forms: Vec<&str> = src.surfaces.clone();
-            forms.push(src.id);
+            // The id is a normalised form (lower case, last word singular), not a spelling seen
+            // in the corpus: as a one-word alias it would make the identifier `Fn` match every
+            // `fn` keyword and `Value` every "value". It stands in only when nothing was seen.
+            if forms.is_empty() || src.id.contains(' ') {
+                forms.push(src.id);
+            }
             for form in forms {
                 let words: Vec<String> = raw_words(form).iter().map(|w| w.to_lowercase()).collect();
                 match words.len() {
@@ -89,6 +97,9 @@ impl AliasIndex {
                         let named = written.chars().next().is_some_and(char::is_uppercase) || written.contains('_') || src.kind == TermKind::Code;
                         if single_ok && named && written.chars().count() >= 2 {
                             push_unique(idx.single.entry(written.to_string()).or_default(), src.id);
+                            if src.kind == TermKind::Code && written.chars().all(|c| c.is_ascii_lowercase()) {
+                                idx.code_only.insert(written.to_string());
+                            }
                         }
                     }
                     n if n <= MAX_ALIAS_WORDS => {
@@ -110,7 +121,13 @@ impl AliasIndex {
     /// Reznor of Nine Inch Nails"), which still counts: it is what links a passage to that
     /// document.
     pub fn scan(&self, text: &str) -> HashMap<String, u32> {
-        let raw = raw_words(text);
+        let spans = word_spans(text);
+        let raw: Vec<&str> = spans.iter().map(|&(a, b)| &text[a..b]).collect();
+        let code = code_bytes(text);
+        let written_as_code = |i: usize| {
+            let (a, b) = spans[i];
+            code[a] || text[..a].ends_with(['.', ':']) || text[b..].starts_with(['(', '!'])
+        };
         let lower: Vec<String> = raw.iter().map(|w| w.to_lowercase()).collect();
         let mut found: HashMap<String, u32> = HashMap::new();
         let mut covered_until = 0;
@@ -134,7 +151,7 @@ impl AliasIndex {
                     }
                 }
             }
-            if let Some(ids) = self.single.get(raw[i]) {
+            if let Some(ids) = self.single.get(raw[i]).filter(|_| !self.code_only.contains(raw[i]) || written_as_code(i)) {
                 let nested = inside || matched > 0;
                 for id in ids.iter().filter(|id| !nested || self.titles.contains(*id)) {
                     *found.entry(id.clone()).or_default() += 1;
@@ -147,6 +164,45 @@ impl AliasIndex {
         }
         found
     }
+}
+
+/// Byte spans of the word tokens of `text` (letters, digits, `_`), as [`raw_words`] cuts them.
+fn word_spans(text: &str) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    let mut start = None;
+    for (i, c) in text.char_indices() {
+        match (c.is_alphanumeric() || c == '_', start) {
+            (true, None) => start = Some(i),
+            (false, Some(a)) => {
+                spans.push((a, i));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(a) = start {
+        spans.push((a, text.len()));
+    }
+    spans
+}
+
+/// For every byte of `text`, whether it is code: inside a listing (paragraphs reach the chunks as
+/// single lines, listings keep their line breaks) or a backticked span of a paragraph.
+fn code_bytes(text: &str) -> Vec<bool> {
+    let mut code = vec![false; text.len()];
+    let mut offset = 0;
+    for block in text.split("\n\n") {
+        let listing = block.trim().contains('\n');
+        let mut in_ticks = false;
+        for (i, c) in block.char_indices() {
+            if c == '`' {
+                in_ticks = !in_ticks;
+            }
+            code[offset + i] = listing || in_ticks;
+        }
+        offset += block.len() + 2;
+    }
+    code
 }
 
 fn push_unique(list: &mut Vec<String>, id: &str) {
@@ -188,6 +244,22 @@ mod tests {
         assert_eq!(found.get("nantong"), Some(&1), "only the capitalised mention of a one-word name counts");
         assert_eq!(found.get("deep sleep"), Some(&1), "plural of the last word matches");
         assert_eq!(found.get("temple"), None, "a lower-case one-word phrase is not linked");
+    }
+
+    #[test]
+    fn a_word_written_with_capitals_does_not_match_its_lower_case() {
+        let idx = AliasIndex::build([
+            AliasSource { id: "fn", kind: TermKind::Code, surfaces: vec!["Fn"] },
+            AliasSource { id: "value", kind: TermKind::Code, surfaces: vec!["Value"] },
+            AliasSource { id: "clone", kind: TermKind::Code, surfaces: vec!["clone"] },
+        ]);
+        let found = idx.scan("fn apply<F: Fn()>(f: F) { let value = f.clone(); } // a Value");
+        assert_eq!(found.get("fn"), Some(&1), "only the trait `Fn`, not the keyword `fn`");
+        assert_eq!(found.get("value"), Some(&1), "only the type `Value`, not the variable");
+        assert_eq!(found.get("clone"), Some(&1));
+        let idx = AliasIndex::build([AliasSource { id: "setup", kind: TermKind::Code, surfaces: vec!["setup"] }]);
+        let found = idx.scan("The setup takes an hour. Then `setup` runs, and setup() calls x.setup.\n\nvoid setup() {\n  setup\n}");
+        assert_eq!(found.get("setup"), Some(&5), "a word-like identifier counts only where written as code");
     }
 
     #[test]
