@@ -65,7 +65,7 @@ fn key(words: &[String]) -> String {
 
 /// Word tokens with their original case (letters, digits, `_`, inner apostrophes dropped).
 fn raw_words(text: &str) -> Vec<&str> {
-    text.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).collect()
+    word_spans(text).into_iter().map(|(a, b)| &text[a..b]).collect()
 }
 
 impl AliasIndex {
@@ -123,7 +123,8 @@ impl AliasIndex {
     pub fn scan(&self, text: &str) -> HashMap<String, u32> {
         let spans = word_spans(text);
         let raw: Vec<&str> = spans.iter().map(|&(a, b)| &text[a..b]).collect();
-        let code = code_bytes(text);
+        // Only needed when some identifier links where written as code alone.
+        let code = if self.code_only.is_empty() { Vec::new() } else { code_bytes(text) };
         let written_as_code = |i: usize| {
             let (a, b) = spans[i];
             code[a] || text[..a].ends_with(['.', ':']) || text[b..].starts_with(['(', '!'])
@@ -166,7 +167,7 @@ impl AliasIndex {
     }
 }
 
-/// Byte spans of the word tokens of `text` (letters, digits, `_`), as [`raw_words`] cuts them.
+/// Byte spans of the word tokens of `text` (letters, digits, `_`).
 fn word_spans(text: &str) -> Vec<(usize, usize)> {
     let mut spans = Vec::new();
     let mut start = None;
