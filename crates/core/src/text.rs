@@ -291,13 +291,20 @@ pub fn word_family(word: &str) -> String {
         return w;
     }
     let mut stem = w.as_str();
+    let mut noun_of_verb = false;
     for suffix in ["ion", "ment", "ure", "ing", "al", "ed", "er", "y", "e"] {
         if let Some(s) = stem.strip_suffix(suffix)
             && s.len() >= 3
         {
             stem = s;
+            noun_of_verb = suffix == "ion";
             break;
         }
+    }
+    // Latin nouns of verbs may change the root's last consonant: "admission" is of "admit"
+    // (and "decision" of "decide": see `families_match`).
+    if noun_of_verb && let Some(root) = stem.strip_suffix("miss") {
+        return format!("{root}mit");
     }
     let b = stem.as_bytes();
     // "shipp(ed)" → "ship", "plann(ed)" → "plan".
@@ -314,7 +321,9 @@ pub fn families_match(a: &str, b: &str) -> bool {
     }
     let common = a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
     let shorter = a.chars().count().min(b.chars().count());
-    common >= 5 && common + 2 >= shorter
+    // "decid" / "decis", "includ" / "inclus": a Latin root's d becomes s in its noun.
+    let d_to_s = a.len() == b.len() && common + 1 == a.len() && common >= 4 && matches!((a.as_bytes()[common], b.as_bytes()[common]), (b'd', b's') | (b's', b'd'));
+    d_to_s || common >= 5 && common + 2 >= shorter
 }
 
 /// Two words of one family ("delayed" and "delay": their families, or the words themselves,
@@ -487,10 +496,14 @@ mod tests {
 
     #[test]
     fn word_families_join_verbs_and_nouns() {
-        for (a, b) in [("arrived", "arrival"), ("arriving", "arrival"), ("departed", "departure"), ("shipped", "shipment"), ("delivered", "delivery"), ("hired", "hire"), ("created", "creation"), ("closed", "closure"), ("updates", "updated"), ("opened", "opening")] {
+        for (a, b) in [("arrived", "arrival"), ("arriving", "arrival"), ("departed", "departure"), ("shipped", "shipment"), ("delivered", "delivery"), ("hired", "hire"), ("created", "creation"), ("closed", "closure"), ("updates", "updated"), ("opened", "opening"), ("admitted", "admission"), ("submit", "submission"), ("revised", "revision")] {
             assert_eq!(word_family(a), word_family(b), "{a} / {b}");
         }
-        for (a, b) in [("arrival", "departure"), ("created", "closed"), ("shipped", "shape"), ("ended", "end_date")] {
+        for (a, b) in [("decided", "decision"), ("included", "inclusion"), ("divided", "division"), ("provided", "provision")] {
+            assert!(same_family(a, b), "{a} / {b}");
+        }
+        assert!(!same_family("ended", "ens"));
+        for (a, b) in [("arrival", "departure"), ("created", "closed"), ("shipped", "shape"), ("ended", "end_date"), ("discussion", "discard"), ("version", "verdict")] {
             assert_ne!(word_family(a), word_family(b), "{a} / {b}");
         }
     }

@@ -154,7 +154,17 @@ pub fn analyse(question: &str, today: NaiveDate) -> Analysis {
     superlatives.retain(|s| !orderings.iter().any(|o| o.start < s.end && s.start < o.end));
     let distinct = cues::distinct_words(&tokens);
     let sentences = sentences(&tokens);
-    let projection = projection(&tokens, &sentences);
+    let mut cue = taken;
+    for c in &comparisons {
+        cue.iter_mut().take(c.end).skip(c.start).for_each(|f| *f = true);
+    }
+    for s in &superlatives {
+        cue.iter_mut().take(s.end).skip(s.start).for_each(|f| *f = true);
+    }
+    for &n in &negations {
+        cue[n] = true;
+    }
+    let projection = projection(&tokens, &sentences, &cue);
     let literals = literals(&tokens, &sentences);
     Analysis { question: question.to_string(), tokens, quantities, dates, comparisons, negations, superlatives, aggregates, groupings, orderings, distinct, projection, literals, sentences }
 }
@@ -201,7 +211,10 @@ fn bare_list(t: &[Token], s: usize, e: usize) -> bool {
 
 /// The projection list: after a lead ("show", "list the", "what are the", "give me"), or a short
 /// trailing sentence that is only a list ("Names only.", "First and last name please.").
-fn projection(t: &[Token], sentences: &[(usize, usize)]) -> Option<Projection> {
+///
+/// `cue` marks the tokens of dates, comparisons, superlatives and negations (a list after
+/// "with" holds none of them).
+fn projection(t: &[Token], sentences: &[(usize, usize)], cue: &[bool]) -> Option<Projection> {
     let w = |i: usize| t.get(i).map(|x| x.lower.as_str()).unwrap_or("");
     let mut best: Option<Projection> = None;
     // A clause after a comma may be a request of its own ("For each continent, list its id").
@@ -297,15 +310,23 @@ fn projection(t: &[Token], sentences: &[(usize, usize)]) -> Option<Projection> {
         let end = items.last().map(|it| it.end).unwrap_or(start);
         // "List the crew of the MS Havorn with their roles": what is listed "with their" each.
         // (Also after a comma: "List the disputed claims reported in 2025, with the claim
-        // number and the policy number".)
-        if let Some(k) = (end..e.saturating_sub(2)).find(|&k| w(k) == "with" && (matches!(w(k + 1), "their" | "its") || (k > 0 && t[k - 1].is_symbol(',') && w(k + 1) == "the"))) {
-            let mut cur = k + 2;
+        // number and the policy number"; and without either when what follows "with" is a
+        // list of two or more plain items that ends the clause: "Show the ten most expensive
+        // sessions with the session ID, city and cost" — not "with the highest cost", whose
+        // words rank, nor "with more than 3 rooms".)
+        for k in (end..e.saturating_sub(2)).filter(|&k| w(k) == "with") {
+            let marked = matches!(w(k + 1), "their" | "its") || (k > 0 && t[k - 1].is_symbol(',') && w(k + 1) == "the");
+            let mut extra: Vec<Item> = Vec::new();
+            let mut cur = k + 1;
+            while matches!(w(cur), "the" | "their" | "its") {
+                cur += 1;
+            }
             let mut j = cur;
             while j <= e {
                 let stop = j == e || BOUNDARY.contains(&w(j)) || t[j].kind == TokenKind::Symbol || matches!(w(j), "and" | "&");
                 if stop {
                     if j > cur && j - cur <= 3 && (cur..j).all(|i| t[i].is_word()) {
-                        items.push(Item { start: cur, end: j, head: None });
+                        extra.push(Item { start: cur, end: j, head: None });
                     }
                     if j < e && (matches!(w(j), "and" | "&") || t[j].is_symbol(',')) {
                         cur = j + 1;
@@ -318,6 +339,12 @@ fn projection(t: &[Token], sentences: &[(usize, usize)]) -> Option<Projection> {
                     break;
                 }
                 j += 1;
+            }
+            let ends_clause = (j..e).all(|i| t[i].kind == TokenKind::Symbol || matches!(w(i), "please" | "too" | "also"));
+            let plain = extra.len() >= 2 && ends_clause && extra.iter().all(|it| (it.start..it.end).all(|i| !cue[i] && t[i].number().is_none()));
+            if marked || plain {
+                items.extend(extra);
+                break;
             }
         }
         // "first and last name", "first, middle, and last names": the head of the next longer
@@ -471,6 +498,12 @@ mod tests {
         assert_eq!(items("Which owners registered in 2025? Give their first and last names."), ["first+", "last names"]);
         assert_eq!(items("Which trials ended in 2022? Drug names please."), ["drug names"]);
         assert!(items("How many singers are there?").is_empty());
+        // A plain list after "with" that ends the clause lists; a ranking or a number after it does not.
+        assert_eq!(items("Show the ten most expensive sessions with the session ID, city and cost."), ["ten most expensive sessions", "session id", "city", "cost"]);
+        assert_eq!(items("List the batches brewed in 2025 with batch code and brew date."), ["batches brewed", "batch code", "brew date"]);
+        assert_eq!(items("Show the sessions with the highest cost and the longest duration"), ["sessions"]);
+        assert_eq!(items("List the hotels with more than 3 suites and a spa"), ["hotels"]);
+        assert_eq!(items("List the members with the session ID, city and cost who live in Oslo"), ["members"]);
     }
 
     #[test]

@@ -45,6 +45,27 @@ pub fn is_content(t: &Token) -> bool {
     }
 }
 
+/// Idioms of time and record-keeping that say nothing a query could use: "right now", "at the
+/// moment", "at present", "for now", "as of now", "anymore", "on file" (at the end of a
+/// clause), and the "longer" of "no longer" (the "no" stays: it negates what follows).
+/// English only; never a schema's words.
+fn idiom_fillers(tokens: &[Token]) -> Vec<usize> {
+    let w = |i: usize| tokens.get(i).filter(|t| t.kind == TokenKind::Word).map(|t| t.lower.as_str()).unwrap_or("");
+    let clause_end = |i: usize| tokens.get(i).is_none_or(|t| t.kind == TokenKind::Symbol);
+    let mut out = Vec::new();
+    for i in 0..tokens.len() {
+        match (w(i), w(i + 1), w(i + 2)) {
+            ("right", "now", _) | ("for", "now", _) | ("at", "present", _) => out.extend([i, i + 1]),
+            ("at", "the", "moment") | ("as", "of", "now") => out.extend([i, i + 1, i + 2]),
+            ("anymore", _, _) => out.push(i),
+            ("on", "file", _) if clause_end(i + 2) => out.extend([i, i + 1]),
+            ("no", "longer", _) => out.push(i + 1),
+            _ => {}
+        }
+    }
+    out
+}
+
 /// What a run of tokens became.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Mapped {
@@ -92,7 +113,11 @@ pub struct Ledger {
 impl Ledger {
     /// A ledger over `tokens`, nothing used yet.
     pub fn new(tokens: &[Token]) -> Ledger {
-        Ledger { roles: vec![None; tokens.len()], content: tokens.iter().map(is_content).collect(), texts: tokens.iter().map(|t| t.text.clone()).collect() }
+        let mut content: Vec<bool> = tokens.iter().map(is_content).collect();
+        for i in idiom_fillers(tokens) {
+            content[i] = false;
+        }
+        Ledger { roles: vec![None; tokens.len()], content, texts: tokens.iter().map(|t| t.text.clone()).collect() }
     }
 
     /// Record that tokens `range` stand for `role` (the first use of a token wins).
@@ -190,5 +215,20 @@ mod tests {
         assert_eq!(conf, 0.25);
         assert_eq!(Coverage::confidence(4, 0, &[("fuzzy".into(), 0.9)]), 0.9);
         assert_eq!(l.unused(), [6, 7]);
+    }
+
+    #[test]
+    fn idioms_of_time_and_files_carry_nothing() {
+        let unused = |q: &str| {
+            let t = tokenize(q);
+            let l = Ledger::new(&t);
+            l.unused().into_iter().map(|i| t[i].lower.clone()).collect::<Vec<_>>()
+        };
+        assert_eq!(unused("Which machines are broken right now?"), ["machines", "broken"]);
+        assert_eq!(unused("Which lifts are closed at the moment?"), ["lifts", "closed"]);
+        assert_eq!(unused("Which guests have no email on file?"), ["guests", "no", "email"]);
+        assert_eq!(unused("Which agents are no longer active?"), ["agents", "no", "active"]);
+        // Not idioms: a file named as a thing, "longer" compared.
+        assert_eq!(unused("Which file is longer than the moment?"), ["file", "longer", "moment"]);
     }
 }

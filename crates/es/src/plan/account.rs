@@ -48,6 +48,7 @@ impl Reader<'_> {
         self.or_between_filters();
         self.grammar_words();
         self.relation_verbs();
+        self.verbs_of_a_measure();
         self.leftovers()
     }
 
@@ -368,6 +369,37 @@ impl Reader<'_> {
             self.mark(i..i + 1, "relation");
             if PARTICLES.contains(&self.word(i + 1)) && !self.ledger.is_used(i + 1) {
                 self.mark(i + 1..i + 2, "relation");
+            }
+        }
+    }
+
+    /// "the energy delivered", "kWh delivered", "trips that covered more than 10 km": a verb
+    /// right after a measure the query uses, or right before a comparison it made, says how
+    /// the amount came about — no condition of its own. (A verb that links to something, such
+    /// as a date field of its family, is not taken.)
+    fn verbs_of_a_measure(&mut self) {
+        for i in 1..self.n() {
+            let w = self.word(i).to_string();
+            if self.ledger.is_used(i) || !self.a.tokens[i].is_word() || self.mention_covering(i).is_some() {
+                continue;
+            }
+            if !(qa_core::text::is_verb_form(&w) || (w.len() >= 5 && w.ends_with("ed"))) || self.negation_before(i).is_some() {
+                continue;
+            }
+            // ("energy was delivered": past the verb "be".)
+            let mut prev = i - 1;
+            while prev > 0 && matches!(self.word(prev), "was" | "were" | "is" | "are" | "been" | "be") {
+                prev -= 1;
+            }
+            let numeric: Vec<String> = self.mapping.fields.iter().filter(|f| self.kind(&f.path).is_numeric()).map(|f| f.path.clone()).collect();
+            let after_measure = self.ledger.is_used(prev) && self.ledger.role(prev).is_some_and(|r| numeric.iter().any(|f| r.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.')).any(|x| x == f)));
+            let before_comparison = self.ledger.is_used(i + 1) && self.a.comparisons.iter().any(|c| c.start == i + 1) && self.filter_spans.iter().any(|&(a, b)| a <= i + 1 && i + 1 < b);
+            if after_measure || before_comparison {
+                for k in prev + 1..=i {
+                    if !self.ledger.is_used(k) {
+                        self.mark(k..k + 1, "the measure's verb");
+                    }
+                }
             }
         }
     }

@@ -723,7 +723,7 @@ impl Reader<'_> {
         Ok(())
     }
 
-    fn place_flag(&mut self, mi: usize, l: &Link) {
+    pub(super) fn place_flag(&mut self, mi: usize, l: &Link) {
         let Some(field) = l.target.field().map(str::to_string) else { return };
         let neg = self.negation_before(self.ms[mi].start);
         let value = l.negated == neg.is_some();

@@ -304,6 +304,10 @@ impl<'a> Reader<'a> {
             if self.a.negations.contains(&p) || matches!(w, "non" | "excluding" | "except" | "besides" | "outside") || (w == "other" && self.word(p + 1) == "than") {
                 return Some(p);
             }
+            // "no longer active": the negation is "no".
+            if w == "longer" && p > 0 && self.word(p - 1) == "no" {
+                continue;
+            }
             if !matches!(w, "be" | "is" | "are" | "was" | "were" | "been" | "a" | "an" | "any" | "the" | "yet" | "ever" | "have" | "has" | "had" | "do" | "does" | "did" | "in" | "of" | "from" | "than" | "by" | "with" | "currently" | "still" | "through" | "via" | "to" | "for" | "at" | "on" | "into") {
                 return None;
             }

@@ -446,6 +446,12 @@ impl Reader<'_> {
             // would answer a different question.
             let in_condition = self.filter_spans.iter().any(|&(a, b)| a <= t && t < b) || self.ms.iter().position(|m| m.start <= t && t < m.end).is_some_and(|mi| !self.value_readings(mi).is_empty());
             if field.is_none() && in_condition && self.ms.iter().position(|m| m.start <= t && t < m.end).is_some_and(|mi| self.used[mi]) {
+                // "works by Japanese artists", "the review by Henrik Aalto": a lone "by"
+                // before a condition names who did it, not a grouping ("each" or "per" would).
+                if g.end == g.start + 1 && self.word(g.start) == "by" {
+                    self.mark(g.start..g.end, "who or what did it (the condition after it)");
+                    continue;
+                }
                 let phrase = self.phrase(g.start, self.ms.iter().find(|m| m.start <= t && t < m.end).map(|m| m.end).unwrap_or(t + 1));
                 return Err(Ambiguity {
                     field: phrase.clone(),
@@ -557,13 +563,16 @@ impl Reader<'_> {
     fn which_field_mentions(&self) -> Vec<(usize, usize)> {
         let mut out = Vec::new();
         for &(s, e) in &self.a.sentences {
-            for i in s..(s + 2).min(e) {
-                if !matches!(self.word(i), "which" | "what") {
+            // (Also after a preposition: "Guests of which nationality …", "In which city …".)
+            for i in s..(s + 4).min(e) {
+                if !matches!(self.word(i), "which" | "what") || (i >= s + 2 && !matches!(self.word(i - 1), "of" | "from" | "in" | "for" | "at" | "on" | "by")) {
                     continue;
                 }
                 // "which three cities …": past a count of groups.
                 let at = if self.group_count_at(i + 1).is_some() { i + 2 } else { i + 1 };
-                if let Some(mi) = self.ms.iter().position(|m| m.start == at).filter(|&mi| !self.used[mi] && !self.names_index(mi))
+                // (A mention may span the "which": "Guests of which nationality" names
+                // `guestNationality`.)
+                if let Some(mi) = self.ms.iter().position(|m| m.start == at || (m.start < i && m.end > at)).filter(|&mi| !self.used[mi] && !self.names_index(mi))
                     && matches!(self.ms[mi].best().target, Target::Field { .. })
                 {
                     out.push((i, mi));
@@ -589,6 +598,13 @@ impl Reader<'_> {
             // "Which airline has abbreviation UAL?": the field asked for is shown.
             for (i, mi) in self.which_field_mentions() {
                 let Some(f) = self.field(mi) else { continue };
+                // "Which fast-charging sessions …": a flag said of the records is their
+                // condition, not a list of its two values.
+                if self.kind(&f) == FieldKind::Flag {
+                    let l = self.ms[mi].best().clone();
+                    self.place_flag(mi, &l);
+                    return;
+                }
                 // "In which years …", "Which airline has …": the field's values (once each).
                 if self.is_groupable(&f)
                     && self.plan.groups.is_empty()
@@ -638,7 +654,38 @@ impl Reader<'_> {
         {
             self.consume(mi, format!("group by {f}"));
             self.plan.groups.push(Group::Terms { field: exact, size: 0, order: BucketOrder::CountDesc, min_count: None });
+            return;
         }
+        self.who_ranked(first);
+    }
+
+    /// "Who filed the most applications?": when the records name exactly one person (a first
+    /// and a last name field), "who" is that person and the verb after it is how they relate
+    /// to the records; the people are grouped (and told apart by both fields later). With two
+    /// people in the records (a caller and a dispatcher) "who" stays unread and asks.
+    fn who_ranked(&mut self, first: usize) {
+        if self.word(first) != "who" || !self.plan.groups.is_empty() {
+            return;
+        }
+        let firsts: Vec<String> = self
+            .mapping
+            .fields
+            .iter()
+            .filter(|f| qa_question::names::name_words(&f.path).iter().any(|w| matches!(w.as_str(), "first" | "given" | "fore")) && self.name_sibling(&f.path).is_some())
+            .map(|f| f.path.clone())
+            .collect();
+        let [person] = firsts.as_slice() else { return };
+        let Some(exact) = self.exact(person) else { return };
+        let mut end = first + 1;
+        // The verb of the relation ("filed", "handled"), after any auxiliary.
+        while end < self.n() && matches!(self.word(end), "has" | "have" | "had" | "did" | "does" | "do") {
+            end += 1;
+        }
+        if end < self.n() && qa_core::text::is_verb_form(self.word(end)) && !self.ledger.is_used(end) && !self.ms.iter().any(|m| m.start <= end && end < m.end) {
+            end += 1;
+        }
+        self.mark(first..end, format!("group by {person} (the people of the records)"));
+        self.plan.groups.push(Group::Terms { field: exact, size: 0, order: BucketOrder::CountDesc, min_count: None });
     }
 
     /// The first unused mention from `from` within `span` tokens (filler, the index's name and

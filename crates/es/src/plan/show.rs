@@ -125,7 +125,12 @@ impl Reader<'_> {
                 ([one], _) | (_, [one]) => Some(one.clone()),
                 _ => self.own_date(&dates),
             };
-            if !found
+            // ("completion date" after "jobs completed in April": the item's other words went
+            // to that condition, "date" is left.)
+            let left: Vec<usize> = words.iter().copied().filter(|&i| !self.ledger.is_used(i)).collect();
+            let date_left = left.len() == 1 && !tested.is_empty() && matches!(self.word(left[0]), "date" | "day" | "dates");
+            let words = if date_left { left } else { words };
+            if (!found || date_left)
                 && let [i] = words.as_slice()
                 && matches!(self.word(*i), "date" | "day" | "dates")
                 && !self.ledger.is_used(*i)
@@ -134,6 +139,25 @@ impl Reader<'_> {
                 self.mark(*i..*i + 1, format!("show {d}"));
                 shown.push(d);
                 found = true;
+            }
+            // "kWh delivered": a unit that ends the name of exactly one numeric field.
+            if !found {
+                let by_unit: Vec<(usize, String)> = (it.start..it.end)
+                    .filter(|&i| !self.ledger.is_used(i))
+                    .filter_map(|i| qa_question::numbers::unit_of(self.word(i)).map(|u| (i, u)))
+                    .filter_map(|(i, u)| {
+                        let fields: Vec<String> = self.mapping.fields.iter().filter(|f| self.kind(&f.path).is_numeric() && qa_question::numbers::field_unit(&f.path).is_some_and(|x| x.name == u.name)).map(|f| f.path.clone()).collect();
+                        match fields.as_slice() {
+                            [one] => Some((i, one.clone())),
+                            _ => None,
+                        }
+                    })
+                    .collect();
+                if let [(i, f)] = by_unit.as_slice() {
+                    self.mark(*i..*i + 1, format!("show {f}"));
+                    shown.push(f.clone());
+                    found = true;
+                }
             }
             all_strong &= found;
         }

@@ -264,3 +264,53 @@ fn adjectives_units_and_rankings_on_rides() {
     let p = a.plan("Return the driver and status of all rides in descending order of number of stops.");
     assert!(p.groups.is_empty() && p.sort == Some(("number_of_stops".into(), true)), "{p:?}");
 }
+
+/// Grant applications: one person kept in two name fields, two dates, a flag, amounts.
+fn grants() -> (Mapping, Metadata) {
+    let mapping = Mapping::from_es_json(
+        "grants",
+        &json!({"properties": {
+            "grant_ref": {"type": "keyword"}, "applicant_first_name": {"type": "keyword"}, "applicantLastName": {"type": "keyword"},
+            "fund": {"type": "keyword"}, "requested_eur": {"type": "double"}, "energy_kwh": {"type": "double"},
+            "submittedOn": {"type": "date"}, "decision_date": {"type": "date"}, "is_renewal": {"type": "boolean"}
+        }}),
+    )
+    .unwrap();
+    let mut meta = Metadata::default();
+    let v = |xs: &[&str]| xs.iter().enumerate().map(|(i, x)| (x.to_string(), 100 - i as u64)).collect::<Vec<_>>();
+    meta.values.insert("applicant_first_name".into(), v(&["Mira", "Jonas", "Ewa"]));
+    meta.values.insert("applicantLastName".into(), v(&["Kovac", "Lind", "Nowak"]));
+    meta.values.insert("fund".into(), v(&["culture", "science", "sport"]));
+    meta.values.insert("is_renewal".into(), v(&["false", "true"]));
+    meta.values.insert("grant_ref".into(), (0..50).map(|i| format!("GR-{i:04}")).map(|x| (x, 1)).collect());
+    (mapping, meta)
+}
+
+#[test]
+fn lists_after_with_people_asked_by_who_and_verbs_that_only_relate() {
+    let a = Asked::new(grants());
+    // A plain list after "with" is what is shown.
+    let p = a.plan("Show the renewal grants with the grant ref and the fund.");
+    assert_eq!(filters(&p), ["is_renewal is \"true\""]);
+    assert!(p.source.contains(&"grant_ref".to_string()) && p.source.contains(&"fund".to_string()), "{:?}", p.source);
+    // "who" is the records' only person, told apart by both name fields.
+    let p = a.plan("Who filed the most grants?");
+    assert!(matches!(p.pairs, Some(Pairs::Rank { n: 1, desc: true, .. })), "{:?}", p.pairs);
+    // A verb of the decision's family dates by the decision.
+    assert_eq!(filters(&a.plan("How many grants were decided in May 2025?")), ["decision_date from 2025-05-01 and before 2025-06-01"]);
+    // A flag after "which" is the records' condition, not a list of its values.
+    let p = a.plan("Which renewal grants were decided in May 2025?");
+    assert!(p.groups.is_empty(), "{:?}", p.groups);
+    assert_eq!(filters(&p).len(), 2, "{:?}", filters(&p));
+    // "energy delivered", "kWh used": the verb of a measure relates, the unit names it.
+    let p = a.plan("How much energy was delivered in total per fund?");
+    assert_eq!(p.metric, Some(("sum".into(), "energy_kwh".into())));
+    let p = a.plan("Which grants were decided in May 2025? Give the grant ref, decision date and kWh used.");
+    assert!(p.source.contains(&"energy_kwh".to_string()) && p.source.contains(&"decision_date".to_string()), "{:?}", p.source);
+    // A lone "by" before a condition says who, it does not group.
+    let b = Asked::new(parcels());
+    let p = b.plan("How many parcels by Ana Lima?");
+    assert!(p.groups.is_empty(), "{:?}", p.groups);
+    assert_eq!(filters(&p), ["courierName is \"Ana Lima\""]);
+    assert_eq!(filters(&b.plan("How many parcels covered more than 10 km?")), ["distance_km over 10"]);
+}

@@ -70,6 +70,7 @@ impl Reader<'_> {
         self.time_order_said();
         self.first_or_last_by_verb();
         self.rows_named_in_the_list_are_shown();
+        self.present_text_is_shown();
         self.root_nothing_reads();
         let mut fixes = Vec::new();
         self.join(&mut fixes);
@@ -150,6 +151,30 @@ impl Reader<'_> {
         let ambiguity = self.ambiguity.take().filter(|a| a.score >= AMBIGUITY_THRESHOLD);
         let clarifying_question = ambiguity.as_ref().map(|a| clarifying_text(a, &format!("What does \"{}\" refer to?", a.phrase)));
         PlanOutcome { intent, plan: Some(self.q), confidence, coverage, fixes, ambiguity, clarifying_question }
+    }
+
+    /// "Which artists have other details on file?", "customers with a phone number": rows
+    /// listed because an optional text column is filled show what it holds.
+    fn present_text_is_shown(&mut self) {
+        if self.q.aggregates() || !self.q.group_by.is_empty() || self.q.distinct || self.q.select.is_empty() {
+            return;
+        }
+        let filled: Vec<ColRef> = self
+            .q
+            .filters
+            .iter()
+            .filter_map(|f| match f {
+                Cond::Null { col, is_null: false } => Some(col.clone()),
+                _ => None,
+            })
+            .filter(|c| c.table.eq_ignore_ascii_case(&self.q.table) && self.schema.field(&c.table, &c.column).is_some_and(|f| f.kind.is_textual() && f.key == qa_question::KeyRole::None))
+            .collect();
+        for col in filled {
+            let e = Expr::col(col);
+            if !self.q.select.contains(&e) {
+                self.q.select.push(e);
+            }
+        }
     }
 
     /// Tables named without a condition: rows related to the entity become an existence test

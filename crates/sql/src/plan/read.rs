@@ -423,6 +423,10 @@ impl<'a> Reader<'a> {
             if w == "out" && p > 0 && matches!(self.word(p - 1), "leaving" | "leave" | "left" | "leaves") {
                 return Some(p);
             }
+            // "no longer active": the negation is "no".
+            if w == "longer" && p > 0 && self.word(p - 1) == "no" {
+                continue;
+            }
             if !matches!(w, "be" | "is" | "are" | "was" | "were" | "been" | "a" | "an" | "any" | "the" | "yet" | "ever" | "have" | "has" | "had" | "do" | "does" | "did" | "in" | "of" | "from" | "than" | "by" | "with" | "currently" | "still" | "to" | "on" | "at" | "for" | "into" | "single" | "one" | "our" | "my" | "your" | "their" | "these" | "those") {
                 return None;
             }

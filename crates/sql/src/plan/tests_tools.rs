@@ -247,3 +247,28 @@ fn shapes_that_cannot_answer_ask() {
     let o = asks(&ctx, "How many safety checks were done for wiring and for blade?");
     assert!(o.coverage.penalties.iter().any(|(p, _)| p.contains("said apart")), "{:?}", o.coverage);
 }
+
+/// Clubs with an optional motto and a status flag. Written for this test, not for rules.
+fn clubs() -> SchemaContext {
+    let motto = ColumnInfo { nullable: true, ..col("motto", "text", &["Ever onward"]) };
+    SchemaContext::build(
+        DbSchema {
+            dialect: None,
+            tables: vec![table("clubs", "club_id", vec![col("club_id", "integer", &[]), col("name", "text", &["Alders", "Birches"]), motto, col("is_active", "integer", &["0", "1"])], vec![], 40)],
+        },
+        None,
+    )
+}
+
+#[test]
+fn a_filled_text_is_shown_and_idioms_of_files_and_time_carry_nothing() {
+    let ctx = clubs();
+    let s = sql(&ctx, "Which clubs have a motto?");
+    assert!(s.starts_with("SELECT clubs.\"name\"") && s.contains("clubs.motto FROM") && s.contains("clubs.motto IS NOT NULL"), "{s}");
+    let s = sql(&ctx, "Which clubs have no motto on file?");
+    assert!(s.contains("clubs.motto IS NULL") && !s.contains("clubs.motto FROM"), "{s}");
+    let s = sql(&ctx, "Which clubs are no longer active?");
+    assert!(s.contains("clubs.is_active = 0"), "{s}");
+    let s = sql(&ctx, "How many clubs are active right now?");
+    assert!(s.contains("clubs.is_active = 1"), "{s}");
+}
