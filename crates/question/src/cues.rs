@@ -453,10 +453,17 @@ pub fn superlatives(t: &[Token], qs: &[Quantity]) -> Vec<Superlative> {
             "top" | "bottom" if !matches!(w(t, i + 1), "of") => {
                 // "the top 5 largest": the ranking word after the count gives the measure.
                 let k = if n_at(i + 1).is_some() { i + 2 } else { i + 1 };
-                match measure_of(w(t, k)).filter(|_| w(t, k).ends_with("est")) {
-                    Some((base, _, up)) => hit = Some((i, k + 1, if word == "top" { up } else { !up }, Some(base.to_string()), false)),
-                    None => hit = Some((i, i + 1, word == "top", None, false)),
-                }
+                // ("Top 5 most expensive": one ranking, its measure after "most".)
+                let most = matches!(w(t, k), "most" | "least").then(|| measure_of(w(t, k + 1))).flatten();
+                let est = measure_of(w(t, k)).filter(|_| w(t, k).ends_with("est"));
+                hit = Some(match (most, est) {
+                    (Some((base, _, up)), _) => {
+                        let d = if w(t, k) == "most" { up } else { !up };
+                        (i, k + 2, if word == "top" { d } else { !d }, Some(base.to_string()), false)
+                    }
+                    (None, Some((base, _, up))) => (i, k + 1, if word == "top" { up } else { !up }, Some(base.to_string()), false),
+                    (None, None) => (i, i + 1, word == "top", None, false),
+                });
             }
             _ => {
                 if let Some((base, _, up)) = measure_of(word).filter(|_| word.ends_with("est") || matches!(word, "best" | "worst" | "eldest" | "latest")) {
@@ -734,7 +741,12 @@ pub fn orderings(t: &[Token]) -> Vec<Ordering> {
 
 /// Positions of "distinct", "different", "unique" (not "for different X", a grouping).
 pub fn distinct_words(t: &[Token]) -> Vec<usize> {
-    (0..t.len()).filter(|&i| matches!(w(t, i), "distinct" | "different" | "unique") && !(i > 0 && matches!(w(t, i - 1), "for" | "across" | "among"))).collect()
+    (0..t.len()).filter(|&i| matches!(w(t, i), "distinct" | "different" | "unique") && !(i > 0 && matches!(w(t, i - 1), "for" | "across" | "among")) || each_once(t, i)).collect()
+}
+
+/// "List each warehouse once": the rows without repeats.
+pub fn each_once(t: &[Token], i: usize) -> bool {
+    w(t, i) == "once" && i >= 2 && w(t, i - 2) == "each" && t[i - 1].is_word()
 }
 
 #[cfg(test)]
@@ -799,6 +811,9 @@ mod tests {
         let s = superlatives(&t, &qs);
         assert_eq!(s.len(), 1);
         assert!(s[0].desc && s[0].adjective.is_none());
+        let t = tokenize("Top 5 most expensive projects");
+        let s = superlatives(&t, &quantities(&t));
+        assert_eq!((s.len(), s[0].start, s[0].n, s[0].desc, s[0].adjective.as_deref()), (1, 0, Some(5), true, Some("expensive")));
         let s = superlatives(&tokenize("the 3 largest groups"), &quantities(&tokenize("the 3 largest groups")));
         assert_eq!((s[0].n, s[0].desc, s[0].adjective.as_deref()), (Some(3), true, Some("big")));
         let t = tokenize("top 3 teams by number of breaches");

@@ -218,6 +218,7 @@ pub fn quantities(tokens: &[Token]) -> Vec<Quantity> {
         let (value, word) = match (t.number(), number_word(&t.lower)) {
             (Some(v), _) => (v, false),
             (None, Some(v)) if word_is_quantity(tokens, i) => (v, true),
+            (None, None) if article_is_one(tokens, i) => (1.0, true),
             _ => {
                 i += 1;
                 continue;
@@ -284,10 +285,20 @@ pub fn quantities(tokens: &[Token]) -> Vec<Quantity> {
 
 /// A number word stands for a quantity: after a comparator, "top", "the", "at least", or
 /// before a plural noun ("two vets", "three largest").
+/// "more than a million euros", "delayed by more than an hour": after a comparator, "a" or
+/// "an" before a scale word or a unit is the number one.
+fn article_is_one(tokens: &[Token], i: usize) -> bool {
+    let prev = i.checked_sub(1).map(|j| tokens[j].lower.as_str()).unwrap_or("");
+    let next = tokens.get(i + 1).filter(|n| n.is_word()).map(|n| n.lower.as_str()).unwrap_or("");
+    matches!(tokens[i].lower.as_str(), "a" | "an")
+        && matches!(prev, "than" | "over" | "under" | "above" | "below" | "within" | "exactly" | "least" | "most")
+        && (matches!(next, "thousand" | "million" | "billion") || unit_of(next).is_some())
+}
+
 fn word_is_quantity(tokens: &[Token], i: usize) -> bool {
     let w = tokens[i].lower.as_str();
     if matches!(w, "once" | "twice") {
-        return true;
+        return !crate::cues::each_once(tokens, i);
     }
     if matches!(w, "first" | "second" | "third" | "single") {
         return false;
@@ -317,6 +328,14 @@ mod tests {
         assert_eq!(q("one of the cats"), []);
         assert_eq!(q("spoken in only one country, by just two people"), [(1.0, None), (2.0, None)]);
         assert_eq!(q("at least twice"), [(2.0, None)]);
+        // "a"/"an" after a comparator, before a scale or a unit, is one.
+        assert_eq!(q("insured for more than a million euros, late by over an hour"), [(1e6, Some("eur")), (1.0, Some("hour"))]);
+        assert_eq!(q("open for more than a week, a million thanks"), [(1.0, Some("week"))]);
+        assert_eq!(q("more than a dozen"), []);
+        // "each warehouse once" asks for no repeats, "more than once" counts.
+        assert_eq!(q("List each warehouse once"), []);
+        assert_eq!(q("tested more than once"), [(1.0, None)]);
+        assert_eq!(crate::cues::distinct_words(&tokenize("List each warehouse once")), [3]);
         assert_eq!(q("usage of 5 cubic metres"), [(5.0, Some("m3"))]);
         assert!(quantities(&tokenize("in 2024"))[0].year_like);
     }

@@ -760,6 +760,8 @@ impl Reader<'_> {
             f.to_string()
         } else if let Some(f) = by_direction(if s > 1 && self.word(s - 1) == "of" && self.word(s - 2) == "out" { "out" } else if s > 0 { self.word(s - 1) } else { "" }, &fields) {
             f
+        } else if let Some(f) = self.field_of_the_noun_near(s, e, &fields) {
+            f
         } else {
             self.choose(&phrase, format!("\"{phrase}\" is a value of several fields: which one do you mean?"), fields.clone())?
         };
@@ -812,6 +814,34 @@ impl Reader<'_> {
             _ => self.push_filter((neg.unwrap_or(s).min(s), e), Filter::Terms { field: exact, values, negated }),
         }
         Ok(())
+    }
+}
+
+impl Reader<'_> {
+    /// "our hotels in Spain" (`hotelCountry`, not `guestNationality`), "Spain hotels": a noun
+    /// next to a value, across a preposition, that is a word of exactly one of the fields the
+    /// value could be in.
+    fn field_of_the_noun_near(&self, s: usize, e: usize, fields: &[String]) -> Option<String> {
+        let mut near: Vec<usize> = Vec::new();
+        let mut k = s;
+        while k > 0 && s - k < 4 {
+            k -= 1;
+            if matches!(self.word(k), "in" | "at" | "from" | "of" | "the" | "our" | "their" | "for" | "on") {
+                continue;
+            }
+            near.push(k);
+            break;
+        }
+        near.push(e);
+        for i in near {
+            let Some(tok) = self.a.tokens.get(i).filter(|t| t.is_word() && t.lower.len() >= 3) else { continue };
+            let word = qa_core::text::singular(&tok.lower);
+            let named: Vec<&String> = fields.iter().filter(|f| names::name_words(f).iter().any(|x| x.len() >= 3 && qa_core::text::same_family(x, &word))).collect();
+            if let [one] = named.as_slice() {
+                return Some((*one).clone());
+            }
+        }
+        None
     }
 }
 

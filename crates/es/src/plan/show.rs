@@ -121,8 +121,13 @@ impl Reader<'_> {
             let words: Vec<usize> = (it.start..it.end).filter(|&i| !matches!(self.word(i), "the" | "a" | "its" | "their")).collect();
             let dates = self.date_fields();
             let tested: Vec<String> = dates.iter().filter(|d| self.plan.filters.iter().any(|f| matches!(f, super::Filter::Range { field, .. } | super::Filter::AnyRange { field, .. } if field == *d))).cloned().collect();
+            // (A tested time stamp, `started_at`, is no "date" when the records keep one by
+            // that word, `trip_date`.)
+            let dated = |f: &str| qa_question::names::name_words(f).iter().any(|w| matches!(w.as_str(), "date" | "day"));
             let date = match (dates.as_slice(), tested.as_slice()) {
-                ([one], _) | (_, [one]) => Some(one.clone()),
+                ([one], _) => Some(one.clone()),
+                (_, [one]) if !dated(one) && self.own_date(&dates).is_some_and(|d| dated(&d)) => self.own_date(&dates),
+                (_, [one]) => Some(one.clone()),
                 _ => self.own_date(&dates),
             };
             // ("completion date" after "jobs completed in April": the item's other words went

@@ -189,6 +189,9 @@ fn a_value_of_two_fields_asks_unless_a_direction_says() {
     assert_eq!(amb.alternatives, ["depot", "originCity"]);
     assert_eq!(filters(&a.plan("parcels sent from Riverside")), ["originCity is \"Riverside\""]);
     assert_eq!(filters(&a.plan("parcels at the Riverside depot")), ["depot is \"Riverside\""]);
+    // A noun next to the value, across a preposition, that is a word of one of the fields.
+    assert_eq!(filters(&a.plan("How many parcels left our depot in Riverside?")), ["depot is \"Riverside\""]);
+    assert_eq!(filters(&a.plan("How many parcels had an origin city of Riverside?")), ["originCity is \"Riverside\""]);
     // Values of one field said together are one condition; "not" excludes.
     assert_eq!(filters(&a.plan("parcels that were returned or lost")), ["status is \"returned\" or \"lost\""]);
     assert_eq!(filters(&a.plan("parcels not from Porto")), ["originCity is not \"Porto\""]);

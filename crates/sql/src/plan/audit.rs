@@ -15,8 +15,8 @@ impl Reader<'_> {
     pub(super) fn audit(&mut self) {
         self.show_tested_items();
         self.show_when_clauses();
-        // "Which agents report to Brendan Farrell?" answered with Brendan Farrell's row, "what
-        // did batch B-1 cost?" with the batch's code: a list whose every column is a key or
+        // "Which staff are called Ann Lee?" answered with Ann Lee's row, "what did batch B-1
+        // cost?" with the batch's code: a list whose every column is a key or
         // one the question gave the value of tells the user nothing they did not say.
         if !self.q.aggregates() && self.q.group_by.is_empty() && !self.q.select.is_empty() {
             let given = self.fixed_columns();

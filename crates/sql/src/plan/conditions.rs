@@ -721,6 +721,12 @@ impl Reader<'_> {
                 }
                 if cols.len() == 1 {
                     self.reach.push(t.clone());
+                    // "the revenue of each shop in 2024": the groups' date is a guess; the
+                    // finish moves it to the date of the rows measured (`date_the_measured_rows`).
+                    let s = self.ms[mi].start;
+                    if s > 0 && matches!(self.word(s - 1), "each" | "per" | "every") {
+                        self.guessed_dates.push(cols[0].clone());
+                    }
                     return Some((cols[0].clone(), None));
                 }
                 if let Some(d) = self.ctx.default_date(&t).filter(|_| cols.len() > 1)

@@ -237,6 +237,14 @@ impl Reader<'_> {
     /// column it names.
     pub fn table_in_context(&self, mi: usize) -> Option<String> {
         let readings = self.readings(mi);
+        // "Which cakes …" with 'cake' a stored category of products and "cake" only the first
+        // word of `cake_orders`: the stored value says which rows, not the modifier of
+        // another table's name.
+        let best = self.ms[mi].best();
+        let table_links: Vec<&qa_question::Link> = readings.iter().copied().filter(|l| matches!(l.target, Target::Collection { .. })).collect();
+        if matches!(best.target, Target::Value { .. }) && best.how == qa_question::link::How::Value && !table_links.is_empty() && table_links.iter().all(|l| l.how == qa_question::link::How::Part) {
+            return Some(best.target.collection().to_string());
+        }
         let tables: Vec<(String, f64)> = readings
             .iter()
             .filter_map(|l| match &l.target {

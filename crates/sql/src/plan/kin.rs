@@ -64,8 +64,21 @@ impl Reader<'_> {
                 own.iter().find(|c| role_words(c).iter().any(|w| w.len() >= 4 && qa_core::text::word_family(w) == f)).map(|c| (i, i + 1, c.clone()))
             })
         };
+        // "reports to Ann Lee", "works under Ann Lee": the verbs of a line of command say the
+        // one reference whose role is a superior's (`supervisor_id`, `manager_id`).
+        let superior = || {
+            let superiors: Vec<&String> = own.iter().filter(|c| role_words(c).iter().any(|w| matches!(w.as_str(), "supervisor" | "manager" | "mgr" | "boss" | "lead" | "leader" | "head" | "superior" | "chief"))).collect();
+            let [column] = superiors.as_slice() else { return None };
+            (0..self.n()).filter(|&i| !self.ledger.is_used(i)).find_map(|i| {
+                let lemmas = qa_core::text::verb_lemmas(self.word(i));
+                let is = |v: &str| lemmas.iter().any(|l| l == v) || self.word(i) == v;
+                let adverb = usize::from(matches!(self.word(i + 1), "directly" | "immediately"));
+                let prep = self.word(i + 1 + adverb);
+                ((is("report") || is("answer")) && prep == "to" || is("work") && matches!(prep, "for" | "under")).then(|| (i, i + 1 + adverb, (*column).clone()))
+            })
+        };
         let shown_key = self.q.select.iter().position(|e| matches!(e, Expr::Col { col } if col.table.eq_ignore_ascii_case(&table) && own.iter().any(|c| c.eq_ignore_ascii_case(&col.column))));
-        let (start, end, column, word_free) = match linked.or_else(family) {
+        let (start, end, column, word_free) = match linked.or_else(family).or_else(superior) {
             Some((s, e, c)) => (s, e, c, true),
             None => match shown_key {
                 Some(k) => {
@@ -106,7 +119,7 @@ impl Reader<'_> {
         let as_verb = at == start && end == start + 1 && !matches!(self.word(start.wrapping_sub(1)), "a" | "an" | "the" | "their" | "his" | "her" | "its" | "whose" | "with" | "and" | "of");
         let subject_named = as_verb && start > 0 && name_ends_at(start);
         let object_named = as_verb && !subject_named && filter_at(end) && !matches!(self.word(end), "by" | "to" | "of");
-        let by_name = (matches!(self.word(end), "by" | "to") && filter_at(end + 1)) || (self.word(at) == "whose" && matches!(self.word(end), "is" | "was") && filter_at(end + 1)) || subject_named;
+        let by_name = (matches!(self.word(end), "by" | "to" | "for" | "under") && filter_at(end + 1)) || (self.word(at) == "whose" && matches!(self.word(end), "is" | "was") && filter_at(end + 1)) || subject_named;
         let possessive = possessive || (matches!(self.word(end), "to" | "by") && (end + 1 >= self.n() || !self.a.tokens[end + 1].is_word())) || object_named;
         let kin = |c: &ColRef| ColRef::new(&alias, &c.column);
         if named.is_empty() {
@@ -241,6 +254,12 @@ impl Reader<'_> {
         for i in 0..self.n() {
             if matches!(self.word(i), "first" | "last") && !self.ledger.is_used(i) && (i + 1..(i + 4).min(self.n())).any(|k| self.word(k) == "name" || self.word(k) == "names") {
                 self.mark(i..i + 1, format!("show {alias} names"));
+            }
+        }
+        // "report directly to each supervisor": how near the related row is says nothing more.
+        for i in 0..self.n() {
+            if matches!(self.word(i), "directly" | "immediately") && !self.ledger.is_used(i) && matches!(self.word(i + 1), "to" | "under" | "for") {
+                self.mark(i..i + 1, format!("per {alias}"));
             }
         }
         self.notes.push(format!("rows of {table} counted per the row their {column} refers to (joined again as {alias})"));

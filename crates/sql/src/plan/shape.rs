@@ -77,6 +77,11 @@ impl Reader<'_> {
         }
         // "Which X …" where X is a column: with an aggregate or a ranking, X is the group.
         let which_col = self.which_column();
+        if which_col.is_none()
+            && let Some((mi, table)) = self.rows_numbered_after_which()
+        {
+            self.consume(mi, format!("rows of {table}"));
+        }
         let ranked = !sups.is_empty();
         // "Which model has the largest horsepower": a ranking by a column of the same rows shows
         // the model of the top row; it groups nothing.
@@ -422,12 +427,32 @@ impl Reader<'_> {
                     // column asked for.
                     && !self.a.superlatives.iter().any(|s| s.start <= self.ms[mi].start && self.ms[mi].start < s.end)
                     && let Some(c) = self.field(mi)
+                    && !self.numbers_rows(mi, &c)
                 {
                     return Some((c, mi));
                 }
             }
         }
         None
+    }
+
+    /// "Which staff …" of `staff_no`: a reference number (values like 'EMP-0283') said without
+    /// its "no" names the rows it numbers (shown by their label), not the number; "which
+    /// country" of `country_code` ('CA') stays the code.
+    fn numbers_rows(&self, mi: usize, c: &ColRef) -> bool {
+        self.ms[mi].best().how == How::Core
+            && qa_question::names::name_words(&c.column).last().is_some_and(|w| matches!(w.as_str(), "no" | "nr" | "num" | "number" | "code" | "ref"))
+            && !self.label(&c.table).contains(c)
+            && self.schema.field(&c.table, &c.column).is_some_and(|f| !f.values.is_empty() && f.values.iter().all(|v| v.chars().any(|ch| ch.is_ascii_digit()) && v.chars().any(|ch| ch.is_alphabetic())))
+    }
+
+    /// The word of "which X" that [`Self::numbers_rows`] reads as the rows themselves.
+    fn rows_numbered_after_which(&self) -> Option<(usize, String)> {
+        self.a.sentences.iter().flat_map(|&(s, e)| s..(s + 2).min(e)).find_map(|i| {
+            let mi = self.mention_at(i + 1).filter(|_| matches!(self.word(i), "which" | "what"))?;
+            let c = self.field(mi)?;
+            (!self.used[mi] && self.numbers_rows(mi, &c)).then(|| (mi, c.table.clone()))
+        })
     }
 
     /// `COUNT(*)`, or `COUNT(DISTINCT x)` for "how many different X".
