@@ -163,7 +163,10 @@ pub fn forms(name: &str, synonyms: &[String]) -> Vec<NameForm> {
     let mut out: Vec<NameForm> = Vec::new();
     let mut push = |words: Vec<String>, weight: f64, kind: FormKind| {
         // The whole name always counts ("on_call"); a shorter form of stop words never does.
-        if words.is_empty() || (kind != FormKind::Full && words.iter().all(|w| text::is_stop(w) && !FLAG_PREFIXES.contains(&w.as_str()))) {
+        // (Nouns the prose stop list holds for retrieval — "call", "note", "lot" — still name a
+        // field or table: `dispatch_calls` is said "calls".)
+        let stop = |w: &String| text::is_stop(w) && !FLAG_PREFIXES.contains(&w.as_str()) && !matches!(w.as_str(), "call" | "calls" | "note" | "notes" | "lot" | "lots" | "section" | "sections" | "chapter" | "chapters" | "example" | "examples");
+        if words.is_empty() || (kind != FormKind::Full && words.iter().all(stop)) {
             return;
         }
         if let Some(f) = out.iter_mut().find(|f| f.words == words) {
@@ -413,6 +416,7 @@ mod tests {
         assert!(f.contains(&vec!["first".to_string(), "answer".to_string()]), "{f:?}");
         assert!(words_of("has_sea_survival_cert").contains(&vec!["sea".to_string(), "survival".to_string(), "certificate".to_string()]));
         assert!(words_of("dest_country").contains(&vec!["destination".to_string(), "country".to_string()]));
+        assert!(words_of("dispatch_calls").contains(&vec!["call".to_string()]), "a noun the prose stop list holds still heads a name");
         assert!(words_of("arr_gate").contains(&vec!["arrival".to_string(), "gate".to_string()]));
         let f = words_of("list_price");
         assert!(f.contains(&vec!["price".to_string()]) && f.contains(&vec!["list".to_string()]));

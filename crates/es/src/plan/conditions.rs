@@ -537,6 +537,34 @@ impl Reader<'_> {
         if let Some(f) = self.own_date(&dates) {
             return Ok(Some((f, None)));
         }
+        // "calls in 2025" with `receivedDate` and `closed_date`: a record is dated by when it
+        // began, not by the date of its ending (closed, resolved, decided, due, paid, …).
+        let ending = |f: &String| {
+            names::name_words(f).iter().any(|w| {
+                let fam = qa_core::text::word_family(w);
+                ["closed", "resolved", "completed", "decided", "ended", "finished", "cancelled", "expired", "terminated", "settled", "due", "paid", "returned"]
+                    .iter()
+                    .any(|e| fam == qa_core::text::word_family(e) || qa_core::text::same_family(w, e))
+            })
+        };
+        // (Not after another verb: "approved in 2025" is dated by the decision.)
+        let begun: Vec<&String> = dates.iter().filter(|f| !ending(f)).collect();
+        let verb = (p > 0).then(|| self.word(p - 1).to_string()).filter(|w| w.len() > 3 && (w.ends_with("ed") || qa_core::text::is_verb_form(w)));
+        let beginning = |w: &str| qa_core::text::verb_lemmas(w).iter().any(|l| matches!(l.as_str(), "open" | "receive" | "come" | "file" | "submit" | "raise" | "create" | "make" | "log" | "register" | "report" | "place" | "start" | "begin" | "book" | "phone" | "call" | "lodge" | "enter"));
+        if dates.len() >= 2
+            && let [one] = begun.as_slice()
+            && verb.as_deref().is_none_or(beginning)
+        {
+            let f = (*one).clone();
+            if verb.is_some() {
+                self.mark(p - 1..p, format!("{f} (its verb)"));
+                if let Some(mi) = self.ms.iter().position(|m| m.start == p - 1 && m.end == p) {
+                    self.used[mi] = true;
+                }
+            }
+            self.notes.push(format!("\"{phrase}\" read as {f} (when each record began; the other dates end it)"));
+            return Ok(Some((f, None)));
+        }
         let f = self.choose(DATE_CHOICE, format!("Which date does \"{phrase}\" refer to?"), dates)?;
         Ok(Some((f, None)))
     }

@@ -317,3 +317,31 @@ fn lists_after_with_people_asked_by_who_and_verbs_that_only_relate() {
     assert_eq!(filters(&p), ["courierName is \"Ana Lima\""]);
     assert_eq!(filters(&b.plan("How many parcels covered more than 10 km?")), ["distance_km over 10"]);
 }
+
+/// Service calls: an index named by a noun the prose stop list holds, a date each record
+/// begins with and one that ends it, a status of the same family as a verb.
+fn service_calls() -> (Mapping, Metadata) {
+    let mapping = Mapping::from_es_json(
+        "service_calls",
+        &json!({"properties": {
+            "call_ref": {"type": "keyword"}, "status": {"type": "keyword"}, "cost_eur": {"type": "double"},
+            "received_on": {"type": "date"}, "closed_date": {"type": "date"}
+        }}),
+    )
+    .unwrap();
+    let mut meta = Metadata::default();
+    meta.values.insert("status".into(), vec![("closed".into(), 90), ("open".into(), 10)]);
+    meta.values.insert("call_ref".into(), (0..50).map(|i| (format!("SC-{i:04}"), 1)).collect());
+    (mapping, meta)
+}
+
+#[test]
+fn records_named_by_a_common_noun_and_dated_by_when_they_began() {
+    let a = Asked::new(service_calls());
+    assert_eq!(filters(&a.plan("How many calls cost over 500 euros?")), ["cost_eur over 500"]);
+    // No verb, or a verb of beginning: the date each record begins with.
+    assert_eq!(filters(&a.plan("How many calls in 2025?")), ["received_on from 2025-01-01 and before 2026-01-01"]);
+    assert_eq!(filters(&a.plan("How many calls were opened in 2025?")), ["received_on from 2025-01-01 and before 2026-01-01"]);
+    // The verb of the ending names its date.
+    assert_eq!(filters(&a.plan("How many calls were closed in 2025?")), ["closed_date from 2025-01-01 and before 2026-01-01"]);
+}

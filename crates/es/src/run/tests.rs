@@ -78,18 +78,24 @@ fn an_aggregation_sums_to_the_total() {
 fn a_bare_date_asks_which_field_then_resumes() {
     let dir = tempfile::tempdir().unwrap();
     let (engine, records) = tickets(dir.path());
-    let run = ask(&engine, dir.path(), "How many tickets in March 2025?", opts());
+    // Without a verb, the date each ticket began with (a closing date ends it), named in a note.
+    let bare = ask(&engine, dir.path(), "How many tickets in March 2025?", opts());
+    let opened = records.iter().filter(|r| r["opened_on"].as_str().unwrap().starts_with("2025-03")).count() as u64;
+    assert_eq!(bare.answer.total, Some(opened));
+    assert!(bare.answer.notes.iter().any(|n| n.contains("opened_on")), "{:?}", bare.answer.notes);
+    // A verb that names neither date asks which.
+    let run = ask(&engine, dir.path(), "How many tickets were handled in March 2025?", opts());
     assert_eq!(run.answer.status, Status::NeedsClarification);
     let amb = run.answer.ambiguity.clone().unwrap();
     assert_eq!(amb.alternatives, ["closed_on", "opened_on"]);
-    assert!(run.trace.internal.es.as_ref().unwrap().executed.as_array().unwrap().iter().all(|e| e["purpose"] == "sampling"), "nothing but sampling ran");
+    assert!(run.trace.internal.es.as_ref().unwrap().executed.as_array().unwrap().iter().all(|e| e["purpose"] == "sampling" || e["purpose"] == "value lookup"), "nothing but sampling and lookups ran: {:?}", run.trace.internal.es.as_ref().unwrap().executed);
     let id = run.checkpoint.as_ref().unwrap().file_stem().unwrap().to_str().unwrap().to_string();
     let resumed = resume(&engine, None, dir.path(), &id[..6], "the opened date", opts()).unwrap();
     let expected = records.iter().filter(|r| r["opened_on"].as_str().unwrap().starts_with("2025-03")).count() as u64;
     assert_eq!(resumed.answer.total, Some(expected));
     assert!(checkpoint::load(dir.path(), &id).is_err(), "the checkpoint is removed after the answer");
     // Forced: the best guess runs and is named.
-    let forced = ask(&engine, dir.path(), "How many tickets in March 2025? just run it", opts());
+    let forced = ask(&engine, dir.path(), "How many tickets were handled in March 2025? just run it", opts());
     assert_eq!(forced.answer.status, Status::Answered);
     assert!(forced.answer.notes.iter().any(|n| n.contains("closed_on")), "{:?}", forced.answer.notes);
 }

@@ -165,3 +165,4 @@ fn a_capitalised_value_is_misspelt_only_capitalised() {
     let b = best("bookings of Strnad");
     assert!(b.iter().any(|(_, t)| t.contains("'Strand'")), "{b:?}");
 }
+
