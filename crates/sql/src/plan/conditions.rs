@@ -672,6 +672,8 @@ impl Reader<'_> {
             let before_table_word = |i: usize| self.ms.iter().any(|m| m.start <= i && i < m.end && m.links.iter().any(|l| matches!(&l.target, Target::Collection { collection } if before_t.as_deref().is_some_and(|b| b.eq_ignore_ascii_case(collection)))));
             let clause_verbs: Vec<String> = (d.start.saturating_sub(6)..d.start)
                 .map(|i| (i, self.word(i).to_string()))
+                // (A flag's word — "failed" of `passed` — dates nothing.)
+                .filter(|(i, _)| !self.ms.iter().position(|m| m.start <= *i && *i < m.end).is_some_and(|mi| self.readings(mi).iter().any(|l| matches!(&l.target, Target::Field { collection, field } if self.kind(&ColRef::new(collection, field)) == FieldKind::Flag))))
                 .filter(|(i, w)| !self.ledger.is_used(*i) && !before_table_word(*i) && w.len() > 4 && (w.ends_with("ed") || qa_core::text::is_verb_form(w)) && !["happen", "occur", "took", "held", "made", "done"].iter().any(|v| w.starts_with(v)))
                 .map(|(_, w)| qa_core::text::word_family(&w))
                 .collect();

@@ -302,8 +302,8 @@ fn verbs_of_a_line_of_command_name_the_superior_reference() {
     }
 }
 
-/// A garden centre: shops, plants with a category, tree orders, daily takings, workers with a
-/// crew number. Written for this test, not for rules.
+/// A garden centre: shops, plants with a category, tree orders, daily takings, inspections that
+/// pass or fail, workers with a crew number. Written for this test, not for rules.
 fn garden_centre() -> SchemaContext {
     let t = |name: &str, pk: &str, columns: Vec<ColumnInfo>, fks: Vec<ForeignKey>| table(name, pk, columns, fks, 40);
     SchemaContext::build(
@@ -322,6 +322,12 @@ fn garden_centre() -> SchemaContext {
                     "daily_takings",
                     "day_id",
                     vec![col("day_id", "integer", &[]), col("shop_id", "integer", &[]), col("taken_on", "text", &["2024-05-06"]), col("revenue_eur", "numeric(10,2)", &[])],
+                    vec![fk("shop_id", "shops", "shop_id")],
+                ),
+                t(
+                    "inspections",
+                    "inspection_id",
+                    vec![col("inspection_id", "integer", &[]), col("shop_id", "integer", &[]), col("inspected_on", "text", &["2024-06-01"]), col("passed", "integer", &["0", "1"])],
                     vec![fk("shop_id", "shops", "shop_id")],
                 ),
                 t(
@@ -345,6 +351,9 @@ fn a_stored_value_a_numbered_reference_and_the_date_of_measured_rows() {
     // "crew" of `crew_no` (values like 'CR-001') names the workers, shown by their names.
     let s = sql(&ctx, "Which crew were hired in 2025?");
     assert!(s.starts_with("SELECT workers.first_name, workers.last_name"), "{s}");
+    // A flag's word ("failed" of `passed`) dates nothing: the year is the inspection's.
+    let s = sql(&ctx, "Which shops failed an inspection in 2024?");
+    assert!(s.contains("inspections.inspected_on >= '2024-01-01'") && s.contains("inspections.passed = 0") && !s.contains("opened_on"), "{s}");
     // The year of "each shop in 2024" dates the takings summed, not the shops' opening.
     let s = sql(&ctx, "What was the total revenue of each shop in 2024?");
     assert!(s.contains("daily_takings.taken_on >= '2024-01-01'") && !s.contains("opened_on"), "{s}");
