@@ -294,6 +294,21 @@ fn date_at(t: &[Token], i: usize, today: NaiveDate) -> Option<DateMention> {
     // lone month).
     let after_prep = i > 0 && matches!(t[i - 1].lower.as_str(), "in" | "during" | "of" | "for" | "on");
     let p = point_at(t, i, after_prep, None)?;
+    // "in 2020 or later", "March 2024 or earlier": a point that opens a range.
+    let after_or = t.get(p.end).is_some_and(|x| x.lower == "or").then(|| t.get(p.end + 1).map(|x| x.lower.as_str())).flatten();
+    match after_or {
+        Some("later" | "after") => {
+            let mut m = mention(t, i, p.end + 2, p.from, None, Grain::Range);
+            m.open_year = p.year.map(|y| (y, true));
+            return Some(m);
+        }
+        Some("earlier" | "before") => {
+            let mut m = mention(t, i, p.end + 2, None, p.to, Grain::Range);
+            m.open_year = p.year.map(|y| (y, true));
+            return Some(m);
+        }
+        _ => {}
+    }
     let mut m = mention(t, i, p.end, p.from, p.to, p.grain);
     m.month_of_year = if p.from.is_none() { p.month } else { None };
     m.year = p.year;
@@ -433,6 +448,11 @@ mod tests {
     fn ranges_open_and_relative() {
         let m = &dates("between 2020 and 2022")[0];
         assert_eq!((m.from, m.to), (d(2020, 1, 1), d(2022, 12, 31)));
+        // A point followed by "or later" / "or earlier" opens the range at it.
+        let m = &dates("admitted to the bar in 2024 or later")[0];
+        assert_eq!((m.from, m.to, m.open_year, m.end - m.start), (d(2024, 1, 1), None, Some((2024, true)), 3));
+        let m = &dates("collected in March 2020 or earlier")[0];
+        assert_eq!((m.from, m.to), (None, d(2020, 3, 31)));
         let m = &dates("from March to May 2025")[0];
         assert_eq!((m.from, m.to), (d(2025, 3, 1), d(2025, 5, 31)));
         let m = &dates("hired before 2015")[0];

@@ -154,20 +154,24 @@ impl Reader<'_> {
     }
 
     /// "Which artists have other details on file?", "customers with a phone number": rows
-    /// listed because an optional text column is filled show what it holds.
+    /// listed because an optional text column is filled show what it holds; rows chosen by a
+    /// comparison show the measure compared.
     fn present_text_is_shown(&mut self) {
         if self.q.aggregates() || !self.q.group_by.is_empty() || self.q.distinct || self.q.select.is_empty() {
             return;
         }
+        // (Likewise the measure a comparison chose them by: "Which ingredients cost more than
+        // 10 euros a kilo?" shows the price per kilo.)
         let filled: Vec<ColRef> = self
             .q
             .filters
             .iter()
             .filter_map(|f| match f {
-                Cond::Null { col, is_null: false } => Some(col.clone()),
+                Cond::Null { col, is_null: false } => Some(col.clone()).filter(|c| self.schema.field(&c.table, &c.column).is_some_and(|f| f.kind.is_textual())),
+                Cond::Cmp { col, value: Lit::Num(_), .. } | Cond::Between { col, .. } => Some(col.clone()).filter(|c| self.kind(c).is_numeric()),
                 _ => None,
             })
-            .filter(|c| c.table.eq_ignore_ascii_case(&self.q.table) && self.schema.field(&c.table, &c.column).is_some_and(|f| f.kind.is_textual() && f.key == qa_question::KeyRole::None))
+            .filter(|c| c.table.eq_ignore_ascii_case(&self.q.table) && self.schema.field(&c.table, &c.column).is_some_and(|f| f.key == qa_question::KeyRole::None))
             .collect();
         for col in filled {
             let e = Expr::col(col);

@@ -348,6 +348,8 @@ fn a_stored_value_a_numbered_reference_and_the_date_of_measured_rows() {
     // 'tree' is a plant category; "tree" is only the first word of `tree_orders`.
     let s = sql(&ctx, "Which trees cost more than €25?");
     assert!(s.contains("FROM plants") && s.contains("plants.category = 'tree'") && s.contains("plants.price_eur > 25") && !s.contains("tree_orders"), "{s}");
+    // Rows chosen by a comparison show the measure compared.
+    assert!(s.starts_with("SELECT plants.\"name\"") && s.contains("plants.price_eur FROM"), "{s}");
     // "crew" of `crew_no` (values like 'CR-001') names the workers, shown by their names.
     let s = sql(&ctx, "Which crew were hired in 2025?");
     assert!(s.starts_with("SELECT workers.first_name, workers.last_name"), "{s}");
