@@ -378,6 +378,7 @@ impl Reader<'_> {
     /// the amount came about — no condition of its own. (A verb that links to something, such
     /// as a date field of its family, is not taken.)
     fn verbs_of_a_measure(&mut self) {
+        let numeric: Vec<String> = self.mapping.fields.iter().filter(|f| self.kind(&f.path).is_numeric()).map(|f| f.path.clone()).collect();
         for i in 1..self.n() {
             let w = self.word(i).to_string();
             if self.ledger.is_used(i) || !self.a.tokens[i].is_word() || self.mention_covering(i).is_some() {
@@ -391,7 +392,6 @@ impl Reader<'_> {
             while prev > 0 && matches!(self.word(prev), "was" | "were" | "is" | "are" | "been" | "be") {
                 prev -= 1;
             }
-            let numeric: Vec<String> = self.mapping.fields.iter().filter(|f| self.kind(&f.path).is_numeric()).map(|f| f.path.clone()).collect();
             let after_measure = self.ledger.is_used(prev) && self.ledger.role(prev).is_some_and(|r| numeric.iter().any(|f| r.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.')).any(|x| x == f)));
             let before_comparison = self.ledger.is_used(i + 1) && self.a.comparisons.iter().any(|c| c.start == i + 1) && self.filter_spans.iter().any(|&(a, b)| a <= i + 1 && i + 1 < b);
             if after_measure || before_comparison {

@@ -541,10 +541,7 @@ impl Reader<'_> {
         // began, not by the date of its ending (closed, resolved, decided, due, paid, …).
         let ending = |f: &String| {
             names::name_words(f).iter().any(|w| {
-                let fam = qa_core::text::word_family(w);
-                ["closed", "resolved", "completed", "decided", "ended", "finished", "cancelled", "expired", "terminated", "settled", "due", "paid", "returned"]
-                    .iter()
-                    .any(|e| fam == qa_core::text::word_family(e) || qa_core::text::same_family(w, e))
+                ["closed", "resolved", "completed", "decided", "ended", "finished", "cancelled", "expired", "terminated", "settled", "due", "paid", "returned"].iter().any(|e| qa_core::text::same_family(w, e))
             })
         };
         // (Not after another verb: "approved in 2025" is dated by the decision.)

@@ -124,11 +124,12 @@ impl Reader<'_> {
             // (A tested time stamp, `started_at`, is no "date" when the records keep one by
             // that word, `trip_date`.)
             let dated = |f: &str| qa_question::names::name_words(f).iter().any(|w| matches!(w.as_str(), "date" | "day"));
+            let own = self.own_date(&dates);
             let date = match (dates.as_slice(), tested.as_slice()) {
                 ([one], _) => Some(one.clone()),
-                (_, [one]) if !dated(one) && self.own_date(&dates).is_some_and(|d| dated(&d)) => self.own_date(&dates),
+                (_, [one]) if !dated(one) && own.as_deref().is_some_and(dated) => own,
                 (_, [one]) => Some(one.clone()),
-                _ => self.own_date(&dates),
+                _ => own,
             };
             // ("completion date" after "jobs completed in April": the item's other words went
             // to that condition, "date" is left.)

@@ -70,7 +70,7 @@ impl Reader<'_> {
         self.time_order_said();
         self.first_or_last_by_verb();
         self.rows_named_in_the_list_are_shown();
-        self.present_text_is_shown();
+        self.what_chose_the_rows_is_shown();
         self.root_nothing_reads();
         let mut fixes = Vec::new();
         self.join(&mut fixes);
@@ -156,7 +156,7 @@ impl Reader<'_> {
     /// "Which artists have other details on file?", "customers with a phone number": rows
     /// listed because an optional text column is filled show what it holds; rows chosen by a
     /// comparison show the measure compared.
-    fn present_text_is_shown(&mut self) {
+    fn what_chose_the_rows_is_shown(&mut self) {
         if self.q.aggregates() || !self.q.group_by.is_empty() || self.q.distinct || self.q.select.is_empty() {
             return;
         }
