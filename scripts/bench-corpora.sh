@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Build the flat folders of the technical books used by the evaluation sets in bench/ (see
-# bench/README.md): the Rust book, the Rustonomicon, the Cargo book and the Embedded Rust book, as
+# bench/README.md): the Rust book, the Rustonomicon, the Cargo book, the Embedded Rust book, the Edition Guide and the rustc book, as
 # shipped with the toolchain. Usage: scripts/bench-corpora.sh [OUT_DIR]   (default /tmp)
 set -euo pipefail
 out="${1:-/tmp}"
@@ -31,4 +31,6 @@ for f in "$D"/nomicon/*.html "$D"/nomicon/vec/*.html "$D"/nomicon/arc-mutex/*.ht
 done
 mkflat "$D/cargo" "$out/cargobook" ! -regex './commands/cargo-\(clippy\|fmt\|miri\|version\|help\)\.html'
 mkflat "$D/embedded-book" "$out/embeddedbook"
-for d in rustbook nomicon cargobook embeddedbook; do echo "$out/$d: $(ls "$out/$d" | wc -l) pages"; done
+mkflat "$D/edition-guide" "$out/editionguide"
+mkflat "$D/rustc" "$out/rustcbook"
+for d in rustbook nomicon cargobook embeddedbook editionguide rustcbook; do echo "$out/$d: $(ls "$out/$d" | wc -l) pages"; done
