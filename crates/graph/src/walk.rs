@@ -73,6 +73,11 @@ impl Csr {
     }
 }
 
+/// Share of the passages beyond which a document's title, named there, is no link to it.
+pub const LINK_MAX_SHARE: f32 = 0.01;
+/// In a small corpus a title named in this many passages still links.
+pub const LINK_MIN_DF: usize = 3;
+
 /// Passages, entities and the edges between them.
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct EntityGraph {
@@ -169,17 +174,20 @@ impl EntityGraph {
     }
 
     /// Passages of the documents whose titles passage `c` mentions (not its own): the documents
-    /// it links to.
+    /// it links to, as (entity, passage). A title links like a hyperlink only while it is specific:
+    /// one named by more than [`LINK_MAX_SHARE`] of the passages (at least [`LINK_MIN_DF`]) — the
+    /// album "United" named inside every "United States" — links to nothing.
     pub fn linked_passages(&self, c: usize) -> Vec<(usize, usize)> {
         if c >= self.n_chunks {
             return Vec::new();
         }
+        let max_df = LINK_MIN_DF.max((self.n_chunks as f32 * LINK_MAX_SHARE) as usize);
         let (ents, _) = self.chunk_entities.row(c);
         let mut out = Vec::new();
         for &e in ents {
             let (ps, _) = self.entity_titles.row(e as usize);
-            if ps.contains(&(c as u32)) {
-                continue; // c's own title
+            if ps.contains(&(c as u32)) || self.entity_df(e as usize) > max_df {
+                continue; // c's own title, or a title too common to be a link
             }
             out.extend(ps.iter().map(|&p| (e as usize, p as usize)));
         }
@@ -416,6 +424,28 @@ mod tests {
         assert_eq!(order[0], 0, "the seed's own passage first: {ranked:?}");
         assert_eq!(order[1], 1, "the founder's passage, two hops away, second: {ranked:?}");
         assert!(order.iter().position(|&c| c == 3).is_none_or(|p| p > 1));
+    }
+
+    #[test]
+    fn a_title_links_only_while_few_passages_name_it() {
+        let (g, ents) = bridge();
+        assert_eq!(g.linked_passages(0), vec![(ents["founder"], 1)], "the orchestra's passage names the founder, the title of passage 1");
+        // 400 passages name "city" (the title of passage 2): 4 % of them, no longer a link.
+        let mut docs = vec![
+            doc("orchestra_0", vec![mention("c.jsonl::orchestra_0", "orchestra", true), mention("c.jsonl::orchestra_0", "city", false), mention("c.jsonl::orchestra_0", "founder", false)]),
+            doc("founder_0", vec![mention("c.jsonl::founder_0", "founder", true)]),
+            doc("city_0", vec![mention("c.jsonl::city_0", "city", true)]),
+        ];
+        let mut rows: HashMap<String, usize> = ["orchestra_0", "founder_0", "city_0"].iter().enumerate().map(|(i, c)| (c.to_string(), i)).collect();
+        for i in 0..97 {
+            let id = format!("street_{i}");
+            docs.push(doc(&id, vec![mention(&format!("c.jsonl::{id}"), "city", false)]));
+            rows.insert(id, 3 + i);
+        }
+        let ents: HashMap<String, usize> = ["orchestra", "founder", "city"].iter().enumerate().map(|(i, c)| (c.to_string(), i)).collect();
+        let g = EntityGraph::build(&docs, &rows, &ents, 100);
+        assert_eq!(g.entity_df(ents["city"]), 99);
+        assert_eq!(g.linked_passages(0), vec![(ents["founder"], 1)], "\"city\" is named in 99 of 100 passages: no link");
     }
 
     #[test]
