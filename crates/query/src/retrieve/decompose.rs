@@ -57,14 +57,21 @@ pub(crate) fn subqueries(question: &str) -> Vec<String> {
 }
 
 /// The sentences of a question: split after `?`, `;`, `!`, and after `.` when the next word
-/// starts with a capital (so "Cargo.toml", "e.g. this" and "v1.2" stay inside their sentence).
+/// starts with a capital (so "Cargo.toml", "e.g. this" and "v1.2" stay inside their sentence),
+/// never inside a code span ("`let x = 1; x + 1`" is one piece of code, not two sentences).
 fn question_sentences(q: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
     let bytes = q.as_bytes();
+    // A backtick opens a span only when another one closes it.
+    let mut in_code = false;
     for (i, c) in q.char_indices() {
         let end = i + c.len_utf8();
-        let boundary = match c {
+        if c == '`' && (in_code || q[end..].contains('`')) {
+            in_code = !in_code;
+            continue;
+        }
+        let boundary = !in_code && match c {
             '?' | ';' | '!' => true,
             '.' => bytes.get(end) == Some(&b' ') && q[end..].trim_start().chars().next().is_some_and(char::is_uppercase),
             _ => false,
@@ -453,6 +460,15 @@ mod tests {
     fn several_sentences_become_subqueries() {
         let s = subqueries("What is the I2C address? Which pull-up resistor value is used?");
         assert_eq!(s.len(), 3);
+    }
+
+    #[test]
+    fn code_spans_hold_no_sentence_boundary() {
+        let s = subqueries("My macro does `let async = 1;` internally. Can my crate call it? Which edition allows it?");
+        assert_eq!(s[1..], ["My macro does `let async = 1;` internally. Can my crate call it?".to_string(), "My macro does `let async = 1;` internally. Which edition allows it?".to_string()]);
+        // A lone backtick opens nothing: the question mark after it still ends a sentence.
+        let s = subqueries("Why does ` appear in the output? Which lint prints the symbol?");
+        assert_eq!(s.len(), 3, "{s:?}");
     }
 
     #[test]
