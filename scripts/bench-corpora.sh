@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Build the flat folders of the technical books used by the evaluation sets in bench/ (see
-# bench/README.md): the Rust book, the Rustonomicon, the Cargo book, the Embedded Rust book, the Edition Guide and the rustc book, as
+# bench/README.md): the Rust book, the Rustonomicon, the Cargo book, the Embedded Rust book, the Edition Guide, the rustc book and the Reference, as
 # shipped with the toolchain. Usage: scripts/bench-corpora.sh [OUT_DIR]   (default /tmp)
 set -euo pipefail
 out="${1:-/tmp}"
@@ -33,4 +33,5 @@ mkflat "$D/cargo" "$out/cargobook" ! -regex './commands/cargo-\(clippy\|fmt\|mir
 mkflat "$D/embedded-book" "$out/embeddedbook"
 mkflat "$D/edition-guide" "$out/editionguide"
 mkflat "$D/rustc" "$out/rustcbook"
-for d in rustbook nomicon cargobook embeddedbook editionguide rustcbook; do echo "$out/$d: $(ls "$out/$d" | wc -l) pages"; done
+mkflat "$D/reference" "$out/reference"
+for d in rustbook nomicon cargobook embeddedbook editionguide rustcbook reference; do echo "$out/$d: $(ls "$out/$d" | wc -l) pages"; done
