@@ -5,7 +5,9 @@
 //! little; a word no passage uses says most). The focus is *covered* by the share of that weight
 //! the selected passages hold. Below a threshold the answer says the documents do not answer the
 //! question, with the closest passages as pointers, instead of quoting a sentence that merely
-//! shares a word with it.
+//! shares a word with it. Names of the asker's own code (inside backticks, used by no passage) are
+//! theirs, not the corpus's: `fn parse_all`, `struct Meters` weigh nothing, `chrono::NaiveDate` as
+//! much as a plain word.
 
 use std::collections::{HashMap, HashSet};
 
@@ -110,6 +112,27 @@ pub struct FocusCoverage {
     pub absent_from_corpus: Vec<String>,
 }
 
+/// Words of the question's own code (inside backticks), singular and lower-case, and of those the
+/// names the snippet declares (`fn parse_all`, `struct Meters`, `let cfg`).
+fn code_words(question: &str) -> (HashSet<String>, HashSet<String>) {
+    const DECLARING: &[&str] = &["fn", "struct", "enum", "trait", "let", "type", "mod", "const", "static", "union", "macro_rules"];
+    let (mut all, mut declared) = (HashSet::new(), HashSet::new());
+    for (i, span) in question.split('`').enumerate() {
+        if i % 2 == 0 {
+            continue; // outside a span (an unclosed backtick leaves the rest outside too)
+        }
+        let ws = normalized_words(span);
+        for (j, w) in ws.iter().enumerate() {
+            all.insert(w.clone());
+            let before = |k: usize| j.checked_sub(k).and_then(|i| ws.get(i)).map(String::as_str);
+            if before(1).is_some_and(|a| DECLARING.contains(&a)) || (before(2) == Some("let") && before(1) == Some("mut")) {
+                declared.insert(w.clone());
+            }
+        }
+    }
+    (all, declared)
+}
+
 /// The coverage of the question's focus by the evidence passages.
 pub fn coverage(question: &str, stats: &TermStats, evidence: &[&str]) -> FocusCoverage {
     let focus = focus_words(question);
@@ -117,6 +140,7 @@ pub fn coverage(question: &str, stats: &TermStats, evidence: &[&str]) -> FocusCo
     if focus.is_empty() {
         return FocusCoverage { share: 1.0, ..Default::default() };
     }
+    let (code, declared) = code_words(question);
     let mut words: HashSet<String> = HashSet::new();
     let mut families: HashSet<String> = HashSet::new();
     for text in evidence {
@@ -128,7 +152,13 @@ pub fn coverage(question: &str, stats: &TermStats, evidence: &[&str]) -> FocusCo
     let (mut total, mut held) = (0.0f32, 0.0f32);
     let mut missing: Vec<(f32, String)> = Vec::new();
     for w in &focus {
-        let weight = stats.weight(w) * if named.contains(w) { NAME_WEIGHT } else { 1.0 };
+        // A name of the asker's own code that no passage uses (`parse_all`, `Meters`) is theirs,
+        // not the corpus's: it weighs as a plain word, and a name the snippet declares not at all.
+        let own_name = code.contains(w) && stats.df(w) == 0;
+        if own_name && declared.contains(w) {
+            continue;
+        }
+        let weight = stats.weight(w) * if named.contains(w) && !own_name { NAME_WEIGHT } else { 1.0 };
         total += weight;
         // A word of the same family counts ("compiles" for "compiler"), for words long enough that
         // families do not collide.
@@ -206,6 +236,29 @@ mod tests {
     fn words_of_one_stem_cover_each_other() {
         assert!(same_stem("consumption", "consume") && same_stem("individually", "individual"));
         assert!(!same_stem("transport", "transform") && !same_stem("general", "generic") && !same_stem("cat", "cattle"));
+    }
+
+    #[test]
+    fn the_asker_s_own_code_names_are_not_the_corpus_s_focus() {
+        let (all, declared) = code_words("Why is `fn parse_all(s: &str) -> Vec<_>` rejected? I have `struct Meters(f64);` and `let mut cfg = load();`");
+        for w in ["parse_all", "meter", "cfg"] {
+            assert!(declared.contains(w), "{w}: {declared:?}");
+        }
+        assert!(all.contains("vec") && all.contains("load") && !declared.contains("load") && !all.contains("rejected"), "{all:?}");
+        let chunks = [
+            chunk("a", "A function's return type must be spelled out: the placeholder `_` is not allowed in a signature."),
+            chunk("b", "Type inference fills in the element type of a Vec from its use."),
+        ];
+        let s = TermStats::build(&chunks);
+        // `parse_all` is declared by the asker: it is neither focus nor missing.
+        let c = coverage("Why is `fn parse_all(s: &str) -> Vec<_>` rejected as a return type?", &s, &[&chunks[0].content]);
+        assert!(!c.missing.contains(&"parse_all".to_string()), "{c:?}");
+        // A crate the corpus never names still counts as missing (the question may be off-topic),
+        // only no longer as a name weighing three times a word.
+        let own = coverage("Does `tokio::spawn` need a return type?", &s, &[&chunks[0].content]);
+        let said = coverage("Does Tokio spawn need a return type?", &s, &[&chunks[0].content]);
+        assert!(own.missing.contains(&"tokio".to_string()) && said.missing.contains(&"tokio".to_string()));
+        assert!(own.share > said.share, "{own:?} {said:?}");
     }
 
     #[test]
