@@ -117,9 +117,11 @@ pub struct FocusCoverage {
 fn code_words(question: &str) -> (HashSet<String>, HashSet<String>) {
     const DECLARING: &[&str] = &["fn", "struct", "enum", "trait", "let", "type", "mod", "const", "static", "union", "macro_rules"];
     let (mut all, mut declared) = (HashSet::new(), HashSet::new());
-    for (i, span) in question.split('`').enumerate() {
-        if i % 2 == 0 {
-            continue; // outside a span (an unclosed backtick leaves the rest outside too)
+    let spans: Vec<&str> = question.split('`').collect();
+    for (i, span) in spans.iter().enumerate() {
+        // Odd pieces are inside a span; the piece after an unclosed backtick is not.
+        if i % 2 == 0 || i + 1 == spans.len() {
+            continue;
         }
         let ws = normalized_words(span);
         for (j, w) in ws.iter().enumerate() {
@@ -245,6 +247,8 @@ mod tests {
             assert!(declared.contains(w), "{w}: {declared:?}");
         }
         assert!(all.contains("vec") && all.contains("load") && !declared.contains("load") && !all.contains("rejected"), "{all:?}");
+        let (all, _) = code_words("Why does ` appear before fn parse_all here?");
+        assert!(all.is_empty(), "an unclosed backtick opens no span: {all:?}");
         let chunks = [
             chunk("a", "A function's return type must be spelled out: the placeholder `_` is not allowed in a signature."),
             chunk("b", "Type inference fills in the element type of a Vec from its use."),
