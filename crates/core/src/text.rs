@@ -353,6 +353,13 @@ const QUESTION_FORM: &[&str] = &[
     "describe", "affect", "affects", "influence", "impact", "difference", "differ", "compare", "comparison",
 ];
 
+/// The backtick code spans of `text`, as the byte ranges of their insides: backticks pair in
+/// order, and a last unpaired one opens nothing.
+pub fn code_spans(text: &str) -> Vec<std::ops::Range<usize>> {
+    let ticks: Vec<usize> = text.match_indices('`').map(|(i, _)| i).collect();
+    ticks.chunks_exact(2).map(|p| p[0] + 1..p[1]).collect()
+}
+
 /// Whether `needle` occurs as a contiguous word sequence in `hay`.
 pub fn contains_seq(hay: &[String], needle: &[String]) -> bool {
     !needle.is_empty() && hay.windows(needle.len()).any(|w| w == needle)
@@ -506,6 +513,14 @@ mod tests {
         for (a, b) in [("arrival", "departure"), ("created", "closed"), ("shipped", "shape"), ("ended", "end_date"), ("discussion", "discard"), ("version", "verdict")] {
             assert_ne!(word_family(a), word_family(b), "{a} / {b}");
         }
+    }
+
+    #[test]
+    fn code_spans_pair_backticks_in_order() {
+        let t = "use `a; b` then `c` and ` alone";
+        let spans: Vec<&str> = code_spans(t).into_iter().map(|r| &t[r]).collect();
+        assert_eq!(spans, ["a; b", "c"]);
+        assert!(code_spans("no code").is_empty());
     }
 
     #[test]

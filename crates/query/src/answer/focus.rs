@@ -117,13 +117,8 @@ pub struct FocusCoverage {
 fn code_words(question: &str) -> (HashSet<String>, HashSet<String>) {
     const DECLARING: &[&str] = &["fn", "struct", "enum", "trait", "let", "type", "mod", "const", "static", "union", "macro_rules"];
     let (mut all, mut declared) = (HashSet::new(), HashSet::new());
-    let spans: Vec<&str> = question.split('`').collect();
-    for (i, span) in spans.iter().enumerate() {
-        // Odd pieces are inside a span; the piece after an unclosed backtick is not.
-        if i % 2 == 0 || i + 1 == spans.len() {
-            continue;
-        }
-        let ws = normalized_words(span);
+    for span in qa_core::text::code_spans(question) {
+        let ws = normalized_words(&question[span]);
         for (j, w) in ws.iter().enumerate() {
             all.insert(w.clone());
             let before = |k: usize| j.checked_sub(k).and_then(|i| ws.get(i)).map(String::as_str);

@@ -63,14 +63,10 @@ fn question_sentences(q: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
     let bytes = q.as_bytes();
-    // A backtick opens a span only when another one closes it.
-    let mut in_code = false;
+    let code = text::code_spans(q);
     for (i, c) in q.char_indices() {
         let end = i + c.len_utf8();
-        if c == '`' && (in_code || q[end..].contains('`')) {
-            in_code = !in_code;
-            continue;
-        }
+        let in_code = code.iter().any(|r| r.contains(&i));
         let boundary = !in_code && match c {
             '?' | ';' | '!' => true,
             '.' => bytes.get(end) == Some(&b' ') && q[end..].trim_start().chars().next().is_some_and(char::is_uppercase),
