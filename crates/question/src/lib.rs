@@ -23,6 +23,7 @@ pub mod link;
 pub mod names;
 pub mod numbers;
 pub mod schema;
+pub mod states;
 pub mod tokens;
 
 pub use analysis::{analyse, Analysis};

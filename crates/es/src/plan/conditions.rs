@@ -74,6 +74,7 @@ impl Reader<'_> {
         self.zero_counts();
         self.dates()?;
         self.flags_and_values()?;
+        self.event_states();
         Ok(())
     }
 
@@ -444,6 +445,46 @@ impl Reader<'_> {
         }
     }
 
+    /// "still open", "not closed", "unresolved", "completed": whether the event a date field
+    /// is named for happened — the date is there, or missing. (A date said after the word,
+    /// "closed in 2025", is the event's date, read by the date pass.)
+    fn event_states(&mut self) {
+        let fields: Vec<(String, bool)> = self.mapping.fields.iter().map(|f| (f.path.clone(), self.kind(&f.path) == FieldKind::Date)).collect();
+        let words: Vec<String> = (0..self.n()).map(|i| self.word(i).to_string()).collect();
+        let refs: Vec<&str> = words.iter().map(String::as_str).collect();
+        for (i, word) in words.iter().enumerate() {
+            if self.ledger.is_used(i) || !self.a.tokens[i].is_word() || qa_question::states::dated_after(&refs, i) {
+                continue;
+            }
+            let by_event = qa_question::states::event_state(word).and_then(|(event, happened)| {
+                qa_question::states::event_date_field(&event, fields.iter().map(|(f, d)| (f.as_str(), *d))).map(|f| (f.to_string(), happened))
+            });
+            let ends: Vec<&String> = fields.iter().filter(|(f, d)| *d && qa_question::states::names_an_end(f)).map(|(f, _)| f).collect();
+            let (field, happened) = match (by_event, ends.as_slice()) {
+                (Some(x), _) => x,
+                (None, [one]) if qa_question::states::not_ended(word) => ((*one).clone(), false),
+                _ => continue,
+            };
+            let neg = self.negation_before(i);
+            let present = happened == neg.is_none();
+            let role = if present { format!("{field} present") } else { format!("{field} missing") };
+            if let Some(j) = neg {
+                self.mark(j..j + 1, "negation");
+            }
+            if i > 0 && matches!(self.word(i - 1), "still" | "yet") {
+                self.mark(i - 1..i, role.clone());
+            }
+            if matches!(self.word(i + 1), "yet") {
+                self.mark(i + 1..i + 2, role.clone());
+            }
+            match self.mention_covering(i) {
+                Some(mi) if self.ms[mi].end == i + 1 && self.ms[mi].start == i => self.consume(mi, role),
+                _ => self.mark(i..i + 1, role),
+            }
+            self.push_filter((i, i + 1), Filter::Exists { field, negated: !present });
+        }
+    }
+
     /// The date fields of the index.
     pub fn date_fields(&self) -> Vec<String> {
         self.schema.collections.first().map(|c| c.fields.iter().filter(|f| f.kind == FieldKind::Date).map(|f| f.name.clone()).collect()).unwrap_or_default()
@@ -693,6 +734,10 @@ impl Reader<'_> {
         let with = p > 0 && matches!(self.word(p - 1), "with" | "has" | "have" | "had" | "having" | "without");
         let best = self.ms[mi].best().clone();
         let participle = self.is_verb_mention(mi) && self.word(start).ends_with("ed");
+        // "warranty repairs", "fast-tracked applications": a word of a flag said right before
+        // the records' own noun modifies them.
+        let end = self.ms[mi].end;
+        let before_index = self.ms.iter().position(|m| m.start == end).is_some_and(|n| self.may_name_index(n));
         self.readings(mi)
             .into_iter()
             .filter(|l| matches!(&l.target, Target::Field { field, .. } if self.kind(field) == FieldKind::Flag))
@@ -703,8 +748,8 @@ impl Reader<'_> {
                 How::Head if self.ms[mi].end == start + 1 && l.target.field().is_some_and(|f| matches!(names::name_words(f).as_slice(), [v, s] if v.ends_with("ed") && *s == self.word(start))) => true,
                 // "did each airline cancel" of `isCancelled`: a verb of the flag's family.
                 // (Only a flag of one word: "charged" says nothing of `is_fast_charger`.)
-                How::Family => with || (self.is_verb_mention(mi) && l.target == best.target && l.target.field().is_some_and(|f| names::name_words(f).iter().filter(|w| !names::FLAG_PREFIXES.contains(&w.as_str())).count() == 1)),
-                How::Head | How::Part => with || (participle && l.target == best.target),
+                How::Family => with || before_index || (self.is_verb_mention(mi) && l.target == best.target && l.target.field().is_some_and(|f| names::name_words(f).iter().filter(|w| !names::FLAG_PREFIXES.contains(&w.as_str())).count() == 1)),
+                How::Head | How::Part => with || before_index || (participle && l.target == best.target),
                 _ => false,
             })
             .max_by(|a, b| a.score.total_cmp(&b.score))

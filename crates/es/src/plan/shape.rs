@@ -281,7 +281,9 @@ impl Reader<'_> {
                     self.plan.metric = Some(("sum".into(), f));
                     continue;
                 }
-                if let Some(f) = self.field(mi).filter(|f| self.is_groupable(f))
+                // (A flag's distinct values are true and false: "how many fast-tracked
+                // applications" counts the rows it holds for, a condition read later.)
+                if let Some(f) = self.field(mi).filter(|f| self.is_groupable(f) && self.kind(f) != FieldKind::Flag)
                     && let Some(exact) = self.exact(&f)
                 {
                     let role = format!("number of distinct {f}");

@@ -109,6 +109,13 @@ impl Reader<'_> {
                 if !matches!(m.best().target, Target::Field { .. }) || (self.may_name_index(mi) && !named) {
                     continue;
                 }
+                // "the warranty repairs of ovens": a flag said right before the records' own noun
+                // says which records, a condition read later, not a field to show.
+                let end = m.end;
+                let before_index = self.ms.iter().position(|x| x.start == end).is_some_and(|n| self.may_name_index(n));
+                if before_index && self.field(mi).is_some_and(|f| self.kind(&f) == FieldKind::Flag) {
+                    continue;
+                }
                 if let Some(f) = self.field(mi) {
                     all_strong &= matches!(m.best().how, How::Name | How::Core | How::Synonym | How::Acronym | How::Joined | How::Fuzzy);
                     found = true;

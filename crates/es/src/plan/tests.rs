@@ -345,3 +345,23 @@ fn records_named_by_a_common_noun_and_dated_by_when_they_began() {
     // The verb of the ending names its date.
     assert_eq!(filters(&a.plan("How many calls were closed in 2025?")), ["closed_date from 2025-01-01 and before 2026-01-01"]);
 }
+
+#[test]
+fn an_event_said_as_a_state_tests_its_date_and_a_flag_before_the_noun_is_a_condition() {
+    let a = Asked::new(parcels());
+    // "scheduled" without a date: the scheduling happened (its date is there), or not.
+    assert_eq!(filters(&a.plan("How many parcels were scheduled?")), ["scheduledAt is present"]);
+    assert_eq!(filters(&a.plan("How many parcels have not been scheduled yet?")), ["scheduledAt is missing"]);
+    assert_eq!(filters(&a.plan("How many unscheduled parcels are there?")), ["scheduledAt is missing"]);
+    // A stored value of that word stays the value ('delivered' is a status).
+    assert_eq!(filters(&a.plan("How many parcels were delivered?")), ["status is \"delivered\""]);
+    // With a date after it, the word is the event's date.
+    assert_eq!(filters(&a.plan("How many parcels were delivered in March 2026?")), ["deliveredAt from 2026-03-01 and before 2026-04-01"]);
+    // A flag's word right before the records' noun says which records, also in a list of what
+    // to show, and "how many" of it counts them (a flag has no values worth counting).
+    let p = a.plan("Show the fragile parcels with their parcel ref and weight");
+    assert_eq!(filters(&p), ["isFragile is \"true\""]);
+    let p = a.plan("How many signature parcels went to Porto?");
+    assert!(filters(&p).contains(&"signatureRequired is \"true\"".to_string()), "{:?}", p.filters);
+    assert!(p.metric.is_none(), "{:?}", p.metric);
+}

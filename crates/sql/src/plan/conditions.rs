@@ -6,6 +6,7 @@
 
 use qa_question::cues::{measure_of, AggWord, Op};
 use qa_question::dates::DateMention;
+use qa_question::states;
 use qa_question::link::{How, Target};
 use qa_question::numbers::{convert, field_unit, Dimension};
 use qa_question::{names, FieldKind};
@@ -65,28 +66,46 @@ impl Reader<'_> {
     }
 
     /// "Which outages are still ongoing?": rows whose one optional end date (`restored_at`,
-    /// `finished_on`) is not set yet.
+    /// `finished_on`) is not set yet; "unpaid", "not closed", "completed": whether the event an
+    /// optional date column is named for (`paid_on`, `closed_on`) took place.
     fn ongoing(&mut self) {
         let Some(entity) = self.entity.clone() else { return };
-        for i in 0..self.n() {
+        let words: Vec<String> = (0..self.n()).map(|i| self.word(i).to_string()).collect();
+        let refs: Vec<&str> = words.iter().map(String::as_str).collect();
+        for (i, word) in words.iter().enumerate() {
             // (A weak link — "open" as a word family of `opened_year` — does not hold it.)
             let held = self.ms.iter().enumerate().find(|(_, m)| m.start <= i && i < m.end).map(|(j, _)| j);
             let weak = held.is_none_or(|j| !self.used[j] && self.ms[j].end == i + 1 && self.readings(j).iter().all(|l| matches!(l.how, How::Family | How::Part | How::Head | How::Fuzzy)));
-            if !matches!(self.word(i), "ongoing" | "unfinished" | "unresolved" | "open" | "incomplete") || self.ledger.is_used(i) || !weak {
+            if self.ledger.is_used(i) || held.is_some_and(|j| self.used[j]) || states::dated_after(&refs, i) {
                 continue;
             }
-            let ends: Vec<ColRef> = self
-                .date_columns(&entity)
-                .into_iter()
-                .filter(|c| self.schema.field(&c.table, &c.column).is_some_and(|f| f.nullable))
-                .filter(|c| names::name_words(&c.column).iter().any(|w| matches!(w.as_str(), "end" | "ended" | "finish" | "finished" | "completed" | "complete" | "closed" | "restored" | "resolved" | "returned" | "stopped" | "done" | "until")))
-                .collect();
-            let [col] = ends.as_slice() else { continue };
-            if let Some(j) = held {
-                self.consume(j, format!("{col} IS NULL"));
+            let optional: Vec<ColRef> = self.date_columns(&entity).into_iter().filter(|c| self.schema.field(&c.table, &c.column).is_some_and(|f| f.nullable)).collect();
+            let by_event = states::event_state(word).and_then(|(event, happened)| {
+                let named = states::event_date_field(&event, optional.iter().map(|c| (c.column.as_str(), true)))?;
+                optional.iter().find(|c| c.column == named).map(|c| (c.clone(), happened))
+            });
+            let ends: Vec<ColRef> = optional.iter().filter(|c| states::names_an_end(&c.column)).cloned().collect();
+            let (col, happened) = match (by_event, ends.as_slice()) {
+                (Some(x), _) => x,
+                (None, [one]) if states::not_ended(word) => (one.clone(), false),
+                _ => continue,
+            };
+            // (Or a link to that very column: "closed" of `closed_on`.)
+            let of_col = held.is_some_and(|j| self.readings(j).iter().any(|l| matches!(&l.target, Target::Field { collection, field } if col.table.eq_ignore_ascii_case(collection) && col.column.eq_ignore_ascii_case(field))));
+            if !weak && !of_col {
+                continue;
             }
-            self.mark(i..i + 1, format!("{col} IS NULL"));
-            self.q.filters.push(Cond::Null { col: col.clone(), is_null: true });
+            let neg = self.negation_before(i);
+            let is_null = happened != neg.is_none();
+            let role = format!("{col} {}", if is_null { "IS NULL" } else { "IS NOT NULL" });
+            if let Some(j) = neg {
+                self.mark(j..j + 1, "negation");
+            }
+            if let Some(j) = held {
+                self.consume(j, role.clone());
+            }
+            self.mark(i..i + 1, role);
+            self.q.filters.push(Cond::Null { col, is_null });
         }
     }
 

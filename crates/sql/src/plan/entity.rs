@@ -390,6 +390,13 @@ impl Reader<'_> {
                         shown = Some(Shown::Rows(c.table.clone()));
                         break;
                     }
+                    // "List the vessels" over `vessel_id`: the rows' own key said by their noun
+                    // alone is the rows, shown by their label; only "id"/"number" asks for the key.
+                    let asks_key = (it.start..it.end).any(|k| matches!(self.a.tokens[k].norm.as_str(), "id" | "ids" | "identifier" | "number" | "key" | "code"));
+                    if !asks_key && self.pk(&c.table).is_some_and(|k| k == c) {
+                        shown = Some(Shown::Rows(c.table.clone()));
+                        break;
+                    }
                     // A key named like a table ("owner id") stays a key; a label word of another
                     // table is that table's rows.
                     shown = Some(Shown::Col(c));

@@ -360,3 +360,68 @@ fn a_stored_value_a_numbered_reference_and_the_date_of_measured_rows() {
     let s = sql(&ctx, "What was the total revenue of each shop in 2024?");
     assert!(s.contains("daily_takings.taken_on >= '2024-01-01'") && !s.contains("opened_on"), "{s}");
 }
+
+/// A rowing club: boats whose table name is longer than the noun people use ("boats" of
+/// `club_boats`), rowers with a nationality code, coaches graded 'national' or 'regional',
+/// and repairs with an optional date of completion. Written for these tests.
+fn rowing_club() -> SchemaContext {
+    let t = |name: &str, pk: &str, columns: Vec<ColumnInfo>, fks: Vec<ForeignKey>| table(name, pk, columns, fks, 60);
+    SchemaContext::build(
+        DbSchema {
+            dialect: None,
+            tables: vec![
+                t("club_boats", "boat_id", vec![col("boat_id", "integer", &[]), col("name", "text", &[]), col("length_m", "real", &[]), col("has_cox_seat", "integer", &["0", "1"])], vec![]),
+                t("coaches", "coach_id", vec![col("coach_id", "integer", &[]), col("first_name", "text", &[]), col("last_name", "text", &[]), col("grade", "text", &["national", "regional"])], vec![]),
+                t(
+                    "rowers",
+                    "rower_id",
+                    vec![col("rower_id", "integer", &[]), col("first_name", "text", &[]), col("last_name", "text", &[]), col("nationality_code", "text", &["PL", "IE", "NL"]), col("coach_id", "integer", &[])],
+                    vec![fk("coach_id", "coaches", "coach_id")],
+                ),
+                t(
+                    "boat_repairs",
+                    "repair_id",
+                    vec![
+                        col("repair_id", "integer", &[]),
+                        col("boat_id", "integer", &[]),
+                        col("reported_on", "text", &["2025-01-04", "2025-08-30"]),
+                        ColumnInfo { nullable: true, ..col("completed_on", "text", &["2025-02-01", "2025-09-12"]) },
+                        col("cost_eur", "numeric(8,2)", &[]),
+                    ],
+                    vec![fk("boat_id", "club_boats", "boat_id")],
+                ),
+            ],
+        },
+        None,
+    )
+}
+
+#[test]
+fn the_rows_own_key_said_by_their_noun_is_the_rows() {
+    let ctx = rowing_club();
+    // "boats" reads as `boat_id`; the boats are shown by their name, not their key.
+    let s = sql(&ctx, "List the boats longer than 8 metres, with their length.");
+    assert!(s.starts_with("SELECT club_boats.\"name\", club_boats.length_m FROM club_boats WHERE club_boats.length_m > 8"), "{s}");
+}
+
+#[test]
+fn a_word_of_a_values_column_after_it_names_that_column() {
+    let ctx = rowing_club();
+    // "nationals" spells `nationality_code`, whose 'PL' "Polish" said; it is no coach grade.
+    let s = sql(&ctx, "How many rowers are Polish nationals?");
+    assert_eq!(s, "SELECT COUNT(*) AS rower_count FROM rowers WHERE rowers.nationality_code = 'PL' LIMIT 200");
+}
+
+#[test]
+fn an_event_said_as_a_state_tests_its_optional_date() {
+    let ctx = rowing_club();
+    let s = sql(&ctx, "How many boat repairs have not been completed yet?");
+    assert!(s.contains("WHERE boat_repairs.completed_on IS NULL"), "{s}");
+    let s = sql(&ctx, "How many boat repairs were completed?");
+    assert!(s.contains("WHERE boat_repairs.completed_on IS NOT NULL"), "{s}");
+    let s = sql(&ctx, "How many boat repairs are still open?");
+    assert!(s.contains("WHERE boat_repairs.completed_on IS NULL"), "{s}");
+    // With a date after it, the word dates the event.
+    let s = sql(&ctx, "How many boat repairs were completed in 2025?");
+    assert!(s.contains("boat_repairs.completed_on >= '2025-01-01'") && !s.contains("IS NOT NULL"), "{s}");
+}

@@ -18,6 +18,12 @@ impl Reader<'_> {
             if self.used[mi] || !matches!(self.ms[mi].best().target, Target::Value { .. }) {
                 continue;
             }
+            // "Polish nationals" where 'Polish' was read in `nationality_code`: a word right after a
+            // value that spells its column's name says which column, not a second value elsewhere.
+            if let Some(role) = self.column_word_after_value(mi) {
+                self.consume(mi, role);
+                continue;
+            }
             // "flagged as emergencies" of appointments with an `is_emergency` flag: the flag.
             let ctx = self.context_tables();
             // "the beer name and its ABV" of beers with `abv_pct`, where a test type elsewhere
@@ -172,6 +178,29 @@ impl Reader<'_> {
                 None => self.q.filters.push(Cond::In { col, values: lits, negated }),
             }
         }
+    }
+
+    /// The role of the value condition read just before mention `mi` when `mi` is one word that
+    /// spells a word of that condition's column (its stem: "nationals" of `nationality_code`,
+    /// "codes" of `country_code`); `None` otherwise.
+    fn column_word_after_value(&self, mi: usize) -> Option<String> {
+        let (start, end) = (self.ms[mi].start, self.ms[mi].end);
+        if end != start + 1 || start == 0 {
+            return None;
+        }
+        let role = self.ledger.role(start - 1)?.to_string();
+        let (col, rest) = role.split_once(' ')?;
+        if !(rest.starts_with("= '") || rest.starts_with("<> '")) {
+            return None;
+        }
+        let (_, column) = col.split_once('.')?;
+        let word = qa_core::text::singular(self.word(start));
+        let spelled = qa_question::names::name_words(column).iter().any(|w| {
+            let w = qa_core::text::singular(w);
+            let (short, long) = if w.len() <= word.len() { (w.as_str(), word.as_str()) } else { (word.as_str(), w.as_str()) };
+            short.len() >= 4 && long.starts_with(short)
+        });
+        spelled.then_some(role)
     }
 
     /// Mention `mi` reads as a stored value of another table's column but also names, by its
