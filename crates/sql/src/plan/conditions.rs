@@ -2,11 +2,11 @@
 //! "older than 30", "more than 10 participants", "over 500 dollars"), comparisons with an
 //! average ("older than average"), dates on the column they date ("enrolled in 2024", a table's
 //! only date column, an integer year column), stored values, flags ("retired", "inactive",
-//! "non-smoker"), optional columns ("never calibrated") and text that must be contained.
+//! "non-smoker") and text that must be contained. Whether events took place ("never rented",
+//! "still open") is read in `events.rs`.
 
 use qa_question::cues::{measure_of, AggWord, Op};
 use qa_question::dates::DateMention;
-use qa_question::states;
 use qa_question::link::{How, Target};
 use qa_question::numbers::{convert, field_unit, Dimension};
 use qa_question::{names, FieldKind};
@@ -65,92 +65,6 @@ impl Reader<'_> {
         self.contains();
     }
 
-    /// "Which outages are still ongoing?": rows whose one optional end date (`restored_at`,
-    /// `finished_on`) is not set yet; "unpaid", "not closed", "completed": whether the event an
-    /// optional date column is named for (`paid_on`, `closed_on`) took place.
-    fn ongoing(&mut self) {
-        let Some(entity) = self.entity.clone() else { return };
-        let words: Vec<String> = (0..self.n()).map(|i| self.word(i).to_string()).collect();
-        let refs: Vec<&str> = words.iter().map(String::as_str).collect();
-        for (i, word) in words.iter().enumerate() {
-            // (A weak link — "open" as a word family of `opened_year` — does not hold it.)
-            let held = self.ms.iter().enumerate().find(|(_, m)| m.start <= i && i < m.end).map(|(j, _)| j);
-            let weak = held.is_none_or(|j| !self.used[j] && self.ms[j].end == i + 1 && self.readings(j).iter().all(|l| matches!(l.how, How::Family | How::Part | How::Head | How::Fuzzy)));
-            if self.ledger.is_used(i) || held.is_some_and(|j| self.used[j]) || states::dated_after(&refs, i) {
-                continue;
-            }
-            let optional: Vec<ColRef> = self.date_columns(&entity).into_iter().filter(|c| self.schema.field(&c.table, &c.column).is_some_and(|f| f.nullable)).collect();
-            let by_event = states::event_state(word).and_then(|(event, happened)| {
-                let named = states::event_date_field(&event, optional.iter().map(|c| (c.column.as_str(), true)))?;
-                optional.iter().find(|c| c.column == named).map(|c| (c.clone(), happened))
-            });
-            let ends: Vec<ColRef> = optional.iter().filter(|c| states::names_an_end(&c.column)).cloned().collect();
-            let (col, happened) = match (by_event, ends.as_slice()) {
-                (Some(x), _) => x,
-                (None, [one]) if states::not_ended(word) => (one.clone(), false),
-                _ => continue,
-            };
-            // (Or a link to that very column: "closed" of `closed_on`.)
-            let of_col = held.is_some_and(|j| self.readings(j).iter().any(|l| matches!(&l.target, Target::Field { collection, field } if col.table.eq_ignore_ascii_case(collection) && col.column.eq_ignore_ascii_case(field))));
-            if !weak && !of_col {
-                continue;
-            }
-            let neg = self.negation_before(i);
-            let is_null = happened != neg.is_none();
-            let role = format!("{col} {}", if is_null { "IS NULL" } else { "IS NOT NULL" });
-            if let Some(j) = neg {
-                self.mark(j..j + 1, "negation");
-            }
-            if let Some(j) = held {
-                self.consume(j, role.clone());
-            }
-            self.mark(i..i + 1, role);
-            self.q.filters.push(Cond::Null { col, is_null });
-        }
-    }
-
-    /// "never been rented" where 'rented' is a stored value (a status) and the word's family
-    /// names a table that refers to the rows asked about (`rentals`): an event that never took
-    /// place is no related row, whatever state the rows are in now.
-    fn never_related_by_value_word(&mut self) {
-        let Some(entity) = self.entity.clone() else { return };
-        for i in 0..self.n() {
-            let Some(k) = self.after_never(i) else { continue };
-            let Some(vm) = self.ms.iter().position(|m| m.start == k && m.end == k + 1) else { continue };
-            let w = self.word(k).to_string();
-            if self.used[vm] || w.len() < 5 || !(w.ends_with("ed") || w.ends_with("en")) || !self.readings(vm).iter().any(|l| matches!(l.target, Target::Value { .. })) {
-                continue;
-            }
-            let after = self.ms.iter().position(|m| m.start > k && m.start <= k + 3 && self.names_table_idx(m));
-            let refs: Vec<super::super::schema::JoinStep> = self
-                .ctx
-                .fk_steps()
-                .into_iter()
-                .filter(|s| s.from_table.eq_ignore_ascii_case(&entity) && super::ir::multiplies(self.ctx, s))
-                .filter(|s| names::name_words(&s.to_table).iter().any(|tw| qa_core::text::same_family(tw, &w)))
-                .collect();
-            let [step] = refs.as_slice() else { continue };
-            // "customers who never rented a car": the table said after the verb is the related
-            // one, reached through the verb's table; the verb is that relation, no value.
-            // Only an article between: "never rented a car" is no rental at all (every rental
-            // has its car); "never rented an electric car" is left to the other readings.
-            if let Some(am) = after {
-                let Some(t) = self.table(am) else { continue };
-                let through = self.ctx.join_path(&entity, &t).is_some_and(|p| p.len() == 2 && p[0].to_table.eq_ignore_ascii_case(&step.to_table));
-                let bare = (k + 1..self.ms[am].start).all(|j| matches!(self.word(j), "a" | "an" | "the" | "any"));
-                if !through || !bare || self.ms[am].end < self.n() && self.ms.iter().any(|m| m.start == self.ms[am].end) {
-                    continue;
-                }
-                self.consume(am, format!("table {t} (through {})", step.to_table));
-            }
-            let sub = Query { table: step.to_table.clone(), select: vec![Expr::col(ColRef::new(&step.to_table, &step.to_column))], ..Query::default() };
-            self.q.filters.push(Cond::InSub { col: ColRef::new(&step.from_table, &step.from_column), negated: true, query: Box::new(sub) });
-            let role = format!("table {} (no related rows, by its verb)", step.to_table);
-            self.consume(vm, role.clone());
-            self.mark(i..k + 1, role);
-        }
-    }
-
     /// Whether the question says the modal word a flag's name opens with, if any
     /// (`allows_pets`: "allow", "allowed", "permitted"; `can_swim`: "can", "able"; `needs_visa`:
     /// "need", "required").
@@ -164,62 +78,6 @@ impl Reader<'_> {
             _ => return true,
         };
         (0..self.n()).any(|i| said.contains(&self.word(i)))
-    }
-
-    /// The word a "never" at `i` negates, past the auxiliaries ("never been rented" → "rented").
-    fn after_never(&self, i: usize) -> Option<usize> {
-        if self.word(i) != "never" || self.ledger.is_used(i) {
-            return None;
-        }
-        let mut k = i + 1;
-        while matches!(self.word(k), "been" | "be" | "was" | "were" | "ever" | "yet" | "once") {
-            k += 1;
-        }
-        Some(k)
-    }
-
-    /// "Which treatments have never been given?": rows no row of the one table that refers to
-    /// them points at (`NOT IN`). With several referring tables the verb does not say which, and
-    /// the words stay unused.
-    fn never_related(&mut self) {
-        let Some(entity) = self.entity.clone() else { return };
-        for i in 0..self.n() {
-            let Some(k) = self.after_never(i) else { continue };
-            let w = self.word(k).to_string();
-            let verb = super::read::is_light_verb(&w) || (w.len() > 3 && (w.ends_with("ed") || w.ends_with("en")));
-            // "never been booked" where `bookings.booked_at` is named by the verb: the verb says
-            // which referring table.
-            let said = self.ms.iter().position(|m| m.start <= k && k < m.end);
-            let said_ok = said.is_none_or(|vm| self.ms[vm].end == k + 1 && self.ms[vm].start == k && !self.used[vm] && self.readings(vm).iter().all(|l| matches!(l.target, Target::Field { .. } | Target::Collection { .. })));
-            if k >= self.n() || !verb || self.ledger.is_used(k) || !said_ok {
-                continue;
-            }
-            // "never been sent to an outage": the table said after the verb is the related one
-            // (a condition on related rows, placed with the others).
-            if self.ms.iter().any(|m| m.start > k && m.start <= k + 3 && self.names_table_idx(m)) {
-                continue;
-            }
-            let mut refs: Vec<super::super::schema::JoinStep> = self.ctx.fk_steps().into_iter().filter(|s| s.from_table.eq_ignore_ascii_case(&entity) && super::ir::multiplies(self.ctx, s)).collect();
-            refs.dedup_by(|a, b| a.to_table.eq_ignore_ascii_case(&b.to_table));
-            let step = match said {
-                Some(vm) => {
-                    let named: Vec<&super::super::schema::JoinStep> = refs.iter().filter(|s| self.readings(vm).iter().any(|l| l.target.collection().eq_ignore_ascii_case(&s.to_table))).collect();
-                    let [one] = named.as_slice() else { continue };
-                    (*one).clone()
-                }
-                None => {
-                    let [one] = refs.as_slice() else { continue };
-                    one.clone()
-                }
-            };
-            let sub = Query { table: step.to_table.clone(), select: vec![Expr::col(ColRef::new(&step.to_table, &step.to_column))], ..Query::default() };
-            self.q.filters.push(Cond::InSub { col: ColRef::new(&step.from_table, &step.from_column), negated: true, query: Box::new(sub) });
-            let role = format!("table {} (no related rows)", step.to_table);
-            if let Some(vm) = said {
-                self.consume(vm, role.clone());
-            }
-            self.mark(i..k + 1, role);
-        }
     }
 
     /// Amounts compared in a currency (`code`, "eur"): when the amount's table has a currency

@@ -7,7 +7,8 @@ use qa_question::cues::Op;
 use qa_question::link::{How, Target};
 
 use super::super::schema::JoinStep;
-use super::ir::{multiplies, ColRef, Cond, Expr, Lit, Query};
+use super::ir::{multiplies, tests_column, ColRef, Cond, Expr, Lit, Query};
+use super::sql_coverage::role_table;
 use super::read::Reader;
 use super::{clarifying_text, PlanOutcome, AMBIGUITY_THRESHOLD};
 
@@ -978,27 +979,5 @@ impl Reader<'_> {
         let mut out = Vec::new();
         walk(&self.q, &mut out);
         out
-    }
-}
-
-/// The table a coverage role is about: "table loans …", "loans.genre = 'x'", "group by
-/// branches.name", "SUM(loans.late_fee)", "show t.c".
-pub(super) fn role_table(role: &str) -> Option<&str> {
-    if let Some(rest) = role.strip_prefix("table ") {
-        return rest.split(' ').next();
-    }
-    if let Some(rest) = role.strip_prefix("show ").or_else(|| role.strip_prefix("group by ")) {
-        return Some(rest.split(['.', ' ']).next().unwrap_or(rest));
-    }
-    let token = role.split([' ', '(']).find(|t| t.contains('.') && !t.starts_with(|c: char| c.is_ascii_digit() || c == '\'' || c == '['))?;
-    token.split_once('.').map(|(t, _)| t)
-}
-
-/// Condition `f` tests column `c`: itself, in an `OR`, or inside its sub-query.
-pub(super) fn tests_column(f: &Cond, c: &ColRef) -> bool {
-    match f {
-        Cond::Or { any } => any.iter().any(|x| tests_column(x, c)),
-        Cond::InSub { query, .. } | Cond::Sub { query, .. } if query.filters.iter().any(|x| tests_column(x, c)) => true,
-        other => other.col() == Some(c),
     }
 }

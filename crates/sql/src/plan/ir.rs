@@ -535,3 +535,12 @@ pub(crate) fn render_query(ctx: &SchemaContext, q: &Query, dialect: Dialect, row
     }
     sql
 }
+
+/// Condition `f` tests column `c`: itself, in an `OR`, or inside its sub-query.
+pub(super) fn tests_column(f: &Cond, c: &ColRef) -> bool {
+    match f {
+        Cond::Or { any } => any.iter().any(|x| tests_column(x, c)),
+        Cond::InSub { query, .. } | Cond::Sub { query, .. } if query.filters.iter().any(|x| tests_column(x, c)) => true,
+        other => other.col() == Some(c),
+    }
+}

@@ -20,6 +20,7 @@
 
 mod audit;
 mod conditions;
+mod events;
 mod entity;
 mod finish;
 mod settle;

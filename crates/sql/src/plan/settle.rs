@@ -3,8 +3,7 @@
 
 use qa_question::cues::Op;
 
-use super::finish::tests_column;
-use super::ir::{ColRef, Cond, Expr};
+use super::ir::{tests_column, ColRef, Cond, Expr};
 use super::read::Reader;
 
 impl Reader<'_> {
@@ -375,7 +374,7 @@ impl Reader<'_> {
                 w.len() > 3 && (w.ends_with("ed") || qa_core::text::is_verb_form(w) || matches!(w, "made" | "sent" | "done" | "given" | "paid" | "taken" | "held" | "due" | "signed"))
             });
             let named: Vec<&ColRef> = verb.map(|v| dates.iter().filter(|c| qa_question::names::name_words(&c.column).iter().any(|x| qa_core::text::same_family(x, self.word(v)))).collect()).unwrap_or_default();
-            let tested: Vec<&ColRef> = dates.iter().filter(|c| self.q.filters.iter().any(|f| super::finish::tests_column(f, c))).collect();
+            let tested: Vec<&ColRef> = dates.iter().filter(|c| self.q.filters.iter().any(|f| tests_column(f, c))).collect();
             // A verb that names none of these dates ("the date each was issued" of units that
             // only expire) names another table's: one the query reads, or nothing.
             let elsewhere: Vec<ColRef> = match verb {

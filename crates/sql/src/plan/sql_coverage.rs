@@ -182,6 +182,19 @@ pub fn sql_coverage(plan_coverage: &Coverage, sql: &str, dialect: Dialect) -> (C
     (Coverage { mapped, unmapped, ratio: (ratio * 1000.0).round() / 1000.0, penalties: Vec::new() }, confidence)
 }
 
+/// The table a coverage role is about: "table loans …", "loans.genre = 'x'", "group by
+/// branches.name", "SUM(loans.late_fee)", "show t.c".
+pub(super) fn role_table(role: &str) -> Option<&str> {
+    if let Some(rest) = role.strip_prefix("table ") {
+        return rest.split(' ').next();
+    }
+    if let Some(rest) = role.strip_prefix("show ").or_else(|| role.strip_prefix("group by ")) {
+        return Some(rest.split(['.', ' ']).next().unwrap_or(rest));
+    }
+    let token = role.split([' ', '(']).find(|t| t.contains('.') && !t.starts_with(|c: char| c.is_ascii_digit() || c == '\'' || c == '['))?;
+    token.split_once('.').map(|(t, _)| t)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
