@@ -151,6 +151,14 @@ impl Ledger {
         self.role(i).is_some()
     }
 
+    /// Token `i` must be accounted for even when it is a function word ("much" of "how
+    /// much": an amount asked for that no field answers is not dropped silently).
+    pub fn require(&mut self, i: usize) {
+        if let Some(c) = self.content.get_mut(i) {
+            *c = true;
+        }
+    }
+
     /// Token `i` counts for coverage.
     pub fn is_content(&self, i: usize) -> bool {
         self.content.get(i).copied().unwrap_or(false)

@@ -131,7 +131,14 @@ impl<'a> Reader<'a> {
             _ => Vec::new(),
         };
         let ms = cover(&links, a.tokens.len());
-        let ledger = Ledger::new(&a.tokens);
+        let mut ledger = Ledger::new(&a.tokens);
+        // An amount, average or extreme asked for ("how much", "the average") must be placed,
+        // or named as not used.
+        for g in a.aggregates.iter().filter(|g| g.func != qa_question::cues::AggWord::Count) {
+            for i in (g.start..g.end).filter(|&i| !matches!(a.tokens[i].lower.as_str(), "how" | "of" | "in" | "the")) {
+                ledger.require(i);
+            }
+        }
         let used = vec![false; ms.len()];
         let plan = EsPlan { intent: Intent::Search, filters: Vec::new(), groups: Vec::new(), metric: None, more_metrics: Vec::new(), sort: None, size: None, source: Vec::new(), notes: Vec::new(), coverage: Default::default(), pairs: None };
         Reader { mapping: input.mapping, meta: input.meta, input, schema, linker, a, links, ms, used, ledger, penalties: Vec::new(), notes: Vec::new(), ignored: Vec::new(), plan, count: false, aggs_done: Vec::new(), top_n: None, last_compared: None, shown: Vec::new(), filter_spans: Vec::new(), text_hits }

@@ -533,6 +533,19 @@ impl Reader<'_> {
                 None => {
                     let (e, _) = self.phrase_from(p);
                     if e == p {
+                        // "How much did the false alarms cost?", "what did they cost us in
+                        // total?": the one measure named elsewhere in the question is summed.
+                        // (Not of one ranked record: "How much does the youngest dog weigh?")
+                        let asks_amount = op == "sum" && self.a.superlatives.is_empty() && (self.word(g.start) == "how" || (self.word(g.start) == "in" && g.target >= self.n().saturating_sub(1)));
+                        let measured: Vec<(usize, String)> = (0..self.ms.len()).filter(|&mi| !self.used[mi] && (self.ms[mi].end <= g.start || self.ms[mi].start >= g.end)).filter_map(|mi| self.fields_of(mi).into_iter().map(|(f, ..)| f).find(|f| ok(self, f)).map(|f| (mi, f))).collect();
+                        if let (true, [(mi, f)]) = (asks_amount, measured.as_slice()) {
+                            let f = f.clone();
+                            self.consume(*mi, format!("{op} of {f}"));
+                            found.push((op, Some(f), g.start, g.end));
+                        } else if let (false, [(_, f)]) = (self.a.superlatives.is_empty(), measured.as_slice()) {
+                            // Of the ranked record, the amount is its measure, shown.
+                            self.mark(g.start..g.end, format!("show {f}"));
+                        }
                         continue;
                     }
                     self.field_for(p, e, &format!("give the {op}"), ok)?

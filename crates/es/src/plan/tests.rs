@@ -365,3 +365,19 @@ fn an_event_said_as_a_state_tests_its_date_and_a_flag_before_the_noun_is_a_condi
     assert!(filters(&p).contains(&"signatureRequired is \"true\"".to_string()), "{:?}", p.filters);
     assert!(p.metric.is_none(), "{:?}", p.metric);
 }
+
+#[test]
+fn an_amount_asked_for_is_the_sum_of_the_measure_named_or_is_not_dropped() {
+    let a = Asked::new(parcels());
+    // "how much … weigh" and "… in total": the one measure the question names, summed.
+    let p = a.plan("How much did the fragile parcels weigh?");
+    assert_eq!(p.metric, Some(("sum".to_string(), "weight_kg".to_string())), "{:?}", p.coverage);
+    let p = a.plan("What did the fragile parcels weigh in total?");
+    assert_eq!(p.metric, Some(("sum".to_string(), "weight_kg".to_string())), "{:?}", p.coverage);
+    // Of one ranked record, the amount is that record's measure.
+    let p = a.plan("How much does the heaviest parcel weigh?");
+    assert!(p.metric.is_none() && p.size == Some(1), "{:?} {:?}", p.metric, p.size);
+    // No measure named: the amount asked for is not dropped, the question asks.
+    let amb = a.asks("How much did Ana Lima handle?");
+    assert!(amb.message.contains("much"), "{}", amb.message);
+}
