@@ -314,6 +314,14 @@ pub fn forms(name: &str, synonyms: &[String]) -> Vec<NameForm> {
             }
         }
     }
+    // "incident type" of `incidentCategory`: the classifier's words for a kind are one.
+    if let [noun, kind] = words.as_slice()
+        && matches!(kind.as_str(), "type" | "category" | "kind" | "class")
+    {
+        for alt in ["type", "category", "kind"].into_iter().filter(|k| k != kind) {
+            push(vec![noun.clone(), alt.to_string()], 0.9, FormKind::Synonym);
+        }
+    }
     for s in synonyms {
         let w = text::normalized_words(s);
         if !w.is_empty() {
@@ -374,6 +382,10 @@ mod tests {
         assert_eq!(classified_noun("vehicleCategory").as_deref(), Some("vehicle"));
         assert_eq!(classified_noun("type"), None);
         assert_eq!(classified_noun("energy_label"), None);
+        // Its words for a kind are one: "incident type" of `incidentCategory`.
+        let said = |name: &str, words: &[&str]| forms(name, &[]).iter().any(|f| f.words == words);
+        assert!(said("incidentCategory", &["incident", "type"]) && said("room_type", &["room", "category"]));
+        assert!(!said("energy_label", &["energy", "type"]));
     }
 
     #[test]
