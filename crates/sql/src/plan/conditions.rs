@@ -670,8 +670,11 @@ impl Reader<'_> {
         // (A flag's word — "inspections failed in 2025" of `passed` — dates nothing.)
         let flag_at = |i: usize| self.ms.iter().position(|m| m.start <= i && i < m.end).is_some_and(|mi| self.readings(mi).iter().any(|l| matches!(&l.target, Target::Field { collection, field } if self.kind(&ColRef::new(collection, field)) == FieldKind::Flag)));
         let verb_before = (1..=2).filter_map(|k| d.start.checked_sub(k)).filter(|&i| !flag_at(i)).map(|i| self.word(i).to_string()).find(|w| w.len() > 4 && (w.ends_with("ed") || qa_core::text::is_verb_form(w)) && !event(w));
+        // "invoiced in 2024" of invoices: a verb of the table's own name makes the row; it is
+        // no other event's verb.
+        let own_verb = |t: &str, w: &str| names::name_words(t).iter().any(|tw| tw.len() >= 4 && qa_core::text::word_family(tw) == qa_core::text::word_family(w));
         let other_verb = |c: &ColRef| {
-            let Some(v) = verb_before.as_ref().filter(|v| !RECORDING_VERBS.iter().any(|r| v.starts_with(r))) else { return false };
+            let Some(v) = verb_before.as_ref().filter(|v| !RECORDING_VERBS.iter().any(|r| v.starts_with(r)) && !own_verb(&c.table, v)) else { return false };
             let vf = qa_core::text::word_family(v);
             let words = names::name_words(&c.column);
             words.iter().any(|w| w.len() > 4 && (w.ends_with("ed") || qa_core::text::is_verb_form(w))) && !words.iter().any(|w| qa_core::text::word_family(w) == vf)
@@ -693,7 +696,7 @@ impl Reader<'_> {
             // (A verb of making a record — "logged", "sold", "picked" — dates the row's own date.)
             let verb_in_clause = (d.start.saturating_sub(6)..d.start).any(|i| {
                 let w = self.word(i);
-                !self.ledger.is_used(i) && !event(w) && w.len() > 4 && (w.ends_with("ed") || qa_core::text::is_verb_form(w)) && !RECORDING_VERBS.iter().any(|v| w.starts_with(v))
+                !self.ledger.is_used(i) && !event(w) && w.len() > 4 && (w.ends_with("ed") || qa_core::text::is_verb_form(w)) && !RECORDING_VERBS.iter().any(|v| w.starts_with(v)) && !own_verb(&t, w)
             });
             if cols.len() > 1 && !verb_in_clause && cols.iter().filter(|c| always(c)).count() == 1 {
                 cols.retain(|c| always(c));

@@ -425,3 +425,29 @@ fn an_event_said_as_a_state_tests_its_optional_date() {
     let s = sql(&ctx, "How many boat repairs were completed in 2025?");
     assert!(s.contains("boat_repairs.completed_on >= '2025-01-01'") && !s.contains("IS NOT NULL"), "{s}");
 }
+
+#[test]
+fn a_verb_of_the_tables_own_name_dates_the_row_not_another_event() {
+    // Invoices with an issue date every row has and a payment date some have: "invoiced in
+    // 2024" is when the invoice was made.
+    let t = |name: &str, pk: &str, columns: Vec<ColumnInfo>, fks: Vec<ForeignKey>| table(name, pk, columns, fks, 60);
+    let ctx = SchemaContext::build(
+        DbSchema {
+            dialect: None,
+            tables: vec![t(
+                "invoices",
+                "invoice_id",
+                vec![
+                    col("invoice_id", "integer", &[]),
+                    col("issued_on", "text", &["2024-02-01", "2025-03-04"]),
+                    col("amount_eur", "numeric(10,2)", &[]),
+                    ColumnInfo { nullable: true, ..col("paid_on", "text", &["2024-03-01", "2025-04-02"]) },
+                ],
+                vec![],
+            )],
+        },
+        None,
+    );
+    let s = sql(&ctx, "What was the total amount invoiced in 2024?");
+    assert!(s.contains("invoices.issued_on >= '2024-01-01'"), "{s}");
+}
