@@ -156,7 +156,7 @@ impl Reader<'_> {
 
     /// "Which artists have other details on file?", "customers with a phone number": rows
     /// listed because an optional text column is filled show what it holds; rows chosen by a
-    /// comparison show the measure compared.
+    /// comparison or a date show the measure compared or the date.
     fn what_chose_the_rows_is_shown(&mut self) {
         if self.q.aggregates() || !self.q.group_by.is_empty() || self.q.distinct || self.q.select.is_empty() {
             return;
@@ -170,6 +170,10 @@ impl Reader<'_> {
             .filter_map(|f| match f {
                 Cond::Null { col, is_null: false } => Some(col.clone()).filter(|c| self.schema.field(&c.table, &c.column).is_some_and(|f| f.kind.is_textual())),
                 Cond::Cmp { col, value: Lit::Num(_), .. } | Cond::Between { col, .. } => Some(col.clone()).filter(|c| self.kind(c).is_numeric()),
+                // "Which instruments were commissioned in 2024?": the date that chose each row.
+                // (Not past a list of what to show: "the tool code and length of every tool
+                // bought in 2024" shows those.)
+                Cond::Dates { col, .. } | Cond::Month { col, .. } if self.a.projection.is_none() => Some(col.clone()),
                 _ => None,
             })
             .filter(|c| c.table.eq_ignore_ascii_case(&self.q.table) && self.schema.field(&c.table, &c.column).is_some_and(|f| f.key == qa_question::KeyRole::None))

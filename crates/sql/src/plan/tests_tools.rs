@@ -451,3 +451,10 @@ fn a_verb_of_the_tables_own_name_dates_the_row_not_another_event() {
     let s = sql(&ctx, "What was the total amount invoiced in 2024?");
     assert!(s.contains("invoices.issued_on >= '2024-01-01'"), "{s}");
 }
+
+#[test]
+fn rows_chosen_by_a_date_show_it() {
+    let ctx = hire_shop();
+    let s = sql(&ctx, "Which members joined in 2025?");
+    assert!(s.starts_with("SELECT members.first_name, members.last_name, members.member_id, members.joined_on FROM members"), "{s}");
+}
