@@ -324,9 +324,17 @@ impl<'a> Reader<'a> {
             return vec![c(&n.name)];
         }
         // A name column of the table's own ("site_name", "series_name" of its entity).
-        let own = t.columns.iter().filter(|x| named(&x.name) && self.kind(&c(&x.name)).is_textual()).max_by_key(|x| x.name.to_ascii_lowercase().starts_with(&singular));
-        if let Some(n) = own {
+        let names: Vec<&crate::ColumnInfo> = t.columns.iter().filter(|x| named(&x.name) && self.kind(&c(&x.name)).is_textual()).collect();
+        if let Some(n) = names.iter().find(|x| x.name.to_ascii_lowercase().starts_with(&singular)) {
             return vec![c(&n.name)];
+        }
+        // Two names and none the table's own (`common_name`, `scientific_name` of species):
+        // no word says which one people know the rows by, so both.
+        match names.as_slice() {
+            [one] => return vec![c(&one.name)],
+            [a, b] => return vec![c(&a.name), c(&b.name)],
+            [.., last] => return vec![c(&last.name)],
+            [] => {}
         }
         // A table that refines another: that one's name.
         for fk in &t.foreign_keys {

@@ -458,3 +458,21 @@ fn rows_chosen_by_a_date_show_it() {
     let s = sql(&ctx, "Which members joined in 2025?");
     assert!(s.starts_with("SELECT members.first_name, members.last_name, members.member_id, members.joined_on FROM members"), "{s}");
 }
+
+#[test]
+fn two_names_and_neither_the_tables_own_are_both_shown() {
+    let t = |name: &str, pk: &str, columns: Vec<ColumnInfo>| table(name, pk, columns, vec![], 60);
+    let ctx = SchemaContext::build(
+        DbSchema {
+            dialect: None,
+            tables: vec![t(
+                "species",
+                "species_id",
+                vec![col("species_id", "integer", &[]), col("common_name", "text", &[]), col("scientific_name", "text", &[]), col("is_invasive", "integer", &["0", "1"])],
+            )],
+        },
+        None,
+    );
+    let s = sql(&ctx, "Which species are invasive?");
+    assert!(s.starts_with("SELECT species.common_name, species.scientific_name"), "{s}");
+}
