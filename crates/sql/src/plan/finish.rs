@@ -7,7 +7,7 @@ use qa_question::cues::Op;
 use qa_question::link::{How, Target};
 
 use super::super::schema::JoinStep;
-use super::ir::{multiplies, tests_column, ColRef, Cond, Expr, Lit, Query};
+use super::ir::{multiplies, tests_column, AggFunc, ColRef, Cond, Expr, Lit, Query};
 use super::sql_coverage::role_table;
 use super::read::Reader;
 use super::{clarifying_text, PlanOutcome, AMBIGUITY_THRESHOLD};
@@ -71,6 +71,7 @@ impl Reader<'_> {
         self.time_order_said();
         self.first_or_last_by_verb();
         self.rows_named_in_the_list_are_shown();
+        self.amount_of_a_named_row();
         self.what_chose_the_rows_is_shown();
         self.root_nothing_reads();
         let mut fixes = Vec::new();
@@ -154,6 +155,26 @@ impl Reader<'_> {
         PlanOutcome { intent, plan: Some(self.q), confidence, coverage, fixes, ambiguity, clarifying_question }
     }
 
+    /// "How much does a Black Forest cake cost?": "how much" of one row named by its label is
+    /// that row's amount, shown with its name — not a sum over the rows that share the name.
+    fn amount_of_a_named_row(&mut self) {
+        let [Expr::Agg { func: AggFunc::Sum, col: Some(measure) }] = self.q.select.as_slice() else { return };
+        // (Not when a total is asked for: "how much … in total".)
+        let total = (0..self.n()).any(|i| matches!(self.word(i), "total" | "altogether" | "combined" | "overall" | "sum"));
+        if total || !self.q.group_by.is_empty() || !self.q.having.is_empty() || !self.a.aggregates.iter().any(|g| self.word(g.start) == "how" && self.word(g.start + 1) == "much") {
+            return;
+        }
+        let label = self.label(&measure.table);
+        let named = !self.q.filters.is_empty()
+            && self.q.filters.iter().all(|f| matches!(f, Cond::In { col, values, negated: false } if values.len() == 1 && label.contains(col) && self.is_name_column(col)));
+        if !named {
+            return;
+        }
+        let measure = measure.clone();
+        self.q.select = label.into_iter().map(Expr::col).chain(std::iter::once(Expr::col(measure.clone()))).collect();
+        self.notes.push(format!("\"how much\" of one named row: its {measure}, not a sum"));
+    }
+
     /// "Which artists have other details on file?", "customers with a phone number": rows
     /// listed because an optional text column is filled show what it holds; rows chosen by a
     /// comparison or a date show the measure compared or the date.
@@ -174,6 +195,9 @@ impl Reader<'_> {
                 // (Not past a list of what to show: "the tool code and length of every tool
                 // bought in 2024" shows those.)
                 Cond::Dates { col, .. } | Cond::Month { col, .. } if self.a.projection.is_none() => Some(col.clone()),
+                // "What is Tine Verbeke's hourly wage?": the row is shown with the name or code
+                // it was looked up by.
+                Cond::In { col, values, negated: false } if values.len() == 1 && self.is_name_column(col) && (self.label(&col.table).contains(col) || self.is_code_column(col)) => Some(col.clone()),
                 _ => None,
             })
             .filter(|c| c.table.eq_ignore_ascii_case(&self.q.table) && self.schema.field(&c.table, &c.column).is_some_and(|f| f.key == qa_question::KeyRole::None))

@@ -350,7 +350,32 @@ impl<'a> Reader<'a> {
         if let Some(x) = t.columns.iter().find(|x| self.kind(&c(&x.name)) == qa_question::FieldKind::Keyword && !t.primary_key.contains(&x.name) && !x.name.to_ascii_lowercase().ends_with("_id")) {
             return vec![c(&x.name)];
         }
+        // "Which faults were escalated?": rows without a name by the reference they carry
+        // (`ticket_no`), not their key.
+        if let Some(x) = t.columns.iter().find(|x| !t.primary_key.contains(&x.name) && self.is_code_column(&c(&x.name))) {
+            return vec![c(&x.name)];
+        }
         self.pk(table).into_iter().collect()
+    }
+
+    /// A text column that holds a reference people know rows by (`ticket_no`, `case_number`,
+    /// `plot_code`).
+    /// (One per row, or too many to sample: `country_code` names no row.)
+    pub fn is_code_column(&self, c: &ColRef) -> bool {
+        let Some(t) = self.ctx.table(&c.table) else { return false };
+        let Some(info) = t.column(&c.column) else { return false };
+        let per_row = match (info.distinct, t.row_count) {
+            (None, _) => true,
+            (Some(d), Some(n)) => n > 0 && d as f64 >= 0.9 * n as f64,
+            (Some(_), None) => false,
+        };
+        per_row && self.kind(c).is_textual() && qa_question::names::name_words(&c.column).last().is_some_and(|w| matches!(w.as_str(), "no" | "nr" | "number" | "code" | "ref" | "reference"))
+    }
+
+    /// A column people name rows by: a name or title (`name`, `full_name`, `first_name`,
+    /// `title`), or a reference (`is_code_column`).
+    pub fn is_name_column(&self, c: &ColRef) -> bool {
+        self.kind(c).is_textual() && (self.is_code_column(c) || qa_question::names::name_words(&c.column).last().is_some_and(|w| matches!(w.as_str(), "name" | "title" | "surname" | "fname" | "lname")))
     }
 
     /// "List the branches we have in Spain": rows picked by their country are told apart by

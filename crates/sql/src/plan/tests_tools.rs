@@ -99,10 +99,11 @@ fn a_table_named_like_a_stored_value_is_the_table() {
 fn a_year_inside_a_code_is_part_of_the_code() {
     let ctx = hire_shop();
     let s = sql(&ctx, "When was tool T-2024-031 bought?");
-    assert_eq!(s, "SELECT tools.bought_on FROM tools WHERE tools.tool_code = 'T-2024-031' ORDER BY tools.tool_id ASC LIMIT 200");
+    // (Shown with the code it was looked up by.)
+    assert_eq!(s, "SELECT tools.bought_on, tools.tool_code FROM tools WHERE tools.tool_code = 'T-2024-031' ORDER BY tools.tool_id ASC LIMIT 200");
     // Each "when" asks for the date its verb names.
     let s = sql(&ctx, "When was tool T-2024-031 bought, and when was it serviced?");
-    assert!(s.starts_with("SELECT tools.bought_on, tools.serviced_on FROM tools"), "{s}");
+    assert!(s.starts_with("SELECT tools.bought_on, tools.serviced_on, tools.tool_code FROM tools"), "{s}");
 }
 
 #[test]
@@ -475,4 +476,19 @@ fn two_names_and_neither_the_tables_own_are_both_shown() {
     );
     let s = sql(&ctx, "Which species are invasive?");
     assert!(s.starts_with("SELECT species.common_name, species.scientific_name"), "{s}");
+}
+
+#[test]
+fn how_much_of_one_named_row_is_its_amount_shown_with_its_name() {
+    let t = |name: &str, pk: &str, columns: Vec<ColumnInfo>| table(name, pk, columns, vec![], 60);
+    let ctx = SchemaContext::build(
+        DbSchema { dialect: None, tables: vec![t("products", "product_id", vec![col("product_id", "integer", &[]), col("name", "text", &["Croissant", "Baguette"]), col("price_eur", "numeric(6,2)", &[])])] },
+        None,
+    );
+    // Not a sum over the products that share the name: each one's price, by name.
+    let s = sql(&ctx, "How much does a Croissant cost?");
+    assert!(s.starts_with("SELECT products.\"name\", products.price_eur FROM products WHERE products.\"name\" = 'Croissant'"), "{s}");
+    // A total asked for stays a sum.
+    let s = sql(&ctx, "How much does a Croissant cost in total?");
+    assert!(s.contains("SUM(products.price_eur)"), "{s}");
 }
