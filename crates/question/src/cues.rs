@@ -87,6 +87,14 @@ pub const MEASURES: &[(&[&str], &[&str], bool)] = &[
     (&["rare", "uncommon"], &[], false),
 ];
 
+/// "the slowest response" of `response_time_min`: a speed adjective said of a duration
+/// points the other way (slow is more time), so the ranking flips.
+pub fn speed_of_a_duration(adjective_base: &str, field: &str) -> bool {
+    let duration = crate::numbers::field_unit(field).is_some_and(|u| u.dimension == crate::numbers::Dimension::Time)
+        || crate::names::name_words(field).iter().any(|w| matches!(w.as_str(), "time" | "duration" | "delay" | "wait" | "minutes" | "hours" | "seconds"));
+    matches!(adjective_base, "fast" | "slow") && duration
+}
+
 /// The measure of an adjective (any form): `(base, nouns, up)`.
 pub fn measure_of(word: &str) -> Option<(&'static str, &'static [&'static str], bool)> {
     MEASURES.iter().find(|(forms, ..)| forms.contains(&word)).map(|(forms, nouns, up)| (forms[0], *nouns, *up))
@@ -802,6 +810,14 @@ mod tests {
         assert_eq!(counts("the largest number of students"), 1);
         assert_eq!(counts("Find number of pets owned by students"), 1);
         assert_eq!(counts("What is the number of cars?"), 1);
+    }
+
+    #[test]
+    fn a_speed_said_of_a_duration_flips() {
+        assert!(speed_of_a_duration("slow", "response_time_min"));
+        assert!(speed_of_a_duration("fast", "durationHours"));
+        assert!(!speed_of_a_duration("slow", "max_speed_kmh"));
+        assert!(!speed_of_a_duration("long", "response_time_min"));
     }
 
     #[test]

@@ -573,6 +573,13 @@ impl Reader<'_> {
         Ok(())
     }
 
+    /// The ranking's direction on `field`: a speed said of a duration flips it ("the slowest
+    /// response" is the most minutes).
+    fn desc_for(&self, s: &qa_question::cues::Superlative, field: &str) -> bool {
+        let flip = s.adjective.as_deref().is_some_and(|a| qa_question::cues::speed_of_a_duration(a, field));
+        s.desc != flip
+    }
+
     /// "Which X" / "what X" at a sentence's start where X is an unused field mention (not the
     /// index's own name): `(position of "which", mention)`, in question order.
     fn which_field_mentions(&self) -> Vec<(usize, usize)> {
@@ -812,10 +819,15 @@ impl Reader<'_> {
                     match measure.take() {
                         Some((f, mi)) if self.plan.metric.is_none() => {
                             self.consume(mi, format!("sum of {f}"));
+                            let desc = self.desc_for(&s, &f);
                             self.plan.metric = Some(("sum".into(), f));
-                            self.set_order(if s.desc { BucketOrder::MetricDesc } else { BucketOrder::MetricAsc }, n.unwrap_or(1));
+                            self.set_order(if desc { BucketOrder::MetricDesc } else { BucketOrder::MetricAsc }, n.unwrap_or(1));
                         }
-                        _ if self.plan.metric.is_some() => self.set_order(if s.desc { BucketOrder::MetricDesc } else { BucketOrder::MetricAsc }, n.unwrap_or(1)),
+                        _ if self.plan.metric.is_some() => {
+                            let f = self.plan.metric.as_ref().map(|m| m.1.clone()).unwrap_or_default();
+                            let desc = self.desc_for(&s, &f);
+                            self.set_order(if desc { BucketOrder::MetricDesc } else { BucketOrder::MetricAsc }, n.unwrap_or(1))
+                        }
                         _ => self.set_order(if s.desc { BucketOrder::CountDesc } else { BucketOrder::CountAsc }, n.unwrap_or(1)),
                     }
                     self.mark(s.start..s.end, role("top groups"));
@@ -867,7 +879,8 @@ impl Reader<'_> {
                 }
                 if let Some(f) = self.measure_of(mi) {
                     self.consume(mi, format!("sort by {f}"));
-                    self.plan.sort = Some((f, s.desc));
+                    let desc = self.desc_for(&s, &f);
+                    self.plan.sort = Some((f, desc));
                     self.plan.size = Some(n.unwrap_or(1));
                     self.mark(s.start..s.end, role("sorted"));
                 }
@@ -877,7 +890,9 @@ impl Reader<'_> {
             // "the lowest average score": the groups by their metric.
             if self.plan.metric.is_some() && self.a.aggregates.iter().any(|g| (g.start == s.end || g.start == s.end + 1) && self.aggs_done.contains(&g.start)) {
                 if !self.plan.groups.is_empty() {
-                    self.set_order(if s.desc { BucketOrder::MetricDesc } else { BucketOrder::MetricAsc }, n.unwrap_or(1));
+                    let f = self.plan.metric.as_ref().map(|m| m.1.clone()).unwrap_or_default();
+                    let desc = self.desc_for(&s, &f);
+                    self.set_order(if desc { BucketOrder::MetricDesc } else { BucketOrder::MetricAsc }, n.unwrap_or(1));
                 }
                 self.mark(s.start..s.end, role("by the metric"));
                 continue;
@@ -931,7 +946,7 @@ impl Reader<'_> {
                 self.consume(mi, format!("ranked by {field}"));
             }
             let is_date = self.kind(&field) == FieldKind::Date || self.year_fields().contains(&field);
-            let desc = if is_date && matches!(adj.as_str(), "old" | "young") { !s.desc } else { s.desc };
+            let desc = if is_date && matches!(adj.as_str(), "old" | "young") { !s.desc } else { self.desc_for(&s, &field) };
             let op = if desc { "max" } else { "min" };
             if !self.plan.groups.is_empty() {
                 if self.plan.metric.is_none() {

@@ -381,3 +381,14 @@ fn an_amount_asked_for_is_the_sum_of_the_measure_named_or_is_not_dropped() {
     let amb = a.asks("How much did Ana Lima handle?");
     assert!(amb.message.contains("much"), "{}", amb.message);
 }
+
+#[test]
+fn a_speed_said_of_a_duration_ranks_the_other_way() {
+    // A ride index with a duration: "the slowest" is the most minutes.
+    let mapping = Mapping::from_es_json("rides", &json!({"properties": {"route": {"type": "keyword"}, "wait_time_min": {"type": "double"}}})).unwrap();
+    let mut meta = Metadata::default();
+    meta.values.insert("route".into(), vec![("north".into(), 10), ("south".into(), 8)]);
+    let a = Asked::new((mapping, meta));
+    let b = a.body("Which route has the slowest average wait time?");
+    assert_eq!(b["aggs"]["group"]["terms"]["order"], json!({"metric": "desc"}), "{b}");
+}

@@ -1,7 +1,8 @@
 //! Ordering: "sorted by X [descending]", "in alphabetical order", "cheapest first", "ordered by
-//! the number of X", and the date a date adjective ("newest", "earliest") ranks.
+//! the number of X", the date a date adjective ("newest", "earliest") ranks, whether a
+//! superlative ranks rows, and its direction on a column.
 
-use qa_question::cues::{measure_of, AggWord};
+use qa_question::cues::{measure_of, AggWord, Superlative};
 use qa_question::FieldKind;
 
 use super::ir::{ColRef, Expr};
@@ -105,5 +106,39 @@ impl Reader<'_> {
             }
             self.q.order_by.push((x, desc));
         }
+    }
+
+    /// The ranking word at `pos` picks rows ("the stadium with the highest capacity", "the name
+    /// of the youngest singer", "the 3 largest") rather than asking for the value ("what is the
+    /// highest capacity", "the average, minimum and maximum age", "the largest population per
+    /// continent").
+    pub(super) fn ranks_rows(&self, pos: usize, n: Option<usize>) -> bool {
+        if n.is_some() {
+            return true;
+        }
+        let mut p = pos;
+        while p > 0 && matches!(self.word(p - 1), "the" | "a" | "an") {
+            p -= 1;
+        }
+        let prev = if p > 0 { self.word(p - 1) } else { "" };
+        if matches!(prev, "with" | "has" | "have" | "had" | "having" | "whose" | "of" | "by" | "for" | "that" | "which" | "who") {
+            return true;
+        }
+        // "the youngest teacher": a table named right after the word.
+        if self.ms.iter().enumerate().any(|(mi, m)| (m.start == pos + 1 || m.start == pos + 2 && self.word(pos + 1) == "of") && self.names_table(mi)) {
+            return true;
+        }
+        if self.a.groupings.iter().any(|g| self.ranked_by(g.end - 1).is_none()) {
+            return false;
+        }
+        let which = self.a.sentences.iter().any(|&(s, _)| matches!(self.word(s), "which" | "who"));
+        which && self.entity_mentions.iter().any(|&mi| self.ms[mi].start < pos)
+    }
+
+    /// The ranking's direction on `col`: a speed said of a duration flips it ("the slowest
+    /// response" is the most minutes).
+    pub(super) fn desc_on(s: &Superlative, col: Option<&ColRef>) -> bool {
+        let flip = s.adjective.as_deref().zip(col).is_some_and(|(a, c)| qa_question::cues::speed_of_a_duration(a, &c.column));
+        s.desc != flip
     }
 }

@@ -660,33 +660,6 @@ impl Reader<'_> {
         (asks_value && named_avg && self.is_measure(&c) && self.a.sentences.len() == 1).then_some((c, mi))
     }
 
-    /// The ranking word at `pos` picks rows ("the stadium with the highest capacity", "the name
-    /// of the youngest singer", "the 3 largest") rather than asking for the value ("what is the
-    /// highest capacity", "the average, minimum and maximum age", "the largest population per
-    /// continent").
-    fn ranks_rows(&self, pos: usize, n: Option<usize>) -> bool {
-        if n.is_some() {
-            return true;
-        }
-        let mut p = pos;
-        while p > 0 && matches!(self.word(p - 1), "the" | "a" | "an") {
-            p -= 1;
-        }
-        let prev = if p > 0 { self.word(p - 1) } else { "" };
-        if matches!(prev, "with" | "has" | "have" | "had" | "having" | "whose" | "of" | "by" | "for" | "that" | "which" | "who") {
-            return true;
-        }
-        // "the youngest teacher": a table named right after the word.
-        if self.ms.iter().enumerate().any(|(mi, m)| (m.start == pos + 1 || m.start == pos + 2 && self.word(pos + 1) == "of") && self.names_table(mi)) {
-            return true;
-        }
-        if self.a.groupings.iter().any(|g| self.ranked_by(g.end - 1).is_none()) {
-            return false;
-        }
-        let which = self.a.sentences.iter().any(|&(s, _)| matches!(self.word(s), "which" | "who"));
-        which && self.entity_mentions.iter().any(|&mi| self.ms[mi].start < pos)
-    }
-
     /// Place a ranking: a measure column ordered (or aggregated when the value itself is
     /// asked for), a count or sum per group, or the mode of a column. Returns the measure.
     fn superlative(&mut self, s: &Superlative, keys: &mut Vec<Key>, aggs: &[(AggFunc, Option<ColRef>, usize, usize)], shown: &[(Shown, usize, usize)], which_col: bool) -> Option<Expr> {
@@ -751,8 +724,9 @@ impl Reader<'_> {
                 if let Some(c) = &col {
                     self.q.table = c.table.clone();
                 }
+                let desc = Self::desc_on(s, col.as_ref());
                 let x = Expr::Agg { func: f, col };
-                self.q.order_by.push((x.clone(), s.desc));
+                self.q.order_by.push((x.clone(), desc));
                 self.q.limit = Some(n);
                 self.group_entity(keys, which_col);
                 return Some(x);
@@ -773,7 +747,7 @@ impl Reader<'_> {
             let col = col?;
             let is_date = self.kind(&col) == FieldKind::Date || col.column.to_ascii_lowercase().contains("year");
             // "old" on a date means early.
-            let desc = if is_date && matches!(adj.as_str(), "old" | "young") { !s.desc } else { s.desc };
+            let desc = if is_date && matches!(adj.as_str(), "old" | "young") { !s.desc } else { Self::desc_on(s, Some(&col)) };
             self.reach.push(col.table.clone());
             // The value itself is asked for: MAX / MIN.
             let value_asked = s.n.is_none() && !self.ranks_rows(s.end - 1, None) && shown.iter().all(|(x, _, _)| matches!(x, Shown::Col(c) if *c == col));
@@ -881,7 +855,7 @@ impl Reader<'_> {
                     self.consume(mi, format!("order by {c}"));
                 }
                 self.mark(s.start..s.end, format!("order by {c} limit {n}"));
-                self.q.order_by.push((Expr::col(c.clone()), s.desc));
+                self.q.order_by.push((Expr::col(c.clone()), Self::desc_on(s, Some(&c))));
                 self.q.limit = Some(n);
                 return Some(Expr::col(c));
             }
@@ -898,7 +872,7 @@ impl Reader<'_> {
             }
         };
         self.mark(s.start..s.end, format!("order by COUNT desc limit {n}"));
-        self.q.order_by.push((x.clone(), s.desc));
+        self.q.order_by.push((x.clone(), Self::desc_on(s, x.column())));
         self.q.limit = Some(n);
         self.group_entity(keys, which_col);
         Some(x)
