@@ -264,8 +264,14 @@ impl SchemaContext {
             }
         }
         // Keys the question names first, then plain keys (`guest_id` before
-        // `referred_by_guest_id`): the search takes the first edge between two tables.
-        edges.sort_by_cached_key(|e| (!self.step_named(e), !is_plain_key(e)));
+        // `referred_by_guest_id`), then the key declared first in its table (`pi_id` before
+        // `reviewer_id`: the main role comes first; SQLite lists its keys last first): the
+        // search takes the first edge between two tables.
+        let position = |e: &JoinStep| {
+            let (t, c) = if self.db.table(&e.from_table).is_some_and(|t| t.foreign_keys.iter().any(|fk| fk.columns.first().is_some_and(|x| x.eq_ignore_ascii_case(&e.from_column)))) { (&e.from_table, &e.from_column) } else { (&e.to_table, &e.to_column) };
+            self.db.table(t).and_then(|t| t.columns.iter().position(|x| x.name.eq_ignore_ascii_case(c))).unwrap_or(usize::MAX)
+        };
+        edges.sort_by_cached_key(|e| (!self.step_named(e), !is_plain_key(e), position(e)));
         edges
     }
 

@@ -598,6 +598,15 @@ impl Reader<'_> {
         let edges = self.ctx.fk_steps();
         let mut best = shortest.clone();
         let ends: Vec<String> = qa_question::names::name_words(from).into_iter().chain(qa_question::names::name_words(to)).collect();
+        // Where a row goes from and to, as words of keys (as for one step above).
+        let said = |ws: &[&str]| self.a.tokens.iter().any(|t| ws.contains(&t.lower.as_str()));
+        let mut trip: Vec<String> = Vec::new();
+        if said(&["from", "departing", "leaving", "departs", "depart", "origin"]) {
+            trip.extend(["source", "origin", "departure", "from", "start"].map(str::to_string));
+        }
+        if said(&["to", "into", "arriving", "arrive", "arrives", "destination", "reaching"]) {
+            trip.extend(["dest", "destination", "arrival", "to", "end"].map(str::to_string));
+        }
         // Tables the question names, then no step that fans out (a path that fans out and comes
         // back changes the meaning), then a link table named after both ends.
         let score = |p: &[JoinStep]| {
@@ -608,12 +617,13 @@ impl Reader<'_> {
                 w.len() >= 2 && w.iter().all(|x| ends.contains(x))
             }).count() as i64;
             // A key the question's words name ("leaving" → `origin_port_id`, "home" →
-            // `home_port_id`).
-            let keyed = p.iter().filter(|s| self.ctx.step_named(s)).count() as i64;
+            // `home_port_id`, "flights to" → `DestAirport`).
+            let keyed = p.iter().filter(|s| self.ctx.step_named(s) || crate::schema::step_key_families(s).iter().any(|f| trip.contains(f))).count() as i64;
             hits * 100 + keyed * 50 - fans * 10 + link
         };
         let mut stack: Vec<(String, Vec<JoinStep>)> = vec![(from.to_string(), Vec::new())];
         let mut ties = 0usize;
+        let mut role_ties = 0usize;
         let mut best_score = score(&best);
         while let Some((at, p)) = stack.pop() {
             if at.eq_ignore_ascii_case(to) {
@@ -628,6 +638,10 @@ impl Reader<'_> {
                         ties = 0;
                     } else if sc == best_score && p != best {
                         ties += 1;
+                        // The same tables by other keys: two roles ("pi_id", "reviewer_id").
+                        if p.len() == best.len() && p.iter().zip(best.iter()).all(|(a, b)| a.to_table.eq_ignore_ascii_case(&b.to_table)) {
+                            role_ties += 1;
+                        }
                     }
                 }
                 continue;
@@ -645,7 +659,11 @@ impl Reader<'_> {
             }
         }
         // Two equally good ways through different tables: which rows relate is a guess.
-        if ties > 0 && best.len() > 1 {
+        // The same tables by two keys of one table to another (a principal investigator and a
+        // reviewer) with no word for either: which role relates the rows is a guess, asked.
+        if role_ties > 0 && best.len() > 1 {
+            self.penalties.push((format!("{from} and {to} are related through two roles of one table, and no word says which"), 0.7));
+        } else if ties > 0 && best.len() > 1 {
             self.penalties.push((format!("{from} and {to} are related through more than one path"), 0.85));
         }
         Some(best)

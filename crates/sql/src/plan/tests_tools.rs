@@ -492,3 +492,35 @@ fn how_much_of_one_named_row_is_its_amount_shown_with_its_name() {
     let s = sql(&ctx, "How much does a Croissant cost in total?");
     assert!(s.contains("SUM(products.price_eur)"), "{s}");
 }
+
+#[test]
+fn two_roles_of_one_table_on_the_way_and_no_word_for_either_ask() {
+    let t = |name: &str, pk: &str, columns: Vec<ColumnInfo>, fks: Vec<ForeignKey>| table(name, pk, columns, fks, 60);
+    let ctx = SchemaContext::build(
+        DbSchema {
+            dialect: None,
+            tables: vec![
+                t("faculties", "faculty_id", vec![col("faculty_id", "integer", &[]), col("name", "text", &["Law", "Science"])], vec![]),
+                t(
+                    "researchers",
+                    "researcher_id",
+                    vec![col("researcher_id", "integer", &[]), col("first_name", "text", &[]), col("last_name", "text", &[]), col("faculty_id", "integer", &[])],
+                    vec![fk("faculty_id", "faculties", "faculty_id")],
+                ),
+                t(
+                    "applications",
+                    "application_id",
+                    vec![col("application_id", "integer", &[]), col("pi_id", "integer", &[]), col("reviewer_id", "integer", &[]), col("requested_eur", "numeric(10,2)", &[])],
+                    vec![fk("pi_id", "researchers", "researcher_id"), fk("reviewer_id", "researchers", "researcher_id")],
+                ),
+            ],
+        },
+        None,
+    );
+    // The applications of a faculty: through their principal investigator or their reviewer?
+    let o = asks(&ctx, "How much money did each faculty request in applications?");
+    assert!(o.coverage.penalties.iter().any(|(p, _)| p.contains("two roles")), "{:?}", o.coverage);
+    // A word for the role settles it.
+    let s = sql(&ctx, "How much money did each faculty request in applications, by reviewer?");
+    assert!(s.contains("applications.reviewer_id = researchers.researcher_id"), "{s}");
+}
