@@ -549,7 +549,12 @@ impl<'a> Linker<'a> {
     }
 
     fn make(&self, start: usize, end: usize, e: &Entry, span: &[Token]) -> Link {
-        Link { start, end, target: e.target.clone(), score: e.weight * how_weight(e.how), how: e.how, words: span.iter().map(|x| x.lower.clone()).collect(), negated: e.negated }
+        // A stored value said exactly as stored ("Wouters" of a last name 'Wouters') beats one
+        // reached through a plural's singular (the first name 'Wouter').
+        let surface = span.iter().map(|x| x.lower.as_str()).collect::<Vec<_>>().join(" ");
+        let inexact = e.how == How::Value && matches!(&e.target, Target::Value { values, .. } if !values.iter().any(|v| v.to_lowercase() == surface));
+        let score = e.weight * how_weight(e.how) * if inexact { 0.98 } else { 1.0 };
+        Link { start, end, target: e.target.clone(), score, how: e.how, words: span.iter().map(|x| x.lower.clone()).collect(), negated: e.negated }
     }
 
     /// Literals (names, codes, quoted text) that no value link covers: ask the source.

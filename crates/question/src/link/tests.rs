@@ -166,3 +166,19 @@ fn a_capitalised_value_is_misspelt_only_capitalised() {
     assert!(b.iter().any(|(_, t)| t.contains("'Strand'")), "{b:?}");
 }
 
+
+#[test]
+fn a_value_said_as_stored_beats_the_singular_of_another() {
+    let s = SourceSchema {
+        collections: vec![Collection::new(
+            "staff",
+            vec![Field::new("first_name", FieldKind::Keyword).with_values(&["Bram", "Wouter"]), Field::new("last_name", FieldKind::Keyword).with_values(&["Wouters", "Yilmaz"])],
+        )],
+        relations: vec![],
+        aliases: vec![],
+    };
+    let a = analyse("What is Bram Wouters's hourly rate?", chrono::NaiveDate::from_ymd_opt(2026, 11, 26).unwrap());
+    let links = Linker::new(&s).link(&a, None);
+    let labels: Vec<String> = cover(&links, a.tokens.len()).into_iter().map(|m| m.best().target.label()).collect();
+    assert!(labels.contains(&"staff.last_name = 'Wouters'".to_string()), "{labels:?}");
+}
