@@ -524,3 +524,24 @@ fn two_roles_of_one_table_on_the_way_and_no_word_for_either_ask() {
     let s = sql(&ctx, "How much money did each faculty request in applications, by reviewer?");
     assert!(s.contains("applications.reviewer_id = researchers.researcher_id"), "{s}");
 }
+
+#[test]
+fn a_participle_with_a_date_after_it_dates_the_event_not_a_status() {
+    let t = |name: &str, pk: &str, columns: Vec<ColumnInfo>| table(name, pk, columns, vec![], 60);
+    let ctx = SchemaContext::build(
+        DbSchema {
+            dialect: None,
+            tables: vec![t(
+                "applications",
+                "application_id",
+                vec![col("application_id", "integer", &[]), col("reference", "text", &[]), col("status", "text", &["submitted", "withdrawn", "funded"]), col("submitted_on", "text", &["2025-03-02", "2024-11-20"])],
+            )],
+        },
+        None,
+    );
+    let s = sql(&ctx, "Give the reference of every application submitted in March 2025.");
+    assert!(s.contains("applications.submitted_on >= '2025-03-01'") && !s.contains("status"), "{s}");
+    // Without a date, the participle is the status.
+    let s = sql(&ctx, "How many applications are withdrawn?");
+    assert!(s.contains("applications.status = 'withdrawn'"), "{s}");
+}

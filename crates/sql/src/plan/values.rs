@@ -42,7 +42,11 @@ impl Reader<'_> {
             let participle = self.ms[mi].end == self.ms[mi].start + 1 && self.word(self.ms[mi].start).ends_with("ed");
             let named: Vec<String> = (0..self.ms.len()).filter(|&j| self.names_table(j)).filter_map(|j| self.table(j)).collect();
             let date_here = self.readings(mi).iter().any(|l| matches!(&l.target, Target::Field { collection, field } if ctx.iter().chain(named.iter()).any(|t| t.eq_ignore_ascii_case(collection)) && self.kind(&ColRef::new(collection, field)) == FieldKind::Date));
-            if participle && date_here && !value_here {
+            // ("submitted in March 2025" where a status holds 'submitted': a participle with a
+            // date after it dates the event, the status is not asked.)
+            let words: Vec<&str> = (0..self.n()).map(|i| self.word(i)).collect();
+            let dated = qa_question::states::dated_after(&words, self.ms[mi].start) && self.a.dates.iter().any(|d| d.start > self.ms[mi].start && d.start <= self.ms[mi].start + 3);
+            if participle && date_here && (!value_here || dated) {
                 continue;
             }
             if self.value_is_read_table(mi) {
