@@ -30,6 +30,25 @@ pub fn names_an_end(field: &str) -> bool {
     names::name_words(field).iter().any(|w| END_WORDS.contains(&w.as_str()))
 }
 
+/// Verbs of one event said in other words ("finished" a course is "completed" it).
+const SAME_EVENT: &[(&str, &str)] = &[("finished", "completed"), ("ended", "closed")];
+
+/// The other participle of the same event, if any ("finished" → "completed").
+pub fn same_event(participle: &str) -> Option<&'static str> {
+    SAME_EVENT.iter().flat_map(|&(a, b)| [(a, b), (b, a)]).find(|&(a, _)| a == participle).map(|(_, b)| b)
+}
+
+/// "did … complete", "has … finish": a base verb after an auxiliary of the past or perfect,
+/// as its participle ("completed", "finished"). `None` for other words.
+pub fn past_base_verb(words: &[&str], i: usize) -> Option<String> {
+    let w = words.get(i)?;
+    let aux = (i.saturating_sub(5)..i).any(|k| matches!(words[k], "did" | "didn't" | "has" | "have" | "had" | "hasn't" | "haven't"));
+    if !aux || w.len() < 4 || w.ends_with("ed") || w.ends_with("ing") || w.ends_with('s') {
+        return None;
+    }
+    Some(if w.ends_with('e') { format!("{w}d") } else { format!("{w}ed") })
+}
+
 /// The event a state word says, as `(participle, happened)`: ("closed", true) for "closed",
 /// ("closed", false) for "open", ("resolved", false) for "unresolved". `None` for any word
 /// that is no participle of an event.
@@ -97,6 +116,13 @@ mod tests {
         assert_eq!(event_date_field("shipped", [("closed_date", true)]), None);
         // Two fields of the event: no one answer.
         assert_eq!(event_date_field("closed", [("closed_date", true), ("closed_at", true)]), None);
+    }
+
+    #[test]
+    fn other_words_and_forms_of_one_event() {
+        assert_eq!(same_event("finished"), Some("completed"));
+        assert_eq!(past_base_verb(&["which", "courses", "did", "lukas", "complete"], 4).as_deref(), Some("completed"));
+        assert_eq!(past_base_verb(&["courses", "to", "complete"], 2), None);
     }
 
     #[test]

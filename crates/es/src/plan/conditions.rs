@@ -19,7 +19,7 @@ use qa_question::tokens::TokenKind;
 use qa_question::FieldKind;
 
 use super::read::Reader;
-use super::{Filter, DATE_CHOICE};
+use super::{BucketOrder, Filter, Group, DATE_CHOICE};
 use crate::Ambiguity;
 
 /// Words that ask for documents containing text; what follows is the text.
@@ -456,9 +456,11 @@ impl Reader<'_> {
             if self.ledger.is_used(i) || !self.a.tokens[i].is_word() || qa_question::states::dated_after(&refs, i) {
                 continue;
             }
-            let by_event = qa_question::states::event_state(word).and_then(|(event, happened)| {
-                qa_question::states::event_date_field(&event, fields.iter().map(|(f, d)| (f.as_str(), *d))).map(|f| (f.to_string(), happened))
-            });
+            // ("did … complete": the base verb after an auxiliary; "finished": the same event
+            // as `completedDate`.)
+            let state = qa_question::states::event_state(word).or_else(|| qa_question::states::past_base_verb(&refs, i).map(|p| (p, true)));
+            let field_of = |event: &str| qa_question::states::event_date_field(event, fields.iter().map(|(f, d)| (f.as_str(), *d))).map(str::to_string);
+            let by_event = state.and_then(|(event, happened)| field_of(&event).or_else(|| qa_question::states::same_event(&event).and_then(field_of)).map(|f| (f, happened)));
             let ends: Vec<&String> = fields.iter().filter(|(f, d)| *d && qa_question::states::names_an_end(f)).map(|(f, _)| f).collect();
             let (field, happened) = match (by_event, ends.as_slice()) {
                 (Some(x), _) => x,
@@ -795,6 +797,31 @@ impl Reader<'_> {
 
     pub(super) fn place_flag(&mut self, mi: usize, l: &Link) {
         let Some(field) = l.target.field().map(str::to_string) else { return };
+        let start = self.ms[mi].start;
+        // "with and without a certificate": both values, one group each.
+        let mut p = start;
+        while p > 0 && matches!(self.word(p - 1), "a" | "an" | "the" | "any") {
+            p -= 1;
+        }
+        if p >= 3 && self.word(p - 1) == "without" && matches!(self.word(p - 2), "and" | "or") && self.word(p - 3) == "with"
+            && let Some(exact) = self.mapping.field(&field).and_then(|f| f.exact_path())
+        {
+            let role = format!("group by {field}");
+            self.mark(p - 3..p, role.clone());
+            self.consume(mi, role);
+            self.plan.groups.push(Group::Terms { field: exact, size: 0, order: BucketOrder::KeyAsc, min_count: None });
+            return;
+        }
+        // "Did Marta Sánchez get a certificate for …?": a yes-or-no question about a flag shows
+        // it for the records named, rather than keeping only those where it holds.
+        let first = self.a.sentences.iter().find(|&&(s, e)| s <= start && start < e).map_or(0, |&(s, _)| s);
+        if matches!(self.word(first), "did" | "does" | "do" | "is" | "was" | "were" | "are" | "has" | "have" | "had") && !self.plan.filters.is_empty() && self.negation_before(start).is_none() {
+            let role = format!("show {field}");
+            self.mark(first..first + 1, role.clone());
+            self.consume(mi, role);
+            self.shown.push(field);
+            return;
+        }
         let neg = self.negation_before(self.ms[mi].start);
         let value = l.negated == neg.is_some();
         if let Some(j) = neg {

@@ -94,9 +94,10 @@ fn flags_values_units_and_counts() {
     assert_eq!(b["query"]["bool"]["filter"], json!([{"range": {"attempts": {"gt": 2}}}, {"term": {"depot": "Riverside"}}]), "{b}");
     assert_eq!(b["size"], 20);
     // Every word is accounted for.
+    // (Parcels she delivered: their delivery took place.)
     let p = a.plan("How many parcels did Ana Lima deliver?");
     assert!(p.coverage.unmapped.is_empty(), "{:?}", p.coverage);
-    assert_eq!(filters(&p), ["courierName is \"Ana Lima\""]);
+    assert_eq!(filters(&p), ["courierName is \"Ana Lima\"", "deliveredAt is present"]);
 }
 
 #[test]
@@ -391,4 +392,15 @@ fn a_speed_said_of_a_duration_ranks_the_other_way() {
     let a = Asked::new((mapping, meta));
     let b = a.body("Which route has the slowest average wait time?");
     assert_eq!(b["aggs"]["group"]["terms"]["order"], json!({"metric": "desc"}), "{b}");
+}
+
+#[test]
+fn with_and_without_a_flag_groups_and_a_yes_or_no_question_shows_it() {
+    let a = Asked::new(parcels());
+    let b = a.body("average weight with and without a signature required");
+    assert_eq!(b["aggs"]["group"]["terms"]["field"], "signatureRequired", "{b}");
+    let p = a.plan("Is parcel PX-0007 fragile?");
+    assert!(!filters(&p).iter().any(|f| f.starts_with("isFragile")), "{:?}", p.filters);
+    // "did … schedule": the base verb after "did" is the event (its date is there).
+    assert_eq!(filters(&a.plan("Which parcels did Ana Lima schedule?")), ["courierName is \"Ana Lima\"", "scheduledAt is present"]);
 }

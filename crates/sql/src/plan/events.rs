@@ -24,8 +24,11 @@ impl Reader<'_> {
                 continue;
             }
             let optional: Vec<ColRef> = self.date_columns(&entity).into_iter().filter(|c| self.schema.field(&c.table, &c.column).is_some_and(|f| f.nullable)).collect();
-            let by_event = states::event_state(word).and_then(|(event, happened)| {
-                let named = states::event_date_field(&event, optional.iter().map(|c| (c.column.as_str(), true)))?;
+            // ("did … complete": the base verb after an auxiliary; "finished" of `completed_on`.)
+            let state = states::event_state(word).or_else(|| states::past_base_verb(&refs, i).map(|p| (p, true)));
+            let named_by = |event: &str| states::event_date_field(event, optional.iter().map(|c| (c.column.as_str(), true))).map(str::to_string);
+            let by_event = state.and_then(|(event, happened)| {
+                let named = named_by(&event).or_else(|| states::same_event(&event).and_then(named_by))?;
                 optional.iter().find(|c| c.column == named).map(|c| (c.clone(), happened))
             });
             let ends: Vec<ColRef> = optional.iter().filter(|c| states::names_an_end(&c.column)).cloned().collect();
