@@ -553,7 +553,10 @@ impl Reader<'_> {
             }
             // "a concert in 2014", "a regulatory audit in 2025": the date or year column of the
             // table named (or valued) right before.
-            let before = self.table(mi).filter(|_| self.names_table(mi)).or_else(|| matches!(self.ms[mi].best().target, Target::Value { .. }).then(|| self.ms[mi].best().target.collection().to_string()));
+            // (Not a row named by its own reference: "visits with the car GX-418-B in 2025" date
+            // the visits; one car has one date of its own.)
+            let one_row = |r: &Reader, l: &qa_question::Link| matches!(&l.target, Target::Value { collection, field, .. } if r.one_value_per_row(&ColRef::new(collection, field)));
+            let before = self.table(mi).filter(|_| self.names_table(mi)).or_else(|| (matches!(self.ms[mi].best().target, Target::Value { .. }) && !one_row(self, self.ms[mi].best())).then(|| self.ms[mi].best().target.collection().to_string()));
             // "members who borrowed a travel book in 2025": a column named for another verb
             // (`published_year`) is not what the clause's verb dates.
             // A verb that names the table itself ("borrowed" as a word for loans) dates it.

@@ -362,6 +362,12 @@ impl<'a> Reader<'a> {
     /// `plot_code`).
     /// (One per row, or too many to sample: `country_code` names no row.)
     pub fn is_code_column(&self, c: &ColRef) -> bool {
+        self.one_value_per_row(c) && qa_question::names::name_words(&c.column).last().is_some_and(|w| matches!(w.as_str(), "no" | "nr" | "number" | "code" | "ref" | "reference"))
+    }
+
+    /// A text column whose values tell the rows apart (a plate, a code, a unique name): one
+    /// per row, or too many to sample.
+    pub fn one_value_per_row(&self, c: &ColRef) -> bool {
         let Some(t) = self.ctx.table(&c.table) else { return false };
         let Some(info) = t.column(&c.column) else { return false };
         let per_row = match (info.distinct, t.row_count) {
@@ -369,7 +375,7 @@ impl<'a> Reader<'a> {
             (Some(d), Some(n)) => n > 0 && d as f64 >= 0.9 * n as f64,
             (Some(_), None) => false,
         };
-        per_row && self.kind(c).is_textual() && qa_question::names::name_words(&c.column).last().is_some_and(|w| matches!(w.as_str(), "no" | "nr" | "number" | "code" | "ref" | "reference"))
+        per_row && self.kind(c).is_textual()
     }
 
     /// A column people name rows by: a name or title (`name`, `full_name`, `first_name`,

@@ -545,3 +545,26 @@ fn a_participle_with_a_date_after_it_dates_the_event_not_a_status() {
     let s = sql(&ctx, "How many applications are withdrawn?");
     assert!(s.contains("applications.status = 'withdrawn'"), "{s}");
 }
+
+#[test]
+fn a_year_after_one_row_named_by_its_unique_value_dates_the_measured_rows() {
+    let ctx = SchemaContext::build(
+        DbSchema {
+            dialect: None,
+            tables: vec![
+                table("boats", "boat_id", vec![col("boat_id", "integer", &[]), col("name", "text", &["Swift", "Heron", "Kite"]), col("built_on", "text", &["2019-04-01", "2025-02-03"])], vec![], 3),
+                table(
+                    "repairs",
+                    "repair_id",
+                    vec![col("repair_id", "integer", &[]), col("boat_id", "integer", &[]), col("reported_on", "text", &["2025-01-04", "2024-08-30"]), col("cost_eur", "numeric(8,2)", &[])],
+                    vec![fk("boat_id", "boats", "boat_id")],
+                    80,
+                ),
+            ],
+        },
+        None,
+    );
+    // One boat has one build date: "in 2025" dates its repairs.
+    let s = sql(&ctx, "What was the total cost of the repairs of Swift in 2025?");
+    assert!(s.contains("repairs.reported_on >= '2025-01-01'") && !s.contains("built_on"), "{s}");
+}
