@@ -141,4 +141,32 @@ impl Reader<'_> {
         let flip = s.adjective.as_deref().zip(col).is_some_and(|(a, c)| qa_question::cues::speed_of_a_duration(a, &c.column));
         s.desc != flip
     }
+
+    /// The one measure column of the tables in play (and one key away) whose name's words the
+    /// question all says, apart, one of them at `at` ("hours … billed" of `hours_billed`), with
+    /// the mention at `at`; `None` unless exactly one, of two words or more.
+    pub(super) fn measure_said_apart(&self, at: usize) -> Option<(ColRef, usize)> {
+        let mi = self.ms.iter().position(|m| m.start == at && m.end == at + 1)?;
+        let said: Vec<String> = self.a.tokens.iter().filter(|t| t.is_word() && t.lower.len() >= 3).map(|t| t.lower.clone()).collect();
+        let at_word = self.word(at).to_string();
+        let mut tables = self.context_tables();
+        tables.extend(self.reach.iter().cloned());
+        let near: Vec<String> = self.ctx.db.tables.iter().filter(|t| tables.iter().any(|x| self.ctx.join_path(x, &t.name).is_some_and(|p| p.len() == 1))).map(|t| t.name.clone()).collect();
+        tables.extend(near);
+        let mut hits: Vec<ColRef> = Vec::new();
+        for c in tables.iter().filter_map(|t| self.schema.collection(t)) {
+            for f in c.fields.iter().filter(|f| f.kind.is_numeric() && f.key == qa_question::KeyRole::None) {
+                let words = qa_question::names::name_words(&f.name);
+                let all_said = words.len() >= 2 && words.iter().all(|w| said.iter().any(|s| qa_core::text::same_family(s, w)));
+                let col = ColRef::new(&c.name, &f.name);
+                if all_said && words.iter().any(|w| qa_core::text::same_family(w, &at_word)) && !hits.contains(&col) {
+                    hits.push(col);
+                }
+            }
+        }
+        match hits.as_slice() {
+            [one] => Some((one.clone(), mi)),
+            _ => None,
+        }
+    }
 }

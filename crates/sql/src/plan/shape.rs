@@ -557,13 +557,15 @@ impl Reader<'_> {
             if number_of.is_some() {
                 start += 2;
             }
-            let col = (start..(start + 4).min(self.n())).find_map(|k| {
+            // "how many hours have we billed" of `hours_billed` beside `hours_per_week`: a measure
+            // whose every word the question says, one of them right after the cue.
+            let col = self.measure_said_apart(start).or_else(|| (start..(start + 4).min(self.n())).find_map(|k| {
                 let mi = self.ms.iter().position(|m| m.start == k)?;
                 if self.names_table(mi) && !self.fields_of(mi).iter().any(|(c, _)| ok(c)) {
                     return None;
                 }
                 self.fields_of(mi).into_iter().find(|(c, _)| ok(c)).map(|(c, _)| (c, mi))
-            });
+            }));
             // "how much", "the total of all invoices": the money column of the table in play.
             let col = col.or_else(|| {
                 if g.func != AggWord::Sum {

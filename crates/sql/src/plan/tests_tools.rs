@@ -568,3 +568,14 @@ fn a_year_after_one_row_named_by_its_unique_value_dates_the_measured_rows() {
     let s = sql(&ctx, "What was the total cost of the repairs of Swift in 2025?");
     assert!(s.contains("repairs.reported_on >= '2025-01-01'") && !s.contains("built_on"), "{s}");
 }
+
+#[test]
+fn a_measure_whose_words_are_said_apart_is_that_measure() {
+    let t = |name: &str, pk: &str, columns: Vec<ColumnInfo>| table(name, pk, columns, vec![], 60);
+    let ctx = SchemaContext::build(
+        DbSchema { dialect: None, tables: vec![t("shifts", "shift_id", vec![col("shift_id", "integer", &[]), col("hours_planned", "real", &[]), col("hours_lost", "real", &[]), col("shift_date", "text", &["2024-03-01"])])] },
+        None,
+    );
+    let s = sql(&ctx, "How many hours were lost in 2024?");
+    assert!(s.starts_with("SELECT SUM(shifts.hours_lost)"), "{s}");
+}
