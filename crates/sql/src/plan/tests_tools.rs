@@ -579,3 +579,28 @@ fn a_measure_whose_words_are_said_apart_is_that_measure() {
     let s = sql(&ctx, "How many hours were lost in 2024?");
     assert!(s.starts_with("SELECT SUM(shifts.hours_lost)"), "{s}");
 }
+
+#[test]
+fn a_possessive_before_the_words_of_a_self_reference_is_that_reference_not_a_value() {
+    let ctx = SchemaContext::build(
+        DbSchema {
+            dialect: None,
+            tables: vec![table(
+                "staff",
+                "staff_id",
+                vec![
+                    col("staff_id", "integer", &[]),
+                    col("first_name", "text", &["Ann", "Bo"]),
+                    col("last_name", "text", &["Lee", "Ng"]),
+                    col("role", "text", &["nurse", "team leader"]),
+                    col("team_leader_id", "integer", &[]),
+                ],
+                vec![fk("team_leader_id", "staff", "staff_id")],
+                40,
+            )],
+        },
+        None,
+    );
+    let s = sql(&ctx, "Who is Bo Ng's team leader?");
+    assert!(s.contains("team_leader") && !s.contains("role"), "{s}");
+}

@@ -18,6 +18,12 @@ impl Reader<'_> {
             if self.used[mi] || !matches!(self.ms[mi].best().target, Target::Value { .. }) {
                 continue;
             }
+            // "Koen Pluijmen's team leader" where roles hold 'team leader' and `team_leader_id`
+            // refers to the same table: after a possessive, the words name whom the row refers
+            // to (read with the self-references), not a value of the row.
+            if self.ms[mi].start > 0 && self.a.tokens[self.ms[mi].start - 1].possessive && self.names_own_reference(mi) {
+                continue;
+            }
             // "Polish nationals" where 'Polish' was read in `nationality_code`: a word right after a
             // value that spells its column's name says which column, not a second value elsewhere.
             if let Some(role) = self.column_word_after_value(mi) {
@@ -182,6 +188,20 @@ impl Reader<'_> {
                 None => self.q.filters.push(Cond::In { col, values: lits, negated }),
             }
         }
+    }
+
+    /// Mention `mi`'s words are the role of a key by which a table its values belong to refers
+    /// to itself ("team leader" of `staff.team_leader_id`).
+    fn names_own_reference(&self, mi: usize) -> bool {
+        let words: Vec<String> = (self.ms[mi].start..self.ms[mi].end).map(|i| qa_core::text::singular(self.word(i))).collect();
+        self.value_readings(mi).iter().any(|l| {
+            self.ctx.table(l.target.collection()).is_some_and(|t| {
+                t.foreign_keys.iter().filter(|fk| fk.ref_table.eq_ignore_ascii_case(&t.name)).any(|fk| {
+                    let role: Vec<String> = fk.columns.iter().flat_map(|c| qa_question::names::name_words(c)).filter(|w| !matches!(w.as_str(), "id" | "key" | "ref")).collect();
+                    !words.is_empty() && words.iter().all(|w| role.contains(w))
+                })
+            })
+        })
     }
 
     /// The role of the value condition read just before mention `mi` when `mi` is one word that
