@@ -167,7 +167,11 @@ impl Reader<'_> {
 
     /// Push a text filter for words `ws..we` of cue `cue` (marking `ms..we`).
     pub fn place_text(&mut self, mark_from: usize, we: usize, text: String, fields: Vec<String>, named: Option<usize>) {
-        let phrase = text.split_whitespace().count() > 1;
+        // Words said in quotes are a phrase; said plainly ("mention neighbours worried about
+        // daylight"), each must occur, in any order: a phrase the text words differently would
+        // answer a confident 0.
+        let quoted = (mark_from..we).any(|k| self.a.tokens.get(k).is_some_and(|t| t.kind == TokenKind::Quoted));
+        let phrase = quoted && text.split_whitespace().count() > 1;
         let role = format!("{} matches \"{text}\"", if fields.len() == 1 { fields[0].clone() } else { "text".into() });
         self.mark(mark_from..we, role.clone());
         if let Some(mi) = named {

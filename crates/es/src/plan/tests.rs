@@ -147,8 +147,11 @@ fn groups_metrics_and_rankings() {
 #[test]
 fn text_is_searched_only_when_asked_for() {
     let a = Asked::new(parcels());
+    // Words said plainly must each occur, in any order; in quotes, as a phrase.
     let p = a.plan("Show parcels whose notes mention a broken seal");
-    assert_eq!(p.filters, [Filter::Text { fields: vec!["notes".into()], text: "broken seal".into(), phrase: true }]);
+    assert_eq!(p.filters, [Filter::Text { fields: vec!["notes".into()], text: "broken seal".into(), phrase: false }]);
+    let p = a.plan("Show parcels whose notes mention \"broken seal\"");
+    assert!(matches!(p.filters.as_slice(), [Filter::Text { phrase: true, .. }]), "{:?}", p.filters);
     let p = a.plan("How many parcels mention the neighbour?");
     assert_eq!(filters(&p), ["notes matches \"neighbour\""]);
     // Unknown words are not text: the index may not hold them.
