@@ -546,6 +546,20 @@ impl Reader<'_> {
         }
     }
 
+    /// Where a row goes from and to: the words of keys for a trip's two ends that the
+    /// question's generic words say ("leaving" → source, origin; "to" → dest, arrival).
+    fn trip_key_words(&self) -> Vec<String> {
+        let said = |ws: &[&str]| self.a.tokens.iter().any(|t| ws.contains(&t.lower.as_str()));
+        let mut out: Vec<String> = Vec::new();
+        if said(&["from", "departing", "leaving", "departs", "depart", "origin", "out"]) {
+            out.extend(["source", "origin", "departure", "from", "start"].map(str::to_string));
+        }
+        if said(&["to", "into", "arriving", "arrive", "arrives", "destination", "reaching"]) {
+            out.extend(["dest", "destination", "arrival", "to", "end"].map(str::to_string));
+        }
+        out
+    }
+
     /// The shortest path from `from` to `to`; among paths at most as long, the one through
     /// most of the `named` tables.
     pub(super) fn path(&mut self, from: &str, to: &str, named: &[String]) -> Option<Vec<JoinStep>> {
@@ -557,14 +571,7 @@ impl Reader<'_> {
             if edges.len() > 1 {
                 // The question's words as keys name them (`SchemaContext::for_question`).
                 let mut fams: Vec<String> = self.ctx.key_words.clone();
-                // Where a row goes from and to: generic words for the two ends of a trip.
-                let words: Vec<&str> = self.a.tokens.iter().map(|t| t.lower.as_str()).collect();
-                if words.iter().any(|w| matches!(*w, "from" | "departing" | "leaving" | "departs" | "depart" | "origin" | "out")) {
-                    fams.extend(["source", "origin", "departure", "from", "start"].map(str::to_string));
-                }
-                if words.iter().any(|w| matches!(*w, "to" | "into" | "arriving" | "arrive" | "arrives" | "destination" | "reaching")) {
-                    fams.extend(["dest", "destination", "arrival", "to", "end"].map(str::to_string));
-                }
+                fams.extend(self.trip_key_words());
                 // The words that tell the keys apart (either end of the step, in either
                 // direction): "current" of `current_city_id`, not the "city" all of them hold.
                 let words_of = |e: &JoinStep| -> Vec<String> { [&e.from_column, &e.to_column].iter().flat_map(|c| qa_question::names::name_words(c)).collect() };
@@ -598,15 +605,7 @@ impl Reader<'_> {
         let edges = self.ctx.fk_steps();
         let mut best = shortest.clone();
         let ends: Vec<String> = qa_question::names::name_words(from).into_iter().chain(qa_question::names::name_words(to)).collect();
-        // Where a row goes from and to, as words of keys (as for one step above).
-        let said = |ws: &[&str]| self.a.tokens.iter().any(|t| ws.contains(&t.lower.as_str()));
-        let mut trip: Vec<String> = Vec::new();
-        if said(&["from", "departing", "leaving", "departs", "depart", "origin"]) {
-            trip.extend(["source", "origin", "departure", "from", "start"].map(str::to_string));
-        }
-        if said(&["to", "into", "arriving", "arrive", "arrives", "destination", "reaching"]) {
-            trip.extend(["dest", "destination", "arrival", "to", "end"].map(str::to_string));
-        }
+        let trip = self.trip_key_words();
         // Tables the question names, then no step that fans out (a path that fans out and comes
         // back changes the meaning), then a link table named after both ends.
         let score = |p: &[JoinStep]| {

@@ -142,6 +142,16 @@ impl Reader<'_> {
         s.desc != flip
     }
 
+    /// The tables in play and those reached, then the tables one key away from them (a
+    /// junction's quantity).
+    pub(super) fn tables_in_play_and_near(&self) -> Vec<String> {
+        let mut tables = self.context_tables();
+        tables.extend(self.reach.iter().cloned());
+        let near: Vec<String> = self.ctx.db.tables.iter().filter(|t| tables.iter().any(|x| self.ctx.join_path(x, &t.name).is_some_and(|p| p.len() == 1))).map(|t| t.name.clone()).collect();
+        tables.extend(near);
+        tables
+    }
+
     /// The one measure column of the tables in play (and one key away) whose name's words the
     /// question all says, apart, one of them at `at` ("hours … billed" of `hours_billed`), with
     /// the mention at `at`; `None` unless exactly one, of two words or more.
@@ -149,12 +159,8 @@ impl Reader<'_> {
         let mi = self.ms.iter().position(|m| m.start == at && m.end == at + 1)?;
         let said: Vec<String> = self.a.tokens.iter().filter(|t| t.is_word() && t.lower.len() >= 3).map(|t| t.lower.clone()).collect();
         let at_word = self.word(at).to_string();
-        let mut tables = self.context_tables();
-        tables.extend(self.reach.iter().cloned());
-        let near: Vec<String> = self.ctx.db.tables.iter().filter(|t| tables.iter().any(|x| self.ctx.join_path(x, &t.name).is_some_and(|p| p.len() == 1))).map(|t| t.name.clone()).collect();
-        tables.extend(near);
         let mut hits: Vec<ColRef> = Vec::new();
-        for c in tables.iter().filter_map(|t| self.schema.collection(t)) {
+        for c in self.tables_in_play_and_near().iter().filter_map(|t| self.schema.collection(t)) {
             for f in c.fields.iter().filter(|f| f.kind.is_numeric() && f.key == qa_question::KeyRole::None) {
                 let words = qa_question::names::name_words(&f.name);
                 let all_said = words.len() >= 2 && words.iter().all(|w| said.iter().any(|s| qa_core::text::same_family(s, w)));

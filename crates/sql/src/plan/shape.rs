@@ -582,11 +582,8 @@ impl Reader<'_> {
             let col = col.or_else(|| {
                 let u = (g.func == AggWord::Sum).then(|| qa_question::numbers::unit_of(self.word(g.target))).flatten()?;
                 // The tables in play and those one key away (a junction's quantity).
-                let mut tables = self.context_tables();
-                tables.extend(self.reach.iter().cloned());
-                let near: Vec<String> = self.ctx.db.tables.iter().filter(|t| tables.iter().any(|x| self.ctx.join_path(x, &t.name).is_some_and(|p| p.len() == 1))).map(|t| t.name.clone()).collect();
-                tables.extend(near);
-                let measured: Vec<ColRef> = tables
+                let measured: Vec<ColRef> = self
+                    .tables_in_play_and_near()
                     .iter()
                     .filter_map(|t| self.schema.collection(t))
                     .flat_map(|c| c.fields.iter().filter(|f| f.kind.is_numeric() && qa_question::numbers::field_unit(&f.name).is_some_and(|fu| fu.dimension == u.dimension)).map(|f| ColRef::new(&c.name, &f.name)).collect::<Vec<_>>())

@@ -14,6 +14,8 @@ impl Reader<'_> {
     /// Value mentions become `col = value` (`<>` after a negation); values of one column said
     /// together ("houses or apartments") one `IN` list.
     pub(super) fn values(&mut self) {
+        let words: Vec<String> = (0..self.n()).map(|i| self.word(i).to_string()).collect();
+        let words: Vec<&str> = words.iter().map(String::as_str).collect();
         for mi in 0..self.ms.len() {
             if self.used[mi] || !matches!(self.ms[mi].best().target, Target::Value { .. }) {
                 continue;
@@ -50,7 +52,6 @@ impl Reader<'_> {
             let date_here = self.readings(mi).iter().any(|l| matches!(&l.target, Target::Field { collection, field } if ctx.iter().chain(named.iter()).any(|t| t.eq_ignore_ascii_case(collection)) && self.kind(&ColRef::new(collection, field)) == FieldKind::Date));
             // ("submitted in March 2025" where a status holds 'submitted': a participle with a
             // date after it dates the event, the status is not asked.)
-            let words: Vec<&str> = (0..self.n()).map(|i| self.word(i)).collect();
             let dated = qa_question::states::dated_after(&words, self.ms[mi].start) && self.a.dates.iter().any(|d| d.start > self.ms[mi].start && d.start <= self.ms[mi].start + 3);
             if participle && date_here && (!value_here || dated) {
                 continue;
