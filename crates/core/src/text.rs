@@ -117,6 +117,21 @@ const LY_NOUNS: &[&str] = &[
 ];
 
 static STOP_SET: LazyLock<HashSet<&'static str>> = LazyLock::new(|| STOP.iter().chain(NUMBER_WORDS).copied().collect());
+/// Adjectives that pick a referent out of the discourse rather than name a kind of thing: "the
+/// current package", "the selected packages", "the specified operations", "valid values". They
+/// may end a term ("sleep current") but never start one. Generic English, like the relative
+/// adjectives above, which break a phrase wherever they stand.
+const REFERRING_ADJECTIVES: &[&str] = &[
+    "current", "selected", "specified", "given", "valid", "invalid", "following", "various", "corresponding", "existing",
+    "specific", "available", "appropriate", "relevant", "additional", "extra",
+    "multiple", "desired", "intended", "aforementioned", "requested", "supplied", "provided", "mentioned", "listed",
+];
+
+/// A word that never starts a term ([`REFERRING_ADJECTIVES`]).
+pub fn is_referring_adjective(word: &str) -> bool {
+    REFERRING_ADJECTIVES.contains(&word)
+}
+
 static DEGREE_SET: LazyLock<HashSet<&'static str>> = LazyLock::new(|| DEGREE_WORDS.iter().copied().collect());
 static LY_NOUN_SET: LazyLock<HashSet<&'static str>> = LazyLock::new(|| LY_NOUNS.iter().copied().collect());
 

@@ -22,7 +22,7 @@ pub use terms::TermKind;
 pub(crate) use terms::{extract_terms, normalize_concept, singular};
 
 /// Version of the deterministic extraction and linking rules (recorded in the manifest).
-pub const EXTRACTOR_VERSION: u32 = 4;
+pub const EXTRACTOR_VERSION: u32 = 5;
 
 /// A `{key, value}` metadata item (the KG JSONL contract); becomes a node/edge property.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -200,13 +200,18 @@ pub fn extract(
 ) -> KnowledgeGraph {
     // 1. Candidate terms per chunk, plus the title of the chunk's document.
     let per_chunk = candidate_terms(chunks, titles);
-    // 2. Document frequency, surface forms and kinds; the concepts worth keeping.
-    let mut stats = TermStats::count(&per_chunk, titles);
+    // 2. Document frequency, surface forms and kinds; the concepts worth keeping. A chunk that
+    // repeats an earlier one (a page published twice) adds no evidence.
+    let counted = first_of_its_text(chunks);
+    let mut stats = TermStats::count(&per_chunk, &counted, titles);
     let n = chunks.len().max(1);
     // One-word candidates the corpus uses as ordinary words, caption labels or stock headings.
     let one_word: HashSet<String> = stats.df.keys().filter(|id| !id.contains(' ') && stats.kinds.get(*id) != Some(&TermKind::Title)).cloned().collect();
     let usage = usage::usage(chunks, &one_word);
-    stats.rejected = usage.iter().filter(|(id, u)| usage::not_a_concept(id, u).is_some()).map(|(id, _)| id.clone()).collect();
+    let layout = usage::Layout::of(chunks);
+    // A heading's term may never occur in the text itself: it is judged on its layout alone.
+    let unused = usage::Usage::default();
+    stats.rejected = one_word.iter().filter(|id| usage::not_a_concept(id, usage.get(*id).unwrap_or(&unused), &layout).is_some()).cloned().collect();
     // Document furniture ("the wiring page", "the next section") and fragments of a longer phrase
     // that (nearly) always goes on ("water-based dew" of "water-based dew point").
     let extended: HashMap<String, usize> = stats.df.iter().filter_map(|(id, &d)| id.rsplit_once(' ').map(|(head, _)| (head.to_string(), d))).fold(HashMap::new(), |mut m, (head, d)| {
@@ -227,7 +232,10 @@ pub fn extract(
     // Words of prose, not of code listings or console output ("previous error", "test result").
     let prose_kinds: HashSet<String> = stats.df.keys().filter(|id| matches!(stats.kinds.get(*id), Some(TermKind::Phrase | TermKind::Name | TermKind::Heading))).cloned().collect();
     for (id, counts) in usage::block_usage(chunks, &prose_kinds) {
-        if usage::mostly_output(counts) {
+        // A longer heading repeated across the documents' template ("Common Options") or a line
+        // label ("Tracking Issue: #…").
+        let layout_only = id.contains(' ') && layout.furniture(&id, counts.0 + counts.1).is_some();
+        if usage::mostly_output(counts) || layout_only {
             stats.rejected.insert(id);
         }
     }
@@ -235,7 +243,7 @@ pub fn extract(
     // 3. Every mention of a kept concept in every chunk.
     let mentions = chunk_mentions(chunks, &per_chunk, &mut concepts, &stats.df, n);
     // 4. Co-occurrence weights over chunks.
-    let pairs = cooccurrence(&mentions, params);
+    let pairs = cooccurrence(&mentions, &counted, params);
     // 5. Images depict the concepts named in their alt text and caption.
     let depicts = depicted_concepts(images, &concepts);
     // 6. The JSONL lines.
@@ -262,6 +270,15 @@ fn candidate_terms(chunks: &[Chunk], titles: &HashMap<String, String>) -> Vec<Ve
         .collect()
 }
 
+/// For each chunk, whether it is the first with its text (compared by words, ignoring case and
+/// spacing). Only whole repeated chunks are left out: leaving out each repeated paragraph too
+/// (an option described the same way in every command's manual) cost the fused ranking all@5 on
+/// the Cargo and Embedded books, whose questions reach those pages through the repeated terms.
+fn first_of_its_text(chunks: &[Chunk]) -> Vec<bool> {
+    let mut seen: HashSet<String> = HashSet::new();
+    chunks.iter().map(|c| seen.insert(c.content.split_whitespace().map(str::to_lowercase).collect::<Vec<_>>().join(" "))).collect()
+}
+
 /// What the candidate terms of a corpus say about each term id.
 struct TermStats {
     /// Chunks with the term.
@@ -275,11 +292,12 @@ struct TermStats {
 }
 
 impl TermStats {
-    fn count(per_chunk: &[Vec<terms::Term>], titles: &HashMap<String, String>) -> TermStats {
+    /// The statistics of the chunks marked `counted`.
+    fn count(per_chunk: &[Vec<terms::Term>], counted: &[bool], titles: &HashMap<String, String>) -> TermStats {
         let mut df: HashMap<String, usize> = HashMap::new();
         let mut surfaces: HashMap<String, BTreeMap<String, usize>> = HashMap::new();
         let mut kinds: HashMap<String, TermKind> = HashMap::new();
-        for terms in per_chunk {
+        for terms in per_chunk.iter().zip(counted).filter(|(_, c)| **c).map(|(t, _)| t) {
             let mut seen = BTreeSet::new();
             for t in terms {
                 *surfaces.entry(t.id.clone()).or_default().entry(t.surface.clone()).or_default() += 1;
@@ -410,10 +428,10 @@ fn chunk_mentions(
 }
 
 /// Concept pairs (ordered ids) with the chunks where both are among the top `max_per_chunk`;
-/// only pairs in at least `min_related_weight` chunks.
-fn cooccurrence(mentions: &[ChunkMentions], params: ExtractParams) -> BTreeMap<(String, String), Vec<usize>> {
+/// only pairs in at least `min_related_weight` chunks, counting a repeated text once.
+fn cooccurrence(mentions: &[ChunkMentions], counted: &[bool], params: ExtractParams) -> BTreeMap<(String, String), Vec<usize>> {
     let mut pairs: BTreeMap<(String, String), Vec<usize>> = BTreeMap::new();
-    for (ci, m) in mentions.iter().enumerate() {
+    for (ci, m) in mentions.iter().enumerate().filter(|(ci, _)| counted[*ci]) {
         let ids = &m.ranked[..m.ranked.len().min(params.max_per_chunk)];
         for a in 0..ids.len() {
             for b in a + 1..ids.len() {
@@ -647,6 +665,12 @@ mod tests {
         assert!(!kg.concepts.contains_key("wiring page"), "document furniture: {ids:?}");
         assert!(!kg.concepts.contains_key("previous error"), "console output: {ids:?}");
         assert!(!kg.concepts.contains_key("next"), "an adverb: {ids:?}");
+        // A page published twice is one piece of evidence: its phrases need a second chunk.
+        let page = "The frost point and the radiation shield.";
+        let chunks = vec![chunk("a_0", page, &[]), chunk("b_0", page, &[]), chunk("c_0", "The frost point again.", &[])];
+        let kg = extract(&chunks, &BTreeMap::new(), "c_chunks.jsonl", &HashMap::new(), &HashMap::new(), ExtractParams { min_df: 2, min_related_weight: 2, max_per_chunk: 20 });
+        assert!(kg.concepts.contains_key("frost point") && !kg.concepts.contains_key("radiation shield"), "{:?}", kg.concepts.keys());
+        assert_eq!(kg.related_edges, 0, "one text is not two co-occurrences");
     }
 
     #[test]

@@ -163,7 +163,7 @@ pub fn extract_terms(text: &str, heading_path: &[String]) -> Vec<Term> {
         scan_line(line, &mut out);
     }
     if let Some(h) = heading_path.last() {
-        let cleaned = strip_question_lead(&strip_numbering(super::link::strip_disambiguation(h)));
+        let cleaned = clean_heading(h);
         let words = cleaned.split_whitespace().count();
         if (1..=4).contains(&words) && cleaned.chars().any(|c| c.is_alphabetic()) {
             let id = normalize_concept(&cleaned);
@@ -240,7 +240,10 @@ fn heading_case_line(line: &str) -> Option<String> {
     let shouty = letters.iter().all(|c| c.is_uppercase());
     let content: Vec<&&str> = words.iter().filter(|w| !is_stop(&w.to_lowercase())).collect();
     let capitalised = content.iter().filter(|w| w.chars().next().is_some_and(char::is_uppercase)).count();
-    let title_case = !content.is_empty() && capitalised * 4 >= content.len() * 3 && content.len() >= 2;
+    // One content word is enough when the function words are capitalised too ("Who This Book
+    // Is For"): otherwise "This Book" would be read as a name.
+    let all_capitalised = words.iter().filter(|w| w.chars().next().is_some_and(char::is_uppercase)).count();
+    let title_case = !content.is_empty() && capitalised * 4 >= content.len() * 3 && (content.len() >= 2 || all_capitalised * 4 >= words.len() * 3);
     if !shouty && !title_case {
         return None;
     }
@@ -323,7 +326,8 @@ fn flush_run(run: &mut Vec<&str>, out: &mut Vec<Term>) {
             continue;
         }
         for w in run.windows(len) {
-            if WEAK.contains(&w[0].to_lowercase().as_str()) {
+            let first = w[0].to_lowercase();
+            if WEAK.contains(&first.as_str()) || qa_core::text::is_referring_adjective(&first) {
                 continue;
             }
             // Matched case-insensitively, but an acronym keeps its case in the surface form.
@@ -348,6 +352,11 @@ fn flush_name(name: &mut Vec<&str>, out: &mut Vec<Term>) {
         }
     }
     name.clear();
+}
+
+/// A heading's text as a term: its numbering, a disambiguation and a question's lead dropped.
+pub(crate) fn clean_heading(h: &str) -> String {
+    strip_question_lead(&strip_numbering(super::link::strip_disambiguation(h)))
 }
 
 /// "What Is Ownership" → "Ownership"; "How to Read the Sensor" → "Read the Sensor".
@@ -460,6 +469,15 @@ mod tests {
         assert!(!found.iter().any(|(id, k)| *k == TermKind::Name && (id == "bus between" || id == "stale")), "{found:?}");
         assert!(found.contains(&("esp32".into(), TermKind::Acronym)), "{found:?}");
         assert!(found.iter().any(|(id, _)| id == "stale reading"), "{found:?}");
+    }
+
+    #[test]
+    fn referring_adjectives_never_start_a_term_and_capitalised_function_words_make_a_heading() {
+        let found = ids("Build the current package and the selected packages with valid values. The sleep current is low.");
+        assert!(!found.iter().any(|(id, _)| ["current package", "selected package", "valid value"].contains(&id.as_str())), "{found:?}");
+        assert!(found.iter().any(|(id, _)| id == "sleep current"), "{found:?}");
+        let found = ids("Who This Book Is For\nWelcome to the book.");
+        assert!(!found.iter().any(|(id, k)| *k == TermKind::Name && id == "this book"), "{found:?}");
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use qa_core::chunk::Chunk;
 use qa_core::text::{is_base_verb, is_phrase_breaker, is_stop, is_verb_form};
 
-use super::terms::normalize_concept;
+use super::terms::{clean_heading, normalize_concept};
 
 /// The uses of one one-word term across the corpus.
 #[derive(Debug, Default, Clone)]
@@ -20,8 +20,11 @@ pub(crate) struct Usage {
     pub as_code: usize,
     /// Occurrences followed by a section-style number ("1-1", "15.2").
     pub before_numbering: usize,
-    /// Documents that have the term as a whole heading.
-    pub heading_docs: BTreeSet<String>,
+    /// Occurrences that open a quotation ("Hello, world!" printed by an example).
+    pub quoted: usize,
+    /// Occurrences as the first part of a hyphenated word ("Cortex" of "Cortex-M3"), not counted
+    /// in `total`.
+    pub in_compound: usize,
 }
 
 /// The usage of every one-word id in `ids` over the chunks.
@@ -30,27 +33,116 @@ pub(crate) fn usage(chunks: &[Chunk], ids: &HashSet<String>) -> HashMap<String, 
     for c in chunks {
         let tokens: Vec<&str> = c.content.split_whitespace().collect();
         for (i, raw) in tokens.iter().enumerate() {
-            let id = normalize_concept(raw.trim_matches(|ch: char| !ch.is_alphanumeric() && ch != '_'));
-            if id.is_empty() || !ids.contains(&id) {
-                continue;
+            let word = raw.trim_matches(|ch: char| !ch.is_alphanumeric() && ch != '_');
+            // Acronym ids keep their plural ("options" of "OPTIONS"), other ids are singular.
+            let (singular, lower) = (normalize_concept(word), word.to_lowercase());
+            for id in [Some(singular.clone()), (lower != singular).then_some(lower)].into_iter().flatten().filter(|id| !id.is_empty() && ids.contains(id)) {
+                let u = out.entry(id).or_default();
+                u.total += 1;
+                if raw.contains('`') {
+                    u.as_code += 1;
+                }
+                if tokens.get(i + 1).is_some_and(|next| is_numbering(next)) {
+                    u.before_numbering += 1;
+                }
+                if raw.find(word).and_then(|at| raw[..at].chars().next_back()).is_some_and(|q| matches!(q, '"' | '\u{201c}' | '\'')) {
+                    u.quoted += 1;
+                }
             }
-            let u = out.entry(id).or_default();
-            u.total += 1;
-            if raw.contains('`') {
-                u.as_code += 1;
-            }
-            if tokens.get(i + 1).is_some_and(|next| is_numbering(next)) {
-                u.before_numbering += 1;
-            }
-        }
-        if let Some(h) = c.metadata.heading_path.last() {
-            let id = normalize_concept(h);
-            if ids.contains(&id) {
-                out.entry(id).or_default().heading_docs.insert(c.source_file.clone());
+            if let Some((first, rest)) = word.split_once('-')
+                && rest.starts_with(char::is_alphanumeric)
+                && let id = normalize_concept(first)
+                && ids.contains(&id)
+            {
+                out.entry(id).or_default().in_compound += 1;
             }
         }
     }
     out
+}
+
+/// Texts the corpus uses as layout rather than prose: the documents that have a text as a whole
+/// heading — a heading of a chunk's heading path, or a short standalone line in heading case
+/// inside a chunk ("SYNOPSIS", "Common Options" of every command's manual page) — and how often
+/// a text labels a line ("Default: …", "Tracking Issue: #1234").
+#[derive(Debug, Default)]
+pub(crate) struct Layout {
+    /// Documents by heading id.
+    heading_docs: HashMap<String, BTreeSet<String>>,
+    /// Line-label uses by id.
+    labels: HashMap<String, usize>,
+    /// Documents in the corpus.
+    documents: usize,
+}
+
+impl Layout {
+    /// The layout of a corpus.
+    pub(crate) fn of(chunks: &[Chunk]) -> Layout {
+        let mut out = Layout::default();
+        let mut files: HashSet<&str> = HashSet::new();
+        for c in chunks {
+            files.insert(&c.source_file);
+            let mut add = |h: &str| {
+                let id = normalize_concept(&clean_heading(h));
+                if !id.is_empty() {
+                    out.heading_docs.entry(id).or_default().insert(c.source_file.clone());
+                }
+            };
+            for h in &c.metadata.heading_path {
+                add(h);
+            }
+            for block in c.content.split("\n\n") {
+                let b = block.trim();
+                if is_heading_line(b) {
+                    add(b);
+                }
+                for label in b.lines().filter_map(line_label) {
+                    *out.labels.entry(normalize_concept(label)).or_default() += 1;
+                }
+            }
+        }
+        out.documents = files.len();
+        out
+    }
+
+    /// Why a term used `total` times is layout rather than a concept: a heading repeated across
+    /// documents (one word in three or more; a longer heading also in a tenth of them, so a topic
+    /// that heads a section in three documents of a large book stays), or a line label used for
+    /// half its occurrences.
+    pub(crate) fn furniture(&self, id: &str, total: usize) -> Option<&'static str> {
+        // Acronym ids keep their plural ("options" of "OPTIONS"); headings are normalised.
+        let docs = [id.to_string(), normalize_concept(id)].iter().filter_map(|k| self.heading_docs.get(k)).map(BTreeSet::len).max().unwrap_or(0);
+        if docs >= 3 && (!id.contains(' ') || docs * 10 >= self.documents) {
+            return Some("a heading repeated across documents");
+        }
+        let labels = self.labels.get(id).copied().unwrap_or(0);
+        if labels >= 3 && labels * 2 >= total {
+            return Some("a line label");
+        }
+        None
+    }
+}
+
+/// A standalone line in heading case: one line, at most eight words, no closing punctuation or
+/// code, every word capitalised or a function word ("SEE ALSO", "Common Options", "Exit Status").
+fn is_heading_line(block: &str) -> bool {
+    if block.is_empty() || block.contains('\n') || block.contains('`') || block.ends_with(['.', ':', ';', ',', '!', '?']) {
+        return false;
+    }
+    let words: Vec<&str> = block.split_whitespace().filter(|w| w.chars().next().is_some_and(char::is_alphabetic)).collect();
+    !words.is_empty()
+        && block.split_whitespace().count() <= 8
+        && words.iter().all(|w| w.chars().next().is_some_and(char::is_uppercase) || is_stop(&w.to_lowercase()))
+        && words.iter().any(|w| w.chars().next().is_some_and(char::is_uppercase))
+}
+
+/// "Default: `[]`", "Tracking Issue: #1234": the one to four plain words before a colon that
+/// opens a line, starting with a capital.
+fn line_label(line: &str) -> Option<&str> {
+    let (head, _) = line.trim().split_once(':')?;
+    let words = head.split_whitespace().count();
+    let plain = head.chars().all(|c| c.is_alphabetic() || c == ' ' || c == '-');
+    ((1..=4).contains(&words) && plain && head.starts_with(|c: char| c.is_uppercase())).then_some(head)
 }
 
 /// Words of a term written in code or console-output blocks and in prose: `(in blocks, in prose)`
@@ -89,7 +181,7 @@ pub(crate) fn mostly_output((in_blocks, in_prose): (usize, usize)) -> bool {
 /// Nouns that name a part of a document rather than a topic ("the wiring page", "the next
 /// section", "Listing 3"): a phrase ending in one is furniture. Generic English.
 pub(crate) fn is_furniture(word: &str) -> bool {
-    matches!(word, "page" | "section" | "chapter" | "figure" | "listing" | "appendix" | "paragraph" | "footnote" | "note" | "example" | "screenshot")
+    matches!(word, "page" | "section" | "chapter" | "figure" | "listing" | "appendix" | "paragraph" | "footnote" | "note" | "example" | "screenshot" | "documentation" | "manual")
 }
 
 /// "1-1", "15-2:", "3.4": the numbering of a listing, figure or table.
@@ -106,7 +198,7 @@ fn inflects_a_verb(word: &str) -> bool {
 }
 
 /// Why a one-word term is not a concept, or None when it may be one.
-pub(crate) fn not_a_concept(id: &str, u: &Usage) -> Option<&'static str> {
+pub(crate) fn not_a_concept(id: &str, u: &Usage, layout: &Layout) -> Option<&'static str> {
     if id.contains(' ') {
         return None;
     }
@@ -119,10 +211,18 @@ pub(crate) fn not_a_concept(id: &str, u: &Usage) -> Option<&'static str> {
     if ordinary && !code {
         return Some("a function word, verb or adverb");
     }
-    if u.heading_docs.len() >= 3 && !code {
-        return Some("a heading repeated across documents");
+    if code {
+        return None;
     }
-    None
+    // Mostly the opening word of a quotation: text a program prints or a user types.
+    if u.total >= 3 && u.quoted * 2 >= u.total {
+        return Some("quoted text");
+    }
+    // Nearly always the first part of a hyphenated name: a fragment of it.
+    if u.in_compound >= 3 && u.in_compound >= 9 * u.total {
+        return Some("a fragment of a hyphenated name");
+    }
+    layout.furniture(id, u.total)
 }
 
 #[cfg(test)]
@@ -148,7 +248,8 @@ mod tests {
         ];
         let ids: HashSet<String> = ["listing", "finished", "drop", "ownership", "summary", "creating", "figure"].iter().map(|s| s.to_string()).collect();
         let u = usage(&chunks, &ids);
-        let why = |id: &str| not_a_concept(id, &u[id]);
+        let layout = Layout::of(&chunks);
+        let why = |id: &str| not_a_concept(id, &u.get(id).cloned().unwrap_or_default(), &layout);
         assert_eq!(why("listing"), Some("a caption label (followed by its numbering)"));
         assert_eq!(why("figure"), Some("a caption label (followed by its numbering)"));
         assert_eq!(why("finished"), Some("a function word, verb or adverb"));
@@ -164,5 +265,31 @@ mod tests {
         assert_eq!(b["ownership rule"], (0, 1));
         assert!(inflects_a_verb("creating") && inflects_a_verb("running") && inflects_a_verb("finished") && !inflects_a_verb("beijing") && !inflects_a_verb("string"));
         assert!(is_numbering("15-2:") && is_numbering("3.4") && !is_numbering("2024") && !is_numbering("a-b"));
+    }
+
+    #[test]
+    fn template_headings_labels_quotations_and_fragments_are_not_concepts() {
+        // Every command's manual page has the same sections; one page explains build scripts.
+        let mut chunks: Vec<Chunk> = ["run", "build", "test"]
+            .iter()
+            .map(|cmd| chunk(&format!("cargo-{cmd}.md"), "NAME", &format!("cargo-{cmd}\n\nSYNOPSIS\n\ncargo {cmd} [options]\n\nOPTIONS\n\nCommon Options\n\nUse the Cortex-M3 board.\n\nDefault: none")))
+            .collect();
+        chunks.push(chunk("scripts.md", "Build Scripts", "Build Scripts\n\nA build script runs first. Print \"Hello, world!\" and \"Hello again\" or Hello there.\n\nDefault: `false`\n\nThe Cortex-M4 and Cortex-M0 and Cortex-A cores."));
+        let layout = Layout::of(&chunks);
+        assert_eq!(layout.furniture("common options", 3), Some("a heading repeated across documents"), "a longer heading in most documents");
+        assert_eq!(layout.furniture("build script", 2), None, "a heading in one document");
+        assert_eq!(layout.furniture("default", 4), Some("a line label"));
+        assert_eq!(layout.furniture("default", 20), None, "a label for few of its uses");
+        let ids: HashSet<String> = ["options", "synopsis", "hello", "cortex", "build"].iter().map(|s| s.to_string()).collect();
+        let u = usage(&chunks, &ids);
+        assert_eq!(u["options"].total, 9, "an acronym's id keeps its plural: OPTIONS, Options, [options]");
+        let why = |id: &str| not_a_concept(id, &u[id], &layout);
+        assert_eq!(why("options"), Some("a heading repeated across documents"));
+        assert_eq!(why("synopsis"), Some("a heading repeated across documents"));
+        assert_eq!(why("hello"), Some("quoted text"));
+        assert_eq!(why("cortex"), Some("a fragment of a hyphenated name"));
+        assert!(!is_heading_line("cargo run [options]") && !is_heading_line("A build script runs first.") && is_heading_line("See Also"));
+        assert_eq!(line_label("Tracking Issue: #1234"), Some("Tracking Issue"));
+        assert_eq!(line_label("note that x: y"), None);
     }
 }
