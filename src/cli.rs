@@ -314,6 +314,7 @@ Examples:
   qa graph ingest                                load the corpus's own KG JSONL (again: idempotent)
   qa graph ingest more_kg.jsonl --graph-store neo4j
   qa graph stats                                 nodes per label, relationships per type
+  qa graph concepts --top 100                    the corpus's most linked concepts
   qa graph check \"MATCH (c:Concept) RETURN c.name LIMIT 5\"
 
 The store is the embedded database of the selected corpus's index (default), or Neo4j when
@@ -335,6 +336,19 @@ pub enum GraphCommand {
     /// Count nodes per label and relationships per type.
     Stats {
         /// Print the counts as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the corpus's concepts, most linked first (`MENTIONS` + `RELATED_TO` edges in its KG
+    /// JSONL): what the graph takes the documents to be about.
+    Concepts {
+        /// How many to list.
+        #[arg(long, default_value_t = 30, value_name = "N")]
+        top: usize,
+        /// KG JSONL files [default: chunking_outputs/<corpus>_kg.jsonl of the selected corpus]
+        #[arg(value_name = "KG_JSONL")]
+        files: Vec<PathBuf>,
+        /// Print the list as JSON.
         #[arg(long)]
         json: bool,
     },

@@ -19,6 +19,7 @@ pub fn run(settings: &Settings, args: &GraphArgs) -> Result<ExitCode> {
     match &args.command {
         GraphCommand::Ingest { files, json } => ingest(settings, files, *json),
         GraphCommand::Stats { json } => stats(settings, *json),
+        GraphCommand::Concepts { top, files, json } => concepts(settings, *top, files, *json),
         GraphCommand::Schema { json } => schema(settings, *json),
         GraphCommand::Check { cypher, json, no_schema } => check(settings, cypher, *json, *no_schema),
     }
@@ -38,17 +39,8 @@ struct IngestReport {
 fn ingest(settings: &Settings, files: &[PathBuf], json_out: bool) -> Result<ExitCode> {
     let t = Instant::now();
     let backend = settings.effective_graph_store().to_string();
-    let files: Vec<PathBuf> = if files.is_empty() {
-        // The selected corpus's own KG file.
-        let (cd, _) = settings.live_generation().context("no KG file given and no indexed corpus to take it from")?;
-        vec![settings.chunk_dir().join(format!("{}_kg.jsonl", cd.name))]
-    } else {
-        files.to_vec()
-    };
-    let (docs, skipped) = qa_graph::kg::read_kg_files(&files)?;
-    for (f, bad) in &skipped {
-        eprintln!("warning: {}: {bad} malformed line(s) skipped", f.display());
-    }
+    let files = kg_files(settings, files)?;
+    let (docs, skipped) = read_kg(&files)?;
     let malformed: usize = skipped.iter().map(|(_, n)| n).sum();
     let spinner = crate::app::spinner(json_out, &format!("loading {} graph documents into the {backend} store", docs.len()));
     let config = settings.graph_store_config();
@@ -84,6 +76,42 @@ fn ingest(settings: &Settings, files: &[PathBuf], json_out: bool) -> Result<Exit
             println!("  skipped:  {} malformed lines", report.malformed_lines);
         }
         println!("  time:     {:.0} ms", report.ms);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The KG files given, or the selected corpus's own.
+fn kg_files(settings: &Settings, files: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    if !files.is_empty() {
+        return Ok(files.to_vec());
+    }
+    let (cd, _) = settings.live_generation().context("no KG file given and no indexed corpus to take it from")?;
+    Ok(vec![settings.chunk_dir().join(format!("{}_kg.jsonl", cd.name))])
+}
+
+/// The documents of KG files, with a warning for each file that had malformed lines.
+fn read_kg(files: &[PathBuf]) -> Result<(Vec<qa_graph::kg::GraphDocument>, qa_graph::kg::SkippedLines)> {
+    let (docs, skipped) = qa_graph::kg::read_kg_files(files)?;
+    for (f, bad) in &skipped {
+        eprintln!("warning: {}: {bad} malformed line(s) skipped", f.display());
+    }
+    Ok((docs, skipped))
+}
+
+fn concepts(settings: &Settings, top: usize, files: &[PathBuf], json_out: bool) -> Result<ExitCode> {
+    let files = kg_files(settings, files)?;
+    let (docs, _) = read_kg(&files)?;
+    let all = qa_graph::kg::concept_links(&docs);
+    let shown = &all[..all.len().min(top)];
+    if json_out {
+        println!("{}", serde_json::to_string_pretty(&json!({"concepts": all.len(), "top": shown}))?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{} concepts; the {} most linked (links = mentions + related):", all.len(), shown.len())?;
+    writeln!(out, "  {:>6} {:>8} {:>7}  {:<8} concept", "links", "mentions", "related", "kind")?;
+    for c in shown {
+        writeln!(out, "  {:>6} {:>8} {:>7}  {:<8} {}", c.links(), c.mentions, c.related, c.kind, c.name)?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -73,6 +73,25 @@ fn stats_and_schema_describe_the_indexed_graph() {
 }
 
 #[test]
+fn concepts_lists_the_most_linked_topics_of_the_sample_corpus() {
+    let dir = indexed_sample();
+    let c = graph_json(dir, &["concepts", "--top", "40"]);
+    let top = c["top"].as_array().unwrap();
+    assert_eq!(top.len(), 40, "{c}");
+    assert!(c["concepts"].as_u64().unwrap() > 100);
+    let links = |x: &Value| x["mentions"].as_u64().unwrap() + x["related"].as_u64().unwrap();
+    assert!(top.windows(2).all(|w| links(&w[0]) >= links(&w[1])), "most linked first: {c}");
+    let names: Vec<&str> = top.iter().map(|x| x["name"].as_str().unwrap()).collect();
+    // The corpus's own topics, none of the words that only look like concepts.
+    assert!(names.contains(&"ESP32") && names.contains(&"deep sleep"), "{names:?}");
+    for noise in ["Listing", "Figure", "Next", "Summary", "Note", "Example"] {
+        assert!(!names.iter().any(|n| n.eq_ignore_ascii_case(noise)), "{noise} in {names:?}");
+    }
+    let human = String::from_utf8(qa(dir).args(["graph", "concepts", "--top", "5"]).assert().success().get_output().stdout.clone()).unwrap();
+    assert!(human.contains("most linked") && human.contains("ESP32"), "{human}");
+}
+
+#[test]
 fn ingest_is_idempotent_and_merges_new_knowledge() {
     let dir = copy_of_indexed_sample();
     let before = counts(dir.path());

@@ -591,6 +591,62 @@ pub(crate) fn contains_words(hay: &[String], needle: &[String]) -> bool {
     !needle.is_empty() && hay.windows(needle.len()).any(|w| w == needle)
 }
 
+/// A concept with the links the graph gives it: what `qa graph concepts` lists, most linked
+/// first — the corpus's topics as the graph sees them.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ConceptLinks {
+    /// The concept's id.
+    pub id: String,
+    /// Its most frequent surface form.
+    pub name: String,
+    /// How it was found (`phrase`, `code`, `title`, …).
+    pub kind: String,
+    /// `MENTIONS` edges: chunks that mention it.
+    pub mentions: usize,
+    /// `RELATED_TO` edges at either end.
+    pub related: usize,
+}
+
+impl ConceptLinks {
+    /// Every link of the concept.
+    pub fn links(&self) -> usize {
+        self.mentions + self.related
+    }
+}
+
+/// The concepts of KG documents with their links, most linked first (ties by id).
+pub fn concept_links(docs: &[GraphDocument]) -> Vec<ConceptLinks> {
+    fn entry<'m>(by_id: &'m mut HashMap<String, ConceptLinks>, id: &str) -> &'m mut ConceptLinks {
+        by_id.entry(id.to_string()).or_insert_with(|| ConceptLinks { id: id.to_string(), name: id.to_string(), kind: String::new(), mentions: 0, related: 0 })
+    }
+    let mut by_id: HashMap<String, ConceptLinks> = HashMap::new();
+    for d in docs {
+        for n in d.nodes.iter().filter(|n| n.node_type == "Concept" && !n.metadata.is_empty()) {
+            let c = entry(&mut by_id, &n.id);
+            for m in &n.metadata {
+                match (m.key.as_str(), m.value.as_str()) {
+                    ("name", Some(v)) => c.name = v.to_string(),
+                    ("kind", Some(v)) => c.kind = v.to_string(),
+                    _ => {}
+                }
+            }
+        }
+        for r in &d.relationships {
+            match r.rel_type.as_str() {
+                "MENTIONS" => entry(&mut by_id, &r.target).mentions += 1,
+                "RELATED_TO" => {
+                    entry(&mut by_id, &r.source).related += 1;
+                    entry(&mut by_id, &r.target).related += 1;
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out: Vec<ConceptLinks> = by_id.into_values().collect();
+    out.sort_by(|a, b| b.links().cmp(&a.links()).then_with(|| a.id.cmp(&b.id)));
+    out
+}
+
 /// Files that had malformed lines, each with how many were skipped.
 pub type SkippedLines = Vec<(std::path::PathBuf, usize)>;
 
@@ -703,6 +759,11 @@ mod tests {
         assert_eq!(occurrences.len(), 3);
         assert!(occurrences[0].metadata.iter().any(|m| m.key == "name" && m.value == "deep sleep"), "{:?}", occurrences[0]);
         assert!(occurrences[1..].iter().all(|n| n.metadata.is_empty() && n.node_type == "Concept"));
+        // Most linked first: deep sleep and battery life are in all three chunks and related.
+        let linked = concept_links(&kg.documents);
+        let deep = linked.iter().find(|c| c.id == "deep sleep").unwrap();
+        assert_eq!((deep.mentions, deep.name.as_str(), deep.kind.as_str()), (3, "deep sleep", "phrase"));
+        assert!(deep.related >= 1 && linked[0].links() >= deep.links() && linked.windows(2).all(|w| w[0].links() >= w[1].links()));
         // the contract round-trips through JSON
         let line = serde_json::to_string(&kg.documents[0]).unwrap();
         let back: GraphDocument = serde_json::from_str(&line).unwrap();
