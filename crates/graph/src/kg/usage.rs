@@ -20,6 +20,8 @@ pub(crate) struct Usage {
     pub as_code: usize,
     /// Occurrences followed by a section-style number ("1-1", "15.2").
     pub before_numbering: usize,
+    /// Occurrences with a capital first letter.
+    pub capitalised: usize,
     /// Occurrences that open a quotation ("Hello, world!" printed by an example).
     pub quoted: usize,
     /// Occurrences as the first part of a hyphenated word ("Cortex" of "Cortex-M3"), not counted
@@ -39,6 +41,9 @@ pub(crate) fn usage(chunks: &[Chunk], ids: &HashSet<String>) -> HashMap<String, 
             for id in [Some(singular.clone()), (lower != singular).then_some(lower)].into_iter().flatten().filter(|id| !id.is_empty() && ids.contains(id)) {
                 let u = out.entry(id).or_default();
                 u.total += 1;
+                if word.starts_with(char::is_uppercase) {
+                    u.capitalised += 1;
+                }
                 if raw.contains('`') {
                     u.as_code += 1;
                 }
@@ -222,7 +227,9 @@ pub(crate) fn not_a_concept(id: &str, u: &Usage, layout: &Layout) -> Option<&'st
     if u.in_compound >= 3 && u.in_compound >= 9 * u.total {
         return Some("a fragment of a hyphenated name");
     }
-    layout.furniture(id, u.total)
+    // A label starts with a capital: "Default: none" is judged against the capitalised uses, so
+    // that prose "by default" does not hide it.
+    layout.furniture(id, u.capitalised.max(1))
 }
 
 #[cfg(test)]
@@ -274,13 +281,13 @@ mod tests {
             .iter()
             .map(|cmd| chunk(&format!("cargo-{cmd}.md"), "NAME", &format!("cargo-{cmd}\n\nSYNOPSIS\n\ncargo {cmd} [options]\n\nOPTIONS\n\nCommon Options\n\nUse the Cortex-M3 board.\n\nDefault: none")))
             .collect();
-        chunks.push(chunk("scripts.md", "Build Scripts", "Build Scripts\n\nA build script runs first. Print \"Hello, world!\" and \"Hello again\" or Hello there.\n\nDefault: `false`\n\nThe Cortex-M4 and Cortex-M0 and Cortex-A cores."));
+        chunks.push(chunk("scripts.md", "Build Scripts", "Build Scripts\n\nA build script runs first, by default, with default features and the default profile. Print \"Hello, world!\" and \"Hello again\" or Hello there.\n\nDefault: `false`\n\nThe Cortex-M4 and Cortex-M0 and Cortex-A cores."));
         let layout = Layout::of(&chunks);
         assert_eq!(layout.furniture("common options", 3), Some("a heading repeated across documents"), "a longer heading in most documents");
         assert_eq!(layout.furniture("build script", 2), None, "a heading in one document");
         assert_eq!(layout.furniture("default", 4), Some("a line label"));
         assert_eq!(layout.furniture("default", 20), None, "a label for few of its uses");
-        let ids: HashSet<String> = ["options", "synopsis", "hello", "cortex", "build"].iter().map(|s| s.to_string()).collect();
+        let ids: HashSet<String> = ["options", "synopsis", "hello", "cortex", "build", "default"].iter().map(|s| s.to_string()).collect();
         let u = usage(&chunks, &ids);
         assert_eq!(u["options"].total, 9, "an acronym's id keeps its plural: OPTIONS, Options, [options]");
         let why = |id: &str| not_a_concept(id, &u[id], &layout);
@@ -288,6 +295,7 @@ mod tests {
         assert_eq!(why("synopsis"), Some("a heading repeated across documents"));
         assert_eq!(why("hello"), Some("quoted text"));
         assert_eq!(why("cortex"), Some("a fragment of a hyphenated name"));
+        assert_eq!(why("default"), Some("a line label"), "its capitalised uses are labels, whatever prose says \"by default\"");
         assert!(!is_heading_line("cargo run [options]") && !is_heading_line("A build script runs first.") && is_heading_line("See Also"));
         assert_eq!(line_label("Tracking Issue: #1234"), Some("Tracking Issue"));
         assert_eq!(line_label("note that x: y"), None);
