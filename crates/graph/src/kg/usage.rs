@@ -141,13 +141,13 @@ fn is_heading_line(block: &str) -> bool {
         && words.iter().any(|w| w.chars().next().is_some_and(char::is_uppercase))
 }
 
-/// "Default: `[]`", "Tracking Issue: #1234": the one to four plain words before a colon that
-/// opens a line, starting with a capital.
+/// "Default: `[]`", "Tracking Issue: #1234", "test result: ok.": the one to four plain words
+/// before a colon that opens a line; one word only with a capital ("note: …" may be prose).
 fn line_label(line: &str) -> Option<&str> {
     let (head, _) = line.trim().split_once(':')?;
     let words = head.split_whitespace().count();
     let plain = head.chars().all(|c| c.is_alphabetic() || c == ' ' || c == '-');
-    ((1..=4).contains(&words) && plain && head.starts_with(|c: char| c.is_uppercase())).then_some(head)
+    ((1..=4).contains(&words) && plain && (words >= 2 || head.starts_with(|c: char| c.is_uppercase()))).then_some(head)
 }
 
 /// Words of a term written in code or console-output blocks and in prose: `(in blocks, in prose)`
@@ -299,5 +299,6 @@ mod tests {
         assert!(!is_heading_line("cargo run [options]") && !is_heading_line("A build script runs first.") && is_heading_line("See Also"));
         assert_eq!(line_label("Tracking Issue: #1234"), Some("Tracking Issue"));
         assert_eq!(line_label("note that x: y"), None);
+        assert_eq!((line_label("test result: ok. 1 passed"), line_label("note: see below")), (Some("test result"), None));
     }
 }
