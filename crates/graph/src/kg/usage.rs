@@ -298,7 +298,7 @@ mod tests {
         assert_eq!(why("default"), Some("a line label"), "its capitalised uses are labels, whatever prose says \"by default\"");
         assert!(!is_heading_line("cargo run [options]") && !is_heading_line("A build script runs first.") && is_heading_line("See Also"));
         assert_eq!(line_label("Tracking Issue: #1234"), Some("Tracking Issue"));
-        assert_eq!(line_label("note that x: y"), None);
+        assert_eq!((line_label("Set `build.jobs`: 4"), line_label("The value of this setting is: 4")), (None, None), "code, or a sentence");
         assert_eq!((line_label("test result: ok. 1 passed"), line_label("note: see below")), (Some("test result"), None));
     }
 }
