@@ -5,6 +5,7 @@
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
+use crate::coverage::Ledger;
 use crate::cues::{self, Aggregate, Comparison, Grouping, Ordering, Superlative};
 use crate::dates::{self, DateMention, Grain};
 use crate::numbers::{self, Quantity};
@@ -78,6 +79,53 @@ pub struct Analysis {
     /// Token ranges of the sentences.
     pub sentences: Vec<(usize, usize)>,
 }
+
+impl Analysis {
+    fn word(&self, i: usize) -> &str {
+        self.tokens.get(i).map(|t| t.lower.as_str()).unwrap_or("")
+    }
+
+    /// The negation word a condition at `pos` sits under, for every route: "not", "no",
+    /// "never", "non", "excluding", "except", "besides", "outside", "other than", "leaving
+    /// out", with auxiliaries, articles, prepositions, determiners and one unused verb allowed
+    /// between ("do not own cats", "not assigned to any route", "no longer active").
+    pub fn negation_before(&self, ledger: &Ledger, pos: usize) -> Option<usize> {
+        let mut p = pos;
+        let mut steps = 0;
+        let mut verbs = 0;
+        while p > 0 && steps < 6 {
+            p -= 1;
+            steps += 1;
+            let w = self.word(p);
+            let after_negation = p > 0 && self.negations.contains(&(p - 1)) && ledger.is_content(p);
+            if verbs == 0 && !ledger.is_used(p) && !self.negations.contains(&p) && (cues::is_light_verb(w) || after_negation) {
+                verbs += 1;
+                continue;
+            }
+            if self.negations.contains(&p) || matches!(w, "non" | "excluding" | "except" | "besides" | "outside" | "ignoring" | "omitting") || (w == "other" && self.word(p + 1) == "than") {
+                return Some(p);
+            }
+            // "leaving out refunded tickets".
+            if w == "out" && p > 0 && matches!(self.word(p - 1), "leaving" | "leave" | "left" | "leaves") {
+                return Some(p);
+            }
+            // "no longer active": the negation is "no".
+            if w == "longer" && p > 0 && self.word(p - 1) == "no" {
+                continue;
+            }
+            if !NEGATION_GAP.contains(&w) {
+                return None;
+            }
+        }
+        None
+    }
+}
+
+/// Words that may sit between a negation and what it negates.
+const NEGATION_GAP: &[&str] = &[
+    "be", "is", "are", "was", "were", "been", "a", "an", "any", "the", "yet", "ever", "have", "has", "had", "do", "does", "did", "in", "of", "from", "than", "by", "with", "currently",
+    "still", "through", "via", "to", "on", "at", "for", "into", "single", "one", "our", "my", "your", "their", "these", "those",
+];
 
 /// Words after which a four-digit number is a count, not a year.
 const NUMERIC_CUES: &[&str] = &["than", "over", "under", "above", "below", "least", "most", "exactly", "equals", "top", "first", "of", "to", "with", "has", "have", "had"];

@@ -757,6 +757,23 @@ pub fn each_once(t: &[Token], i: usize) -> bool {
     w(t, i) == "once" && i >= 2 && w(t, i - 2) == "each" && t[i - 1].is_word()
 }
 
+/// A verb that relates things without naming a column: inflected forms of known verbs and the
+/// light verbs of questions ("come from", "work in", "belong to").
+pub fn is_light_verb(w: &str) -> bool {
+    qa_core::text::is_base_verb(w)
+        || qa_core::text::is_verb_form(w)
+        || (w.len() > 4 && w.ends_with("ed"))
+        || (w.len() > 5 && w.ends_with("ing"))
+        || matches!(
+            w,
+            "own" | "owns" | "speak" | "speaks" | "spoken" | "play" | "plays" | "use" | "live" | "lives" | "come" | "comes" | "came" | "go" | "goes" | "get" | "gets"
+                | "work" | "works" | "belong" | "belongs" | "happen" | "happens" | "occur" | "occurs" | "stay" | "stays" | "teach" | "teaches" | "taught"
+                | "shows" | "hold" | "holds" | "run" | "runs" | "take" | "takes" | "took" | "make" | "makes" | "made" | "do" | "does" | "did" | "done"
+                | "receive" | "receives" | "involve" | "involves" | "serve" | "serves" | "operate" | "operates" | "offer" | "offers"
+                | "correspond" | "corresponds" | "land" | "lands" | "depart" | "departs" | "arrive" | "arrives" | "uses" | "put" | "puts"
+        )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

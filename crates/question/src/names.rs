@@ -211,6 +211,20 @@ pub fn forms(name: &str, synonyms: &[String]) -> Vec<NameForm> {
     if core.len() < words.len() && core.iter().any(|w| is_content(w)) {
         push(core.to_vec(), 0.92, FormKind::Core);
     }
+    // The generic noun of a measure or a date said with its core: `awarded_eur` is "the amount
+    // awarded" / "the awarded amount", `starts_on` is "the start date".
+    // (Not a core that is itself an aggregate's word: "the total amount" of `total_eur` is a sum.)
+    if core.len() < words.len() && core.iter().all(|w| is_content(w) && !matches!(w.as_str(), "total" | "sum" | "average" | "avg" | "mean" | "max" | "min" | "overall")) && core.len() <= 2 {
+        let last = words[words.len() - 1].as_str();
+        let money = crate::numbers::field_unit(name).is_some_and(|u| u.dimension == crate::numbers::Dimension::Money) || matches!(last, "amount" | "amt");
+        let dated = matches!(last, "on" | "at" | "date" | "dt");
+        if money {
+            push(std::iter::once("amount".to_string()).chain(core.iter().cloned()).collect(), 0.95, FormKind::Synonym);
+            push(core.iter().cloned().chain(std::iter::once("amount".to_string())).collect(), 0.95, FormKind::Synonym);
+        } else if dated {
+            push(core.iter().cloned().chain(std::iter::once("date".to_string())).collect(), 0.95, FormKind::Synonym);
+        }
+    }
     // A number written short (`serial_no`, `flight_num`, `invoice_nr`) is said "serial number".
     if core.len() < words.len() && matches!(words[words.len() - 1].as_str(), "no" | "num" | "nr") && core.iter().any(|w| is_content(w)) {
         let mut said = core.to_vec();
@@ -424,6 +438,11 @@ mod tests {
         assert!(f.contains(&vec!["active".to_string()]), "{f:?}");
         let f = words_of("weight_kg");
         assert_eq!(f[1], ["weight"]);
+        // The generic noun of a money column or a date said with its core.
+        let f = words_of("awarded_eur");
+        assert!(f.contains(&vec!["amount".to_string(), "awarded".to_string()]) && f.contains(&vec!["awarded".to_string(), "amount".to_string()]), "{f:?}");
+        let f = words_of("starts_on");
+        assert!(f.contains(&vec!["start".to_string(), "date".to_string()]), "{f:?}");
         let f = words_of("first_answer_at");
         assert!(f.contains(&vec!["first".to_string(), "answer".to_string()]), "{f:?}");
         assert!(words_of("has_sea_survival_cert").contains(&vec!["sea".to_string(), "survival".to_string(), "certificate".to_string()]));

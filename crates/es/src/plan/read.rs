@@ -293,33 +293,9 @@ impl<'a> Reader<'a> {
         self.ms.iter().position(|m| m.start <= i && i < m.end)
     }
 
-    /// A negation word before `pos` (auxiliaries, articles, prepositions and one verb may sit
-    /// between): its index.
+    /// The negation a condition at `pos` sits under (`Analysis::negation_before`).
     pub fn negation_before(&self, pos: usize) -> Option<usize> {
-        let mut p = pos;
-        let mut steps = 0;
-        let mut verbs = 0;
-        while p > 0 && steps < 6 {
-            p -= 1;
-            steps += 1;
-            let w = self.word(p);
-            let verb = verbs == 0 && !self.ledger.is_used(p) && (qa_core::text::is_base_verb(w) || qa_core::text::is_verb_form(w) || w.ends_with("ed"));
-            if verb && !self.a.negations.contains(&p) {
-                verbs += 1;
-                continue;
-            }
-            if self.a.negations.contains(&p) || matches!(w, "non" | "excluding" | "except" | "besides" | "outside") || (w == "other" && self.word(p + 1) == "than") {
-                return Some(p);
-            }
-            // "no longer active": the negation is "no".
-            if w == "longer" && p > 0 && self.word(p - 1) == "no" {
-                continue;
-            }
-            if !matches!(w, "be" | "is" | "are" | "was" | "were" | "been" | "a" | "an" | "any" | "the" | "yet" | "ever" | "have" | "has" | "had" | "do" | "does" | "did" | "in" | "of" | "from" | "than" | "by" | "with" | "currently" | "still" | "through" | "via" | "to" | "for" | "at" | "on" | "into") {
-                return None;
-            }
-        }
-        None
+        self.a.negation_before(&self.ledger, pos)
     }
 
     /// Settle an ambiguity: the user's earlier choice, the best guess under force (named in a

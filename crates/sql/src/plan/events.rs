@@ -118,7 +118,7 @@ impl Reader<'_> {
         for i in 0..self.n() {
             let Some(k) = self.after_never(i) else { continue };
             let w = self.word(k).to_string();
-            let verb = super::read::is_light_verb(&w) || (w.len() > 3 && (w.ends_with("ed") || w.ends_with("en")));
+            let verb = qa_question::cues::is_light_verb(&w) || (w.len() > 3 && (w.ends_with("ed") || w.ends_with("en")));
             // "never been booked" where `bookings.booked_at` is named by the verb: the verb says
             // which referring table.
             let said = self.ms.iter().position(|m| m.start <= k && k < m.end);

@@ -12,9 +12,6 @@ use super::sql_coverage::role_table;
 use super::read::Reader;
 use super::{clarifying_text, PlanOutcome, AMBIGUITY_THRESHOLD};
 
-/// Longest join path considered between two tables.
-const MAX_PATH: usize = 4;
-
 impl Reader<'_> {
     /// "cars with 8 cylinders or made before 1980": two different conditions joined by "or".
     /// The query requires every condition, so it would answer another question: ask instead.
@@ -546,128 +543,6 @@ impl Reader<'_> {
         }
     }
 
-    /// Where a row goes from and to: the words of keys for a trip's two ends that the
-    /// question's generic words say ("leaving" → source, origin; "to" → dest, arrival).
-    fn trip_key_words(&self) -> Vec<String> {
-        let said = |ws: &[&str]| self.a.tokens.iter().any(|t| ws.contains(&t.lower.as_str()));
-        let mut out: Vec<String> = Vec::new();
-        if said(&["from", "departing", "leaving", "departs", "depart", "origin", "out"]) {
-            out.extend(["source", "origin", "departure", "from", "start"].map(str::to_string));
-        }
-        if said(&["to", "into", "arriving", "arrive", "arrives", "destination", "reaching"]) {
-            out.extend(["dest", "destination", "arrival", "to", "end"].map(str::to_string));
-        }
-        out
-    }
-
-    /// The shortest path from `from` to `to`; among paths at most as long, the one through
-    /// most of the `named` tables.
-    pub(super) fn path(&mut self, from: &str, to: &str, named: &[String]) -> Option<Vec<JoinStep>> {
-        let shortest = self.ctx.join_path(from, to)?;
-        if shortest.len() == 1 {
-            // Two keys between the same tables (a current and a permanent address): the one
-            // whose name the question says, else a guess.
-            let edges: Vec<JoinStep> = self.ctx.fk_steps().into_iter().filter(|e| e.from_table.eq_ignore_ascii_case(from) && e.to_table.eq_ignore_ascii_case(to)).collect();
-            if edges.len() > 1 {
-                // The question's words as keys name them (`SchemaContext::for_question`).
-                let mut fams: Vec<String> = self.ctx.key_words.clone();
-                fams.extend(self.trip_key_words());
-                // The words that tell the keys apart (either end of the step, in either
-                // direction): "current" of `current_city_id`, not the "city" all of them hold.
-                let words_of = |e: &JoinStep| -> Vec<String> { [&e.from_column, &e.to_column].iter().flat_map(|c| qa_question::names::name_words(c)).collect() };
-                let shared: Vec<String> = words_of(&edges[0]).into_iter().filter(|w| edges.iter().all(|e| words_of(e).contains(w))).collect();
-                let says = |e: &JoinStep| words_of(e).iter().filter(|w| !shared.contains(w)).any(|w| fams.contains(&qa_core::text::word_family(w)) || fams.contains(&crate::schema::key_family(w)) || fams.contains(w));
-                let said: Vec<&JoinStep> = edges.iter().filter(|e| says(e)).collect();
-                if said.len() == 1 {
-                    // The words that named the key are used by the join ("previously" for
-                    // `previous_city_id`).
-                    let step = said[0].clone();
-                    let key_words: Vec<String> = words_of(&step).into_iter().filter(|w| !shared.contains(w) && w.len() >= 4).map(|w| crate::schema::key_family(&w)).collect();
-                    for i in 0..self.n() {
-                        if self.a.tokens[i].is_word() && !self.ledger.is_used(i) && (self.word(i).len() >= 4 || self.word(i) == "now") && key_words.contains(&crate::schema::key_family(self.word(i))) {
-                            self.mark(i..i + 1, format!("join by {}.{}", step.from_table, step.from_column));
-                        }
-                    }
-                    return Some(vec![step]);
-                }
-                // No word names one: the plain key (`guest_id`, not `referred_by_guest_id`) is
-                // what the relation means unqualified.
-                let plain: Vec<&JoinStep> = edges.iter().filter(|e| crate::schema::is_plain_key(e)).collect();
-                if said.is_empty()
-                    && let [one] = plain.as_slice()
-                {
-                    return Some(vec![(*one).clone()]);
-                }
-                self.penalties.push((format!("{from} and {to} are joined by {} keys; which one is meant is not said", edges.len()), 0.7));
-            }
-            return Some(shortest);
-        }
-        let edges = self.ctx.fk_steps();
-        let mut best = shortest.clone();
-        let ends: Vec<String> = qa_question::names::name_words(from).into_iter().chain(qa_question::names::name_words(to)).collect();
-        let trip = self.trip_key_words();
-        // Tables the question names, then no step that fans out (a path that fans out and comes
-        // back changes the meaning), then a link table named after both ends.
-        let score = |p: &[JoinStep]| {
-            let hits = p.iter().filter(|s| named.iter().any(|n| n.eq_ignore_ascii_case(&s.to_table))).count() as i64;
-            let fans = p.iter().filter(|s| multiplies(self.ctx, s)).count() as i64;
-            let link = p[..p.len().saturating_sub(1)].iter().filter(|s| {
-                let w = qa_question::names::name_words(&s.to_table);
-                w.len() >= 2 && w.iter().all(|x| ends.contains(x))
-            }).count() as i64;
-            // A key the question's words name ("leaving" → `origin_port_id`, "home" →
-            // `home_port_id`, "flights to" → `DestAirport`).
-            let keyed = p.iter().filter(|s| self.ctx.step_named(s) || crate::schema::step_key_families(s).iter().any(|f| trip.contains(f))).count() as i64;
-            hits * 100 + keyed * 50 - fans * 10 + link
-        };
-        let mut stack: Vec<(String, Vec<JoinStep>)> = vec![(from.to_string(), Vec::new())];
-        let mut ties = 0usize;
-        let mut role_ties = 0usize;
-        let mut best_score = score(&best);
-        while let Some((at, p)) = stack.pop() {
-            if at.eq_ignore_ascii_case(to) {
-                // A path one step longer counts only through a table the question names.
-                let named_hits = p.iter().filter(|s| named.iter().any(|n| n.eq_ignore_ascii_case(&s.to_table))).count();
-                let short_hits = shortest.iter().filter(|s| named.iter().any(|n| n.eq_ignore_ascii_case(&s.to_table))).count();
-                if p.len() <= shortest.len() || (p.len() == shortest.len() + 1 && named_hits > short_hits) {
-                    let sc = score(&p);
-                    if sc > best_score {
-                        best = p;
-                        best_score = sc;
-                        ties = 0;
-                    } else if sc == best_score && p != best {
-                        ties += 1;
-                        // The same tables by other keys: two roles ("pi_id", "reviewer_id").
-                        if p.len() == best.len() && p.iter().zip(best.iter()).all(|(a, b)| a.to_table.eq_ignore_ascii_case(&b.to_table)) {
-                            role_ties += 1;
-                        }
-                    }
-                }
-                continue;
-            }
-            if p.len() >= (shortest.len() + 1).min(MAX_PATH) {
-                continue;
-            }
-            for e in edges.iter().filter(|e| e.from_table.eq_ignore_ascii_case(&at)) {
-                if e.to_table.eq_ignore_ascii_case(from) || p.iter().any(|s| s.to_table.eq_ignore_ascii_case(&e.to_table)) {
-                    continue;
-                }
-                let mut q = p.clone();
-                q.push(e.clone());
-                stack.push((e.to_table.clone(), q));
-            }
-        }
-        // Two equally good ways through different tables: which rows relate is a guess.
-        // The same tables by two keys of one table to another (a principal investigator and a
-        // reviewer) with no word for either: which role relates the rows is a guess, asked.
-        if role_ties > 0 && best.len() > 1 {
-            self.penalties.push((format!("{from} and {to} are related through two roles of one table, and no word says which"), 0.7));
-        } else if ties > 0 && best.len() > 1 {
-            self.penalties.push((format!("{from} and {to} are related through more than one path"), 0.85));
-        }
-        Some(best)
-    }
-
     /// Coverage of table words and relation words: a table the plan reads counts as used; one
     /// word between two joined tables' words is their relation ("singers who performed in
     /// concerts").
@@ -880,7 +755,7 @@ impl Reader<'_> {
             // A participle right before the rows' name describes them ("operating turbines",
             // "cancelled interviews"): a condition nothing placed, not a relation.
             let attributive = (w.ends_with("ing") || w.ends_with("ed")) && self.ledger.role(i + 1).is_some_and(|r| r.starts_with("table ") && !r.contains(" ("));
-            if !super::read::is_light_verb(&w) || noun || attributive || self.names_unused_column(&w) {
+            if !qa_question::cues::is_light_verb(&w) || noun || attributive || self.names_unused_column(&w) {
                 continue;
             }
             // Between two used words of one sentence: "languages spoken in Aruba", "cartoons

@@ -28,6 +28,7 @@ mod groups;
 mod kin;
 pub(crate) mod ir;
 mod order;
+mod paths;
 mod read;
 mod shape;
 mod totals;

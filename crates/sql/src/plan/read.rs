@@ -73,6 +73,11 @@ impl<'a> Reader<'a> {
         links.extend(scattered);
         links.sort_by(|x, y| x.start.cmp(&y.start).then(y.len().cmp(&x.len())).then(y.score.total_cmp(&x.score)));
         let ms = cover(&links, a.tokens.len());
+        if std::env::var("QA_DEBUG_PLAN").is_ok() {
+            for m in &ms {
+                eprintln!("mention {}..{}: {:?}", m.start, m.end, m.links.iter().map(|l| (&l.target, l.score)).collect::<Vec<_>>());
+            }
+        }
         // "how many kilograms", "how many hectolitres": an amount in a unit is a sum — unless
         // the word names rows ("how many meters" of a `meters` table).
         for g in a.aggregates.iter_mut().filter(|g| g.func == qa_question::cues::AggWord::Count && a.tokens.get(g.start).is_some_and(|t| t.lower == "how")) {
@@ -159,7 +164,7 @@ impl<'a> Reader<'a> {
             // of `work_visits`).
             let w = self.word(self.ms[next].start);
             let noun = self.names_table(next) && !w.ends_with("ed") && !w.ends_with("ing");
-            if matches!(self.ms[next].best().target, Target::Value { .. }) || (is_light_verb(w) && !noun) {
+            if matches!(self.ms[next].best().target, Target::Value { .. }) || (qa_question::cues::is_light_verb(w) && !noun) {
                 break;
             }
             mi = next;
@@ -439,59 +444,13 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// A negation word right before `pos` (an auxiliary, article or "any" may sit between):
-    /// its index.
+    /// The negation a condition at `pos` sits under (`Analysis::negation_before`).
     pub fn negation_before(&self, pos: usize) -> Option<usize> {
-        let mut p = pos;
-        let mut steps = 0;
-        let mut verbs = 0;
-        while p > 0 && steps < 5 {
-            p -= 1;
-            steps += 1;
-            let w = self.word(p);
-            // "do not own cats": one verb may sit between the negation and what it negates.
-            let verb = verbs == 0 && !self.ledger.is_used(p) && (is_light_verb(w) || p > 0 && self.a.negations.contains(&(p - 1)) && self.ledger.is_content(p));
-            if verb {
-                verbs += 1;
-                continue;
-            }
-            if self.a.negations.contains(&p) || matches!(w, "non" | "other" | "excluding" | "except" | "besides" | "ignoring" | "omitting") && !(w == "other" && self.word(p + 1) != "than") {
-                return Some(p);
-            }
-            // "leaving out refunded tickets".
-            if w == "out" && p > 0 && matches!(self.word(p - 1), "leaving" | "leave" | "left" | "leaves") {
-                return Some(p);
-            }
-            // "no longer active": the negation is "no".
-            if w == "longer" && p > 0 && self.word(p - 1) == "no" {
-                continue;
-            }
-            if !matches!(w, "be" | "is" | "are" | "was" | "were" | "been" | "a" | "an" | "any" | "the" | "yet" | "ever" | "have" | "has" | "had" | "do" | "does" | "did" | "in" | "of" | "from" | "than" | "by" | "with" | "currently" | "still" | "to" | "on" | "at" | "for" | "into" | "single" | "one" | "our" | "my" | "your" | "their" | "these" | "those") {
-                return None;
-            }
-        }
-        None
+        self.a.negation_before(&self.ledger, pos)
     }
 
     /// Are two tables joined by a path of foreign keys?
     pub fn connected(&self, a: &str, b: &str) -> bool {
         a.eq_ignore_ascii_case(b) || self.ctx.join_path(a, b).is_some()
     }
-}
-
-/// A verb that relates things without naming a column: inflected forms of known verbs and the
-/// light verbs of questions ("come from", "work in", "belong to").
-pub(super) fn is_light_verb(w: &str) -> bool {
-    qa_core::text::is_base_verb(w)
-        || qa_core::text::is_verb_form(w)
-        || (w.len() > 4 && w.ends_with("ed"))
-        || (w.len() > 5 && w.ends_with("ing"))
-        || matches!(
-            w,
-            "own" | "owns" | "speak" | "speaks" | "spoken" | "play" | "plays" | "use" | "live" | "lives" | "come" | "comes" | "came" | "go" | "goes" | "get" | "gets"
-                | "work" | "works" | "belong" | "belongs" | "happen" | "happens" | "occur" | "occurs" | "stay" | "stays" | "teach" | "teaches" | "taught"
-                | "shows" | "hold" | "holds" | "run" | "runs" | "take" | "takes" | "took" | "make" | "makes" | "made" | "do" | "does" | "did" | "done"
-                | "receive" | "receives" | "involve" | "involves" | "serve" | "serves" | "operate" | "operates" | "offer" | "offers"
-                | "correspond" | "corresponds" | "land" | "lands" | "depart" | "departs" | "arrive" | "arrives" | "uses" | "put" | "puts"
-        )
 }

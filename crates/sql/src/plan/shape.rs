@@ -557,25 +557,51 @@ impl Reader<'_> {
             if number_of.is_some() {
                 start += 2;
             }
+            // "the total amount of unpaid fees", "the total value of the confirmed reservations":
+            // a generic noun of money before what the rows are; the money is that table's.
+            // (Filler may have skipped those words already.)
+            let money_of = (g.func == AggWord::Sum).then(|| (g.target..(g.target + 2).min(self.n())).find(|&k| matches!(self.word(k), "amount" | "value" | "sum") && self.word(k + 1) == "of")).flatten();
+            let money_of_rows = money_of.and_then(|at| {
+                let mi = self.head_at(self.skip_filler(at + 2))?;
+                let t = self.table(mi).or_else(|| match &self.ms[mi].best().target {
+                    Target::Value { collection, .. } => Some(collection.clone()),
+                    _ => None,
+                })?;
+                let money = self.money_columns(&t);
+                let [one] = money.as_slice() else { return None };
+                Some((one.clone(), usize::MAX))
+            });
+            let money_said = money_of.filter(|_| money_of_rows.is_some());
+            if let Some(at) = money_of.filter(|_| money_of_rows.is_none()) {
+                start = start.max(self.skip_filler(at + 2));
+            }
             // "how many hours have we billed" of `hours_billed` beside `hours_per_week`: a measure
             // whose every word the question says, one of them right after the cue.
-            let col = self.measure_said_apart(start).or_else(|| (start..(start + 4).min(self.n())).find_map(|k| {
+            let col = money_of_rows.or_else(|| self.measure_said_apart(start)).or_else(|| (start..(start + 4).min(self.n())).find_map(|k| {
                 let mi = self.ms.iter().position(|m| m.start == k)?;
                 if self.names_table(mi) && !self.fields_of(mi).iter().any(|(c, _)| ok(c)) {
                     return None;
                 }
-                self.fields_of(mi).into_iter().find(|(c, _)| ok(c)).map(|(c, _)| (c, mi))
+                let (c, mi) = self.fields_of(mi).into_iter().find(|(c, _)| ok(c)).map(|(c, _)| (c, mi))?;
+                // "the total fuel cost": the head of a compound is its last noun, so a measure
+                // named right after another measure is the one aggregated.
+                let head = self.ms.iter().position(|m| m.start == self.ms[mi].end).and_then(|next| self.fields_of(next).into_iter().find(|(c2, _)| ok(c2) && c2.table.eq_ignore_ascii_case(&c.table) && *c2 != c).map(|(c2, _)| (c2, next)));
+                Some(head.unwrap_or((c, mi)))
             }));
             // "how much", "the total of all invoices": the money column of the table in play.
             let col = col.or_else(|| {
                 if g.func != AggWord::Sum {
                     return None;
                 }
-                let of_table = self.head_at(g.target).filter(|&mi| self.names_table(mi)).and_then(|mi| self.table(mi));
+                // (The table of a value said there too: "the total of filing fees".)
+                let of_table = self.head_at(g.target).and_then(|mi| {
+                    self.table(mi).or_else(|| match &self.ms[mi].best().target {
+                        Target::Value { collection, .. } => Some(collection.clone()),
+                        _ => None,
+                    })
+                });
                 let tables = if self.word(g.start) == "how" { self.context_tables() } else { of_table.into_iter().collect() };
-                let money: Vec<ColRef> = tables.iter().filter_map(|t| self.schema.collection(t)).flat_map(|c| {
-                    c.fields.iter().filter(|f| f.kind.is_numeric() && f.key == qa_question::KeyRole::None && (qa_question::numbers::field_unit(&f.name).is_some_and(|u| u.dimension == qa_question::numbers::Dimension::Money) || qa_question::names::name_words(&f.name).iter().any(|w| matches!(w.as_str(), "amount" | "price" | "cost" | "total" | "paid" | "fee" | "charge")))).map(|f| ColRef::new(&c.name, &f.name)).collect::<Vec<_>>()
-                }).collect();
+                let money: Vec<ColRef> = tables.iter().flat_map(|t| self.money_columns(t)).collect();
                 (money.len() == 1).then(|| (money[0].clone(), usize::MAX))
             });
             // "how many kilograms": the one column of the tables in play measured in that unit.
@@ -604,7 +630,7 @@ impl Reader<'_> {
             };
             // "the average number of customers affected": "number of" is said of the counting
             // column.
-            if let (Some(n), Some(c)) = (number_of, &c) {
+            if let (Some(n), Some(c)) = (number_of.or(money_said), &c) {
                 self.mark(n..n + 2, format!("{}({c})", agg_of(g.func).sql()));
             }
             out.push((agg_of(g.func), c, g.start, g.end, mi));
@@ -637,12 +663,26 @@ impl Reader<'_> {
             };
             if let Some(mi) = mi.filter(|&mi| mi != usize::MAX) {
                 self.consume(mi, format!("{}({c})", f.sql()));
+                // The compound's first noun says whose measure it is ("the fuel cost").
+                if let Some(prev) = self.ms.iter().position(|m| m.end == self.ms[mi].start && m.start >= e)
+                    && !self.used[prev]
+                    && self.fields_of(prev).iter().any(|(c2, _)| c2.table.eq_ignore_ascii_case(&c.table))
+                {
+                    self.consume(prev, format!("{}({c})", f.sql()));
+                }
             }
             self.reach.push(c.table.clone());
             self.aggs_done.push(s);
             res.push((f, Some(c), s, e));
         }
         res
+    }
+
+    /// The money columns of `table`: a currency in the name or a word of money.
+    fn money_columns(&self, table: &str) -> Vec<ColRef> {
+        self.schema.collection(table).map_or_else(Vec::new, |c| {
+            c.fields.iter().filter(|f| f.kind.is_numeric() && f.kind != FieldKind::Flag && f.key == qa_question::KeyRole::None && (qa_question::numbers::field_unit(&f.name).is_some_and(|u| u.dimension == qa_question::numbers::Dimension::Money) || qa_question::names::name_words(&f.name).iter().any(|w| matches!(w.as_str(), "amount" | "price" | "cost" | "total" | "paid" | "fee" | "charge")))).map(|f| ColRef::new(&c.name, &f.name)).collect()
+        })
     }
 
     /// An average said inside the name of a column that holds averages (`avg_speed`,

@@ -604,3 +604,33 @@ fn a_possessive_before_the_words_of_a_self_reference_is_that_reference_not_a_val
     let s = sql(&ctx, "Who is Bo Ng's team leader?");
     assert!(s.contains("team_leader") && !s.contains("role"), "{s}");
 }
+
+#[test]
+fn generic_nouns_of_money_and_dates_name_the_column() {
+    let ctx = hire_shop();
+    // "the total amount of X": the money of X's rows, not a word left over.
+    let s = sql(&ctx, "What is the total amount of hires started in 2025?");
+    assert!(s.starts_with("SELECT SUM(hires.fee_eur)"), "{s}");
+    // "the start date" of `started_on`, shown.
+    let s = sql(&ctx, "Which hires started in 2025? Give the hire id and the start date.");
+    assert!(s.contains("hires.started_on") && s.starts_with("SELECT hires.hire_id, hires.started_on"), "{s}");
+    // "the amount paid" of `amount_paid` is still its own name.
+    let s = sql(&ctx, "What is the total amount paid?");
+    assert!(s.starts_with("SELECT SUM(payments.amount_paid)"), "{s}");
+}
+
+#[test]
+fn an_aggregate_takes_the_head_of_a_compound() {
+    let ctx = SchemaContext::build(
+        DbSchema {
+            dialect: None,
+            tables: vec![table("uplifts", "uplift_id", vec![col("uplift_id", "integer", &[]), col("fuel_kg", "integer", &[]), col("cost_eur", "numeric(10,2)", &[])], vec![], 40)],
+        },
+        None,
+    );
+    // "the total fuel cost": the cost, not the fuel a first word would name.
+    let s = sql(&ctx, "What was the total fuel cost in euros?");
+    assert!(s.starts_with("SELECT SUM(uplifts.cost_eur)"), "{s}");
+    let s = sql(&ctx, "What was the total fuel in kg?");
+    assert!(s.starts_with("SELECT SUM(uplifts.fuel_kg)"), "{s}");
+}
