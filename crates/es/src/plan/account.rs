@@ -348,7 +348,9 @@ impl Reader<'_> {
     /// place", "handled", "issued") and verbs of the index's own name ("inspected" in an index of
     /// inspections), next to a used word.
     fn relation_verbs(&mut self) {
-        let index_family = qa_core::text::word_family(&qa_core::text::singular(&self.mapping.index.to_lowercase()));
+        // (Each word of the name: "picked" in an index `warehouse_picks`.)
+        let mut index_families: Vec<String> = qa_question::names::name_words(&self.mapping.index).iter().filter(|w| w.len() >= 4).map(|w| qa_core::text::word_family(w)).collect();
+        index_families.push(qa_core::text::word_family(&qa_core::text::singular(&self.mapping.index.to_lowercase())));
         let dated = self.plan.filters.iter().any(|f| matches!(f, Filter::Range { field, .. } | Filter::AnyRange { field, .. } if self.kind(field) == FieldKind::Date)) || self.plan.groups.iter().any(|g| matches!(g, Group::Calendar { .. }));
         for i in 0..self.n() {
             if self.ledger.is_used(i) || !self.a.tokens[i].is_word() {
@@ -356,7 +358,7 @@ impl Reader<'_> {
             }
             let w = self.word(i).to_string();
             let light = qa_core::text::verb_lemmas(&w).iter().any(|l| LIGHT_VERBS.contains(&l.as_str()));
-            let of_index = w.len() >= 4 && qa_core::text::word_family(&w) == index_family && (w.ends_with("ed") || w.ends_with("ing"));
+            let of_index = w.len() >= 4 && index_families.contains(&qa_core::text::word_family(&w)) && (w.ends_with("ed") || w.ends_with("ing"));
             // A verb whose only reading is a date field the plan does not filter on names that
             // event: not a relation ("opened" is no `createdAt`).
             let dates_event = !of_index && self.mention_covering(i).is_some_and(|mi| self.fields_of(mi).iter().any(|(f, ..)| self.kind(f) == FieldKind::Date)) && !dated;

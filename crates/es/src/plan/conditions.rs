@@ -84,7 +84,9 @@ impl Reader<'_> {
     fn index_words(&mut self) {
         for mi in 0..self.ms.len() {
             let field_named = self.readings(mi).iter().any(|l| matches!(l.target, Target::Field { .. }) && matches!(l.how, How::Name | How::Synonym));
-            if self.names_index(mi) || (self.may_name_index(mi) && !field_named && self.value_readings(mi).is_empty()) {
+            // ("per warehouse" in an index `warehouse_picks`: the group's field, read later.)
+            let grouped = self.a.groupings.iter().any(|g| self.skip_filler(g.target) == self.ms[mi].start) && self.modifier_of_index(mi);
+            if !grouped && (self.names_index(mi) || (self.may_name_index(mi) && !field_named && self.value_readings(mi).is_empty())) {
                 let role = format!("index {}", self.mapping.index);
                 self.consume(mi, role);
             }
@@ -739,11 +741,16 @@ impl Reader<'_> {
         }
         let with = p > 0 && matches!(self.word(p - 1), "with" | "has" | "have" | "had" | "having" | "without");
         let best = self.ms[mi].best().clone();
-        let participle = self.is_verb_mention(mi) && self.word(start).ends_with("ed");
+        // (Not the verb of the records' own noun: "tasks picked by Ann" in an index of picks says
+        // nothing of `wasShortPicked`.)
+        let index_word = |i: usize| names::name_words(&self.mapping.index).iter().any(|w| qa_core::text::word_family(w) == qa_core::text::word_family(self.word(i)));
+        let own_verb = index_word(start) && self.ms[mi].end == start + 1;
+        let participle = self.is_verb_mention(mi) && self.word(start).ends_with("ed") && !own_verb;
         // "warranty repairs", "fast-tracked applications": a word of a flag said right before
-        // the records' own noun modifies them.
+        // the records' own noun modifies them. ("the short picks" of `wasShortPicked` in an index
+        // of picks: the flag's words with the records' own noun last.)
         let end = self.ms[mi].end;
-        let before_index = self.ms.iter().position(|m| m.start == end).is_some_and(|n| self.may_name_index(n));
+        let before_index = self.ms.iter().position(|m| m.start == end).is_some_and(|n| self.may_name_index(n)) || (end >= start + 2 && index_word(end - 1));
         self.readings(mi)
             .into_iter()
             .filter(|l| matches!(&l.target, Target::Field { field, .. } if self.kind(field) == FieldKind::Flag))
@@ -754,7 +761,7 @@ impl Reader<'_> {
                 How::Head if self.ms[mi].end == start + 1 && l.target.field().is_some_and(|f| matches!(names::name_words(f).as_slice(), [v, s] if v.ends_with("ed") && *s == self.word(start))) => true,
                 // "did each airline cancel" of `isCancelled`: a verb of the flag's family.
                 // (Only a flag of one word: "charged" says nothing of `is_fast_charger`.)
-                How::Family => with || before_index || (self.is_verb_mention(mi) && l.target == best.target && l.target.field().is_some_and(|f| names::name_words(f).iter().filter(|w| !names::FLAG_PREFIXES.contains(&w.as_str())).count() == 1)),
+                How::Family => with || before_index || (self.is_verb_mention(mi) && !own_verb && l.target == best.target && l.target.field().is_some_and(|f| names::name_words(f).iter().filter(|w| !names::FLAG_PREFIXES.contains(&w.as_str())).count() == 1)),
                 How::Head | How::Part => with || before_index || (participle && l.target == best.target),
                 _ => false,
             })

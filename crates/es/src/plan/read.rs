@@ -243,6 +243,18 @@ impl<'a> Reader<'a> {
         self.readings(mi).iter().any(|l| matches!(l.target, Target::Collection { .. }))
     }
 
+    /// Mention `mi` is one word of the index's name that is not its head and also names a
+    /// field ("warehouse" of an index `warehouse_picks` with a `warehouse_code`).
+    pub fn modifier_of_index(&self, mi: usize) -> bool {
+        let words = qa_question::names::name_words(&self.mapping.index);
+        let m = &self.ms[mi];
+        let family = qa_core::text::word_family(self.word(m.start));
+        let modifier = words.len() >= 2 && words[..words.len() - 1].iter().any(|w| qa_core::text::word_family(w) == family) && qa_core::text::word_family(&words[words.len() - 1]) != family;
+        // (A compound goes on after it: "per course level" is the level.)
+        let compound = self.ms.iter().any(|x| x.start == m.end);
+        m.end == m.start + 1 && modifier && !compound && !self.fields_of(mi).is_empty()
+    }
+
     /// Token `i` is inside a field's whole name of two words or more ("best finish", "total
     /// amount"): not a cue.
     pub fn inside_name(&self, i: usize) -> bool {

@@ -344,7 +344,9 @@ impl Reader<'_> {
             }
             // "for every singer": the documents themselves.
             let target = self.ms.iter().position(|m| m.start == t);
-            if let Some(mi) = target.filter(|&mi| self.may_name_index(mi) && !self.used[mi]) {
+            // (Not a word of the index's name that modifies its head and names a field too:
+            // "per warehouse" in an index `warehouse_picks` with a `warehouse_code`.)
+            if let Some(mi) = target.filter(|&mi| self.may_name_index(mi) && !self.used[mi] && !self.modifier_of_index(mi)) {
                 let role = format!("every document of {}", self.mapping.index);
                 self.mark(g.start..g.end, role.clone());
                 self.consume(mi, role);

@@ -116,6 +116,12 @@ impl Reader<'_> {
                 if before_index && self.field(mi).is_some_and(|f| self.kind(&f) == FieldKind::Flag) {
                     continue;
                 }
+                // "list the short picks" of `wasShortPicked`: a flag that is the whole of the one
+                // item asked for says which records, not a field to show.
+                let whole_item = p.items.len() == 1 && (it.start..it.end).all(|i| (m.start..m.end).contains(&i) || matches!(self.word(i), "the" | "a" | "an" | "all" | "our"));
+                if whole_item && self.field(mi).is_some_and(|f| self.kind(&f) == FieldKind::Flag) {
+                    continue;
+                }
                 if let Some(f) = self.field(mi) {
                     all_strong &= matches!(m.best().how, How::Name | How::Core | How::Synonym | How::Acronym | How::Joined | How::Fuzzy);
                     found = true;

@@ -407,3 +407,38 @@ fn with_and_without_a_flag_groups_and_a_yes_or_no_question_shows_it() {
     // "did … schedule": the base verb after "did" is the event (its date is there).
     assert_eq!(filters(&a.plan("Which parcels did Ana Lima schedule?")), ["courierName is \"Ana Lima\"", "scheduledAt is present"]);
 }
+
+/// An index named by two words (`warehouse_picks`): a flag whose name holds the index's verb
+/// (`wasShortPicked`), a field named by the first word (`warehouse_code`).
+fn warehouse_picks() -> (Mapping, Metadata) {
+    let mapping = Mapping::from_es_json(
+        "warehouse_picks",
+        &json!({"properties": {
+            "task_id": {"type": "keyword"}, "warehouse_code": {"type": "keyword"}, "picker_first_name": {"type": "keyword"},
+            "pickerLastName": {"type": "keyword"}, "quantity": {"type": "long"}, "wasShortPicked": {"type": "boolean"},
+            "created_date": {"type": "date"}
+        }}),
+    )
+    .unwrap();
+    let mut meta = Metadata::default();
+    let v = |xs: &[&str]| xs.iter().enumerate().map(|(i, x)| (x.to_string(), 100 - i as u64)).collect::<Vec<_>>();
+    meta.values.insert("warehouse_code".into(), v(&["VNL1", "HAM2", "DUI1"]));
+    meta.values.insert("picker_first_name".into(), v(&["Lukas", "Sanne"]));
+    meta.values.insert("pickerLastName".into(), v(&["Weber", "de Vries"]));
+    meta.values.insert("wasShortPicked".into(), v(&["false", "true"]));
+    meta.values.insert("task_id".into(), (0..50).map(|i| (format!("PK-2025-{i:05}"), 1)).collect());
+    meta.ranges.insert("created_date".into(), (json!("2024-01-03"), json!("2025-12-30")));
+    (mapping, meta)
+}
+
+#[test]
+fn the_index_verb_is_no_flag_and_its_first_word_a_field() {
+    let a = Asked::new(warehouse_picks());
+    // "the short picks": the flag, a condition — not a field to show.
+    assert_eq!(filters(&a.plan("list the short picks at VNL1")), ["warehouse_code is \"VNL1\"", "wasShortPicked is \"true\""]);
+    // "picked" is what every record is: no condition.
+    assert_eq!(filters(&a.plan("tasks picked by Lukas Weber")), ["pickerLastName is \"Weber\"", "picker_first_name is \"Lukas\""]);
+    // "per warehouse": grouped by the warehouse's field, not the records themselves.
+    let b = a.body("number of short picks per warehouse");
+    assert_eq!(b["aggs"]["group"]["terms"]["field"], "warehouse_code", "{b}");
+}

@@ -134,6 +134,7 @@ impl Reader<'_> {
                 }
             }
         }
+        self.tables_said_are_read();
         self.alternatives();
         let (coverage, confidence) = self.ledger.coverage(std::mem::take(&mut self.penalties));
         let intent = serde_json::json!({
@@ -150,6 +151,29 @@ impl Reader<'_> {
         let ambiguity = self.ambiguity.take().filter(|a| a.score >= AMBIGUITY_THRESHOLD);
         let clarifying_question = ambiguity.as_ref().map(|a| clarifying_text(a, &format!("What does \"{}\" refer to?", a.phrase)));
         PlanOutcome { intent, plan: Some(self.q), confidence, coverage, fixes, ambiguity, clarifying_question }
+    }
+
+    /// A word the ledger reads as a table the statement never reads ("our biggest customers"
+    /// answered from another table): the plan lost what the question is about, so it asks.
+    fn tables_said_are_read(&mut self) {
+        let read = super::ir::rendered_tables(self.ctx, &self.q);
+        // (A table one key away is read through that key: "never booked a sailing" tests
+        // `bookings.sailing_id`.)
+        let steps = self.ctx.fk_steps();
+        let near = |t: &str| read.iter().any(|x| x.eq_ignore_ascii_case(t) || steps.iter().any(|s| s.from_table.eq_ignore_ascii_case(x) && s.to_table.eq_ignore_ascii_case(t) || s.to_table.eq_ignore_ascii_case(x) && s.from_table.eq_ignore_ascii_case(t)));
+        let mut missed: Vec<String> = Vec::new();
+        for i in 0..self.n() {
+            let Some(t) = self.ledger.role(i).filter(|r| r.starts_with("table ")).and_then(role_table) else { continue };
+            // (Nor a word that also names a column the statement reads: "fees" of
+            // `match_officials.fee_eur` beside a table `fees`.)
+            let field_read = self.ms.iter().enumerate().any(|(mi, m)| m.start <= i && i < m.end && self.readings(mi).iter().any(|l| matches!(&l.target, Target::Field { collection, .. } if read.iter().any(|x| x.eq_ignore_ascii_case(collection)))));
+            if !near(t) && !field_read && !missed.iter().any(|x| x.eq_ignore_ascii_case(t)) {
+                missed.push(t.to_string());
+            }
+        }
+        for t in missed {
+            self.penalties.push((format!("table {t}, which the question names, is not read by the query nor one key away"), 0.5));
+        }
     }
 
     /// "How much does a Black Forest cake cost?": "how much" of one row named by its label is

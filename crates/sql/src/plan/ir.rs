@@ -407,6 +407,36 @@ pub(crate) fn inline_joins(ctx: &SchemaContext, q: &Query) -> usize {
     layout(ctx, q).inline.len()
 }
 
+/// Every table the rendered statement reads: its own, the inline joins, the semi-join branches
+/// that test something, the sub-queries and the other side of a set operation. (A branch that
+/// tests nothing is not rendered: it reads nothing.)
+pub(crate) fn rendered_tables(ctx: &SchemaContext, q: &Query) -> Vec<String> {
+    fn conds(ctx: &SchemaContext, c: &Cond, out: &mut Vec<String>) {
+        match c {
+            Cond::Sub { query, .. } | Cond::InSub { query, .. } => out.extend(rendered_tables(ctx, query)),
+            Cond::Or { any } => any.iter().for_each(|x| conds(ctx, x, out)),
+            _ => {}
+        }
+    }
+    let l = layout(ctx, q);
+    let mut out = vec![q.table.clone()];
+    out.extend(l.inline.iter().map(|j| j.to_table.clone()));
+    for (root, others, inner) in &l.semi {
+        if !inner.is_empty() {
+            out.push(root.to_table.clone());
+            out.extend(others.iter().map(|j| j.to_table.clone()));
+            inner.iter().for_each(|c| conds(ctx, c, &mut out));
+        }
+    }
+    for f in &l.filters {
+        conds(ctx, f, &mut out);
+    }
+    if let Some((_, other)) = &q.set_op {
+        out.extend(rendered_tables(ctx, other));
+    }
+    out
+}
+
 /// The name of a selected aggregate or time bucket.
 fn alias(q: &Query, e: &Expr) -> Option<String> {
     let stem = |c: &ColRef| qa_question::names::name_words(&c.column).join("_");

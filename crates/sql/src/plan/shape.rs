@@ -549,7 +549,13 @@ impl Reader<'_> {
             if matches!(g.func, AggWord::Max | AggWord::Min) && self.a.superlatives.iter().any(|s| s.start <= g.start && g.start < s.end) && self.ranks_rows(g.start, None) {
                 continue;
             }
-            let ok = |c: &ColRef| if matches!(g.func, AggWord::Max | AggWord::Min) { self.is_measure(c) || self.kind(c) == FieldKind::Date } else { self.is_measure(c) };
+            // "How much have guests spent": an amount of money, never a measure of another kind
+            // a word happens to name (`max_guests`).
+            let money_asked = g.func == AggWord::Sum
+                && (0..self.n()).any(|i| self.word(i) == "how" && self.word(i + 1) == "much")
+                && (0..self.n()).any(|i| self.word(i) == "money" || qa_core::text::verb_lemmas(self.word(i)).iter().any(|l| matches!(l.as_str(), "spend" | "pay" | "cost" | "earn" | "charge" | "bill" | "invoice" | "owe")));
+            let money = |c: &ColRef| qa_question::numbers::field_unit(&c.column).is_some_and(|u| u.dimension == qa_question::numbers::Dimension::Money) || qa_question::names::name_words(&c.column).iter().any(|w| matches!(w.as_str(), "amount" | "price" | "cost" | "total" | "paid" | "fee" | "charge" | "revenue" | "spend" | "spent" | "payment" | "value" | "budget" | "salary"));
+            let ok = |c: &ColRef| if matches!(g.func, AggWord::Max | AggWord::Min) { self.is_measure(c) || self.kind(c) == FieldKind::Date } else { self.is_measure(c) && (!money_asked || money(c)) };
             // "the average invoice amount": past a table's name to the column; "the average
             // number of pages": the column that counts.
             let mut start = self.skip_filler(g.target);
@@ -577,7 +583,7 @@ impl Reader<'_> {
             }
             // "how many hours have we billed" of `hours_billed` beside `hours_per_week`: a measure
             // whose every word the question says, one of them right after the cue.
-            let col = money_of_rows.or_else(|| self.measure_said_apart(start)).or_else(|| (start..(start + 4).min(self.n())).find_map(|k| {
+            let col = money_of_rows.or_else(|| self.measure_said_apart(start).filter(|(c, _)| ok(c))).or_else(|| (start..(start + 4).min(self.n())).find_map(|k| {
                 let mi = self.ms.iter().position(|m| m.start == k)?;
                 if self.names_table(mi) && !self.fields_of(mi).iter().any(|(c, _)| ok(c)) {
                     return None;

@@ -634,3 +634,23 @@ fn an_aggregate_takes_the_head_of_a_compound() {
     let s = sql(&ctx, "What was the total fuel in kg?");
     assert!(s.starts_with("SELECT SUM(uplifts.fuel_kg)"), "{s}");
 }
+
+#[test]
+fn rendered_tables_leave_out_branches_that_test_nothing() {
+    let ctx = hire_shop();
+    // Hires of members: a branch to members that tests nothing is not rendered, so the
+    // statement does not read members — the rule that asks when a named table goes unread
+    // relies on this.
+    let step = ctx.join_path("hires", "members").unwrap();
+    let mut q = ir::Query { table: "hires".into(), joins: step, select: vec![ir::Expr::col(ir::ColRef::new("hires", "fee_eur"))], ..ir::Query::default() };
+    let read = ir::rendered_tables(&ctx, &q);
+    let sql = ir::render_query(&ctx, &q, Dialect::Sqlite, Some(10));
+    assert_eq!(read.iter().any(|t| t == "members"), sql.contains("members"), "{read:?} {sql}");
+    // Members of hires: the other way a one-to-many branch that tests nothing is dropped.
+    let back = ir::Query { table: "members".into(), joins: ctx.join_path("members", "hires").unwrap(), select: vec![ir::Expr::col(ir::ColRef::new("members", "first_name"))], ..ir::Query::default() };
+    let sql = ir::render_query(&ctx, &back, Dialect::Sqlite, Some(10));
+    assert_eq!(ir::rendered_tables(&ctx, &back).iter().any(|t| t == "hires"), sql.contains("hires"), "{sql}");
+    q.filters.push(ir::Cond::In { col: ir::ColRef::new("members", "first_name"), values: vec![ir::Lit::Text("Ann".into())], negated: false });
+    let read = ir::rendered_tables(&ctx, &q);
+    assert!(read.iter().any(|t| t == "members"), "{read:?}");
+}
