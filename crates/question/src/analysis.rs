@@ -479,6 +479,8 @@ pub fn release_flag_adjectives(a: &mut Analysis, is_flag_word: impl Fn(usize) ->
         let last = s.end.saturating_sub(1);
         let most = last > s.start && matches!(a.tokens[last - 1].lower.as_str(), "most" | "least" | "fewest");
         if s.adjective.is_some() && !s.mode && most && is_flag_word(last) {
+            // ("the most short picks": most of them, whatever "short" would rank.)
+            s.desc = a.tokens[last - 1].lower == "most";
             s.adjective = None;
             s.end = last;
             s.target = last;

@@ -163,7 +163,8 @@ impl SourceSchema {
             f.kind == crate::FieldKind::Flag
                 && match crate::names::name_words(&f.name).iter().skip_while(|x| crate::names::FLAG_PREFIXES.contains(&x.as_str())).cloned().collect::<Vec<_>>().as_slice() {
                     [one] => one == w,
-                    [v, s] => v.ends_with("ed") && s == w,
+                    // "late" of `delivered_late`, "short" of `wasShortPicked`.
+                    [v, s] => v.ends_with("ed") && s == w || s.ends_with("ed") && v == w,
                     _ => false,
                 }
         })

@@ -85,7 +85,10 @@ impl Reader<'_> {
         for mi in 0..self.ms.len() {
             let field_named = self.readings(mi).iter().any(|l| matches!(l.target, Target::Field { .. }) && matches!(l.how, How::Name | How::Synonym));
             // ("per warehouse" in an index `warehouse_picks`: the group's field, read later.)
-            let grouped = self.a.groupings.iter().any(|g| self.skip_filler(g.target) == self.ms[mi].start) && self.modifier_of_index(mi);
+            // ("which warehouse had the most …": the group too.)
+            let start = self.ms[mi].start;
+            let which = start > 0 && matches!(self.word(start - 1), "which" | "what") && !(self.a.superlatives.is_empty() && self.a.aggregates.is_empty());
+            let grouped = (which || self.a.groupings.iter().any(|g| self.skip_filler(g.target) == start)) && self.modifier_of_index(mi);
             if !grouped && (self.names_index(mi) || (self.may_name_index(mi) && !field_named && self.value_readings(mi).is_empty())) {
                 let role = format!("index {}", self.mapping.index);
                 self.consume(mi, role);

@@ -441,4 +441,9 @@ fn the_index_verb_is_no_flag_and_its_first_word_a_field() {
     // "per warehouse": grouped by the warehouse's field, not the records themselves.
     let b = a.body("number of short picks per warehouse");
     assert_eq!(b["aggs"]["group"]["terms"]["field"], "warehouse_code", "{b}");
+    // "the most short picks": counted per warehouse, most first — not the shortest pick.
+    let b = a.body("Which warehouse had the most short picks?");
+    assert_eq!(b["aggs"]["group"]["terms"]["field"], "warehouse_code", "{b}");
+    // (Terms come most documents first unless an order says otherwise.)
+    assert_eq!((b["aggs"]["group"]["terms"]["size"].clone(), b["aggs"]["group"]["terms"]["order"].clone()), (json!(1), Value::Null), "{b}");
 }
