@@ -88,13 +88,7 @@ impl Reader<'_> {
         // said) repeats that row's value in every group.
         if !self.q.group_by.is_empty() {
             let fixed = self.fixed_columns();
-            let unique = |c: &ColRef| {
-                let rows = self.ctx.table(&c.table).and_then(|t| t.row_count);
-                let distinct = self.schema.field(&c.table, &c.column).and_then(|f| f.distinct);
-                // (Or a code by its name, where the database gave no counts.)
-                let code = qa_question::names::name_words(&c.column).last().is_some_and(|w| matches!(w.as_str(), "code" | "number" | "no" | "nr" | "tag" | "serial" | "plate" | "sku" | "isbn" | "vin"));
-                self.pk(&c.table).is_some_and(|k| k == *c) || rows.zip(distinct).is_some_and(|(r, d)| r > 1 && d == r) || code
-            };
+            let unique = |c: &ColRef| self.names_one_row(c);
             let grouped: Vec<String> = self.q.group_by.iter().filter_map(Expr::column).map(|c| c.table.clone()).collect();
             let pinned = self.q.select.iter().chain(self.q.order_by.iter().map(|(e, _)| e)).find_map(|e| match e {
                 Expr::Agg { func: AggFunc::Sum | AggFunc::Avg, col: Some(c) } if !grouped.iter().any(|g| g.eq_ignore_ascii_case(&c.table)) && fixed.iter().any(|f| f.table.eq_ignore_ascii_case(&c.table) && unique(f)) => Some(c.clone()),
@@ -211,7 +205,20 @@ impl Reader<'_> {
                 let l = c.column.to_ascii_lowercase();
                 (l.contains("name") || l.contains("title")) && self.q.group_by.contains(&Expr::col(c.clone()))
             });
-            let per_row = self.q.group_by.iter().any(|g| Some(g.column()) == Some(pk.as_ref())) || names_rows;
+            // (Or by a column whose every value is another row's: a licence plate.)
+            // (Not any code: a country code or a fault code repeats; a plate or the row's own
+            // number does not.)
+            let unique = self.q.group_by.iter().filter_map(|g| g.column()).any(|c| {
+                let words = qa_question::names::name_words(&c.column);
+                let own_code = match words.as_slice() {
+                    [w] => matches!(w.as_str(), "plate" | "serial" | "vin" | "isbn" | "sku"),
+                    [noun, suffix] => matches!(suffix.as_str(), "number" | "no" | "nr") && qa_core::text::singular(&c.table.to_ascii_lowercase()).ends_with(noun.as_str()),
+                    _ => false,
+                };
+                let counted = self.ctx.table(&c.table).and_then(|t| t.row_count).zip(self.schema.field(&c.table, &c.column).and_then(|f| f.distinct)).is_some_and(|(r, d)| r > 1 && d == r);
+                own_code || counted
+            });
+            let per_row = self.q.group_by.iter().any(|g| Some(g.column()) == Some(pk.as_ref())) || names_rows || unique;
             if own && per_row {
                 self.penalties.push(("counts groups of one row each".into(), 0.5));
             }
@@ -354,4 +361,15 @@ fn columns_read(q: &super::ir::Query) -> Vec<ColRef> {
         }
     }
     out
+}
+
+impl Reader<'_> {
+    /// Column `c` names one row: the table's key, a column whose distinct values are as many as
+    /// the rows, or — where the database gave no counts — a code by its name (a plate, a serial).
+    fn names_one_row(&self, c: &ColRef) -> bool {
+        let rows = self.ctx.table(&c.table).and_then(|t| t.row_count);
+        let distinct = self.schema.field(&c.table, &c.column).and_then(|f| f.distinct);
+        let code = qa_question::names::name_words(&c.column).last().is_some_and(|w| matches!(w.as_str(), "code" | "number" | "no" | "nr" | "tag" | "serial" | "plate" | "sku" | "isbn" | "vin"));
+        self.pk(&c.table).is_some_and(|k| k == *c) || rows.zip(distinct).is_some_and(|(r, d)| r > 1 && d == r) || code
+    }
 }

@@ -654,3 +654,17 @@ fn rendered_tables_leave_out_branches_that_test_nothing() {
     let read = ir::rendered_tables(&ctx, &q);
     assert!(read.iter().any(|t| t == "members"), "{read:?}");
 }
+
+#[test]
+fn counting_rows_grouped_by_their_plate_asks() {
+    let ctx = SchemaContext::build(
+        DbSchema { dialect: None, tables: vec![table("vehicles", "vehicle_id", vec![col("vehicle_id", "integer", &[]), col("plate", "text", &[]), col("colour", "text", &["red", "blue"])], vec![], 40)] },
+        None,
+    );
+    // Every plate is one vehicle: "most often" over them counts 1 each.
+    let o = asks(&ctx, "Which plate comes up most often among the vehicles?");
+    assert!(o.coverage.penalties.iter().any(|(p, _)| p.starts_with("counts groups of one row")), "{:?}", o.coverage);
+    // A colour repeats: counted per colour.
+    let s = sql(&ctx, "Which colour comes up most often among the vehicles?");
+    assert!(s.contains("GROUP BY vehicles.colour"), "{s}");
+}
