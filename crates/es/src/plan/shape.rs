@@ -114,7 +114,7 @@ impl Reader<'_> {
 
     /// The other half of a person's name kept in two fields (`agentFirstName` and
     /// `agentLastName`, `first_name` and `last_name`), for the field `path`.
-    fn name_sibling(&self, path: &str) -> Option<String> {
+    pub(super) fn name_sibling(&self, path: &str) -> Option<String> {
         let words = qa_question::names::name_words(path);
         let n = words.len();
         if n < 2 || words[n - 1] != "name" {

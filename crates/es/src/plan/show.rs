@@ -204,6 +204,22 @@ impl Reader<'_> {
             self.plan.groups.push(Group::Terms { field: exact, size: 0, order: BucketOrder::CountDesc, min_count: None });
             return;
         }
+        // "Who are the pickers at HAM2?": the people, each once (grouped by both halves of
+        // their name later), not every record they appear on.
+        let who = self.a.sentences.iter().any(|&(st, _)| self.word(st) == "who");
+        let plural_person = shown.iter().find(|f| self.name_sibling(f.strip_suffix(".keyword").unwrap_or(f)).is_some()).cloned().filter(|f| {
+            self.ms.iter().any(|m| self.ledger.role(m.start).is_some_and(|r| r == format!("show {f}")) && (m.start..m.end).any(|i| self.a.tokens[i].lower != self.a.tokens[i].norm))
+        });
+        if who
+            && self.plan.groups.is_empty()
+            && self.plan.sort.is_none()
+            && self.plan.size.is_none()
+            && let Some(f) = plural_person
+            && let Some(exact) = self.exact(&f)
+        {
+            self.plan.groups.push(Group::Terms { field: exact, size: 0, order: BucketOrder::CountDesc, min_count: None });
+            return;
+        }
         if all_strong && self.plan.groups.is_empty() {
             for f in shown {
                 if !self.plan.source.contains(&f) {

@@ -446,4 +446,7 @@ fn the_index_verb_is_no_flag_and_its_first_word_a_field() {
     assert_eq!(b["aggs"]["group"]["terms"]["field"], "warehouse_code", "{b}");
     // (Terms come most documents first unless an order says otherwise.)
     assert_eq!((b["aggs"]["group"]["terms"]["size"].clone(), b["aggs"]["group"]["terms"]["order"].clone()), (json!(1), Value::Null), "{b}");
+    // "Who are the pickers at HAM2?": each person once, by both halves of the name.
+    let b = a.body("Who are the pickers at HAM2?");
+    assert_eq!((b["aggs"]["group"]["terms"]["field"].clone(), b["aggs"]["group"]["aggs"]["group1"]["terms"]["field"].clone()), (json!("picker_first_name"), json!("pickerLastName")), "{b}");
 }

@@ -215,8 +215,9 @@ impl Reader<'_> {
                     [noun, suffix] => matches!(suffix.as_str(), "number" | "no" | "nr") && qa_core::text::singular(&c.table.to_ascii_lowercase()).ends_with(noun.as_str()),
                     _ => false,
                 };
-                let counted = self.ctx.table(&c.table).and_then(|t| t.row_count).zip(self.schema.field(&c.table, &c.column).and_then(|f| f.distinct)).is_some_and(|(r, d)| r > 1 && d == r);
-                own_code || counted
+                // (Not a column that merely happens to hold distinct values — a hometown per
+                // teacher in a small table: "how many teachers in each hometown" still counts.)
+                own_code
             });
             let per_row = self.q.group_by.iter().any(|g| Some(g.column()) == Some(pk.as_ref())) || names_rows || unique;
             if own && per_row {
