@@ -275,6 +275,14 @@ pub fn verb_lemmas(w: &str) -> Vec<String> {
         "left" => Some("leave"),
         "flew" | "flown" => Some("fly"),
         "brought" => Some("bring"),
+        "drove" | "driven" => Some("drive"),
+        "gave" | "given" => Some("give"),
+        "sold" => Some("sell"),
+        "bought" => Some("buy"),
+        "paid" => Some("pay"),
+        "won" => Some("win"),
+        "taught" => Some("teach"),
+        "chose" | "chosen" => Some("choose"),
         _ => None,
     };
     if let Some(b) = irregular {

@@ -39,7 +39,11 @@ impl Reader<'_> {
                 // direction): "current" of `current_city_id`, not the "city" all of them hold.
                 let words_of = |e: &JoinStep| -> Vec<String> { [&e.from_column, &e.to_column].iter().flat_map(|c| qa_question::names::name_words(c)).collect() };
                 let shared: Vec<String> = words_of(&edges[0]).into_iter().filter(|w| edges.iter().all(|e| words_of(e).contains(w))).collect();
-                let says = |e: &JoinStep| words_of(e).iter().filter(|w| !shared.contains(w)).any(|w| fams.contains(&qa_core::text::word_family(w)) || fams.contains(&crate::schema::key_family(w)) || fams.contains(w));
+                let says = |e: &JoinStep| {
+                    words_of(e).iter().filter(|w| !shared.contains(w)).any(|w| {
+                        fams.contains(&qa_core::text::word_family(w)) || fams.contains(&crate::schema::key_family(w)) || fams.contains(w) || self.verb_says(w)
+                    })
+                };
                 let said: Vec<&JoinStep> = edges.iter().filter(|e| says(e)).collect();
                 if said.len() == 1 {
                     // The words that named the key are used by the join ("previously" for
@@ -129,5 +133,23 @@ impl Reader<'_> {
             self.penalties.push((format!("{from} and {to} are related through more than one path"), 0.85));
         }
         Some(best)
+    }
+
+    /// A verb of the question, in any form, says the role word `w` of a key: "took" of
+    /// `taken_by_rep_id`, "picked up" of `pickup_branch_id`, "drove" of a driver's key (an agent
+    /// noun names its verb).
+    fn verb_says(&self, w: &str) -> bool {
+        if w.len() < 4 {
+            return false;
+        }
+        let mut role = qa_core::text::verb_lemmas(w);
+        if let Some(stem) = w.strip_suffix("er") {
+            role.extend([stem.to_string(), format!("{stem}e")]);
+        }
+        (0..self.n()).filter(|&i| self.a.tokens[i].is_word()).any(|i| {
+            let lemmas = qa_core::text::verb_lemmas(self.word(i));
+            let particle = matches!(self.word(i + 1), "up" | "off" | "out" | "back" | "in" | "over").then(|| self.word(i + 1));
+            lemmas.iter().any(|l| l.len() >= 4 && (role.contains(l) || particle.is_some_and(|p| role.contains(&format!("{l}{p}")))))
+        })
     }
 }

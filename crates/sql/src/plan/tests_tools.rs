@@ -668,3 +668,30 @@ fn counting_rows_grouped_by_their_plate_asks() {
     let s = sql(&ctx, "Which colour comes up most often among the vehicles?");
     assert!(s.contains("GROUP BY vehicles.colour"), "{s}");
 }
+
+#[test]
+fn a_verb_of_its_role_picks_one_of_two_keys() {
+    let ctx = SchemaContext::build(
+        DbSchema {
+            dialect: None,
+            tables: vec![
+                table("reps", "rep_id", vec![col("rep_id", "integer", &[]), col("name", "text", &["Ann", "Bo"])], vec![], 10),
+                table(
+                    "orders",
+                    "order_id",
+                    vec![col("order_id", "integer", &[]), col("taken_by_rep_id", "integer", &[]), col("approved_by_rep_id", "integer", &[])],
+                    vec![fk("taken_by_rep_id", "reps", "rep_id"), fk("approved_by_rep_id", "reps", "rep_id")],
+                    40,
+                ),
+            ],
+        },
+        None,
+    );
+    // "took" is the verb of `taken_by_rep_id`; "approved" of the other.
+    let s = sql(&ctx, "Which rep took the most orders?");
+    assert!(s.contains("orders.taken_by_rep_id = reps.rep_id") || s.contains("reps.rep_id = orders.taken_by_rep_id"), "{s}");
+    let s = sql(&ctx, "Which rep approved the most orders?");
+    assert!(s.contains("approved_by_rep_id"), "{s}");
+    // Neither said: which role is meant is asked.
+    asks(&ctx, "Which rep has the most orders?");
+}
