@@ -450,3 +450,12 @@ fn the_index_verb_is_no_flag_and_its_first_word_a_field() {
     let b = a.body("Who are the pickers at HAM2?");
     assert_eq!((b["aggs"]["group"]["terms"]["field"].clone(), b["aggs"]["group"]["aggs"]["group1"]["terms"]["field"].clone()), (json!("picker_first_name"), json!("pickerLastName")), "{b}");
 }
+
+#[test]
+fn a_reference_of_one_document_shows_that_document() {
+    let a = Asked::new(parcels());
+    // PX-0007 is one parcel: its status is read off the document, not a group of one.
+    let p = a.plan("Which depot was parcel PX-0007 at?");
+    assert!(p.groups.is_empty(), "{:?}", p.groups);
+    assert_eq!(filters(&p), ["parcel_ref is \"PX-0007\""]);
+}
