@@ -181,6 +181,26 @@ impl Reader<'_> {
             all_strong &= found;
         }
         self.shown.extend(shown.iter().cloned());
+        // "What was the shortest e-bike trip by distance? Give the trip id, city and distance.":
+        // the smallest value of a ranking, asked with fields of its record, is that record —
+        // sorted hits, not a group per listed value.
+        let ranked_value = !self.count
+            && self.plan.groups.is_empty()
+            && !self.a.superlatives.is_empty()
+            && self.plan.more_metrics.is_empty()
+            && self.plan.metric.as_ref().is_some_and(|(op, _)| op == "min" || op == "max")
+            && shown.iter().any(|f| !self.is_measure(f));
+        if ranked_value && let Some((op, field)) = self.plan.metric.take() {
+            let n = self.a.superlatives.first().and_then(|s| s.n).unwrap_or(1);
+            self.plan.sort = Some((self.sort_path(&field), op == "max"));
+            self.plan.size = Some(n);
+            for f in shown.into_iter().chain(std::iter::once(field)) {
+                if !self.plan.source.contains(&f) {
+                    self.plan.source.push(f);
+                }
+            }
+            return;
+        }
         let aggregated = self.count || self.plan.metric.is_some();
         if aggregated {
             if self.plan.groups.is_empty()

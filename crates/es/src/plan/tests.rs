@@ -459,3 +459,12 @@ fn a_reference_of_one_document_shows_that_document() {
     assert!(p.groups.is_empty(), "{:?}", p.groups);
     assert_eq!(filters(&p), ["parcel_ref is \"PX-0007\""]);
 }
+
+#[test]
+fn the_extreme_asked_with_fields_of_its_record_is_that_record() {
+    let a = Asked::new(parcels());
+    // Not a group per listed reference with its own minimum: the one lightest parcel.
+    let p = a.plan("What was the lightest fragile parcel? Give the parcel ref, depot and weight.");
+    assert!(p.groups.is_empty() && p.metric.is_none(), "{:?} {:?}", p.groups, p.metric);
+    assert_eq!((p.sort.clone(), p.size), (Some(("weight_kg".to_string(), false)), Some(1)));
+}
