@@ -243,6 +243,13 @@ impl<'a> Reader<'a> {
         self.readings(mi).iter().any(|l| matches!(l.target, Target::Collection { .. }))
     }
 
+    /// Field `f` holds a value of its own on every document (the sampled values all count one):
+    /// a reference, an id.
+    pub fn unique_per_document(&self, f: &str) -> bool {
+        let top = self.meta.values.get(f).or_else(|| self.meta.values.get(&format!("{f}.keyword")));
+        top.is_some_and(|v| v.len() >= 10 && v.iter().all(|(_, n)| *n == 1))
+    }
+
     /// Mention `mi` is one word of the index's name that is not its head and also names a
     /// field ("warehouse" of an index `warehouse_picks` with a `warehouse_code`).
     pub fn modifier_of_index(&self, mi: usize) -> bool {

@@ -58,8 +58,7 @@ impl Reader<'_> {
         let fixed = self.plan.filters.iter().any(|f| matches!(f, super::Filter::Terms { field: x, values, negated: false } if *x == field && values.len() == 1));
         // "What kind of incident was EC-2025-0210?": a reference held by one document each
         // picks that document; its fields answer, not a group of one.
-        let top = |x: &str| self.meta.values.get(x).or_else(|| self.meta.values.get(&format!("{x}.keyword")));
-        let one_document = self.plan.filters.iter().any(|f| matches!(f, super::Filter::Terms { field: x, values, negated: false } if values.len() == 1 && top(x).is_some_and(|v| v.len() >= 10 && v.iter().all(|(_, n)| *n == 1))));
+        let one_document = self.plan.filters.iter().any(|f| matches!(f, super::Filter::Terms { field: x, values, negated: false } if values.len() == 1 && self.unique_per_document(x)));
         if fixed || one_document {
             self.plan.groups.clear();
             self.plan.notes.push(format!("{field} is fixed to one value: the documents holding it are shown"));

@@ -202,6 +202,20 @@ impl Reader<'_> {
             return;
         }
         let aggregated = self.count || self.plan.metric.is_some();
+        // "Which riders complained about the saddle? Give the trip id and the rider's name.": a
+        // field of each record asked for lists the records, not the riders once each.
+        if !aggregated && !self.plan.groups.is_empty() && self.a.superlatives.is_empty() && shown.iter().any(|f| self.unique_per_document(f)) {
+            self.plan.groups.clear();
+            // (A person's name is both halves unless one is asked for.)
+            let halves = (0..self.n()).any(|i| matches!(self.word(i), "first" | "last" | "surname" | "surnames" | "forename" | "forenames" | "given" | "family"));
+            let siblings: Vec<String> = if halves { Vec::new() } else { shown.iter().filter_map(|f| self.name_sibling(f.strip_suffix(".keyword").unwrap_or(f))).collect() };
+            for f in siblings.into_iter().chain(shown) {
+                if !self.plan.source.contains(&f) {
+                    self.plan.source.push(f);
+                }
+            }
+            return;
+        }
         if aggregated {
             if self.plan.groups.is_empty()
                 && let Some(f) = shown.iter().find(|f| self.is_groupable(f) && !self.is_measure(f)).cloned()

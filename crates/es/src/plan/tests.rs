@@ -468,3 +468,15 @@ fn the_extreme_asked_with_fields_of_its_record_is_that_record() {
     assert!(p.groups.is_empty() && p.metric.is_none(), "{:?} {:?}", p.groups, p.metric);
     assert_eq!((p.sort.clone(), p.size), (Some(("weight_kg".to_string(), false)), Some(1)));
 }
+
+#[test]
+fn a_field_of_each_record_asked_for_lists_the_records() {
+    let a = Asked::new(warehouse_picks());
+    // "Which pickers …? Give the task id and the picker's name": one row per task, both halves
+    // of the name, not each picker once.
+    let p = a.plan("Which pickers worked at HAM2? Give the task id and the picker's name.");
+    assert!(p.groups.is_empty(), "{:?} {:?} {:?}", p.groups, p.source, p.coverage);
+    for f in ["task_id", "picker_first_name", "pickerLastName"] {
+        assert!(p.source.iter().any(|s| s == f), "{f} not in {:?} {:?}", p.source, p.coverage);
+    }
+}
