@@ -318,7 +318,7 @@ impl<'a, 'l> Agent<'a, 'l> {
             Some(p) => Some(SemanticSchema::load(p)?),
             None => None,
         };
-        let ctx = SchemaContext::build(db_schema, semantic);
+        let ctx = SchemaContext::build(db_schema, semantic).with_database_name(&self.db.describe());
         for w in &ctx.warnings {
             tracing::warn!("{w}");
         }

@@ -115,6 +115,11 @@ pub struct SchemaContext {
     /// ("where students currently live" → `current_address_id`, not `permanent_address_id`).
     #[serde(skip)]
     pub(crate) key_words: Vec<String>,
+    /// The words of the database's own name ("parking" and "enforcement" of
+    /// `parking_enforcement.db`): the domain every question is in, never a condition nothing
+    /// placed ([`SchemaContext::with_database_name`]).
+    #[serde(skip)]
+    pub domain_words: Vec<String>,
 }
 
 pub(crate) use qa_core::text::singular;
@@ -125,7 +130,18 @@ impl SchemaContext {
     pub fn build(db: DbSchema, semantic: Option<SemanticSchema>) -> SchemaContext {
         let warnings = semantic.as_ref().map(|s| s.check_against(&db)).unwrap_or_default();
         let inferred = infer_keys(&db);
-        SchemaContext { db, semantic, warnings, inferred, key_words: Vec::new() }
+        SchemaContext { db, semantic, warnings, inferred, key_words: Vec::new(), domain_words: Vec::new() }
+    }
+
+    /// This context with the words of the database's name, taken from its URL or file path
+    /// (`sqlite:///data/parking_enforcement.db`, `postgres://host/ferry_ops`): the last path
+    /// segment without its extension, split like any name, singular, four letters or more.
+    pub fn with_database_name(mut self, url: &str) -> SchemaContext {
+        let path = url.split(['?', '#']).next().unwrap_or(url);
+        let last = path.rsplit(['/', '\\']).next().unwrap_or(path);
+        let stem = last.split('.').next().unwrap_or(last);
+        self.domain_words = qa_question::names::name_words(stem).into_iter().filter(|w| w.len() >= 4 && w.chars().all(|c| c.is_ascii_alphabetic())).collect();
+        self
     }
 
     /// This context for planning `question`: joins prefer the foreign keys its words name.

@@ -135,6 +135,7 @@ impl Reader<'_> {
             }
         }
         self.tables_said_are_read();
+        self.domain_of_the_database();
         self.alternatives();
         let (coverage, confidence) = self.ledger.coverage(std::mem::take(&mut self.penalties));
         let intent = serde_json::json!({
@@ -151,6 +152,35 @@ impl Reader<'_> {
         let ambiguity = self.ambiguity.take().filter(|a| a.score >= AMBIGUITY_THRESHOLD);
         let clarifying_question = ambiguity.as_ref().map(|a| clarifying_text(a, &format!("What does \"{}\" refer to?", a.phrase)));
         PlanOutcome { intent, plan: Some(self.q), confidence, coverage, fixes, ambiguity, clarifying_question }
+    }
+
+    /// "Which parking meters are out of order?" in a database `parking_enforcement`: a word of
+    /// the database's own name that names nothing in it is the domain every question is in.
+    fn domain_of_the_database(&mut self) {
+        // ("turned down", "signed off", "handed down": the particle of a phrasal verb goes with
+        // its verb's reading.)
+        for i in 1..self.n() {
+            if self.ledger.is_used(i) || !matches!(self.word(i), "off" | "down" | "up" | "out" | "back" | "over") {
+                continue;
+            }
+            let verb = self.word(i - 1).to_string();
+            // (Not a verb read only as relating two tables: "turned down" says how, a status the
+            // plan would miss.)
+            if let Some(role) = self.ledger.role(i - 1).map(str::to_string).filter(|r| r != "relation")
+                && (qa_question::cues::is_light_verb(&verb) || verb.ends_with("ed"))
+            {
+                self.mark(i..i + 1, role);
+            }
+        }
+        for i in 0..self.n() {
+            if self.ledger.is_used(i) || !self.ledger.is_content(i) || !self.a.tokens[i].is_word() {
+                continue;
+            }
+            let named = self.ms.iter().any(|m| m.start <= i && i < m.end);
+            if !named && self.ctx.domain_words.contains(&self.a.tokens[i].norm) {
+                self.mark(i..i + 1, "domain");
+            }
+        }
     }
 
     /// A word the ledger reads as a table the statement never reads ("our biggest customers"

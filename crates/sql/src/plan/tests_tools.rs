@@ -695,3 +695,16 @@ fn a_verb_of_its_role_picks_one_of_two_keys() {
     // Neither said: which role is meant is asked.
     asks(&ctx, "Which rep has the most orders?");
 }
+
+#[test]
+fn a_word_of_the_database_name_is_its_domain() {
+    let ctx = hire_shop().with_database_name("sqlite:///data/tool_hire.db");
+    assert_eq!(ctx.domain_words, ["tool", "hire"]);
+    assert_eq!(hire_shop().with_database_name("postgres://qa@localhost:5432/equipment_rental?sslmode=disable").domain_words, ["equipment", "rental"]);
+    // "rental" names nothing in the shop: the domain, not a condition left out.
+    let ctx = hire_shop().with_database_name("postgres://qa@localhost:5432/equipment_rental");
+    let s = sql(&ctx, "Which rental members joined in 2025?");
+    assert!(s.contains("members.joined_on >= '2025-01-01'"), "{s}");
+    // Without the name, the word is left over and the plan asks.
+    asks(&hire_shop(), "Which rental members joined in 2025?");
+}
