@@ -708,3 +708,26 @@ fn a_word_of_the_database_name_is_its_domain() {
     // Without the name, the word is left over and the plan asks.
     asks(&hire_shop(), "Which rental members joined in 2025?");
 }
+
+#[test]
+fn the_particle_of_a_phrasal_verb_goes_with_its_key() {
+    let ctx = SchemaContext::build(
+        DbSchema {
+            dialect: None,
+            tables: vec![
+                table("reps", "rep_id", vec![col("rep_id", "integer", &[]), col("name", "text", &["Ann", "Bo"])], vec![], 10),
+                table(
+                    "orders",
+                    "order_id",
+                    vec![col("order_id", "integer", &[]), col("rep_id", "integer", &[]), col("signed_off_by", "integer", &[])],
+                    vec![fk("rep_id", "reps", "rep_id"), fk("signed_off_by", "reps", "rep_id")],
+                    40,
+                ),
+            ],
+        },
+        None,
+    );
+    // "signed off": both words are the key's, nothing is left over.
+    let s = sql(&ctx, "Which rep signed off the most orders?");
+    assert!(s.contains("signed_off_by"), "{s}");
+}
