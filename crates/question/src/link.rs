@@ -306,7 +306,13 @@ impl<'a> Linker<'a> {
                 // of the tables in play is the planner's pick.
                 let money_words = names::name_words(&field.name).iter().any(|w| matches!(w.as_str(), "amount" | "price" | "cost" | "fee" | "paid" | "charge" | "budget" | "salary" | "revenue" | "spend" | "payment"));
                 if field.kind.is_numeric() && field.key == KeyRole::None && (money_words || crate::numbers::field_unit(&field.name).is_some_and(|u| u.dimension == crate::numbers::Dimension::Money)) {
-                    l.add(&["money".to_string()], Entry { target: target.clone(), weight: 0.6, how: How::Head, negated: false });
+                    // ("revenue", "takings", "turnover", "income", "earnings": money coming in.)
+                    // A column named for money coming in is what those words mean first.
+                    let incoming = names::name_words(&field.name).iter().any(|w| matches!(w.as_str(), "revenue" | "income" | "turnover" | "takings" | "earnings" | "sales" | "sale"));
+                    for w in ["money", "revenue", "takings", "turnover", "income", "earnings"] {
+                        let weight = if incoming && w != "money" { 0.95 } else { 0.6 };
+                        l.add(&[w.to_string()], Entry { target: target.clone(), weight, how: How::Head, negated: false });
+                    }
                 }
                 // "how many square metres", "in minutes", "how many kilos": a measure named by
                 // its unit alone (the unit is in the name: `floor_area_m2`, `duration_min`).

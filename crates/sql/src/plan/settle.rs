@@ -528,7 +528,16 @@ impl Reader<'_> {
         let [m] = measured.as_slice() else { return };
         let own = self.date_columns(m);
         let [own] = own.as_slice() else { return };
-        for guess in self.guessed_dates.clone() {
+        // ("the total turnover of the Zand shop in March 2025": a row fixed by its name is not
+        // what the date is about — its opening date would date one row, not the sums.)
+        let named_row = |t: &str| self.q.filters.iter().any(|f| matches!(f, Cond::In { col, values, negated: false } if values.len() == 1 && col.table.eq_ignore_ascii_case(t) && self.label(t).contains(col)));
+        let dated_named: Vec<ColRef> = self.q.filters.iter().filter_map(|f| match f {
+            Cond::Dates { col, .. } | Cond::Month { col, .. } if !col.table.eq_ignore_ascii_case(m) && named_row(&col.table) => Some(col.clone()),
+            _ => None,
+        }).collect();
+        let mut guesses = self.guessed_dates.clone();
+        guesses.extend(dated_named);
+        for guess in guesses {
             if guess.table.eq_ignore_ascii_case(m) {
                 continue;
             }

@@ -731,3 +731,62 @@ fn the_particle_of_a_phrasal_verb_goes_with_its_key() {
     let s = sql(&ctx, "Which rep signed off the most orders?");
     assert!(s.contains("signed_off_by"), "{s}");
 }
+
+#[test]
+fn a_name_stored_in_two_tables_is_the_one_a_word_names() {
+    let person = |t: &str, k: &str| table(t, k, vec![col(k, "integer", &[]), col("first_name", "text", &["Ann", "Bo"]), col("last_name", "text", &["Lee", "Ng"])], vec![], 10);
+    let ctx = SchemaContext::build(
+        DbSchema {
+            dialect: None,
+            tables: vec![
+                person("inspectors", "inspector_id"),
+                person("drivers", "driver_id"),
+                table(
+                    "repairs",
+                    "repair_id",
+                    vec![col("repair_id", "integer", &[]), col("inspector_id", "integer", &[]), col("driver_id", "integer", &[]), col("cost_eur", "numeric(8,2)", &[])],
+                    vec![fk("inspector_id", "inspectors", "inspector_id"), fk("driver_id", "drivers", "driver_id")],
+                    40,
+                ),
+            ],
+        },
+        None,
+    );
+    // Ann Lee is an inspector and a driver; "as an inspector" says which.
+    let s = sql(&ctx, "How many repairs has Ann Lee done as an inspector?");
+    assert!(s.contains("inspectors.first_name = 'Ann'"), "{s}");
+    // Nothing says which: asked.
+    asks(&ctx, "How many repairs did Ann Lee have?");
+}
+
+#[test]
+fn turnover_is_the_money_coming_in_dated_on_its_own_rows() {
+    let ctx = SchemaContext::build(
+        DbSchema {
+            dialect: None,
+            tables: vec![
+                table("shops", "shop_id", vec![col("shop_id", "integer", &[]), col("name", "text", &["Zand", "Markt"]), col("opened_on", "text", &["2019-04-01", "2025-03-12"])], vec![], 10),
+                table(
+                    "daily_sales",
+                    "sale_id",
+                    vec![col("sale_id", "integer", &[]), col("shop_id", "integer", &[]), col("sale_date", "text", &["2025-03-01", "2025-03-02"]), col("revenue_eur", "numeric(10,2)", &[])],
+                    vec![fk("shop_id", "shops", "shop_id")],
+                    400,
+                ),
+                table(
+                    "cake_orders",
+                    "order_id",
+                    vec![col("order_id", "integer", &[]), col("shop_id", "integer", &[]), col("ordered_on", "text", &["2025-03-01", "2025-03-02"]), col("price_eur", "numeric(10,2)", &[])],
+                    vec![fk("shop_id", "shops", "shop_id")],
+                    40,
+                ),
+            ],
+        },
+        None,
+    );
+    // "turnover" is the revenue column, and "in March 2025" dates the sales summed — not the
+    // opening of the one shop named.
+    let s = sql(&ctx, "What was the total turnover of the Zand shop in March 2025?");
+    assert!(s.starts_with("SELECT SUM(daily_sales.revenue_eur)"), "{s}");
+    assert!(s.contains("daily_sales.sale_date >= '2025-03-01'") && !s.contains("opened_on"), "{s}");
+}

@@ -118,6 +118,10 @@ impl Reader<'_> {
             } else if let Some(l) = self.value_of_named_columns_table(mi, &top) {
                 // "the average fare in euros": the currency of the table whose column is named.
                 Some(l)
+            } else if let Some(l) = self.value_of_the_table_a_word_names(mi, &top) {
+                // "Anna Kovačič the assistant conductor", "concerts Lukas Brandl conducted": a
+                // name stored for conductors and musicians is the conductor's.
+                Some(l)
             } else {
                 // The same value in several columns: ask which.
                 if self.ambiguity.is_none() {
@@ -304,5 +308,40 @@ pub(super) fn term_matches(term: &Term, t: &Target) -> bool {
         (Term::Column { table, column }, Target::Field { collection, field }) => table.eq_ignore_ascii_case(collection) && column.eq_ignore_ascii_case(field),
         (Term::Table { table }, other) => table.eq_ignore_ascii_case(other.collection()),
         _ => false,
+    }
+}
+
+impl Reader<'_> {
+    /// Of a value's readings in several tables, the one whose table a word elsewhere in the
+    /// question names by its family ("conductor", "conducted" of `conductors`) — when exactly
+    /// one table is so named.
+    fn value_of_the_table_a_word_names(&self, mi: usize, top: &[&qa_question::Link]) -> Option<qa_question::Link> {
+        let (s, e) = (self.ms[mi].start, self.ms[mi].end);
+        let said: Vec<String> = (0..self.n()).filter(|&i| (i < s || i >= e) && self.a.tokens[i].is_word() && self.word(i).len() >= 4).map(|i| qa_core::text::word_family(self.word(i))).collect();
+        // (An agent noun by its verb too: "conducted" of `conductors`.)
+        let forms = |w: &str| -> Vec<String> {
+            let w = qa_core::text::singular(w);
+            let w = w.as_str();
+            let mut out = vec![qa_core::text::word_family(w)];
+            if let Some(stem) = w.strip_suffix("or").or_else(|| w.strip_suffix("er")).filter(|x| x.len() >= 4) {
+                out.push(qa_core::text::word_family(stem));
+            }
+            out
+        };
+        let names = |t: &str| qa_question::names::name_words(t).iter().any(|w| w.len() >= 4 && forms(w).iter().any(|f| said.contains(f)));
+        let hits: Vec<&&qa_question::Link> = top.iter().filter(|l| names(l.target.collection())).collect();
+        let tables: Vec<&str> = hits.iter().map(|l| l.target.collection()).fold(Vec::new(), |mut v, t| {
+            if !v.iter().any(|x: &&str| x.eq_ignore_ascii_case(t)) {
+                v.push(t);
+            }
+            v
+        });
+        // (Only between tables: two columns of one table — a source and a destination — are not
+        // told apart by the table's name.)
+        let all_tables = top.iter().map(|l| l.target.collection().to_ascii_lowercase()).collect::<std::collections::BTreeSet<_>>();
+        if tables.len() != 1 || all_tables.len() < 2 || hits.len() != 1 {
+            return None;
+        }
+        hits.first().map(|l| (**l).clone())
     }
 }
