@@ -157,6 +157,19 @@ fn is_content(w: &str) -> bool {
     !NAME_STOP.contains(&w) && !GENERIC_SUFFIXES.contains(&w) && w.chars().any(char::is_alphabetic) && w.len() >= 2
 }
 
+/// A column of money: a currency in its name (`fee_eur`) or a word of money (`amount_paid`,
+/// `total_price`, `budget`).
+pub fn is_money_name(name: &str) -> bool {
+    crate::numbers::field_unit(name).is_some_and(|u| u.dimension == crate::numbers::Dimension::Money)
+        || name_words(name).iter().any(|w| matches!(w.as_str(), "amount" | "price" | "cost" | "total" | "paid" | "fee" | "charge"))
+}
+
+/// [`is_money_name`], or a word that is money only when money is asked for ("how much … spent"
+/// of `budget`, `salary`, `order_value`).
+pub fn may_be_money_name(name: &str) -> bool {
+    is_money_name(name) || name_words(name).iter().any(|w| matches!(w.as_str(), "revenue" | "spend" | "spent" | "payment" | "value" | "budget" | "salary"))
+}
+
 /// The ways to say a field or collection name, best first.
 pub fn forms(name: &str, synonyms: &[String]) -> Vec<NameForm> {
     let words = name_words(name);

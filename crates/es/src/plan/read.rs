@@ -262,6 +262,12 @@ impl<'a> Reader<'a> {
         m.end == m.start + 1 && modifier && !compound && !self.fields_of(mi).is_empty()
     }
 
+    /// The question says one half of a person's name ("first", "last", "surname"…): the two
+    /// name fields are then not read as one person.
+    pub fn names_a_half(&self) -> bool {
+        (0..self.n()).any(|i| matches!(self.word(i), "first" | "last" | "surname" | "surnames" | "forename" | "forenames" | "given" | "family"))
+    }
+
     /// Token `i` is inside a field's whole name of two words or more ("best finish", "total
     /// amount"): not a cue.
     pub fn inside_name(&self, i: usize) -> bool {

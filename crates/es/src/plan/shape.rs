@@ -140,7 +140,7 @@ impl Reader<'_> {
     /// pairs cannot be read off nested buckets, so it asks instead of answering for the wrong
     /// people. A question that says which half ("by first name") keeps its field.
     fn person_groups(&mut self) -> Result<(), Ambiguity> {
-        let halves = (0..self.n()).any(|i| matches!(self.word(i), "first" | "last" | "surname" | "surnames" | "forename" | "forenames" | "given" | "family"));
+        let halves = self.names_a_half();
         // "How many different riders": the values of one half would merge namesakes; the
         // pairs are counted.
         if self.plan.groups.is_empty()

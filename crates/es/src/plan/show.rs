@@ -207,7 +207,7 @@ impl Reader<'_> {
         if !aggregated && !self.plan.groups.is_empty() && self.a.superlatives.is_empty() && shown.iter().any(|f| self.unique_per_document(f)) {
             self.plan.groups.clear();
             // (A person's name is both halves unless one is asked for.)
-            let halves = (0..self.n()).any(|i| matches!(self.word(i), "first" | "last" | "surname" | "surnames" | "forename" | "forenames" | "given" | "family"));
+            let halves = self.names_a_half();
             let siblings: Vec<String> = if halves { Vec::new() } else { shown.iter().filter_map(|f| self.name_sibling(f.strip_suffix(".keyword").unwrap_or(f))).collect() };
             for f in siblings.into_iter().chain(shown) {
                 if !self.plan.source.contains(&f) {

@@ -554,8 +554,7 @@ impl Reader<'_> {
             let money_asked = g.func == AggWord::Sum
                 && (0..self.n()).any(|i| self.word(i) == "how" && self.word(i + 1) == "much")
                 && (0..self.n()).any(|i| self.word(i) == "money" || qa_core::text::verb_lemmas(self.word(i)).iter().any(|l| matches!(l.as_str(), "spend" | "pay" | "cost" | "earn" | "charge" | "bill" | "invoice" | "owe")));
-            let money = |c: &ColRef| qa_question::numbers::field_unit(&c.column).is_some_and(|u| u.dimension == qa_question::numbers::Dimension::Money) || qa_question::names::name_words(&c.column).iter().any(|w| matches!(w.as_str(), "amount" | "price" | "cost" | "total" | "paid" | "fee" | "charge" | "revenue" | "spend" | "spent" | "payment" | "value" | "budget" | "salary"));
-            let ok = |c: &ColRef| if matches!(g.func, AggWord::Max | AggWord::Min) { self.is_measure(c) || self.kind(c) == FieldKind::Date } else { self.is_measure(c) && (!money_asked || money(c)) };
+            let ok = |c: &ColRef| if matches!(g.func, AggWord::Max | AggWord::Min) { self.is_measure(c) || self.kind(c) == FieldKind::Date } else { self.is_measure(c) && (!money_asked || qa_question::names::may_be_money_name(&c.column)) };
             // "the average invoice amount": past a table's name to the column; "the average
             // number of pages": the column that counts.
             let mut start = self.skip_filler(g.target);
@@ -687,7 +686,7 @@ impl Reader<'_> {
     /// The money columns of `table`: a currency in the name or a word of money.
     fn money_columns(&self, table: &str) -> Vec<ColRef> {
         self.schema.collection(table).map_or_else(Vec::new, |c| {
-            c.fields.iter().filter(|f| f.kind.is_numeric() && f.kind != FieldKind::Flag && f.key == qa_question::KeyRole::None && (qa_question::numbers::field_unit(&f.name).is_some_and(|u| u.dimension == qa_question::numbers::Dimension::Money) || qa_question::names::name_words(&f.name).iter().any(|w| matches!(w.as_str(), "amount" | "price" | "cost" | "total" | "paid" | "fee" | "charge")))).map(|f| ColRef::new(&c.name, &f.name)).collect()
+            c.fields.iter().filter(|f| f.kind.is_numeric() && f.kind != FieldKind::Flag && f.key == qa_question::KeyRole::None && qa_question::names::is_money_name(&f.name)).map(|f| ColRef::new(&c.name, &f.name)).collect()
         })
     }
 

@@ -671,22 +671,7 @@ fn counting_rows_grouped_by_their_plate_asks() {
 
 #[test]
 fn a_verb_of_its_role_picks_one_of_two_keys() {
-    let ctx = SchemaContext::build(
-        DbSchema {
-            dialect: None,
-            tables: vec![
-                table("reps", "rep_id", vec![col("rep_id", "integer", &[]), col("name", "text", &["Ann", "Bo"])], vec![], 10),
-                table(
-                    "orders",
-                    "order_id",
-                    vec![col("order_id", "integer", &[]), col("taken_by_rep_id", "integer", &[]), col("approved_by_rep_id", "integer", &[])],
-                    vec![fk("taken_by_rep_id", "reps", "rep_id"), fk("approved_by_rep_id", "reps", "rep_id")],
-                    40,
-                ),
-            ],
-        },
-        None,
-    );
+    let ctx = reps_and_orders("taken_by_rep_id", "approved_by_rep_id");
     // "took" is the verb of `taken_by_rep_id`; "approved" of the other.
     let s = sql(&ctx, "Which rep took the most orders?");
     assert!(s.contains("orders.taken_by_rep_id = reps.rep_id") || s.contains("reps.rep_id = orders.taken_by_rep_id"), "{s}");
@@ -711,22 +696,7 @@ fn a_word_of_the_database_name_is_its_domain() {
 
 #[test]
 fn the_particle_of_a_phrasal_verb_goes_with_its_key() {
-    let ctx = SchemaContext::build(
-        DbSchema {
-            dialect: None,
-            tables: vec![
-                table("reps", "rep_id", vec![col("rep_id", "integer", &[]), col("name", "text", &["Ann", "Bo"])], vec![], 10),
-                table(
-                    "orders",
-                    "order_id",
-                    vec![col("order_id", "integer", &[]), col("rep_id", "integer", &[]), col("signed_off_by", "integer", &[])],
-                    vec![fk("rep_id", "reps", "rep_id"), fk("signed_off_by", "reps", "rep_id")],
-                    40,
-                ),
-            ],
-        },
-        None,
-    );
+    let ctx = reps_and_orders("rep_id", "signed_off_by");
     // "signed off": both words are the key's, nothing is left over.
     let s = sql(&ctx, "Which rep signed off the most orders?");
     assert!(s.contains("signed_off_by"), "{s}");
@@ -789,4 +759,24 @@ fn turnover_is_the_money_coming_in_dated_on_its_own_rows() {
     let s = sql(&ctx, "What was the total turnover of the Zand shop in March 2025?");
     assert!(s.starts_with("SELECT SUM(daily_sales.revenue_eur)"), "{s}");
     assert!(s.contains("daily_sales.sale_date >= '2025-03-01'") && !s.contains("opened_on"), "{s}");
+}
+
+/// Sales reps and their orders, with two keys from orders to reps.
+fn reps_and_orders(first_key: &str, second_key: &str) -> SchemaContext {
+    SchemaContext::build(
+        DbSchema {
+            dialect: None,
+            tables: vec![
+                table("reps", "rep_id", vec![col("rep_id", "integer", &[]), col("name", "text", &["Ann", "Bo"])], vec![], 10),
+                table(
+                    "orders",
+                    "order_id",
+                    vec![col("order_id", "integer", &[]), col(first_key, "integer", &[]), col(second_key, "integer", &[])],
+                    vec![fk(first_key, "reps", "rep_id"), fk(second_key, "reps", "rep_id")],
+                    40,
+                ),
+            ],
+        },
+        None,
+    )
 }
