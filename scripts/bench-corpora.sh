@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Build the flat folders of the technical books used by the evaluation sets in bench/ (see
-# bench/README.md): the Rust book, the Rustonomicon, the Cargo book, the Embedded Rust book, the Edition Guide, the rustc book, the Reference and Rust by Example, as
+# bench/README.md): the Rust book, the Rustonomicon, the Cargo book, the Embedded Rust book, the Edition Guide, the rustc book, the Reference, Rust by Example, the rustdoc and Clippy books, as
 # shipped with the toolchain. Usage: scripts/bench-corpora.sh [OUT_DIR]   (default /tmp)
 set -euo pipefail
 out="${1:-/tmp}"
@@ -34,6 +34,9 @@ mkflat "$D/embedded-book" "$out/embeddedbook"
 mkflat "$D/edition-guide" "$out/editionguide"
 mkflat "$D/rustc" "$out/rustcbook"
 mkflat "$D/reference" "$out/reference"
+# The rustdoc and Clippy books: concept lists only (no question sets).
+mkflat "$D/rustdoc" "$out/rustdocbook"
+mkflat "$D/clippy" "$out/clippybook"
 # Rust by Example in English only (its es/, ja/, ko/, zh/ folders are translations).
 mkflat "$D/rust-by-example" "$out/rustbyexample" -not -path "./es/*" -not -path "./ja/*" -not -path "./ko/*" -not -path "./zh/*"
-for d in rustbook nomicon cargobook embeddedbook editionguide rustcbook reference rustbyexample; do echo "$out/$d: $(ls "$out/$d" | wc -l) pages"; done
+for d in rustbook nomicon cargobook embeddedbook editionguide rustcbook reference rustbyexample rustdocbook clippybook; do echo "$out/$d: $(ls "$out/$d" | wc -l) pages"; done

@@ -315,6 +315,7 @@ Examples:
   qa graph ingest more_kg.jsonl --graph-store neo4j
   qa graph stats                                 nodes per label, relationships per type
   qa graph concepts --top 100                    the corpus's most linked concepts
+  qa graph concepts --examples                   names its code listings invent (kept apart)
   qa graph check \"MATCH (c:Concept) RETURN c.name LIMIT 5\"
 
 The store is the embedded database of the selected corpus's index (default), or Neo4j when
@@ -340,11 +341,16 @@ pub enum GraphCommand {
         json: bool,
     },
     /// List the corpus's concepts, most linked first (`MENTIONS` + `RELATED_TO` edges in its KG
-    /// JSONL): what the graph takes the documents to be about.
+    /// JSONL): what the graph takes the documents to be about. Example names — identifiers the
+    /// corpus's own listings invent for an illustration (`struct Guess`, `let file_path`) — are
+    /// graph entities too but not concepts; `--examples` lists them instead.
     Concepts {
         /// How many to list.
         #[arg(long, default_value_t = 30, value_name = "N")]
         top: usize,
+        /// List the example names instead of the concepts.
+        #[arg(long)]
+        examples: bool,
         /// KG JSONL files [default: chunking_outputs/<corpus>_kg.jsonl of the selected corpus]
         #[arg(value_name = "KG_JSONL")]
         files: Vec<PathBuf>,

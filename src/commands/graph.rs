@@ -19,7 +19,7 @@ pub fn run(settings: &Settings, args: &GraphArgs) -> Result<ExitCode> {
     match &args.command {
         GraphCommand::Ingest { files, json } => ingest(settings, files, *json),
         GraphCommand::Stats { json } => stats(settings, *json),
-        GraphCommand::Concepts { top, files, json } => concepts(settings, *top, files, *json),
+        GraphCommand::Concepts { top, examples, files, json } => concepts(settings, *top, *examples, files, *json),
         GraphCommand::Schema { json } => schema(settings, *json),
         GraphCommand::Check { cypher, json, no_schema } => check(settings, cypher, *json, *no_schema),
     }
@@ -98,17 +98,23 @@ fn read_kg(files: &[PathBuf]) -> Result<(Vec<qa_graph::kg::GraphDocument>, qa_gr
     Ok((docs, skipped))
 }
 
-fn concepts(settings: &Settings, top: usize, files: &[PathBuf], json_out: bool) -> Result<ExitCode> {
+fn concepts(settings: &Settings, top: usize, examples: bool, files: &[PathBuf], json_out: bool) -> Result<ExitCode> {
     let files = kg_files(settings, files)?;
     let (docs, _) = read_kg(&files)?;
-    let all = qa_graph::kg::concept_links(&docs);
+    let (example_names, concepts): (Vec<_>, Vec<_>) = qa_graph::kg::concept_links(&docs).into_iter().partition(|c| c.example);
+    let all = if examples { &example_names } else { &concepts };
     let shown = &all[..all.len().min(top)];
     if json_out {
-        println!("{}", serde_json::to_string_pretty(&json!({"concepts": all.len(), "top": shown}))?);
+        println!("{}", serde_json::to_string_pretty(&json!({"concepts": concepts.len(), "example_names": example_names.len(), "top": shown}))?);
         return Ok(ExitCode::SUCCESS);
     }
     let mut out = std::io::stdout().lock();
-    writeln!(out, "{} concepts; the {} most linked (links = mentions + related):", all.len(), shown.len())?;
+    if examples {
+        writeln!(out, "{} example names (identifiers the corpus's listings invent); the {} most linked:", all.len(), shown.len())?;
+    } else {
+        let aside = if example_names.is_empty() { String::new() } else { format!(" ({} example name{} set aside: --examples)", example_names.len(), if example_names.len() == 1 { "" } else { "s" }) };
+        writeln!(out, "{} concepts{aside}; the {} most linked (links = mentions + related):", all.len(), shown.len())?;
+    }
     writeln!(out, "  {:>6} {:>8} {:>7}  {:<8} concept", "links", "mentions", "related", "kind")?;
     for c in shown {
         writeln!(out, "  {:>6} {:>8} {:>7}  {:<8} {}", c.links(), c.mentions, c.related, c.kind, c.name)?;

@@ -92,6 +92,32 @@ fn concepts_lists_the_most_linked_topics_of_the_sample_corpus() {
 }
 
 #[test]
+fn example_names_are_listed_apart_from_concepts() {
+    let dir = tempfile::tempdir().unwrap();
+    let kg = dir.path().join("book_kg.jsonl");
+    let concept = |id: &str, name: &str, role: Option<&str>| {
+        let mut meta = vec![json!({"key": "name", "value": name}), json!({"key": "kind", "value": "code"})];
+        meta.extend(role.map(|r| json!({"key": "role", "value": r})));
+        json!({"id": id, "type": "Concept", "metadata": meta})
+    };
+    let line = |chunk: &str, nodes: Vec<Value>| {
+        let doc = format!("book_chunks.jsonl::{chunk}");
+        let rels: Vec<Value> = nodes.iter().map(|n| json!({"source": doc, "target": n["id"], "type": "MENTIONS", "metadata": []})).collect();
+        json!({"source": {"id": doc, "type": "Document", "metadata": []}, "nodes": nodes, "relationships": rels}).to_string()
+    };
+    let text = [line("c0", vec![concept("option", "Option", None), concept("tally", "Tally", Some("example"))]), line("c1", vec![concept("option", "Option", None)])].join("\n");
+    std::fs::write(&kg, text).unwrap();
+    let listed = graph_json(dir.path(), &["concepts", kg.to_str().unwrap()]);
+    assert_eq!((listed["concepts"].as_u64(), listed["example_names"].as_u64()), (Some(1), Some(1)), "{listed}");
+    assert_eq!(listed["top"][0]["name"], "Option");
+    let examples = graph_json(dir.path(), &["concepts", "--examples", kg.to_str().unwrap()]);
+    assert_eq!(examples["top"].as_array().map(|t| t.len()), Some(1), "{examples}");
+    assert_eq!((examples["top"][0]["name"].as_str(), examples["top"][0]["example"].as_bool()), (Some("Tally"), Some(true)));
+    let human = String::from_utf8(qa(dir.path()).args(["graph", "concepts", kg.to_str().unwrap()]).assert().success().get_output().stdout.clone()).unwrap();
+    assert!(human.contains("1 example name set aside") && !human.contains("Tally"), "{human}");
+}
+
+#[test]
 fn ingest_is_idempotent_and_merges_new_knowledge() {
     let dir = copy_of_indexed_sample();
     let before = counts(dir.path());

@@ -412,6 +412,7 @@ fn merge(graph: &mut KnowledgeGraph, chunks: &[Chunk], chunk_file: &str, per_chu
                 kind: TermKind::Entity,
                 df: 0,
                 embedded: false,
+                example: false,
             });
             let doc = &mut graph.documents[di];
             if !doc.relationships.iter().any(|r| r.rel_type == "MENTIONS" && r.target == id) {

@@ -4,6 +4,7 @@
 //! a `Document` node, `MENTIONS` edges; per corpus: weighted `RELATED_TO` co-occurrence edges and
 //! `Image` nodes with `HAS_IMAGE` (document → image) and `DEPICTS` (image → concept) edges.
 
+mod examples;
 pub mod link;
 pub mod llm_extract;
 mod terms;
@@ -22,7 +23,7 @@ pub use terms::TermKind;
 pub(crate) use terms::{extract_terms, normalize_concept, singular};
 
 /// Version of the deterministic extraction and linking rules (recorded in the manifest).
-pub const EXTRACTOR_VERSION: u32 = 5;
+pub const EXTRACTOR_VERSION: u32 = 6;
 
 /// A `{key, value}` metadata item (the KG JSONL contract); becomes a node/edge property.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -94,6 +95,10 @@ pub struct ConceptInfo {
     /// Its name has a row in `concept_vectors.f32` (rows follow the order of embedded concepts).
     #[serde(default)]
     pub embedded: bool,
+    /// An identifier the corpus's own listings invent for an illustration (`examples`): an entity
+    /// of the graph, not a concept a reader would look up.
+    #[serde(default)]
+    pub example: bool,
 }
 
 impl ConceptInfo {
@@ -242,6 +247,7 @@ pub fn extract(
     let mut concepts = stats.concepts(n, params);
     // 3. Every mention of a kept concept in every chunk.
     let mentions = chunk_mentions(chunks, &per_chunk, &mut concepts, &stats.df, n);
+    examples::mark_example_names(chunks, &mentions, &mut concepts);
     // 4. Co-occurrence weights over chunks.
     let pairs = cooccurrence(&mentions, &counted, params);
     // 5. Images depict the concepts named in their alt text and caption.
@@ -361,6 +367,7 @@ impl TermStats {
                     kind: self.kinds[id],
                     df: 0,
                     embedded: false,
+                    example: false,
                 },
             );
         }
@@ -573,7 +580,11 @@ impl Documents<'_> {
 /// A concept's node: with its properties the first time (`written` records it), by id after.
 fn concept_node(c: &ConceptInfo, written: &mut HashSet<String>) -> KgNode {
     let metadata = if written.insert(c.id.clone()) {
-        vec![meta("name", c.name.clone()), meta("aliases", c.aliases.clone()), meta("kind", c.kind.as_str()), meta("df", c.df)]
+        let mut m = vec![meta("name", c.name.clone()), meta("aliases", c.aliases.clone()), meta("kind", c.kind.as_str()), meta("df", c.df)];
+        if c.example {
+            m.push(meta("role", "example"));
+        }
+        m
     } else {
         Vec::new()
     };
@@ -605,6 +616,9 @@ pub struct ConceptLinks {
     pub mentions: usize,
     /// `RELATED_TO` edges at either end.
     pub related: usize,
+    /// An example name of the corpus's own listings (`role: example`), not a concept to look up.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub example: bool,
 }
 
 impl ConceptLinks {
@@ -617,7 +631,7 @@ impl ConceptLinks {
 /// The concepts of KG documents with their links, most linked first (ties by id).
 pub fn concept_links(docs: &[GraphDocument]) -> Vec<ConceptLinks> {
     fn entry<'m>(by_id: &'m mut HashMap<String, ConceptLinks>, id: &str) -> &'m mut ConceptLinks {
-        by_id.entry(id.to_string()).or_insert_with(|| ConceptLinks { id: id.to_string(), name: id.to_string(), kind: String::new(), mentions: 0, related: 0 })
+        by_id.entry(id.to_string()).or_insert_with(|| ConceptLinks { id: id.to_string(), name: id.to_string(), kind: String::new(), mentions: 0, related: 0, example: false })
     }
     let mut by_id: HashMap<String, ConceptLinks> = HashMap::new();
     for d in docs {
@@ -627,6 +641,7 @@ pub fn concept_links(docs: &[GraphDocument]) -> Vec<ConceptLinks> {
                 match (m.key.as_str(), m.value.as_str()) {
                     ("name", Some(v)) => c.name = v.to_string(),
                     ("kind", Some(v)) => c.kind = v.to_string(),
+                    ("role", Some("example")) => c.example = true,
                     _ => {}
                 }
             }
