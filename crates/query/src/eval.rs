@@ -122,6 +122,9 @@ pub struct QuestionResult {
     pub found: bool,
     /// Share of the question's focus the evidence held (None: not checked).
     pub focus_share: Option<f32>,
+    /// Share of the focus the best single selected passage held (None: not checked).
+    #[serde(default)]
+    pub passage_focus_share: Option<f32>,
     /// The best cosine similarity of a selected passage to the question or a sub-question.
     #[serde(default)]
     pub best_similarity: f32,
@@ -338,6 +341,7 @@ pub fn run(engine: &mut Engine, questions: &[EvalQuestion], opts: &EvalOptions) 
             answerable: q.answerable,
             found: r.answer.found,
             focus_share: r.answer.focus.as_ref().map(|f| f.share),
+            passage_focus_share: r.answer.focus.as_ref().map(|f| f.passage_share),
             best_similarity: r.retrieval.selected.iter().map(|h| h.similarity).fold(0.0, f32::max),
             selected_chunks: r.retrieval.selected.iter().map(|h| h.chunk_id.clone()).collect(),
             answer_text: body.to_string(),

@@ -109,6 +109,11 @@ pub struct Settings {
     /// A selected passage at least this similar (cosine) to the question answers it even when
     /// the focus check finds words missing (a paraphrase, a long many-part question).
     pub focus_similarity: f32,
+    /// Below this share of the focus held by the best single passage, `qa` says the documents do
+    /// not answer the question when no passage reaches `passage_focus_similarity` either.
+    pub passage_focus_threshold: f32,
+    /// A passage at least this similar (cosine) to the question lifts the single-passage check.
+    pub passage_focus_similarity: f32,
     /// HNSW: links per node.
     pub hnsw_m: usize,
     /// HNSW: candidate list size while building.
@@ -272,6 +277,8 @@ impl Default for Settings {
             relevance_threshold: 0.25,
             focus_threshold: 0.6,
             focus_similarity: 0.6,
+            passage_focus_threshold: 0.5,
+            passage_focus_similarity: 0.45,
             hnsw_m: 24,
             hnsw_ef_construction: 200,
             hnsw_ef_search: 96,
@@ -357,6 +364,8 @@ pub const KEYS: &[&str] = &[
     "relevance_threshold",
     "focus_threshold",
     "focus_similarity",
+    "passage_focus_threshold",
+    "passage_focus_similarity",
     "hnsw_m",
     "hnsw_ef_construction",
     "hnsw_ef_search",
@@ -517,6 +526,8 @@ impl Settings {
             "relevance_threshold" => self.relevance_threshold = num(value)?,
             "focus_threshold" => self.focus_threshold = num(value)?,
             "focus_similarity" => self.focus_similarity = num(value)?,
+            "passage_focus_threshold" => self.passage_focus_threshold = num(value)?,
+            "passage_focus_similarity" => self.passage_focus_similarity = num(value)?,
             "hnsw_m" => self.hnsw_m = num(value)?,
             "hnsw_ef_construction" => self.hnsw_ef_construction = num(value)?,
             "hnsw_ef_search" => self.hnsw_ef_search = num(value)?,
@@ -647,6 +658,12 @@ impl Settings {
         }
         if !(-1.0..=1.0).contains(&self.focus_similarity) {
             return bad("focus_similarity must be between -1 and 1".into());
+        }
+        if !(0.0..=1.0).contains(&self.passage_focus_threshold) {
+            return bad("passage_focus_threshold must be between 0 and 1".into());
+        }
+        if !(-1.0..=1.0).contains(&self.passage_focus_similarity) {
+            return bad("passage_focus_similarity must be between -1 and 1".into());
         }
         if !(self.llm_timeout_secs > 0.0 && self.llm_timeout_secs <= 3600.0) {
             return bad(format!("llm_timeout_secs must be between 0 and 3600 (got {})", self.llm_timeout_secs));
@@ -924,6 +941,8 @@ impl Settings {
             relevance_threshold: self.relevance_threshold,
             focus_threshold: self.focus_threshold,
             focus_similarity: self.focus_similarity,
+            passage_focus_threshold: self.passage_focus_threshold,
+            passage_focus_similarity: self.passage_focus_similarity,
             store: self.store_opener(),
             llm_prompt_tokens: self.llm_prompt_tokens,
             llm_max_tokens: self.llm_max_tokens,

@@ -110,6 +110,18 @@ pub struct FocusCoverage {
     pub missing: Vec<String>,
     /// Of those, the words no passage of the corpus uses at all.
     pub absent_from_corpus: Vec<String>,
+    /// Share of the focus's weight the best single passage holds: focus words spread over several
+    /// passages, each holding a few, are not an answer ("rustfmt" in one passage, "line width"
+    /// in another).
+    #[serde(default = "whole")]
+    pub passage_share: f32,
+    /// Focus words that best passage does not use, heaviest first.
+    #[serde(default)]
+    pub passage_missing: Vec<String>,
+}
+
+fn whole() -> f32 {
+    1.0
 }
 
 /// Words of the question's own code (inside backticks), singular and lower-case, and of those the
@@ -130,24 +142,16 @@ fn code_words(question: &str) -> (HashSet<String>, HashSet<String>) {
     (all, declared)
 }
 
-/// The coverage of the question's focus by the evidence passages.
+/// The coverage of the question's focus by the evidence passages, together and one by one.
 pub fn coverage(question: &str, stats: &TermStats, evidence: &[&str]) -> FocusCoverage {
     let focus = focus_words(question);
     let named = named_words(question);
     if focus.is_empty() {
-        return FocusCoverage { share: 1.0, ..Default::default() };
+        return FocusCoverage { share: 1.0, passage_share: 1.0, ..Default::default() };
     }
     let (code, declared) = code_words(question);
-    let mut words: HashSet<String> = HashSet::new();
-    let mut families: HashSet<String> = HashSet::new();
-    for text in evidence {
-        for w in normalized_words(text) {
-            families.insert(word_family(&w));
-            words.insert(w);
-        }
-    }
-    let (mut total, mut held) = (0.0f32, 0.0f32);
-    let mut missing: Vec<(f32, String)> = Vec::new();
+    // Each focus word with its weight.
+    let mut weighted: Vec<(String, f32)> = Vec::new();
     for w in &focus {
         // A name of the asker's own code that no passage uses (`parse_all`, `Meters`) is theirs,
         // not the corpus's: it weighs as a plain word, and a name the snippet declares not at all.
@@ -155,19 +159,59 @@ pub fn coverage(question: &str, stats: &TermStats, evidence: &[&str]) -> FocusCo
         if own_name && declared.contains(w) {
             continue;
         }
-        let weight = stats.weight(w) * if named.contains(w) && !own_name { NAME_WEIGHT } else { 1.0 };
-        total += weight;
-        // A word of the same family counts ("compiles" for "compiler"), for words long enough that
-        // families do not collide.
-        if words.contains(w) || (w.len() >= 5 && (families.contains(&word_family(w)) || words.iter().any(|e| same_stem(w, e)))) {
-            held += weight;
-        } else {
-            missing.push((weight, w.clone()));
-        }
+        weighted.push((w.clone(), stats.weight(w) * if named.contains(w) && !own_name { NAME_WEIGHT } else { 1.0 }));
     }
-    missing.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-    let absent_from_corpus = missing.iter().filter(|(_, w)| stats.df(w) == 0).map(|(_, w)| w.clone()).collect();
-    FocusCoverage { share: if total > 0.0 { held / total } else { 1.0 }, missing: missing.into_iter().map(|(_, w)| w).collect(), absent_from_corpus }
+    let passages: Vec<PassageWords> = evidence.iter().map(|t| PassageWords::of(t)).collect();
+    let all = PassageWords::union(&passages);
+    let (share, missing) = all.holds(&weighted);
+    let (passage_share, passage_missing) = passages.iter().map(|p| p.holds(&weighted)).max_by(|a, b| a.0.total_cmp(&b.0)).unwrap_or((0.0, Vec::new()));
+    let absent_from_corpus = missing.iter().filter(|w| stats.df(w) == 0).cloned().collect();
+    FocusCoverage { share, missing, absent_from_corpus, passage_share, passage_missing }
+}
+
+/// The words of a passage and their families.
+#[derive(Default)]
+struct PassageWords {
+    words: HashSet<String>,
+    families: HashSet<String>,
+}
+
+impl PassageWords {
+    fn of(text: &str) -> PassageWords {
+        let mut p = PassageWords::default();
+        for w in normalized_words(text) {
+            p.families.insert(word_family(&w));
+            p.words.insert(w);
+        }
+        p
+    }
+
+    fn union(passages: &[PassageWords]) -> PassageWords {
+        let mut all = PassageWords::default();
+        for p in passages {
+            all.words.extend(p.words.iter().cloned());
+            all.families.extend(p.families.iter().cloned());
+        }
+        all
+    }
+
+    /// The share of the focus's weight these words hold, and the focus words they lack,
+    /// heaviest first. A word of the same family counts ("compiles" for "compiler"), for words
+    /// long enough that families do not collide.
+    fn holds(&self, weighted: &[(String, f32)]) -> (f32, Vec<String>) {
+        let (mut total, mut held) = (0.0f32, 0.0f32);
+        let mut missing: Vec<(f32, &String)> = Vec::new();
+        for (w, weight) in weighted {
+            total += weight;
+            if self.words.contains(w) || (w.len() >= 5 && (self.families.contains(&word_family(w)) || self.words.iter().any(|e| same_stem(w, e)))) {
+                held += weight;
+            } else {
+                missing.push((*weight, w));
+            }
+        }
+        missing.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+        (if total > 0.0 { held / total } else { 1.0 }, missing.into_iter().map(|(_, w)| w.clone()).collect())
+    }
 }
 
 /// Two words of one stem: a shared beginning of at least five letters that covers three quarters
@@ -191,6 +235,21 @@ mod tests {
             content: text.into(),
             metadata: ChunkMeta { heading_path: vec![], image_ids: vec![], char_start: 0, char_end: 0, token_count: 0, content_sha256: String::new() },
         }
+    }
+
+    #[test]
+    fn the_best_single_passage_is_measured_too() {
+        let chunks = [
+            chunk("a", "Run rustfmt before every commit."),
+            chunk("b", "The maximum width of a line in the terminal output is configurable."),
+            chunk("c", "Ownership moves values."),
+        ];
+        let s = TermStats::build(&chunks);
+        let c = coverage("What maximum line width does rustfmt use?", &s, &[&chunks[0].content, &chunks[1].content]);
+        assert!(c.share > 0.9, "together the passages hold every word: {c:?}");
+        assert!((c.passage_share - 0.75).abs() < 1e-6 && c.passage_missing == ["rustfmt"], "no passage holds them all: {c:?}");
+        let one = coverage("What maximum line width does rustfmt use?", &s, &[&chunks[1].content]);
+        assert!((one.passage_share - one.share).abs() < 1e-6);
     }
 
     #[test]

@@ -102,6 +102,11 @@ pub struct SynthesisInput<'a> {
     /// when some of the question's words are not in the passages (a paraphrase, a long question
     /// with incidental words).
     pub focus_similarity: f32,
+    /// `focus.passage_share` below this means the documents do not answer the question either…
+    pub passage_focus_threshold: f32,
+    /// … when no passage is even this similar to the question: the focus words are found only
+    /// spread over several passages, none of which speaks to the question as a whole.
+    pub passage_focus_similarity: f32,
     /// Sentences in the answer at most.
     pub max_sentences: usize,
     /// Every image of the corpus by id (to show figures of quoted chunks).
@@ -264,12 +269,22 @@ pub fn synthesize(input: SynthesisInput) -> Answer {
             .to_string();
         return Answer { found: false, synthesizer: "extractive".into(), sentences: vec![], graph_facts: vec![], chunks_used: vec![], image_paths: vec![], text, focus: input.focus.clone() };
     }
-    if let Some(f) = input.focus.as_ref().filter(|f| f.share < input.focus_threshold && input.best_score < input.focus_similarity) {
+    if let Some(f) = input.focus.as_ref().filter(|f| input.unanswered(f)) {
         return not_answered(&input, f);
     }
     let mut answer = extractive_answer(&input, picked);
     answer.focus = input.focus.clone();
     answer
+}
+
+impl SynthesisInput<'_> {
+    /// Whether the evidence leaves the question unanswered: too little of its focus in the
+    /// passages together, or — when no passage is close in meaning — in any one of them.
+    fn unanswered(&self, f: &focus::FocusCoverage) -> bool {
+        let together = f.share < self.focus_threshold && self.best_score < self.focus_similarity;
+        let one_by_one = f.passage_share < self.passage_focus_threshold && self.best_score < self.passage_focus_similarity;
+        together || one_by_one
+    }
 }
 
 /// "The documents do not answer this": what the passages lack, and the closest passages as
@@ -278,6 +293,8 @@ fn not_answered(input: &SynthesisInput, f: &focus::FocusCoverage) -> Answer {
     let quote = |ws: &[String]| ws.iter().take(4).map(|w| format!("\"{w}\"")).collect::<Vec<_>>().join(", ");
     let why = if !f.absent_from_corpus.is_empty() {
         format!("no indexed document mentions {}", quote(&f.absent_from_corpus))
+    } else if f.missing.is_empty() || f.share >= input.focus_threshold {
+        format!("its words are spread over passages that each cover only part of it (the closest does not mention {})", quote(&f.passage_missing))
     } else {
         format!("the closest passages do not mention {}", quote(&f.missing))
     };
@@ -587,6 +604,8 @@ mod tests {
             focus,
             focus_threshold: 0.6,
             focus_similarity: 0.6,
+            passage_focus_threshold: 0.5,
+            passage_focus_similarity: 0.45,
             max_sentences: 4,
             images: &images,
             bridge_terms: &[],
@@ -598,12 +617,25 @@ mod tests {
     #[test]
     fn a_low_focus_share_refuses_unless_a_passage_is_very_close_to_the_question() {
         let a = chunk("c_1", "The firmware wakes every five minutes, reads the sensor and publishes the reading over MQTT.");
-        let focus = focus::FocusCoverage { share: 0.3, missing: vec!["cycle".into()], absent_from_corpus: vec![] };
+        let focus = focus::FocusCoverage { share: 0.3, missing: vec!["cycle".into()], absent_from_corpus: vec![], passage_share: 0.3, passage_missing: vec!["cycle".into()] };
         let answer = |best: f32| synthesize_focused("What does the firmware do in each cycle?", &a, best, &GraphEvidence::default(), Some(focus.clone()));
         let weak = answer(0.45);
         assert!(!weak.found && weak.text.contains("do not seem to answer"), "{}", weak.text);
         let close = answer(0.7);
         assert!(close.found && close.text.contains("wakes every five minutes"), "{}", close.text);
+    }
+
+    #[test]
+    fn focus_words_spread_over_passages_refuse_unless_a_passage_is_close_to_the_question() {
+        let a = chunk("c_1", "The firmware wakes every five minutes, reads the sensor and publishes the reading over MQTT.");
+        // Together the passages hold the focus; the best single passage holds a third of it.
+        let focus = focus::FocusCoverage { share: 0.9, missing: vec![], absent_from_corpus: vec![], passage_share: 0.35, passage_missing: vec!["broker".into()] };
+        let answer = |best: f32| synthesize_focused("How long does the MQTT broker keep a reading?", &a, best, &GraphEvidence::default(), Some(focus.clone()));
+        let weak = answer(0.4);
+        assert!(!weak.found && weak.text.contains("spread over passages") && weak.text.contains("\"broker\""), "{}", weak.text);
+        assert!(answer(0.5).found, "a passage this close answers it");
+        let held = focus::FocusCoverage { passage_share: 0.6, ..focus.clone() };
+        assert!(synthesize_focused("How long does the MQTT broker keep a reading?", &a, 0.4, &GraphEvidence::default(), Some(held)).found, "one passage holds most of the focus");
     }
 
     fn grounded(id: &str) -> Grounded {

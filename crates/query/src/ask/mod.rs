@@ -64,6 +64,11 @@ pub struct EngineSettings {
     pub focus_threshold: f32,
     /// A selected passage this similar to the question overrides the focus check.
     pub focus_similarity: f32,
+    /// Below this share of the focus in the best single passage the documents do not answer the
+    /// question either, unless a passage reaches `passage_focus_similarity`.
+    pub passage_focus_threshold: f32,
+    /// A selected passage this similar to the question lifts the single-passage check.
+    pub passage_focus_similarity: f32,
     /// A remote store for the dense and lexical lanes (`--store`); `None`: the local files.
     pub store: Option<qa_index::store::StoreOpener>,
     /// Prompt budget of the LLM writer, in model tokens.

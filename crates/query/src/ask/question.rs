@@ -193,6 +193,8 @@ impl Engine {
             focus: Some(focus),
             focus_threshold: self.settings.focus_threshold,
             focus_similarity: self.settings.focus_similarity,
+            passage_focus_threshold: self.settings.passage_focus_threshold,
+            passage_focus_similarity: self.settings.passage_focus_similarity,
             graph: ev,
             best_score: best,
             relevance_threshold: self.settings.relevance_threshold,
