@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Build the flat folders of the technical books used by the evaluation sets in bench/ (see
-# bench/README.md): the Rust book, the Rustonomicon, the Cargo book, the Embedded Rust book, the Edition Guide, the rustc book, the Reference, Rust by Example, the rustdoc and Clippy books, as
+# bench/README.md): the Rust book, the Rustonomicon, the Cargo book, the Embedded Rust book, the Edition Guide, the rustc book, the Reference, Rust by Example, the rustdoc and Clippy books and the error-code index, as
 # shipped with the toolchain. Usage: scripts/bench-corpora.sh [OUT_DIR]   (default /tmp)
 set -euo pipefail
 out="${1:-/tmp}"
@@ -37,6 +37,8 @@ mkflat "$D/reference" "$out/reference"
 # The rustdoc and Clippy books: concept lists only (no question sets).
 mkflat "$D/rustdoc" "$out/rustdocbook"
 mkflat "$D/clippy" "$out/clippybook"
+# The compiler's error-code explanations (E0001 … E0800), one page each.
+mkflat "$D/error_codes" "$out/errorcodes"
 # Rust by Example in English only (its es/, ja/, ko/, zh/ folders are translations).
 mkflat "$D/rust-by-example" "$out/rustbyexample" -not -path "./es/*" -not -path "./ja/*" -not -path "./ko/*" -not -path "./zh/*"
-for d in rustbook nomicon cargobook embeddedbook editionguide rustcbook reference rustbyexample rustdocbook clippybook; do echo "$out/$d: $(ls "$out/$d" | wc -l) pages"; done
+for d in rustbook nomicon cargobook embeddedbook editionguide rustcbook reference rustbyexample rustdocbook clippybook errorcodes; do echo "$out/$d: $(ls "$out/$d" | wc -l) pages"; done
