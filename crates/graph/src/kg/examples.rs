@@ -4,8 +4,10 @@
 //! explains — `Option`, `Iterator`, `main`, a library's API — are declared once if at all and
 //! mentioned across many documents. So an identifier is an example name when the documents that
 //! declare it are at least half of those that mention it, and it is confined to a tenth of the
-//! documents or fewer. Corpus statistics, no word list: an API reference declares each item on
-//! its own page and is mentioned on many others, so its names stay concepts.
+//! documents or fewer. Corpus statistics, no word list. An API reference documents its items
+//! with signatures, not examples: a declaration without a body (`pub fn with_capacity(capacity:
+//! usize) -> Vec<T>`, `pub struct AtomicPtr<T> { /* private fields */ }`) or on the page its
+//! title names ("AtomicPtr in std::sync::atomic") does not count, so its names stay concepts.
 //!
 //! Example names stay in the graph as entities (a question about "the `Guess` type" must still
 //! reach its listing: leaving them out of the graph cost the fused ranking all@5 on two books in
@@ -19,7 +21,7 @@ use qa_core::chunk::Chunk;
 use super::{ChunkMentions, ConceptInfo};
 
 /// Mark the concepts that are example names (`ConceptInfo::example`).
-pub(super) fn mark_example_names(chunks: &[Chunk], mentions: &[ChunkMentions], concepts: &mut BTreeMap<String, ConceptInfo>) {
+pub(super) fn mark_example_names(chunks: &[Chunk], mentions: &[ChunkMentions], titles: &HashMap<String, String>, concepts: &mut BTreeMap<String, ConceptInfo>) {
     // The identifier-shaped spellings of every concept.
     let mut by_spelling: HashMap<&str, &str> = HashMap::new();
     for c in concepts.values() {
@@ -29,7 +31,9 @@ pub(super) fn mark_example_names(chunks: &[Chunk], mentions: &[ChunkMentions], c
     }
     let mut declared_in: HashMap<&str, HashSet<&str>> = HashMap::new();
     for c in chunks {
-        for name in c.content.lines().filter_map(declared_name) {
+        // The page about an item ("AtomicPtr in std::sync::atomic") declares it to document it.
+        let title = titles.get(&c.source_file).map(String::as_str).unwrap_or("");
+        for name in declared_names(&c.content).into_iter().filter(|n| !names_word(title, n)) {
             if let Some(id) = by_spelling.get(name) {
                 declared_in.entry(id).or_default().insert(c.source_file.as_str());
             }
@@ -60,18 +64,40 @@ pub(super) fn mark_example_names(chunks: &[Chunk], mentions: &[ChunkMentions], c
     }
 }
 
+/// Whether `text` has `word` as a whole word (case-sensitive).
+fn names_word(text: &str, word: &str) -> bool {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).any(|w| w == word)
+}
+
 /// `Guess`, `file_path`, `MY_GPIO`: a letter or underscore, then letters, digits, underscores.
 fn is_identifier(s: &str) -> bool {
     s.len() >= 2 && s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
-/// The name a line of code declares as a new item or variable of the listing's own: `pub struct
+/// The names a text's code declares as its own items or variables ([`declaration`]); a function
+/// counts when its body follows — on the same line or after a signature over a few lines — for an
+/// API reference shows signatures without bodies.
+pub(crate) fn declared_names(text: &str) -> Vec<&str> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Some((name, body_opens)) = declaration(line) else { continue };
+        let body_follows = || lines[i + 1..].iter().take(8).take_while(|l| !l.trim().is_empty()).any(|l| l.trim_end().ends_with('{'));
+        if body_opens || body_follows() {
+            out.push(name);
+        }
+    }
+    out
+}
+
+/// The name a line of code declares as a new item or variable of the listing's own — `pub struct
 /// Guess {`, `let mut file_path =`, `fn search<'a>(`, `static COUNTER: …`, `def drink(`, `class
-/// Pair:`. Not a method (its first parameter is `self`: `fn fmt(&self, …)` implements a
+/// Pair:` — and whether the line opens its body (a function's signature may go on over several
+/// lines first). Not a method (its first parameter is `self`: `fn fmt(&self, …)` implements a
 /// library's trait), not an associated type (`type Item` indented inside an impl), not a pattern
 /// (`let Some(x) =`). The character after the name must be code (`{ ( < : = ; [`), so a prose
 /// line that opens with "type inference …" or "function pointers …" declares nothing.
-pub(crate) fn declared_name(line: &str) -> Option<&str> {
+fn declaration(line: &str) -> Option<(&str, bool)> {
     let indented = line.starts_with([' ', '\t']);
     let mut rest = line.trim_start();
     loop {
@@ -95,8 +121,9 @@ pub(crate) fn declared_name(line: &str) -> Option<&str> {
     declared_after(keyword, after.trim_start())
 }
 
-/// The name after a declaring `keyword`, checked as [`declared_name`] says.
-fn declared_after<'l>(keyword: &str, after: &'l str) -> Option<&'l str> {
+/// The name after a declaring `keyword`, checked as [`declaration`] says, and whether the line
+/// opens the body of a function (always true of other declarations).
+fn declared_after<'l>(keyword: &str, after: &'l str) -> Option<(&'l str, bool)> {
     let after = after.strip_prefix("mut ").map_or(after, str::trim_start);
     let end = after.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(after.len());
     let (name, tail) = after.split_at(end);
@@ -110,14 +137,21 @@ fn declared_after<'l>(keyword: &str, after: &'l str) -> Option<&'l str> {
     if !tail.starts_with(['{', '(', '<', ':', '=', ';', '[']) {
         return None;
     }
+    // An API reference shows an item with its body elided (`pub struct AtomicPtr<T> { /* private
+    // fields */ }`): documentation of the item, not an example's own code.
+    if tail.contains("/*") {
+        return None;
+    }
+    let mut body_opens = true;
     if matches!(keyword, "fn" | "def" | "function") {
+        body_opens = tail.contains('{') || tail.trim_end().ends_with(':');
         let params = tail.split_once('(')?.1;
         let first = params.split([',', ')']).next().unwrap_or("");
         if first.split(':').next().unwrap_or("").trim_end().ends_with("self") {
             return None;
         }
     }
-    Some(name)
+    Some((name, body_opens))
 }
 
 #[cfg(test)]
@@ -146,6 +180,10 @@ mod tests {
         let params = ExtractParams { min_df: 2, min_related_weight: 1, max_per_chunk: 10 };
         let kg = extract(&chunks, &none, "t_chunks.jsonl", &Default::default(), &Default::default(), params);
         assert!(kg.concepts["tally"].example, "{:?}", kg.concepts.get("tally"));
+        // The page titled by the name documents it: not an example.
+        let titles = [("page7.md".to_string(), "Tally in votes::count".to_string())].into_iter().collect();
+        let documented = extract(&chunks, &none, "t_chunks.jsonl", &Default::default(), &titles, params);
+        assert!(documented.concepts.get("tally").is_some_and(|c| !c.example), "{:?}", documented.concepts.get("tally"));
         assert!(!kg.concepts["option"].example);
         // Both stay in the graph; only the concept list tells them apart.
         let linked = concept_links(&kg.documents);
@@ -167,8 +205,16 @@ mod tests {
             ("type Job = Box<dyn FnOnce() + Send + 'static>;", "Job"),
             ("struct Meters(u32);", "Meters"),
         ] {
-            assert_eq!(declared_name(line), Some(name), "{line}");
+            assert_eq!(declared_names(line), vec![name], "{line}");
         }
+    }
+
+    #[test]
+    fn a_signature_over_several_lines_counts_when_its_body_follows() {
+        let example = "pub fn search_case_insensitive<'a>(\n    query: &str,\n    contents: &'a str,\n) -> Vec<&'a str> {\n    vec![]\n}";
+        assert_eq!(declared_names(example), vec!["search_case_insensitive"]);
+        let reference = "pub fn from_raw_parts_in(\n    ptr: *mut T,\n    length: usize,\n) -> Vec<T, A>\n\nCreates a `Vec<T, A>` directly from a pointer.";
+        assert!(declared_names(reference).is_empty());
     }
 
     #[test]
@@ -183,8 +229,10 @@ mod tests {
             "function pointers are a type of their own",
             "let (a, b) = pair;",
             "impl Summary for Tweet {",
+            "pub fn with_capacity(capacity: usize) -> Vec<T>",
+            "pub struct AtomicPtr<T> { /* private fields */ }",
         ] {
-            assert_eq!(declared_name(line), None, "{line}");
+            assert!(declared_names(line).is_empty(), "{line}");
         }
     }
 }

@@ -247,7 +247,7 @@ pub fn extract(
     let mut concepts = stats.concepts(n, params);
     // 3. Every mention of a kept concept in every chunk.
     let mentions = chunk_mentions(chunks, &per_chunk, &mut concepts, &stats.df, n);
-    examples::mark_example_names(chunks, &mentions, &mut concepts);
+    examples::mark_example_names(chunks, &mentions, titles, &mut concepts);
     // 4. Co-occurrence weights over chunks.
     let pairs = cooccurrence(&mentions, &counted, params);
     // 5. Images depict the concepts named in their alt text and caption.
