@@ -480,7 +480,9 @@ fn extractive_answer(input: &SynthesisInput, picked: Vec<CitedSentence>) -> Answ
 
 /// A relation fact between two concepts, stated by the sentence of the evidence that names both
 /// (its own chunks first, then the other candidates): `"deep sleep" and "battery life": "…"`.
-/// The fact is left as the graph gave it when no candidate sentence names both.
+/// A caption ("Listing 9-13: A `Guess` type …") labels a listing rather than relating two
+/// things, so it states no fact, as it gives no answer sentence. The fact is left as the graph
+/// gave it when no candidate sentence names both.
 pub(crate) fn relating_sentence(fact: GraphFact, candidates: &[Candidate]) -> GraphFact {
     let [a, b] = fact.subjects.as_slice() else { return fact };
     let (wa, wb) = (words(a), words(b));
@@ -490,7 +492,7 @@ pub(crate) fn relating_sentence(fact: GraphFact, candidates: &[Candidate]) -> Gr
     let own = candidates.iter().filter(|c| fact.chunk_ids.contains(&c.chunk.id));
     let others = candidates.iter().filter(|c| !fact.chunk_ids.contains(&c.chunk.id));
     for c in own.chain(others) {
-        for sent in sentences(&c.chunk.content) {
+        for sent in sentences(&c.chunk.content).into_iter().filter(|s| !intent::is_caption(s)) {
             let sw = words(&sent);
             if qa_core::text::contains_seq(&sw, &wa) && qa_core::text::contains_seq(&sw, &wb) && sw.len() <= 60 {
                 // A typed relation ("BME280 —CONNECTS_TO→ ESP32") keeps its statement; a count of
@@ -695,6 +697,10 @@ mod tests {
         assert_eq!(f.chunk_ids, ["p_1"]);
         // No sentence names both: the fact stays as the graph gave it.
         let f = relating_sentence(fact.clone(), &candidates[..1]);
+        assert_eq!(f, fact);
+        // A caption naming both is no statement of their relation.
+        let c = chunk("p_3", "Listing 4-2: deep sleep and battery life in one loop\n\nBattery life is long.");
+        let f = relating_sentence(fact.clone(), &[Candidate { chunk: &c, score: 0.5, from_graph: false, rank: 0 }]);
         assert_eq!(f, fact);
     }
 
