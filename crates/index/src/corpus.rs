@@ -508,6 +508,24 @@ fn parse_html(text: &str, resolver: &ImageResolver) -> (Vec<Block>, Vec<ImageRef
     (sink.blocks, sink.images, title)
 }
 
+/// The text of an element without the elements that are never document text: a heading's
+/// "Copy item path" button (rustdoc puts one in every item page's `h1`) is no part of its title.
+fn visible_text(el: ElementRef) -> String {
+    let mut out = String::new();
+    for node in el.children() {
+        match node.value() {
+            Node::Text(t) => out.push_str(t),
+            Node::Element(e) if !HTML_SKIP.contains(&e.name()) => {
+                if let Some(child) = ElementRef::wrap(node) {
+                    out.push_str(&visible_text(child));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 fn walk_html(el: ElementRef, sink: &mut BlockSink, buf: &mut String, resolver: &ImageResolver) {
     for child in el.children() {
         match child.value() {
@@ -522,11 +540,11 @@ fn walk_html(el: ElementRef, sink: &mut BlockSink, buf: &mut String, resolver: &
                     "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => {
                         flush(sink, buf, 0);
                         let level = name[1..].parse().unwrap_or(1);
-                        sink.heading(level, &child_el.text().collect::<String>());
+                        sink.heading(level, &visible_text(child_el));
                     }
                     "pre" => {
                         flush(sink, buf, 0);
-                        sink.text(BlockKind::Code, &child_el.text().collect::<String>());
+                        sink.text(BlockKind::Code, &visible_text(child_el));
                     }
                     "li" => {
                         flush(sink, buf, 0);
@@ -688,6 +706,14 @@ mod tests {
         assert_eq!(images[0].caption, "Figure 2: panel");
         assert_eq!(images[0].source_path, "corpus/guide/pics/panel.svg");
         assert_eq!(blocks[0].kind, BlockKind::Heading(1));
+    }
+
+    #[test]
+    fn a_button_inside_a_heading_is_not_its_text() {
+        let html = r#"<html><body><h1>Struct <span class="struct">Vec</span>&nbsp;<button id="copy-path" title="Copy item path to clipboard">Copy item path</button></h1><p>A growable array.</p></body></html>"#;
+        let (blocks, _, _) = parse_html(html, &resolver());
+        assert_eq!(blocks[0].kind, BlockKind::Heading(1));
+        assert_eq!(blocks[0].text.split_whitespace().collect::<Vec<_>>(), ["Struct", "Vec"], "{:?}", blocks[0].text);
     }
 
     #[test]
