@@ -508,16 +508,21 @@ fn parse_html(text: &str, resolver: &ImageResolver) -> (Vec<Block>, Vec<ImageRef
     (sink.blocks, sink.images, title)
 }
 
-/// The text of an element without the elements that are never document text: a heading's
-/// "Copy item path" button (rustdoc puts one in every item page's `h1`) is no part of its title.
-fn visible_text(el: ElementRef) -> String {
+/// The text of an element without the elements that are never document text — a heading's
+/// "Copy item path" button (rustdoc puts one in every item page's `h1`) is no part of its title —
+/// and with `separator` where a block element inside starts, so that `impl<T> Any for T<div>where
+/// T: ?Sized</div>` does not read "Twhere".
+fn visible_text(el: ElementRef, separator: char) -> String {
     let mut out = String::new();
     for node in el.children() {
         match node.value() {
             Node::Text(t) => out.push_str(t),
             Node::Element(e) if !HTML_SKIP.contains(&e.name()) => {
+                if HTML_BLOCK.contains(&e.name()) && !out.is_empty() && !out.ends_with(char::is_whitespace) {
+                    out.push(separator);
+                }
                 if let Some(child) = ElementRef::wrap(node) {
-                    out.push_str(&visible_text(child));
+                    out.push_str(&visible_text(child, separator));
                 }
             }
             _ => {}
@@ -540,11 +545,11 @@ fn walk_html(el: ElementRef, sink: &mut BlockSink, buf: &mut String, resolver: &
                     "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => {
                         flush(sink, buf, 0);
                         let level = name[1..].parse().unwrap_or(1);
-                        sink.heading(level, &visible_text(child_el));
+                        sink.heading(level, &visible_text(child_el, ' '));
                     }
                     "pre" => {
                         flush(sink, buf, 0);
-                        sink.text(BlockKind::Code, &visible_text(child_el));
+                        sink.text(BlockKind::Code, &visible_text(child_el, '\n'));
                     }
                     "li" => {
                         flush(sink, buf, 0);
@@ -714,6 +719,11 @@ mod tests {
         let (blocks, _, _) = parse_html(html, &resolver());
         assert_eq!(blocks[0].kind, BlockKind::Heading(1));
         assert_eq!(blocks[0].text.split_whitespace().collect::<Vec<_>>(), ["Struct", "Vec"], "{:?}", blocks[0].text);
+        // A block inside a heading or a listing starts a new word, not the end of the last one.
+        let html = r#"<html><body><h3 class="code-header">impl&lt;T&gt; Any for T<div class="where">where T: 'static</div></h3><pre><code>pub struct Vec&lt;T&gt;<div class="where">where T: Sized</div></code></pre></body></html>"#;
+        let (blocks, _, _) = parse_html(html, &resolver());
+        assert!(blocks[0].text.contains("for T where T"), "{:?}", blocks[0].text);
+        assert!(blocks[1].text.contains("Vec<T>\nwhere T"), "{:?}", blocks[1].text);
     }
 
     #[test]
