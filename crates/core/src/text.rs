@@ -460,6 +460,15 @@ pub fn split_sentences(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
+/// Keywords that declare a name of the code's own — an item, a variable, a macro — in Rust and in
+/// the other languages technical documents show (`struct Guess`, `let file_path`, `def drink`,
+/// `class Pair`): the corpus's example names (graph) and the asker's own names in a question's
+/// snippet (the focus check) are read with the same list.
+pub const DECLARING_KEYWORDS: &[&str] = &[
+    "struct", "enum", "union", "trait", "fn", "let", "const", "static", "mod", "type", "macro_rules", "class", "def", "function",
+    "var", "interface",
+];
+
 /// Question forms, pronouns and function words that a graph or grounding lookup ignores.
 pub const QUESTION_WORDS: &[&str] = &[
     "what", "which", "who", "whom", "how", "why", "when", "where", "does", "do", "did", "is", "are", "was", "were", "the",

@@ -113,10 +113,8 @@ fn declaration(line: &str) -> Option<(&str, bool)> {
         return declared_after("fn", rest);
     }
     let (keyword, after) = rest.split_once(' ')?;
-    match keyword {
-        "struct" | "enum" | "union" | "trait" | "fn" | "let" | "const" | "static" | "mod" | "class" | "def" | "function" | "var" | "interface" => {}
-        "type" if !indented => {}
-        _ => return None,
+    if !qa_core::text::DECLARING_KEYWORDS.contains(&keyword) || (keyword == "type" && indented) {
+        return None;
     }
     declared_after(keyword, after.trim_start())
 }

@@ -127,14 +127,13 @@ fn whole() -> f32 {
 /// Words of the question's own code (inside backticks), singular and lower-case, and of those the
 /// names the snippet declares (`fn parse_all`, `struct Meters`, `let cfg`).
 fn code_words(question: &str) -> (HashSet<String>, HashSet<String>) {
-    const DECLARING: &[&str] = &["fn", "struct", "enum", "trait", "let", "type", "mod", "const", "static", "union", "macro_rules"];
     let (mut all, mut declared) = (HashSet::new(), HashSet::new());
     for span in qa_core::text::code_spans(question) {
         let ws = normalized_words(&question[span]);
         for (j, w) in ws.iter().enumerate() {
             all.insert(w.clone());
             let before = |k: usize| j.checked_sub(k).and_then(|i| ws.get(i)).map(String::as_str);
-            if before(1).is_some_and(|a| DECLARING.contains(&a)) || (before(2) == Some("let") && before(1) == Some("mut")) {
+            if before(1).is_some_and(|a| qa_core::text::DECLARING_KEYWORDS.contains(&a)) || (before(2) == Some("let") && before(1) == Some("mut")) {
                 declared.insert(w.clone());
             }
         }
