@@ -74,6 +74,10 @@ pub struct Analysis {
     pub distinct: Vec<usize>,
     /// The projection list, if the question has one.
     pub projection: Option<Projection>,
+    /// Without a projection list: what a coordinated clause asks for beside the rows ("Which
+    /// hotels are five-star, and in which cities?", "and what are their roles"). Each item is
+    /// shown next to what the question shows anyway.
+    pub also: Vec<Item>,
     /// Quoted text and capitalised names.
     pub literals: Vec<Literal>,
     /// Token ranges of the sentences.
@@ -212,9 +216,17 @@ pub fn analyse(question: &str, today: NaiveDate) -> Analysis {
     for &n in &negations {
         cue[n] = true;
     }
-    let projection = projection(&tokens, &sentences, &cue);
+    let mut projection = projection(&tokens, &sentences, &cue);
+    for g in &aggregates {
+        cue.iter_mut().take(g.end).skip(g.start).for_each(|f| *f = true);
+    }
+    let mut also: Vec<Item> = sentences.iter().flat_map(|&(s, e)| also_asked(&tokens, s + 1, e, &cue)).collect();
+    if let Some(p) = projection.as_mut() {
+        also.retain(|it| !p.items.iter().any(|x| x.start < it.end && it.start < x.end));
+        p.items.append(&mut also);
+    }
     let literals = literals(&tokens, &sentences);
-    Analysis { question: question.to_string(), tokens, quantities, dates, comparisons, negations, superlatives, aggregates, groupings, orderings, distinct, projection, literals, sentences }
+    Analysis { question: question.to_string(), tokens, quantities, dates, comparisons, negations, superlatives, aggregates, groupings, orderings, distinct, projection, also, literals, sentences }
 }
 
 fn sentences(t: &[Token]) -> Vec<(usize, usize)> {
@@ -362,7 +374,9 @@ fn projection(t: &[Token], sentences: &[(usize, usize)], cue: &[bool]) -> Option
         // list of two or more plain items that ends the clause: "Show the ten most expensive
         // sessions with the session ID, city and cost" — not "with the highest cost", whose
         // words rank, nor "with more than 3 rooms".)
-        for k in (end..e.saturating_sub(2)).filter(|&k| w(k) == "with") {
+        // ("Name the sites commissioned after 2015 and their grid operator": "and their" as
+        // "with their".)
+        for k in (end..e.saturating_sub(2)).filter(|&k| w(k) == "with" || w(k) == "and" && matches!(w(k + 1), "their" | "its")) {
             let marked = matches!(w(k + 1), "their" | "its") || (k > 0 && t[k - 1].is_symbol(',') && w(k + 1) == "the");
             let mut extra: Vec<Item> = Vec::new();
             let mut cur = k + 1;
@@ -371,9 +385,11 @@ fn projection(t: &[Token], sentences: &[(usize, usize)], cue: &[bool]) -> Option
             }
             let mut j = cur;
             while j <= e {
-                let stop = j == e || BOUNDARY.contains(&w(j)) || t[j].kind == TokenKind::Symbol || matches!(w(j), "and" | "&");
+                // ("with their number of seats": one "of" inside a short item.)
+                let inner_of = j < e && w(j) == "of" && j > cur && j - cur <= 2 && !(cur..j).any(|i| w(i) == "of") && t.get(j + 1).is_some_and(|x| x.is_word() && !qa_core::text::is_stop(&x.lower));
+                let stop = j == e || (BOUNDARY.contains(&w(j)) && !inner_of) || t[j].kind == TokenKind::Symbol || matches!(w(j), "and" | "&");
                 if stop {
-                    if j > cur && j - cur <= 3 && (cur..j).all(|i| t[i].is_word()) {
+                    if j > cur && j - cur <= 3 + usize::from((cur..j).any(|i| w(i) == "of")) && (cur..j).all(|i| t[i].is_word()) {
                         extra.push(Item { start: cur, end: j, head: None });
                     }
                     if j < e && (matches!(w(j), "and" | "&") || t[j].is_symbol(',')) {
@@ -424,6 +440,43 @@ fn projection(t: &[Token], sentences: &[(usize, usize)], cue: &[bool]) -> Option
         }
     }
     best
+}
+
+/// "…, and in which city?", "and which flight was it for", "and what are their roles": a
+/// coordinated clause that asks for one more thing of the rows the question is about. Its noun
+/// (one to three words, no cue word) is an item; a clause without one ("and what did it come
+/// to") asks for nothing this reader can name.
+fn also_asked(t: &[Token], from: usize, e: usize, cue: &[bool]) -> Vec<Item> {
+    let w = |i: usize| t.get(i).map(|x| x.lower.as_str()).unwrap_or("");
+    let ends = |i: usize| i >= e || t[i].kind == TokenKind::Symbol || matches!(w(i), "is" | "are" | "was" | "were" | "did" | "does" | "do" | "has" | "have" | "had" | "it" | "they" | "each" | "he" | "she" | "and");
+    let mut out = Vec::new();
+    for k in from..e {
+        if w(k) != "and" {
+            continue;
+        }
+        let mut j = k + 1;
+        if matches!(w(j), "in" | "on" | "at" | "for" | "from" | "to" | "by" | "with" | "of" | "into") {
+            j += 1;
+        }
+        if !matches!(w(j), "which" | "what") {
+            continue;
+        }
+        j += 1;
+        if matches!(w(j), "is" | "are" | "was" | "were") {
+            j += 1;
+        }
+        while matches!(w(j), "the" | "their" | "its" | "his" | "her") {
+            j += 1;
+        }
+        let start = j;
+        while j < e && j - start < 3 && t[j].is_word() && !cue[j] && !qa_core::text::is_stop(w(j)) {
+            j += 1;
+        }
+        if j > start && ends(j) {
+            out.push(Item { start, end: j, head: None });
+        }
+    }
+    out
 }
 
 /// At `k` an "of" that is inside a list item: a separator follows within four words, and the
@@ -554,6 +607,28 @@ mod tests {
         assert_eq!(items("Show the sessions with the highest cost and the longest duration"), ["sessions"]);
         assert_eq!(items("List the hotels with more than 3 suites and a spa"), ["hotels"]);
         assert_eq!(items("List the members with the session ID, city and cost who live in Oslo"), ["members"]);
+        // "and their" after a clause lists as "with their" does; an item may hold one "of".
+        assert_eq!(items("Name the sites commissioned after 2015 and their grid operator."), ["sites commissioned", "grid operator"]);
+        assert_eq!(items("Show the van models with their number of seats and daily rate in euros."), ["van models", "number of seats", "daily rate"]);
+    }
+
+    fn also(q: &str) -> Vec<String> {
+        let a = a(q);
+        a.also.iter().map(|it| a.tokens[it.start..it.end].iter().map(|t| t.lower.as_str()).collect::<Vec<_>>().join(" ")).collect()
+    }
+
+    #[test]
+    fn a_coordinated_clause_asks_for_one_more_thing_of_the_rows() {
+        assert_eq!(also("Which hotels are five-star, and in which cities?"), ["cities"]);
+        assert_eq!(also("Which staff at MAD were hired before 2018, and what are their roles?"), ["roles"]);
+        assert_eq!(also("Which bookings were cancelled, and which flight was each for?"), ["flight"]);
+        assert_eq!(also("Which works by Louis Moreau are on display, and in which gallery?"), ["gallery"]);
+        // Nothing this reader can name ("what did it come to"), or a cue word ("the average").
+        assert!(also("Who was invoice INV-2025-0215 for, and what did it come to?").is_empty());
+        assert!(also("For each type, how many lifts are there and what is their average capacity?").is_empty());
+        // With a projection list, the items join it instead.
+        let x = a("Show the hotels in Porto, and in which cities?");
+        assert!(x.also.is_empty() && x.projection.is_some_and(|p| p.items.len() == 2));
     }
 
     #[test]

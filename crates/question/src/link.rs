@@ -213,6 +213,12 @@ impl<'a> Linker<'a> {
         let stored: std::collections::HashSet<String> = schema.collections.iter().flat_map(|c| c.fields.iter().filter(move |f| about_countries(c, f))).flat_map(|f| f.values.iter()).map(|v| v.to_lowercase()).collect();
         // A demonym stored anywhere ("English" as a language) is that value, not a country.
         let stored_anywhere: std::collections::HashSet<String> = schema.collections.iter().flat_map(|c| c.fields.iter()).flat_map(|f| f.values.iter()).map(|v| v.to_lowercase()).collect();
+        let is_money = |f: &crate::schema::Field| {
+            f.kind.is_numeric()
+                && f.key == KeyRole::None
+                && (names::name_words(&f.name).iter().any(|w| matches!(w.as_str(), "amount" | "price" | "cost" | "fee" | "paid" | "charge" | "budget" | "salary" | "revenue" | "spend" | "payment"))
+                    || crate::numbers::field_unit(&f.name).is_some_and(|u| u.dimension == crate::numbers::Dimension::Money))
+        };
         for c in &schema.collections {
             let target = Target::Collection { collection: c.name.clone() };
             for f in names::forms(&c.name, &c.synonyms) {
@@ -304,14 +310,23 @@ impl<'a> Linker<'a> {
                 }
                 // "money" ("the most money", "ticket money") names a column of money: the one
                 // of the tables in play is the planner's pick.
-                let money_words = names::name_words(&field.name).iter().any(|w| matches!(w.as_str(), "amount" | "price" | "cost" | "fee" | "paid" | "charge" | "budget" | "salary" | "revenue" | "spend" | "payment"));
-                if field.kind.is_numeric() && field.key == KeyRole::None && (money_words || crate::numbers::field_unit(&field.name).is_some_and(|u| u.dimension == crate::numbers::Dimension::Money)) {
+                if is_money(field) {
                     // ("revenue", "takings", "turnover", "income", "earnings": money coming in.)
                     // A column named for money coming in is what those words mean first.
                     let incoming = names::name_words(&field.name).iter().any(|w| matches!(w.as_str(), "revenue" | "income" | "turnover" | "takings" | "earnings" | "sales" | "sale"));
                     for w in ["money", "revenue", "takings", "turnover", "income", "earnings"] {
                         let weight = if incoming && w != "money" { 0.95 } else { 0.6 };
                         l.add(&[w.to_string()], Entry { target: target.clone(), weight, how: How::Head, negated: false });
+                    }
+                }
+                // "their number of seats" of a column `seats`: a count kept per row is said with
+                // "number of" before its plural noun.
+                if field.kind.is_numeric() && field.key == KeyRole::None && field.name.len() >= 4 && field.name.to_ascii_lowercase().ends_with('s') {
+                    let words = names::name_words(&field.name);
+                    if let [noun] = words.as_slice()
+                        && !text::is_stop(noun)
+                    {
+                        l.add(&["number".to_string(), "of".to_string(), noun.clone()], Entry { target: target.clone(), weight: 0.95, how: How::Name, negated: false });
                     }
                 }
                 // "how many square metres", "in minutes", "how many kilos": a measure named by

@@ -92,6 +92,7 @@ fn abbreviation(w: &str) -> Option<&'static str> {
         "arr" => "arrival",
         "hrs" => "hours",
         "wt" => "weight",
+        "tech" => "technician",
         _ => return None,
     })
 }
@@ -178,7 +179,7 @@ pub fn forms(name: &str, synonyms: &[String]) -> Vec<NameForm> {
         // The whole name always counts ("on_call"); a shorter form of stop words never does.
         // (Nouns the prose stop list holds for retrieval — "call", "note", "lot" — still name a
         // field or table: `dispatch_calls` is said "calls".)
-        let stop = |w: &String| text::is_stop(w) && !FLAG_PREFIXES.contains(&w.as_str()) && !matches!(w.as_str(), "call" | "calls" | "note" | "notes" | "lot" | "lots" | "section" | "sections" | "chapter" | "chapters" | "example" | "examples");
+        let stop = |w: &String| text::is_stop(w) && !FLAG_PREFIXES.contains(&w.as_str()) && !matches!(w.as_str(), "call" | "calls" | "note" | "notes" | "lot" | "lots" | "section" | "sections" | "chapter" | "chapters" | "example" | "examples" | "make" | "makes");
         if words.is_empty() || (kind != FormKind::Full && words.iter().all(stop)) {
             return;
         }
@@ -353,6 +354,14 @@ pub fn forms(name: &str, synonyms: &[String]) -> Vec<NameForm> {
         let w = text::normalized_words(s);
         if !w.is_empty() {
             push(w, 0.97, FormKind::Synonym);
+        }
+    }
+    // A one-word form written short is said in full too ("technician" of the part "tech" of
+    // `tech_first_name`), as surely as the short word.
+    let short: Vec<(String, f64, FormKind)> = out.iter().filter(|f| f.words.len() == 1).filter_map(|f| abbreviation(&f.words[0]).map(|full| (full.to_string(), f.weight, f.kind))).collect();
+    for (full, weight, kind) in short {
+        if !out.iter().any(|f| f.words.len() == 1 && f.words[0] == full) {
+            out.push(NameForm { words: vec![full], weight, kind });
         }
     }
     out.sort_by(|a, b| b.weight.partial_cmp(&a.weight).unwrap_or(std::cmp::Ordering::Equal));

@@ -348,6 +348,21 @@ pub(crate) fn is_plain_key(e: &JoinStep) -> bool {
     core(&e.to_column) == table(&e.from_table) || core(&e.from_column) == table(&e.to_table)
 }
 
+/// Of two keys between the same tables, whether `a` is the one said without a qualifier:
+/// its words are all in `b`'s, which has more (`carer_id` beside `second_carer_id`,
+/// `tenant_id` beside `co_tenant_id`). A relation named without a qualifier means that one.
+pub(crate) fn less_qualified(a: &JoinStep, b: &JoinStep) -> bool {
+    let words = |e: &JoinStep| -> Vec<String> {
+        // (Key words only: "second" of `second_carer_id` is no unit here.)
+        let mut w: Vec<String> = [&e.from_column, &e.to_column].iter().flat_map(|c| qa_question::names::name_words(c)).filter(|w| !matches!(w.as_str(), "id" | "ids" | "key" | "ref" | "no" | "nr" | "num" | "fk")).collect();
+        w.sort();
+        w.dedup();
+        w
+    };
+    let (wa, wb) = (words(a), words(b));
+    !wa.is_empty() && wa.len() < wb.len() && wa.iter().all(|w| wb.contains(w))
+}
+
 /// Foreign keys implied by names where none is declared (see [`SchemaContext::inferred`]).
 fn infer_keys(db: &DbSchema) -> Vec<JoinStep> {
     let mut out = Vec::new();
@@ -394,6 +409,15 @@ pub(crate) mod tests {
 
     fn fk(c: &str, t: &str) -> ForeignKey {
         ForeignKey { columns: vec![c.into()], ref_table: t.into(), ref_columns: vec!["id".into()] }
+    }
+
+    #[test]
+    fn the_key_said_without_a_qualifier() {
+        let step = |c: &str| JoinStep { from_table: "visits".into(), from_column: c.into(), to_table: "staff".into(), to_column: "staff_id".into() };
+        assert!(less_qualified(&step("carer_id"), &step("second_carer_id")));
+        assert!(!less_qualified(&step("second_carer_id"), &step("carer_id")));
+        // Two roles of their own: neither is the plain one.
+        assert!(!less_qualified(&step("pi_id"), &step("reviewer_id")) && !less_qualified(&step("reviewer_id"), &step("pi_id")));
     }
 
     /// The sample audit schema (as introspection reports it), for planner and generator tests.

@@ -322,7 +322,11 @@ impl Reader<'_> {
             let w = self.word(i);
             // ("passengers on board", "right now": idioms that say nothing.)
             let idiom = (w == "board" && i > 0 && self.word(i - 1) == "on") || (w == "right" && self.word(i + 1) == "now");
-            if GRAMMAR.contains(&w) || idiom || (w == "all" && i > 0 && self.word(i - 1) == "at") || (grouped && matches!(w, "break" | "breakdown" | "broken" | "split")) {
+            // ("in total", "overall" say nothing only beside a sum or a count; beside one
+            // ranked document they ask for a sum the plan does not make.)
+            let totalled = self.count || self.plan.metric.as_ref().is_some_and(|(op, _)| op == "sum") || self.plan.more_metrics.iter().any(|(op, _)| op == "sum");
+            let total_word = matches!(w, "total" | "overall");
+            if (GRAMMAR.contains(&w) && (!total_word || totalled || self.plan.sort.is_none())) || idiom || (w == "all" && i > 0 && self.word(i - 1) == "at") || (grouped && matches!(w, "break" | "breakdown" | "broken" | "split")) {
                 self.mark(i..i + 1, "grammar");
             }
         }
@@ -383,7 +387,10 @@ impl Reader<'_> {
         let numeric: Vec<String> = self.mapping.fields.iter().filter(|f| self.kind(&f.path).is_numeric()).map(|f| f.path.clone()).collect();
         for i in 1..self.n() {
             let w = self.word(i).to_string();
-            if self.ledger.is_used(i) || !self.a.tokens[i].is_word() || self.mention_covering(i).is_some() {
+            // (A verb linked only loosely — "paid" to `paymentMethod` by its family — is still
+            // the measure's verb.)
+            let linked = self.mention_covering(i).is_some_and(|mi| self.readings(mi).iter().any(|l| !matches!(l.how, How::Family | How::Fuzzy | How::Part)));
+            if self.ledger.is_used(i) || !self.a.tokens[i].is_word() || linked {
                 continue;
             }
             if !(qa_core::text::is_verb_form(&w) || (w.len() >= 5 && w.ends_with("ed"))) || self.negation_before(i).is_some() {

@@ -87,7 +87,10 @@ impl Reader<'_> {
             // ("per warehouse" in an index `warehouse_picks`: the group's field, read later.)
             // ("which warehouse had the most …": the group too.)
             let start = self.ms[mi].start;
-            let which = start > 0 && matches!(self.word(start - 1), "which" | "what") && !(self.a.superlatives.is_empty() && self.a.aggregates.is_empty());
+            // ("which three courses …": past a count of groups.)
+            let counted = start > 1 && (qa_question::numbers::number_word(self.word(start - 1)).is_some() || self.word(start - 1).chars().all(|c| c.is_ascii_digit()));
+            let which_at = if counted { start - 1 } else { start };
+            let which = which_at > 0 && matches!(self.word(which_at - 1), "which" | "what") && !(self.a.superlatives.is_empty() && self.a.aggregates.is_empty());
             let grouped = (which || self.a.groupings.iter().any(|g| self.skip_filler(g.target) == start)) && self.modifier_of_index(mi);
             if !grouped && (self.names_index(mi) || (self.may_name_index(mi) && !field_named && self.value_readings(mi).is_empty())) {
                 let role = format!("index {}", self.mapping.index);

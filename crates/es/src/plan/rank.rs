@@ -207,8 +207,15 @@ impl Reader<'_> {
             let desc = if is_date && matches!(adj.as_str(), "old" | "young") { !s.desc } else { self.desc_for(&s, &field) };
             let op = if desc { "max" } else { "min" };
             if !self.plan.groups.is_empty() {
+                // "Which carrier charged the highest fees in total?": groups ranked by the sum a
+                // "total" asks for, not by their largest single value.
+                let total = self.a.aggregates.iter().find(|g| g.func == qa_question::cues::AggWord::Sum && (g.start..g.end).all(|i| !self.ledger.is_used(i))).map(|g| (g.start, g.end));
                 if self.plan.metric.is_none() {
+                    let op = if total.is_some() && self.is_measure(&field) { "sum" } else { op };
                     self.plan.metric = Some((op.into(), field.clone()));
+                    if let Some((a, b)) = total.filter(|_| op == "sum") {
+                        self.mark(a..b, format!("sum of {field}"));
+                    }
                 }
                 self.set_order(if desc { BucketOrder::MetricDesc } else { BucketOrder::MetricAsc }, n.unwrap_or(1));
                 self.mark(s.start..s.end, role(&format!("{op} of {field}")));

@@ -40,6 +40,7 @@ impl Reader<'_> {
         self.which_group();
         self.superlatives()?;
         self.projection();
+        self.also_asked();
         self.orderings();
         self.group_counts();
         self.bucket_sizes();
@@ -599,8 +600,10 @@ impl Reader<'_> {
                 let at = if self.group_count_at(i + 1).is_some() { i + 2 } else { i + 1 };
                 // (A mention may span the "which": "Guests of which nationality" names
                 // `guestNationality`.)
-                if let Some(mi) = self.ms.iter().position(|m| m.start == at || (m.start < i && m.end > at)).filter(|&mi| !self.used[mi] && !self.names_index(mi))
-                    && matches!(self.ms[mi].best().target, Target::Field { .. })
+                // ("Which course has the most enrolments?" of an index `course_enrolments`: a
+                // word of the index's name that is not its head is one of its fields.)
+                if let Some(mi) = self.ms.iter().position(|m| m.start == at || (m.start < i && m.end > at)).filter(|&mi| !self.used[mi] && (!self.names_index(mi) || self.modifier_of_index(mi)))
+                    && (matches!(self.ms[mi].best().target, Target::Field { .. }) || self.modifier_of_index(mi))
                 {
                     out.push((i, mi));
                 }
@@ -653,7 +656,11 @@ impl Reader<'_> {
             return;
         }
         for (i, mi) in self.which_field_mentions() {
-            let Some(f) = self.fields_of(mi).into_iter().map(|(f, ..)| f).find(|f| self.is_groupable(f)) else { continue };
+            // (Of several fields the word names, the one holding the things' names: "which
+            // course" is `courseTitle` rather than `course_code`.)
+            let groupable: Vec<String> = self.fields_of(mi).into_iter().map(|(f, ..)| f).filter(|f| self.is_groupable(f)).collect();
+            let label = groupable.iter().find(|f| qa_question::names::name_words(f).last().is_some_and(|w| matches!(w.as_str(), "name" | "title" | "label"))).cloned();
+            let Some(f) = label.or_else(|| groupable.first().cloned()) else { continue };
             let Some(exact) = self.exact(&f) else { continue };
             self.consume(mi, format!("group by {f}"));
             self.mark(i..i + 1, format!("group by {f}"));

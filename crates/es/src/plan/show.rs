@@ -86,6 +86,59 @@ impl Reader<'_> {
         }
     }
 
+    /// The field "date" alone means — the index's only date field, else the one a condition
+    /// tests, else the records' own (`trip_date`) — and the date fields conditions test.
+    fn date_asked(&self) -> (Option<String>, Vec<String>) {
+        let dates = self.date_fields();
+        let tested: Vec<String> = dates.iter().filter(|d| self.plan.filters.iter().any(|f| matches!(f, super::Filter::Range { field, .. } | super::Filter::AnyRange { field, .. } if field == *d))).cloned().collect();
+        // (A tested time stamp, `started_at`, is no "date" when the records keep one by that
+        // word, `trip_date`.)
+        let dated = |f: &str| qa_question::names::name_words(f).iter().any(|w| matches!(w.as_str(), "date" | "day"));
+        let own = self.own_date(&dates);
+        let date = match (dates.as_slice(), tested.as_slice()) {
+            ([one], _) => Some(one.clone()),
+            (_, [one]) if !dated(one) && own.as_deref().is_some_and(dated) => own,
+            (_, [one]) => Some(one.clone()),
+            _ => own,
+        };
+        (date, tested)
+    }
+
+    /// "Which works are on display, and in which gallery?": a field a coordinated clause asks
+    /// for beside the documents. Documents are shown whole unless a list restricts them, so the
+    /// field is there; in a restricted list it is added. (Not beside a count, a metric or
+    /// groups: there it would be a group nobody asked for.)
+    pub(super) fn also_asked(&mut self) {
+        if self.a.also.is_empty() || self.count || self.plan.metric.is_some() || !self.plan.groups.is_empty() {
+            return;
+        }
+        for it in self.a.also.clone() {
+            for mi in 0..self.ms.len() {
+                let m = &self.ms[mi];
+                if self.used[mi] || m.start < it.start || m.start >= it.end || !matches!(m.best().target, Target::Field { .. }) {
+                    continue;
+                }
+                if let Some(f) = self.field(mi) {
+                    self.consume(mi, format!("show {f}"));
+                    if !self.plan.source.is_empty() && !self.plan.source.contains(&f) {
+                        self.plan.source.push(f);
+                    }
+                }
+            }
+            // "…, and on which date?"
+            if it.end == it.start + 1
+                && matches!(self.word(it.start), "date" | "day")
+                && !self.ledger.is_used(it.start)
+                && let (Some(d), _) = self.date_asked()
+            {
+                self.mark(it.start..it.end, format!("show {d}"));
+                if !self.plan.source.is_empty() && !self.plan.source.contains(&d) {
+                    self.plan.source.push(d);
+                }
+            }
+        }
+    }
+
     /// "the id, title and status of …": the fields shown (all of a document's fields unless
     /// every item is a field said by its name); next to a count or metric without a group,
     /// they are the group; "the distinct codes": the codes, once each.
@@ -132,18 +185,7 @@ impl Reader<'_> {
             // "flight number and date": "date" alone is the index's only date field, else the
             // one a condition already tests, else the records' own (`trip_date`).
             let words: Vec<usize> = (it.start..it.end).filter(|&i| !matches!(self.word(i), "the" | "a" | "its" | "their")).collect();
-            let dates = self.date_fields();
-            let tested: Vec<String> = dates.iter().filter(|d| self.plan.filters.iter().any(|f| matches!(f, super::Filter::Range { field, .. } | super::Filter::AnyRange { field, .. } if field == *d))).cloned().collect();
-            // (A tested time stamp, `started_at`, is no "date" when the records keep one by
-            // that word, `trip_date`.)
-            let dated = |f: &str| qa_question::names::name_words(f).iter().any(|w| matches!(w.as_str(), "date" | "day"));
-            let own = self.own_date(&dates);
-            let date = match (dates.as_slice(), tested.as_slice()) {
-                ([one], _) => Some(one.clone()),
-                (_, [one]) if !dated(one) && own.as_deref().is_some_and(dated) => own,
-                (_, [one]) => Some(one.clone()),
-                _ => own,
-            };
+            let (date, tested) = self.date_asked();
             // ("completion date" after "jobs completed in April": the item's other words went
             // to that condition, "date" is left.)
             let left: Vec<usize> = words.iter().copied().filter(|&i| !self.ledger.is_used(i)).collect();
@@ -158,6 +200,16 @@ impl Reader<'_> {
                 self.mark(*i..*i + 1, format!("show {d}"));
                 shown.push(d);
                 found = true;
+            }
+            // "the ship date" of `shippedDate`: its event's word named the date field, and
+            // "date" says the same field again.
+            if let [v, d] = words.as_slice()
+                && matches!(self.word(*d), "date" | "day")
+                && !self.ledger.is_used(*d)
+                && let Some(f) = self.ledger.role(*v).and_then(|r| r.strip_prefix("show ")).map(str::to_string)
+                && self.kind(&f) == FieldKind::Date
+            {
+                self.mark(*d..*d + 1, format!("show {f}"));
             }
             // "kWh delivered": a unit that ends the name of exactly one numeric field.
             if !found {

@@ -480,3 +480,57 @@ fn a_field_of_each_record_asked_for_lists_the_records() {
         assert!(p.source.iter().any(|s| s == f), "{f} not in {:?} {:?}", p.source, p.coverage);
     }
 }
+
+/// Enrolments on courses: a modifier of the index's name ("course") that names three fields, a
+/// technician's name written short (`tech_*`), a fee per record, a date named by its event.
+fn course_enrolments() -> (Mapping, Metadata) {
+    let mapping = Mapping::from_es_json(
+        "course_enrolments",
+        &json!({"properties": {
+            "enrolment_ref": {"type": "keyword"}, "course_code": {"type": "keyword"}, "courseTitle": {"type": "keyword"},
+            "course_category": {"type": "keyword"}, "provider": {"type": "keyword"}, "feeChargedEur": {"type": "double"},
+            "tech_first_name": {"type": "keyword"}, "techLastName": {"type": "keyword"}, "gallery": {"type": "keyword"},
+            "enrolledDate": {"type": "date"}, "completedDate": {"type": "date"}, "isPaid": {"type": "boolean"}
+        }}),
+    )
+    .unwrap();
+    let mut meta = Metadata::default();
+    let v = |xs: &[&str]| xs.iter().enumerate().map(|(i, x)| (x.to_string(), 100 - i as u64)).collect::<Vec<_>>();
+    meta.values.insert("course_code".into(), v(&["PY-101", "UX-200", "ES-110"]));
+    meta.values.insert("courseTitle".into(), v(&["Python Basics", "UX Design", "Spanish I"]));
+    meta.values.insert("course_category".into(), v(&["programming", "design", "languages"]));
+    meta.values.insert("provider".into(), v(&["Acme", "Globex"]));
+    meta.values.insert("tech_first_name".into(), v(&["Lena", "Omar"]));
+    meta.values.insert("techLastName".into(), v(&["Vos", "Ali"]));
+    meta.values.insert("gallery".into(), v(&["North", "South"]));
+    meta.values.insert("isPaid".into(), v(&["false", "true"]));
+    meta.values.insert("enrolment_ref".into(), (0..50).map(|i| (format!("EN-{i:04}"), 1)).collect());
+    meta.ranges.insert("enrolledDate".into(), (json!("2024-01-03"), json!("2025-12-30")));
+    (mapping, meta)
+}
+
+#[test]
+fn a_word_of_the_index_name_groups_by_its_label_and_totals_rank_by_their_sum() {
+    let a = Asked::new(course_enrolments());
+    // "which three courses": the courses' titles, three groups by documents.
+    let b = a.body("Which three courses have the most enrolments?");
+    assert_eq!((b["aggs"]["group"]["terms"]["field"].clone(), b["aggs"]["group"]["terms"]["size"].clone()), (json!("courseTitle"), json!(3)), "{b}");
+    // "the highest fees in total": ranked by the sum, not by the largest single fee.
+    let p = a.plan("Which provider charged the highest fees in total?");
+    assert_eq!(p.metric, Some(("sum".to_string(), "feeChargedEur".to_string())), "{:?}", p.coverage);
+    // A technician's name written `tech_*`: the person asked for, both halves shown.
+    let p = a.plan("Which technician handled enrolment EN-0007?");
+    assert_eq!(filters(&p), ["enrolment_ref is \"EN-0007\""]);
+    assert!(p.coverage.unmapped.is_empty(), "{:?}", p.coverage);
+}
+
+#[test]
+fn a_clause_that_asks_for_a_field_and_a_date_said_with_its_event() {
+    let a = Asked::new(course_enrolments());
+    // "…, and in which gallery?": the field is shown with the documents, not a condition.
+    let p = a.plan("Which enrolments by Lena Vos are paid, and in which gallery?");
+    assert!(p.coverage.mapped.iter().any(|m| m.role == "show gallery"), "{:?}", p.coverage);
+    // "the enrol date": the date its verb names, both words used.
+    let p = a.plan("List the paid enrolments at Acme with the enrol date and course code.");
+    assert!(p.coverage.mapped.iter().any(|m| m.phrase == "enrol date" && m.role == "show enrolledDate"), "{:?}", p.coverage);
+}

@@ -163,7 +163,8 @@ impl Reader<'_> {
             };
             let keys = self.ctx.table(&holder).map_or(0, |t| t.foreign_keys.iter().filter(|fk| fk.ref_table.eq_ignore_ascii_case(&other)).count());
             let joins_to_other = self.q.joins.iter().filter(|x| x.to_table.eq_ignore_ascii_case(&other) || x.from_table.eq_ignore_ascii_case(&other)).count();
-            if keys < 2 || joins_to_other >= 2 {
+            let again = self.q.kin.iter().any(|k| k.table.as_deref().is_some_and(|t| t.eq_ignore_ascii_case(&other)));
+            if keys < 2 || joins_to_other >= 2 || again {
                 continue;
             }
             let named = self.ms.iter().filter(|m| matches!(&m.best().target, Target::Collection { collection } if collection.eq_ignore_ascii_case(&other))).count();
@@ -349,6 +350,9 @@ fn columns_read(q: &super::ir::Query) -> Vec<ColRef> {
     for j in &q.joins {
         out.push(ColRef::new(&j.from_table, &j.from_column));
         out.push(ColRef::new(&j.to_table, &j.to_column));
+    }
+    for k in &q.kin {
+        out.push(ColRef::new(&q.table, &k.column));
     }
     for e in q.select.iter().chain(q.group_by.iter()).chain(q.order_by.iter().map(|(e, _)| e)).chain(q.having.iter().map(|h| &h.expr)) {
         out.extend(e.column().cloned());

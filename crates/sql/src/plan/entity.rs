@@ -327,9 +327,16 @@ impl Reader<'_> {
     /// token range it used. Items that are aggregates ("the number of X") are left to `shape`.
     pub fn projected(&mut self) -> Vec<(Shown, usize, usize)> {
         let Some(p) = self.a.projection.clone() else { return Vec::new() };
+        let mut out = self.shown_items(&p.items);
+        self.list_tail(&p, &mut out);
+        out
+    }
+
+    /// Each item's column (or rows), with the token range it used.
+    pub fn shown_items(&mut self, items: &[qa_question::analysis::Item]) -> Vec<(Shown, usize, usize)> {
         let entity = self.proj_table.clone().or_else(|| self.entity.clone()).unwrap_or_default();
         let mut out = Vec::new();
-        for it in &p.items {
+        for it in items {
             // "the number of …" is a count, unless a column's name holds it ("phone number of …").
             let in_name = |i: usize| self.ms.iter().any(|m| m.start <= i && i < m.end && m.end - m.start >= 2 && matches!(&m.best().target, Target::Field { .. }));
             if self.a.aggregates.iter().any(|g| g.start >= it.start && g.start < it.end && !in_name(g.start)) || self.a.superlatives.iter().any(|s| s.start < it.end && s.end > it.start && !in_name(s.end - 1)) {
@@ -469,6 +476,11 @@ impl Reader<'_> {
                 }
             }
         }
+        out
+    }
+
+    /// After the list's items: its lead words, and an item after the table it is of.
+    fn list_tail(&mut self, p: &qa_question::analysis::Projection, out: &mut Vec<(Shown, usize, usize)>) {
         if !out.is_empty() {
             self.mark(p.start..p.items[0].start, "show");
             // "the names of the teachers and the courses they teach": the list goes on after the
@@ -499,7 +511,6 @@ impl Reader<'_> {
                 }
             }
         }
-        out
     }
 
     /// A column whose name is exactly these words (singular), in `prefer` first.

@@ -74,6 +74,7 @@ impl Reader<'_> {
         let mut fixes = Vec::new();
         self.join(&mut fixes);
         self.kin();
+        self.second_role();
         self.kin_groups();
         self.who_shows_a_name();
         self.account();

@@ -199,6 +199,10 @@ pub(crate) struct KinJoin {
     pub(crate) alias: String,
     pub(crate) column: String,
     pub(crate) key: String,
+    /// The table joined again when it is not the query's own: the second of two roles of one
+    /// table (`trips.relief_driver_id` beside `trips.driver_id`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) table: Option<String>,
 }
 
 impl Query {
@@ -483,7 +487,7 @@ pub(crate) fn render_query(ctx: &SchemaContext, q: &Query, dialect: Dialect, row
         sql.push_str(&join_sql(j));
     }
     for k in &q.kin {
-        sql.push_str(&format!(" JOIN {} AS {} ON {}.{} = {}.{}", ident(&q.table), ident(&k.alias), ident(&q.table), ident(&k.column), ident(&k.alias), ident(&k.key)));
+        sql.push_str(&format!(" JOIN {} AS {} ON {}.{} = {}.{}", ident(k.table.as_deref().unwrap_or(&q.table)), ident(&k.alias), ident(&q.table), ident(&k.column), ident(&k.alias), ident(&k.key)));
     }
     let mut wheres: Vec<String> = l.filters.iter().map(|f| cond_sql(ctx, f, dialect)).collect();
     for (root, others, inner) in &l.semi {

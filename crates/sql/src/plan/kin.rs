@@ -163,7 +163,7 @@ impl Reader<'_> {
         } else {
             return;
         }
-        self.q.kin.push(KinJoin { alias: alias.clone(), column: column.clone(), key: pk.column.clone() });
+        self.q.kin.push(KinJoin { alias: alias.clone(), column: column.clone(), key: pk.column.clone(), table: None });
         if word_free {
             self.mark(start..end, format!("related row {table}.{column} as {alias}"));
             if let Some(mi) = self.ms.iter().position(|m| m.start == start && m.end == end) {
@@ -238,7 +238,7 @@ impl Reader<'_> {
             Expr::Col { col } => (Expr::col(kin(col)), *d),
             other => (other.clone(), *d),
         }).collect();
-        self.q.kin.push(KinJoin { alias: alias.clone(), column: column.clone(), key: pk.column.clone() });
+        self.q.kin.push(KinJoin { alias: alias.clone(), column: column.clone(), key: pk.column.clone(), table: None });
         self.penalties.retain(|(p, _)| !p.starts_with("counts groups of one row"));
         // The words of the role ("coach", "coached", "referrals" of `coach_id`, `referred_by`).
         let role_families: Vec<String> = qa_question::names::name_words(&column).iter().filter(|w| w.len() >= 4 && qa_core::text::word_family(w) != qa_core::text::word_family(&table)).map(|w| qa_core::text::word_family(w)).collect();

@@ -30,9 +30,11 @@ pub(crate) mod ir;
 mod order;
 mod paths;
 mod read;
+mod roles;
 mod shape;
 mod totals;
 mod values;
+mod which;
 pub(crate) mod source;
 pub(crate) mod sql_coverage;
 #[cfg(test)]

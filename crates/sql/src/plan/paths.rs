@@ -11,7 +11,7 @@ const MAX_PATH: usize = 4;
 impl Reader<'_> {
     /// Where a row goes from and to: the words of keys for a trip's two ends that the
     /// question's generic words say ("leaving" → source, origin; "to" → dest, arrival).
-    fn trip_key_words(&self) -> Vec<String> {
+    pub(super) fn trip_key_words(&self) -> Vec<String> {
         let said = |ws: &[&str]| self.a.tokens.iter().any(|t| ws.contains(&t.lower.as_str()));
         let mut out: Vec<String> = Vec::new();
         if said(&["from", "departing", "leaving", "departs", "depart", "origin", "out"]) {
@@ -65,6 +65,13 @@ impl Reader<'_> {
                 {
                     return Some(vec![(*one).clone()]);
                 }
+                // Else the key said without a qualifier (`carer_id`, not `second_carer_id`).
+                let bare: Vec<&JoinStep> = edges.iter().filter(|e| edges.iter().all(|o| o == *e || crate::schema::less_qualified(e, o))).collect();
+                if said.is_empty()
+                    && let [one] = bare.as_slice()
+                {
+                    return Some(vec![(*one).clone()]);
+                }
                 self.penalties.push((format!("{from} and {to} are joined by {} keys; which one is meant is not said", edges.len()), 0.7));
             }
             return Some(shortest);
@@ -90,6 +97,7 @@ impl Reader<'_> {
         let mut stack: Vec<(String, Vec<JoinStep>)> = vec![(from.to_string(), Vec::new())];
         let mut ties = 0usize;
         let mut role_ties = 0usize;
+        let mut role_tied: Vec<Vec<JoinStep>> = Vec::new();
         let mut best_score = score(&best);
         while let Some((at, p)) = stack.pop() {
             if at.eq_ignore_ascii_case(to) {
@@ -102,11 +110,14 @@ impl Reader<'_> {
                         best = p;
                         best_score = sc;
                         ties = 0;
+                        role_ties = 0;
+                        role_tied.clear();
                     } else if sc == best_score && p != best {
                         ties += 1;
                         // The same tables by other keys: two roles ("pi_id", "reviewer_id").
                         if p.len() == best.len() && p.iter().zip(best.iter()).all(|(a, b)| a.to_table.eq_ignore_ascii_case(&b.to_table)) {
                             role_ties += 1;
+                            role_tied.push(p);
                         }
                     }
                 }
@@ -127,6 +138,16 @@ impl Reader<'_> {
         // Two equally good ways through different tables: which rows relate is a guess.
         // The same tables by two keys of one table to another (a principal investigator and a
         // reviewer) with no word for either: which role relates the rows is a guess, asked.
+        // (Unless one way takes, at every step where they differ, the key said without a
+        // qualifier: a visit's `carer_id` rather than its `second_carer_id`.)
+        if role_ties > 0 && role_ties == ties && best.len() > 1 {
+            let mut all = vec![best.clone()];
+            all.extend(role_tied);
+            let bare: Vec<&Vec<JoinStep>> = all.iter().filter(|c| all.iter().all(|o| *o == **c || c.iter().zip(o.iter()).all(|(a, b)| a == b || crate::schema::less_qualified(a, b)))).collect();
+            if let [one] = bare.as_slice() {
+                return Some((*one).clone());
+            }
+        }
         if role_ties > 0 && best.len() > 1 {
             self.penalties.push((format!("{from} and {to} are related through two roles of one table, and no word says which"), 0.7));
         } else if ties > 0 && best.len() > 1 {

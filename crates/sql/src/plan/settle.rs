@@ -531,8 +531,15 @@ impl Reader<'_> {
         // ("the total turnover of the Zand shop in March 2025": a row fixed by its name is not
         // what the date is about — its opening date would date one row, not the sums.)
         let named_row = |t: &str| self.q.filters.iter().any(|f| matches!(f, Cond::In { col, values, negated: false } if values.len() == 1 && col.table.eq_ignore_ascii_case(t) && self.label(t).contains(col)));
+        // ("the Ghent pharmacy in 2025": a row fixed by another of its values, the date said by
+        // no word of its own — no "opened in 2025".)
+        let fixed_row = |t: &str| self.q.filters.iter().any(|f| matches!(f, Cond::In { col, values, negated: false } if values.len() == 1 && col.table.eq_ignore_ascii_case(t)));
+        let said_by_a_word = |c: &ColRef| {
+            let (whole, dated) = (c.to_string(), format!("{c} in "));
+            (0..self.n()).any(|i| self.ledger.role(i).is_some_and(|r| r.starts_with(&whole) && !r.starts_with(&dated)))
+        };
         let dated_named: Vec<ColRef> = self.q.filters.iter().filter_map(|f| match f {
-            Cond::Dates { col, .. } | Cond::Month { col, .. } if !col.table.eq_ignore_ascii_case(m) && named_row(&col.table) => Some(col.clone()),
+            Cond::Dates { col, .. } | Cond::Month { col, .. } if !col.table.eq_ignore_ascii_case(m) && (named_row(&col.table) || fixed_row(&col.table) && !said_by_a_word(col)) => Some(col.clone()),
             _ => None,
         }).collect();
         let mut guesses = self.guessed_dates.clone();

@@ -377,6 +377,9 @@ impl Reader<'_> {
                 }
             }
         }
+        if !aggregated && !select.is_empty() {
+            self.also_shown(&mut select);
+        }
         if !self.a.distinct.is_empty() && !aggregated {
             self.q.distinct = true;
             for &d in &self.a.distinct.clone() {
@@ -406,53 +409,6 @@ impl Reader<'_> {
                 }
             }
         }
-    }
-
-    /// The column of a "which X" / "what X" question, when X names one.
-    fn which_column(&self) -> Option<(ColRef, usize)> {
-        for &(s, e) in &self.a.sentences {
-            // At the sentence's start, or opening the clause after a comma ("For the cars with 4
-            // cylinders, which model …").
-            let starts = (s..(s + 2).min(e)).chain((s + 1..e).filter(|&i| self.word(i - 1) == ","));
-            for i in starts {
-                if matches!(self.word(i), "which" | "what")
-                    && let Some(mi) = self.mention_at(i + 1)
-                    && !self.names_table(mi)
-                    // "which academic sites": a flag before the rows' noun is a condition.
-                    && !self.field(mi).is_some_and(|c| self.kind(&c) == FieldKind::Flag)
-                    // "Which clients …" of a `client_since` date: a date answers "which date",
-                    // "which year", not a question about things.
-                    && !self.field(mi).is_some_and(|c| self.kind(&c) == FieldKind::Date && !(self.ms[mi].start..self.ms[mi].end).any(|k| matches!(self.word(k), "date" | "dates" | "day" | "days" | "year" | "years" | "month" | "months" | "time" | "times" | "week" | "weeks")))
-                    // "What is the most populous city": the measure of a ranking is not the
-                    // column asked for.
-                    && !self.a.superlatives.iter().any(|s| s.start <= self.ms[mi].start && self.ms[mi].start < s.end)
-                    && let Some(c) = self.field(mi)
-                    && !self.numbers_rows(mi, &c)
-                {
-                    return Some((c, mi));
-                }
-            }
-        }
-        None
-    }
-
-    /// "Which staff …" of `staff_no`: a reference number (values like 'EMP-0283') said without
-    /// its "no" names the rows it numbers (shown by their label), not the number; "which
-    /// country" of `country_code` ('CA') stays the code.
-    fn numbers_rows(&self, mi: usize, c: &ColRef) -> bool {
-        self.ms[mi].best().how == How::Core
-            && qa_question::names::name_words(&c.column).last().is_some_and(|w| matches!(w.as_str(), "no" | "nr" | "num" | "number" | "code" | "ref"))
-            && !self.label(&c.table).contains(c)
-            && self.schema.field(&c.table, &c.column).is_some_and(|f| !f.values.is_empty() && f.values.iter().all(|v| v.chars().any(|ch| ch.is_ascii_digit()) && v.chars().any(|ch| ch.is_alphabetic())))
-    }
-
-    /// The word of "which X" that [`Self::numbers_rows`] reads as the rows themselves.
-    fn rows_numbered_after_which(&self) -> Option<(usize, String)> {
-        self.a.sentences.iter().flat_map(|&(s, e)| s..(s + 2).min(e)).find_map(|i| {
-            let mi = self.mention_at(i + 1).filter(|_| matches!(self.word(i), "which" | "what"))?;
-            let c = self.field(mi)?;
-            (!self.used[mi] && self.numbers_rows(mi, &c)).then(|| (mi, c.table.clone()))
-        })
     }
 
     /// `COUNT(*)`, or `COUNT(DISTINCT x)` for "how many different X".
@@ -920,31 +876,6 @@ impl Reader<'_> {
         self.q.limit = Some(n);
         self.group_entity(keys, which_col);
         Some(x)
-    }
-
-    /// The ranking "top N X" whose "by" is at `by`: its superlative.
-    /// The column that describes the rows a value condition picks: a text column of the value's
-    /// table named description, meaning, definition, name, label or title.
-    /// When the value is stored where it refers to its lookup table, also the condition's
-    /// column and the lookup's key that replaces it.
-    fn described_by_value(&self) -> Option<(ColRef, Option<(ColRef, ColRef)>)> {
-        self.q.filters.iter().find_map(|f| match f {
-            super::ir::Cond::In { col, negated: false, .. } | super::ir::Cond::Cmp { col, .. } => {
-                // A code stored where it refers to its lookup table is described there.
-                let here = self.ctx.table(&col.table)?;
-                let referred = here.foreign_keys.iter().find(|fk| fk.columns.len() == 1 && fk.columns[0].eq_ignore_ascii_case(&col.column)).and_then(|fk| Some((self.ctx.table(&fk.ref_table)?, fk.ref_columns.first()?.clone())));
-                let (t, moved) = match &referred {
-                    Some((t, c)) => (*t, Some((col.clone(), ColRef::new(&t.name, c)))),
-                    None => (here, None),
-                };
-                let col = moved.as_ref().map(|(_, to)| to.clone()).unwrap_or_else(|| col.clone());
-                let c = t.columns.iter().filter(|x| !x.name.eq_ignore_ascii_case(&col.column)).find(|x| {
-                    qa_question::names::name_words(&x.name).iter().any(|w| matches!(w.as_str(), "description" | "meaning" | "definition" | "desc" | "descr"))
-                }).or_else(|| t.columns.iter().filter(|x| !x.name.eq_ignore_ascii_case(&col.column)).find(|x| qa_question::names::name_words(&x.name).iter().any(|w| matches!(w.as_str(), "name" | "label" | "title"))))?;
-                Some((ColRef::new(&t.name, &c.name), moved))
-            }
-            _ => None,
-        })
     }
 
     /// "the three biggest festivals by capacity": a "by" right after a ranking's table names

@@ -4,7 +4,7 @@
 
 use super::tests::{col, fk, on, sql, table};
 use super::*;
-use crate::{ColumnInfo, DbSchema, ForeignKey};
+use crate::{ColumnInfo, DbSchema, Dialect, ForeignKey};
 
 fn boat_club() -> SchemaContext {
     let t = |name: &str, pk: &str, columns: Vec<ColumnInfo>, fks: Vec<ForeignKey>| table(name, pk, columns, fks, 40);
@@ -312,4 +312,29 @@ fn both_keys_named_and_one_followed_asks() {
     // One end said: that key, no question.
     let s = sql(&ctx, "How many voyages departed from Kiel?");
     assert!(s.contains("departure_harbour_id") && !s.contains("arrival_harbour_id"), "{s}");
+}
+
+#[test]
+fn the_second_role_of_one_table_asked_to_be_shown_is_joined_again() {
+    let ctx = boat_club();
+    // "left from Kiel" follows `from_mooring_id`; "the destination mooring" is the other key's
+    // row, joined again under its role and shown by its label.
+    let s = sql(&ctx, "Which transfers left from Kiel? Give the transfer id and the destination mooring.");
+    assert!(s.contains("JOIN moorings ON transfers.from_mooring_id = moorings.mooring_id") && s.contains("JOIN moorings AS destination ON transfers.to_mooring_id = destination.mooring_id"), "{s}");
+    assert!(s.contains("moorings.city = 'Kiel'") && s.contains("destination.\"name\""), "{s}");
+    // A condition said by the second role's own words ("arrived in Kiel") is no list item: no
+    // second join on a guess, whatever else happens.
+    let o = on(&ctx, "Which transfers arrived in Kiel, and from which mooring?");
+    let s = o.plan.as_ref().map(|p| ir::render_query(&ctx, p, Dialect::Sqlite, Some(200))).unwrap_or_default();
+    assert!(!s.contains("AS destination"), "{s}");
+}
+
+#[test]
+fn a_coordinated_clause_asks_for_one_more_column_of_the_rows() {
+    let ctx = boat_club();
+    let s = sql(&ctx, "Which members joined in 2025, and what is their nationality?");
+    assert!(s.contains("members.nationality") && s.contains("members.first_name") && s.contains("members.joined_on >= '2025-01-01'"), "{s}");
+    // "and in what year": the year column the condition tests (here a date: its column).
+    let s = sql(&ctx, "Which members joined before 2020, and on what date?");
+    assert!(s.contains("members.joined_on <") && s.contains("SELECT members.first_name, members.last_name"), "{s}");
 }
