@@ -377,7 +377,8 @@ fn projection(t: &[Token], sentences: &[(usize, usize)], cue: &[bool]) -> Option
         // ("Name the sites commissioned after 2015 and their grid operator": "and their" as
         // "with their".)
         for k in (end..e.saturating_sub(2)).filter(|&k| w(k) == "with" || w(k) == "and" && matches!(w(k + 1), "their" | "its")) {
-            let marked = matches!(w(k + 1), "their" | "its") || (k > 0 && t[k - 1].is_symbol(',') && w(k + 1) == "the");
+            // ("with the patient's name": a possessive says whose field is listed.)
+            let marked = matches!(w(k + 1), "their" | "its") || (k > 0 && t[k - 1].is_symbol(',') && w(k + 1) == "the") || (w(k + 1) == "the" && t.get(k + 2).is_some_and(|x| x.possessive));
             let mut extra: Vec<Item> = Vec::new();
             let mut cur = k + 1;
             while matches!(w(cur), "the" | "their" | "its") {
@@ -475,6 +476,28 @@ fn also_asked(t: &[Token], from: usize, e: usize, cue: &[bool]) -> Vec<Item> {
         if j > start && ends(j) {
             out.push(Item { start, end: j, head: None });
         }
+    }
+    // "shipments in transit with their courier and weight": what each row is listed with.
+    for k in from..e.saturating_sub(2) {
+        if !(w(k) == "with" && matches!(w(k + 1), "their" | "its")) {
+            continue;
+        }
+        let mut j = k + 2;
+        loop {
+            let start = j;
+            while j < e && j - start < 3 && t[j].is_word() && !cue[j] && !qa_core::text::is_stop(w(j)) {
+                j += 1;
+            }
+            if j == start {
+                break;
+            }
+            out.push(Item { start, end: j, head: None });
+            // (", and", "and", "," go on to the next item; "and their" too.)
+            while j < e && (t[j].is_symbol(',') || matches!(w(j), "and" | "their" | "its" | "the")) {
+                j += 1;
+            }
+        }
+        break;
     }
     out
 }
@@ -623,6 +646,7 @@ mod tests {
         assert_eq!(also("Which staff at MAD were hired before 2018, and what are their roles?"), ["roles"]);
         assert_eq!(also("Which bookings were cancelled, and which flight was each for?"), ["flight"]);
         assert_eq!(also("Which works by Louis Moreau are on display, and in which gallery?"), ["gallery"]);
+        assert_eq!(also("shipments in transit with their courier and weight"), ["courier", "weight"]);
         // Nothing this reader can name ("what did it come to"), or a cue word ("the average").
         assert!(also("Who was invoice INV-2025-0215 for, and what did it come to?").is_empty());
         assert!(also("For each type, how many lifts are there and what is their average capacity?").is_empty());

@@ -49,6 +49,7 @@ impl Reader<'_> {
         self.grammar_words();
         self.relation_verbs();
         self.verbs_of_a_measure();
+        self.who_by_the_verb_of_their_role();
         self.leftovers()
     }
 
@@ -408,6 +409,28 @@ impl Reader<'_> {
                     if !self.ledger.is_used(k) {
                         self.mark(k..k + 1, "the measure's verb");
                     }
+                }
+            }
+        }
+    }
+
+    /// "Who owns plate CM-935?" over `owner_first_name`/`ownerLastName`: the verb of a person's
+    /// role (an agent noun names its verb, "owner" → "owns") right after "who" asks for that
+    /// person, both halves of the name — shown with the documents.
+    fn who_by_the_verb_of_their_role(&mut self) {
+        for &(st, _) in &self.a.sentences.clone() {
+            let v = st + 1;
+            if self.word(st) != "who" || v >= self.n() || self.ledger.is_used(v) || !self.a.tokens[v].is_word() {
+                continue;
+            }
+            let Some(mi) = self.mention_covering(v) else { continue };
+            let person = self.fields_of(mi).into_iter().map(|(f, ..)| f).find(|f| self.name_sibling(f).is_some());
+            let Some(f) = person else { continue };
+            let Some(other) = self.name_sibling(&f) else { continue };
+            self.consume(mi, format!("show {f} and {other}"));
+            for x in [f, other] {
+                if !self.plan.source.is_empty() && !self.plan.source.contains(&x) {
+                    self.plan.source.push(x);
                 }
             }
         }

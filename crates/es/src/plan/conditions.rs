@@ -589,9 +589,6 @@ impl Reader<'_> {
         }
         // No word names one: the date named after the records themselves (`job_date` of an
         // index of jobs, `reviewDate` of reviews) is when each record happened.
-        if let Some(f) = self.own_date(&dates) {
-            return Ok(Some((f, None)));
-        }
         // "calls in 2025" with `receivedDate` and `closed_date`: a record is dated by when it
         // began, not by the date of its ending (closed, resolved, decided, due, paid, …).
         let ending = |f: &String| {
@@ -603,6 +600,18 @@ impl Reader<'_> {
         let begun: Vec<&String> = dates.iter().filter(|f| !ending(f)).collect();
         let verb = (p > 0).then(|| self.word(p - 1).to_string()).filter(|w| w.len() > 3 && (w.ends_with("ed") || qa_core::text::is_verb_form(w)));
         let beginning = |w: &str| qa_core::text::verb_lemmas(w).iter().any(|l| matches!(l.as_str(), "open" | "receive" | "come" | "file" | "submit" | "raise" | "create" | "make" | "log" | "register" | "report" | "place" | "start" | "begin" | "book" | "phone" | "call" | "lodge" | "enter"));
+        // (A verb of beginning before it, "started in 2025", says the same date.)
+        if let Some(f) = self.own_date(&dates)
+            && verb.as_deref().is_none_or(beginning)
+        {
+            if verb.is_some() {
+                self.mark(p - 1..p, format!("{f} (its verb)"));
+                if let Some(mi) = self.ms.iter().position(|m| m.start == p - 1 && m.end == p) {
+                    self.used[mi] = true;
+                }
+            }
+            return Ok(Some((f, None)));
+        }
         if dates.len() >= 2
             && let [one] = begun.as_slice()
             && verb.as_deref().is_none_or(beginning)

@@ -223,7 +223,9 @@ impl<'a> Reader<'a> {
             .iter()
             .filter(|f| {
                 let w = qa_question::names::name_words(f);
-                w.len() == 2 && nouns.contains(&qa_core::text::singular(&w[0])) && matches!(w[1].as_str(), "date" | "day" | "on" | "at" | "time" | "datetime")
+                // (The noun itself, or its verb: `shippedDate` of an index of shipments.)
+                let own_word = nouns.contains(&qa_core::text::singular(&w[0])) || (w[0].len() >= 4 && nouns.iter().any(|n| n.len() >= 4 && qa_core::text::same_family(n, &w[0])));
+                w.len() == 2 && own_word && matches!(w[1].as_str(), "date" | "day" | "on" | "at" | "time" | "datetime")
             })
             .collect();
         match own.as_slice() {

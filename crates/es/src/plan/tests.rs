@@ -534,3 +534,36 @@ fn a_clause_that_asks_for_a_field_and_a_date_said_with_its_event() {
     let p = a.plan("List the paid enrolments at Acme with the enrol date and course code.");
     assert!(p.coverage.mapped.iter().any(|m| m.phrase == "enrol date" && m.role == "show enrolledDate"), "{:?}", p.coverage);
 }
+
+#[test]
+fn the_records_own_date_by_its_verb_who_by_a_roles_verb_and_a_list_after_with_their() {
+    let mapping = Mapping::from_es_json(
+        "shipments",
+        &json!({"properties": {
+            "shipment_id": {"type": "keyword"}, "carrier": {"type": "keyword"}, "courier_name": {"type": "keyword"},
+            "owner_first_name": {"type": "keyword"}, "ownerLastName": {"type": "keyword"}, "status": {"type": "keyword"},
+            "weight_kg": {"type": "double"}, "shippedDate": {"type": "date"}, "deliveredDate": {"type": "date"}
+        }}),
+    )
+    .unwrap();
+    let mut meta = Metadata::default();
+    let v = |xs: &[&str]| xs.iter().enumerate().map(|(i, x)| (x.to_string(), 100 - i as u64)).collect::<Vec<_>>();
+    meta.values.insert("carrier".into(), v(&["DHL", "UPS"]));
+    meta.values.insert("courier_name".into(), v(&["Jan Smit", "Lea Vos"]));
+    meta.values.insert("owner_first_name".into(), v(&["Ana", "Bo"]));
+    meta.values.insert("ownerLastName".into(), v(&["Ruiz", "Berg"]));
+    meta.values.insert("status".into(), v(&["delivered", "lost", "in_transit"]));
+    meta.values.insert("shipment_id".into(), (0..50).map(|i| (format!("SH-{i:04}"), 1)).collect());
+    meta.ranges.insert("shippedDate".into(), (json!("2024-01-03"), json!("2025-12-30")));
+    let a = Asked::new((mapping, meta));
+    // A year of shipments is when each was shipped (the index's noun, as its verb), not when
+    // it arrived.
+    let p = a.plan("lost shipments in 2025");
+    assert!(filters(&p).iter().any(|f| f.contains("shippedDate")), "{:?}", filters(&p));
+    // "Who owns …": the owner, by the verb of that role.
+    let p = a.plan("Who owns shipment SH-0007?");
+    assert!(p.coverage.mapped.iter().any(|m| m.phrase == "owns" && m.role.starts_with("show owner")), "{:?}", p.coverage);
+    // "with their courier": a field listed beside the records, not a word left over.
+    let p = a.plan("shipments in transit with their courier");
+    assert!(p.coverage.mapped.iter().any(|m| m.role == "show courier_name"), "{:?}", p.coverage);
+}

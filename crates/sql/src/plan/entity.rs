@@ -378,6 +378,15 @@ impl Reader<'_> {
             {
                 shown = Some(Shown::Col(c));
             }
+            // "the patient's name", "the driver names": a table's noun and "name" are that
+            // table's rows by their label.
+            if shown.is_none()
+                && words.len() == 2
+                && matches!(words[1].as_str(), "name" | "names")
+                && let Some(t) = item_table.clone()
+            {
+                shown = Some(self.name_of_rows(&t, "name"));
+            }
             // The head noun comes last ("official language"): the last column named wins.
             for &mi in inside.iter().rev().filter(|&&mi| !self.names_table(mi) && shown.is_none()) {
                 let fields = self.fields_of(mi);

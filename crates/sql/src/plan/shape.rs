@@ -677,9 +677,9 @@ impl Reader<'_> {
         // "the most common hometown": the mode.
         if s.mode {
             let after = (s.target..(s.target + 4).min(self.n())).find_map(|k| self.ms.iter().position(|m| m.start == k && !matches!(m.best().target, Target::Collection { .. })));
-            let mi = match after {
+            let mi = match after.or_else(|| self.which_column().map(|(_, mi)| mi)) {
                 Some(mi) => mi,
-                None => self.which_column().map(|(_, mi)| mi)?,
+                None => return self.rows_ranked_by_how_often(s, keys, n),
             };
             let c = self.field(mi)?;
             if keys.iter().any(|k| *k == Key::Col(c.clone())) {
@@ -934,6 +934,30 @@ impl Reader<'_> {
         let [g] = groups.as_slice() else { return None };
         let pk = self.local_key(&self.pk(g)?);
         self.q.group_by.contains(&Expr::col(pk.clone())).then(|| Expr::col(pk))
+    }
+
+    /// "Which supplier has delivered late most often?", "Which product was refunded most
+    /// often?": the rows asked about, ranked by how many rows of the one other table the
+    /// conditions test refer to each (`GROUP BY` the rows, `COUNT(*)` of those rows).
+    fn rows_ranked_by_how_often(&mut self, s: &Superlative, keys: &mut Vec<Key>, n: usize) -> Option<Expr> {
+        let entity = self.entity.clone()?;
+        let mut tested: Vec<String> = self.q.filters.iter().filter_map(|f| f.col()).map(|c| c.table.clone()).filter(|t| !t.eq_ignore_ascii_case(&entity)).collect();
+        tested.sort();
+        tested.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
+        let [events] = tested.as_slice() else { return None };
+        // (Rows that refer to the entity's rows, so that each counts for one of them.)
+        let path = self.ctx.join_path(events, &entity)?;
+        if path.iter().any(|st| super::ir::multiplies(self.ctx, st)) {
+            return None;
+        }
+        self.q.table = events.clone();
+        if !keys.contains(&Key::Rows(entity.clone())) {
+            keys.push(Key::Rows(entity));
+        }
+        self.mark(s.start..s.end, format!("order by COUNT desc limit {n}"));
+        self.q.order_by.push((Expr::count(), s.desc));
+        self.q.limit = Some(n);
+        Some(Expr::count())
     }
 
     fn group_entity(&mut self, keys: &mut Vec<Key>, which_col: bool) {

@@ -338,3 +338,14 @@ fn a_coordinated_clause_asks_for_one_more_column_of_the_rows() {
     let s = sql(&ctx, "Which members joined before 2020, and on what date?");
     assert!(s.contains("members.joined_on <") && s.contains("SELECT members.first_name, members.last_name"), "{s}");
 }
+
+#[test]
+fn rows_ranked_by_how_often_and_a_possessive_item_of_a_list() {
+    let ctx = boat_club();
+    // "most often" of rows a condition of another table picks: those rows counted per boat.
+    let s = sql(&ctx, "Which boat failed a safety check most often?");
+    assert!(s.contains("FROM safety_checks JOIN boats") && s.contains("safety_checks.passed = 0") && s.contains("ORDER BY COUNT(*) DESC LIMIT 1"), "{s}");
+    // "with the member's name": the member's rows by their label.
+    let s = sql(&ctx, "List the hires of 2025 with the member's name.");
+    assert!(s.contains("members.first_name, members.last_name"), "{s}");
+}
