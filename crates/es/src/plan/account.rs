@@ -35,6 +35,7 @@ const GRAMMAR: &[&str] = &["during", "across", "among", "amongst", "throughout",
 
 impl Reader<'_> {
     pub fn account(&mut self) -> Result<(), Ambiguity> {
+        self.never_per_group()?;
         self.weak_text();
         self.fields_named_again();
         self.nouns_after_values();
@@ -434,6 +435,27 @@ impl Reader<'_> {
                 }
             }
         }
+    }
+
+    /// "Which senders never had a delayed shipment?": "never" over groups asks for the groups
+    /// with no such document, which a filter cannot say (it would keep the senders with one
+    /// document that is not delayed). Asked, unless forced — then the note says it.
+    fn never_per_group(&mut self) -> Result<(), Ambiguity> {
+        if self.plan.groups.is_empty() {
+            return Ok(());
+        }
+        if !(0..self.n()).any(|i| self.word(i) == "never" && self.ledger.role(i).is_some_and(|r| r == "negation")) {
+            return Ok(());
+        }
+        if self.input.force || self.choices().values().any(|v| v.starts_with(RUN_WITHOUT)) {
+            self.notes.push("\"never\" read per document: the groups shown have at least one document without it, not none with it".into());
+            return Ok(());
+        }
+        Err(Ambiguity {
+            field: "never".into(),
+            message: format!("\"never\" asks for the groups with no such document, which index \"{}\" cannot answer with a filter: the answer would hold every group with one document without it. Answer 1 to run it per document anyway, or ask for the count per group instead.", self.mapping.index),
+            alternatives: vec![format!("{RUN_WITHOUT} \"never\" (per document)")],
+        })
     }
 
     /// What is left matches nothing the query uses: ask, or run without it (after the user

@@ -566,4 +566,8 @@ fn the_records_own_date_by_its_verb_who_by_a_roles_verb_and_a_list_after_with_th
     // "with their courier": a field listed beside the records, not a word left over.
     let p = a.plan("shipments in transit with their courier");
     assert!(p.coverage.mapped.iter().any(|m| m.role == "show courier_name"), "{:?}", p.coverage);
+    // "never" over groups cannot be a filter (it would keep every carrier with one shipment
+    // that was not lost): asked.
+    let q = a.asks("Which carriers never lost a shipment?");
+    assert_eq!(q.field, "never", "{q:?}");
 }

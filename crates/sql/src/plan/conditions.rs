@@ -714,6 +714,17 @@ impl Reader<'_> {
                 cols.retain(|c| start_words(c));
                 self.notes.push(format!("the date read as {} (when it starts)", cols[0]));
             }
+            // "admissions in June 2025" of `admitted_on` beside `discharged_on`: the date named
+            // by the verb of the rows' own noun is when each row happened.
+            let own_date = |c: &ColRef| {
+                let w = names::name_words(&c.column);
+                let noun = names::name_words(&t).last().cloned().unwrap_or_default();
+                w.len() == 2 && matches!(w[1].as_str(), "on" | "at" | "date" | "day" | "time") && w[0].len() >= 4 && noun.len() >= 4 && qa_core::text::same_family(&noun, &w[0])
+            };
+            if cols.len() > 1 && !verb_in_clause && cols.iter().filter(|c| own_date(c)).count() == 1 {
+                cols.retain(own_date);
+                self.notes.push(format!("the date read as {} (the date of the rows' own event)", cols[0]));
+            }
             if !cols.is_empty() {
                 self.guessed_dates.push(cols[0].clone());
             }
@@ -847,6 +858,12 @@ impl Reader<'_> {
             let neg = self.negation_before(start);
             let with = start > 0 && matches!(self.word(start - 1), "with" | "has" | "have" | "had") || start > 1 && matches!(self.word(start - 1), "a" | "an" | "any") && matches!(self.word(start - 2), "with" | "has" | "have" | "had");
             if neg.is_none() && !with {
+                continue;
+            }
+            // ("Which nurses have never reported an incident?": "never" said of the rows asked
+            // about and another table's rows is that no such row refers to them, not an empty
+            // `incidents.reported_on`.)
+            if neg.is_some_and(|j| self.word(j) == "never") && !col.table.eq_ignore_ascii_case(&self.q.table) && self.entity.as_deref().is_some_and(|e| !col.table.eq_ignore_ascii_case(e)) {
                 continue;
             }
             if let Some(j) = neg {

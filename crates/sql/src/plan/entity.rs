@@ -437,6 +437,20 @@ impl Reader<'_> {
                     _ => item_table.clone().map(Shown::Rows),
                 };
             }
+            // "List the painkillers with their unit price": an item that is a value the
+            // conditions use ('painkiller' of `medications.category`) names those rows.
+            if shown.is_none() {
+                let valued = (it.start..it.end).find_map(|k| {
+                    let role = self.ledger.role(k)?;
+                    let (col, _) = role.split_once(" = ")?;
+                    let (table, _) = col.split_once('.')?;
+                    self.ctx.table(table).map(|t| t.name.clone())
+                });
+                if let Some(t) = valued {
+                    out.push((Shown::Rows(t), it.start, it.end));
+                    continue;
+                }
+            }
             if let Some(s) = shown {
                 let role = match &s {
                     Shown::Col(c) => format!("show {c}"),

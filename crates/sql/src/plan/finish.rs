@@ -810,7 +810,11 @@ impl Reader<'_> {
             // A participle right before the rows' name describes them ("operating turbines",
             // "cancelled interviews"): a condition nothing placed, not a relation.
             let attributive = (w.ends_with("ing") || w.ends_with("ed")) && self.ledger.role(i + 1).is_some_and(|r| r.starts_with("table ") && !r.contains(" ("));
-            if !qa_question::cues::is_light_verb(&w) || noun || attributive || self.names_unused_column(&w) {
+            // ("What did the Aachen pharmacy earn in March?": "earn" says money coming in, an
+            // amount the plan did not compute, never a mere relation. Not "spent" or "charge":
+            // "spent hours on site", "the rate they charge" relate.)
+            let money = matches!(w.as_str(), "earn" | "earns" | "earned");
+            if !qa_question::cues::is_light_verb(&w) || noun || attributive || money || self.names_unused_column(&w) {
                 continue;
             }
             // Between two used words of one sentence: "languages spoken in Aruba", "cartoons

@@ -487,7 +487,10 @@ pub(crate) fn render_query(ctx: &SchemaContext, q: &Query, dialect: Dialect, row
         sql.push_str(&join_sql(j));
     }
     for k in &q.kin {
-        sql.push_str(&format!(" JOIN {} AS {} ON {}.{} = {}.{}", ident(k.table.as_deref().unwrap_or(&q.table)), ident(&k.alias), ident(&q.table), ident(&k.column), ident(&k.alias), ident(&k.key)));
+        // (A role of another table may be empty — an admission not discharged yet — and the
+        // row is still listed.)
+        let join = if k.table.is_some() { " LEFT JOIN" } else { " JOIN" };
+        sql.push_str(&format!("{join} {} AS {} ON {}.{} = {}.{}", ident(k.table.as_deref().unwrap_or(&q.table)), ident(&k.alias), ident(&q.table), ident(&k.column), ident(&k.alias), ident(&k.key)));
     }
     let mut wheres: Vec<String> = l.filters.iter().map(|f| cond_sql(ctx, f, dialect)).collect();
     for (root, others, inner) in &l.semi {

@@ -22,6 +22,9 @@ impl Reader<'_> {
             return;
         }
         let holder = self.q.table.clone();
+        if self.roles_shown_raw(&holder) {
+            return;
+        }
         let Some(info) = self.ctx.table(&holder) else { return };
         // (column, referred table, referred key)
         let keys: Vec<Key> = info
@@ -163,5 +166,52 @@ impl Reader<'_> {
                 || start_key && matches!(w, "from" | "departing" | "leaving" | "departs" | "depart" | "departed" | "origin" | "starting" | "starts" | "started")
                 || end_key && matches!(w, "to" | "into" | "arriving" | "arrive" | "arrives" | "arrived" | "destination" | "reaching" | "ending" | "ends" | "ended")
         })
+    }
+
+    /// "the admitting nurse and the discharging nurse" read as `admitting_nurse_id` and
+    /// `discharging_nurse_id`: a key shown as it is, whose name says a role, is the row it
+    /// refers to — joined under that role and shown by its label, each by its own key (so no
+    /// role can be mixed up with another). Returns whether any was.
+    fn roles_shown_raw(&mut self, holder: &str) -> bool {
+        let Some(info) = self.ctx.table(holder) else { return false };
+        let keys: Vec<Key> = info
+            .foreign_keys
+            .iter()
+            .filter(|fk| fk.columns.len() == 1 && fk.ref_columns.len() == 1 && !fk.ref_table.eq_ignore_ascii_case(holder))
+            .map(|fk| (fk.columns[0].clone(), fk.ref_table.clone(), fk.ref_columns[0].clone()))
+            .collect();
+        let mut done = false;
+        for (column, target, key) in keys {
+            let raw = Expr::col(ColRef::new(holder, &column));
+            let Some(pos) = self.q.select.iter().position(|e| *e == raw) else { continue };
+            // (Only two or more keys to one table have roles to tell apart.)
+            let siblings = self.ctx.table(holder).map_or(0, |t| t.foreign_keys.iter().filter(|fk| fk.ref_table.eq_ignore_ascii_case(&target)).count());
+            let table_words = qa_question::names::name_words(&target);
+            let role: Vec<String> = qa_question::names::name_words(&column).into_iter().filter(|w| !KEY_WORDS.contains(&w.as_str()) && !table_words.iter().any(|x| qa_core::text::same_family(x, w))).collect();
+            let label: Vec<ColRef> = self.label(&target).into_iter().filter(|c| c.table.eq_ignore_ascii_case(&target)).collect();
+            // (With the table joined already by one of the keys, the second-role rule below
+            // decides, saying which key the join follows.)
+            let joined = self.q.joins.iter().any(|j| (j.from_table.eq_ignore_ascii_case(holder) && j.to_table.eq_ignore_ascii_case(&target)) || (j.to_table.eq_ignore_ascii_case(holder) && j.from_table.eq_ignore_ascii_case(&target)));
+            if siblings < 2 || role.is_empty() || label.is_empty() || joined {
+                continue;
+            }
+            let role = role.join("_");
+            let taken = |a: &str| self.ctx.table(a).is_some() || self.q.kin.iter().any(|k| k.alias == a);
+            let alias = if taken(&role) { format!("{role}_row") } else { role };
+            self.q.kin.push(KinJoin { alias: alias.clone(), column: column.clone(), key, table: Some(target.clone()) });
+            self.q.select.remove(pos);
+            for (k, c) in label.into_iter().enumerate() {
+                self.q.select.insert(pos + k, Expr::col(ColRef::new(&alias, &c.column)));
+            }
+            let shown = format!("show {holder}.{column}");
+            let at: Vec<usize> = (0..self.n()).filter(|&i| self.ledger.role(i).is_some_and(|r| r == shown)).collect();
+            for i in at {
+                self.ledger.unmark(i..i + 1);
+                self.mark(i..i + 1, format!("related row {holder}.{column} as {alias}"));
+            }
+            self.notes.push(format!("{holder}.{column} shown as the {target} row it refers to ({alias})"));
+            done = true;
+        }
+        done
     }
 }

@@ -469,6 +469,11 @@ impl Reader<'_> {
                 self.q.table = c.table.clone();
                 return Expr::Agg { func: AggFunc::Sum, col: Some(c) };
             }
+            if !distinct && let Some(t) = self.rows_said_by_measure(mi) {
+                self.consume(mi, format!("table {t}"));
+                self.q.table = t;
+                return Expr::count();
+            }
             if (distinct || non_key)
                 && let Some(c) = self.field(mi).filter(|_| !self.names_table(mi))
             {
@@ -834,7 +839,7 @@ impl Reader<'_> {
             }
             k
         });
-        let counted_table = mi.filter(|&mi| self.names_table(mi)).and_then(|mi| self.table(mi)).or_else(|| {
+        let counted_table = mi.filter(|&mi| self.names_table(mi)).and_then(|mi| self.table(mi)).or_else(|| mi.and_then(|mi| self.rows_said_by_measure(mi))).or_else(|| {
             // "Which continent speaks the most languages": rows of the table whose (non-numeric)
             // column the word names, when that table is not the entity's.
             let mi = mi?;

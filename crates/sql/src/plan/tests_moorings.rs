@@ -349,3 +349,59 @@ fn rows_ranked_by_how_often_and_a_possessive_item_of_a_list() {
     let s = sql(&ctx, "List the hires of 2025 with the member's name.");
     assert!(s.contains("members.first_name, members.last_name"), "{s}");
 }
+
+#[test]
+fn keys_shown_as_they_are_whose_names_say_roles_show_the_rows() {
+    let t = |name: &str, pk: &str, columns: Vec<ColumnInfo>, fks: Vec<ForeignKey>| table(name, pk, columns, fks, 40);
+    let ctx = SchemaContext::build(
+        DbSchema {
+            dialect: None,
+            tables: vec![
+                t("nurses", "nurse_id", vec![col("nurse_id", "integer", &[]), col("first_name", "text", &[]), col("last_name", "text", &[])], vec![]),
+                t(
+                    "admissions",
+                    "admission_id",
+                    vec![
+                        col("admission_id", "integer", &[]),
+                        col("admitting_nurse_id", "integer", &[]),
+                        col("discharging_nurse_id", "integer", &[]),
+                        col("admitted_on", "text", &["2025-06-02", "2025-07-11"]),
+                        col("discharged_on", "text", &["2025-06-05", "2025-07-19"]),
+                    ],
+                    vec![fk("admitting_nurse_id", "nurses", "nurse_id"), fk("discharging_nurse_id", "nurses", "nurse_id")],
+                ),
+            ],
+        },
+        None,
+    );
+    let s = sql(&ctx, "List the admissions in June 2025 with the admitting nurse and the discharging nurse.");
+    // Each role by its own key, kept when empty (not discharged yet), shown by its names.
+    assert!(s.contains("LEFT JOIN nurses AS admitting ON admissions.admitting_nurse_id = admitting.nurse_id") && s.contains("LEFT JOIN nurses AS discharging ON admissions.discharging_nurse_id = discharging.nurse_id"), "{s}");
+    assert!(s.contains("admitting.first_name") && s.contains("discharging.last_name") && !s.contains("admissions.admitting_nurse_id,"), "{s}");
+    // The admissions' own date: "admitted", of the rows' noun.
+    assert!(s.contains("admissions.admitted_on >= '2025-06-01'"), "{s}");
+}
+
+#[test]
+fn never_with_another_tables_optional_date_is_no_related_row_left_empty() {
+    let t = |name: &str, pk: &str, columns: Vec<ColumnInfo>, fks: Vec<ForeignKey>| table(name, pk, columns, fks, 40);
+    let optional = |name: &str| ColumnInfo { nullable: true, ..col(name, "text", &["2025-03-02", "2025-04-11"]) };
+    let ctx = SchemaContext::build(
+        DbSchema {
+            dialect: None,
+            tables: vec![
+                t("nurses", "nurse_id", vec![col("nurse_id", "integer", &[]), col("first_name", "text", &[]), col("last_name", "text", &[])], vec![]),
+                t(
+                    "incidents",
+                    "incident_id",
+                    vec![col("incident_id", "integer", &[]), col("reported_by_nurse_id", "integer", &[]), optional("reported_on"), col("severity", "text", &["low", "high"])],
+                    vec![fk("reported_by_nurse_id", "nurses", "nurse_id")],
+                ),
+            ],
+        },
+        None,
+    );
+    // The nurses no incident refers to — not those whose incidents lack a report date.
+    let s = sql(&ctx, "Which nurses have never reported an incident?");
+    assert!(s.contains("nurses.nurse_id NOT IN (SELECT incidents.reported_by_nurse_id FROM incidents") && !s.contains("reported_on IS NULL"), "{s}");
+}

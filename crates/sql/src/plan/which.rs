@@ -128,4 +128,23 @@ impl Reader<'_> {
             }
         }
     }
+
+    /// "how many doses", "the most doses" of `administrations.dose_mg`: a measure named by its
+    /// noun and a unit, said in the plural by that noun, counts the rows (each row is one dose);
+    /// its amount is said by the unit ("how many milligrams"). Not a column named by a plural
+    /// (`beds`), which counts things itself.
+    pub(super) fn rows_said_by_measure(&self, mi: usize) -> Option<String> {
+        let m = &self.ms[mi];
+        if m.end != m.start + 1 || self.names_table(mi) {
+            return None;
+        }
+        let t = &self.a.tokens[m.start];
+        let plural = t.lower != t.norm;
+        let c = self.field(mi)?;
+        let words = qa_question::names::name_words(&c.column);
+        let measure = self.schema.field(&c.table, &c.column).is_some_and(|f| f.key == qa_question::KeyRole::None && f.kind.is_numeric());
+        // (A unit the reader knows, or a short one it does not: `dose_mg`, `volume_ml`.)
+        let noun_and_unit = matches!(words.as_slice(), [noun, unit] if *noun == t.norm && (unit.len() <= 3 || qa_question::names::GENERIC_SUFFIXES.contains(&unit.as_str()))) || matches!(words.as_slice(), [noun, _] if *noun == t.norm) && qa_question::numbers::field_unit(&c.column).is_some();
+        (plural && measure && noun_and_unit).then(|| c.table.clone())
+    }
 }
