@@ -338,6 +338,22 @@ impl<'a> Linker<'a> {
                     for words in crate::numbers::spoken_forms(&unit) {
                         l.add(&words, Entry { target: target.clone(), weight: 0.6, how: How::Head, negated: false });
                     }
+                    // "the total energy used" of `kwh_used`, "the distance" of `km_driven`: the
+                    // noun of the unit's dimension, as weakly.
+                    use crate::numbers::Dimension as D;
+                    let nouns: &[&str] = match unit.dimension {
+                        D::Energy => &["energy", "electricity", "consumption", "usage"],
+                        D::Length => &["distance", "length"],
+                        D::Mass => &["weight"],
+                        D::Volume => &["volume", "consumption", "usage"],
+                        D::Area => &["area", "surface"],
+                        D::Power => &["power"],
+                        D::Time => &["duration"],
+                        _ => &[],
+                    };
+                    for w in nouns {
+                        l.add(&[w.to_string()], Entry { target: target.clone(), weight: 0.6, how: How::Head, negated: false });
+                    }
                 }
                 if field.kind == FieldKind::Flag {
                     continue;

@@ -161,7 +161,7 @@ pub fn field_unit(name: &str) -> Option<Unit> {
     // date (`day_of_week`, `hour_of_day`).
     let leading = || {
         let first = &words[0];
-        let unit_word = matches!(first.as_str(), "day" | "hour" | "minute" | "second" | "week" | "km" | "mile" | "kg" | "meter" | "metre" | "litre" | "liter" | "tonne");
+        let unit_word = matches!(first.as_str(), "day" | "hour" | "minute" | "second" | "week" | "km" | "mile" | "kg" | "meter" | "metre" | "litre" | "liter" | "tonne" | "kwh" | "mwh" | "gwh" | "kw" | "mw" | "m3" | "m2" | "sqm");
         (unit_word && words[1] != "of").then(|| unit_of(first).or_else(|| unit_of(&format!("{first}s")))).flatten()
     };
     trailing.or_else(leading)

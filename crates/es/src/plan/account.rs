@@ -364,7 +364,9 @@ impl Reader<'_> {
             }
             let w = self.word(i).to_string();
             let light = qa_core::text::verb_lemmas(&w).iter().any(|l| LIGHT_VERBS.contains(&l.as_str()));
-            let of_index = w.len() >= 4 && index_families.contains(&qa_core::text::word_family(&w)) && (w.ends_with("ed") || w.ends_with("ing"));
+            // (An irregular participle after "be": "meters were read" of `meter_readings`.)
+            let after_be = i > 0 && matches!(self.word(i - 1), "was" | "were" | "been" | "be" | "is" | "are");
+            let of_index = w.len() >= 4 && index_families.contains(&qa_core::text::word_family(&w)) && (w.ends_with("ed") || w.ends_with("ing") || after_be);
             // A verb whose only reading is a date field the plan does not filter on names that
             // event: not a relation ("opened" is no `createdAt`).
             let dates_event = !of_index && self.mention_covering(i).is_some_and(|mi| self.fields_of(mi).iter().any(|(f, ..)| self.kind(f) == FieldKind::Date)) && !dated;

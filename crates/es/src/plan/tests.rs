@@ -571,3 +571,30 @@ fn the_records_own_date_by_its_verb_who_by_a_roles_verb_and_a_list_after_with_th
     let q = a.asks("Which carriers never lost a shipment?");
     assert_eq!(q.field, "never", "{q:?}");
 }
+
+#[test]
+fn a_unit_that_opens_a_name_and_the_noun_of_its_dimension() {
+    let mapping = Mapping::from_es_json(
+        "meter_readings",
+        &json!({"properties": {
+            "reading_id": {"type": "keyword"}, "meterNo": {"type": "keyword"}, "city": {"type": "keyword"},
+            "tariff": {"type": "keyword"}, "kwh_used": {"type": "double"}, "cost_eur": {"type": "double"}, "readingDate": {"type": "date"}
+        }}),
+    )
+    .unwrap();
+    let mut meta = Metadata::default();
+    let v = |xs: &[&str]| xs.iter().enumerate().map(|(i, x)| (x.to_string(), 100 - i as u64)).collect::<Vec<_>>();
+    meta.values.insert("city".into(), v(&["Delft", "Gouda"]));
+    meta.values.insert("tariff".into(), v(&["fixed", "dynamic"]));
+    meta.values.insert("meterNo".into(), v(&["M-101", "M-102", "M-103"]));
+    meta.ranges.insert("readingDate".into(), (json!("2025-01-02"), json!("2025-12-28")));
+    let a = Asked::new((mapping, meta));
+    // "above 800 kWh" of `kwh_used`: the unit opens the name.
+    assert_eq!(filters(&a.plan("readings above 800 kWh in Delft")), ["city is \"Delft\"", "kwh_used over 800"]);
+    // "energy", "consumption": the noun of the kWh's dimension.
+    assert_eq!(a.plan("total energy used in Gouda").metric, Some(("sum".to_string(), "kwh_used".to_string())));
+    assert_eq!(a.plan("Which tariff has the lowest average consumption?").metric, Some(("avg".to_string(), "kwh_used".to_string())));
+    // "were read": the index's own verb, irregular, after "be".
+    let p = a.plan("How many different meters were read in Delft?");
+    assert!(p.coverage.unmapped.is_empty(), "{:?}", p.coverage);
+}
