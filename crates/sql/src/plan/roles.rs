@@ -25,14 +25,7 @@ impl Reader<'_> {
         if self.roles_shown_raw(&holder) {
             return;
         }
-        let Some(info) = self.ctx.table(&holder) else { return };
-        // (column, referred table, referred key)
-        let keys: Vec<Key> = info
-            .foreign_keys
-            .iter()
-            .filter(|fk| fk.columns.len() == 1 && fk.ref_columns.len() == 1 && !fk.ref_table.eq_ignore_ascii_case(&holder))
-            .map(|fk| (fk.columns[0].clone(), fk.ref_table.clone(), fk.ref_columns[0].clone()))
-            .collect();
+        let keys = self.keys_to_other_tables(&holder);
         let joined = |c: &Key| {
             self.q.joins.iter().any(|j| {
                 (j.from_table.eq_ignore_ascii_case(&holder) && j.from_column.eq_ignore_ascii_case(&c.0) && j.to_table.eq_ignore_ascii_case(&c.1))
@@ -173,19 +166,13 @@ impl Reader<'_> {
     /// refers to — joined under that role and shown by its label, each by its own key (so no
     /// role can be mixed up with another). Returns whether any was.
     fn roles_shown_raw(&mut self, holder: &str) -> bool {
-        let Some(info) = self.ctx.table(holder) else { return false };
-        let keys: Vec<Key> = info
-            .foreign_keys
-            .iter()
-            .filter(|fk| fk.columns.len() == 1 && fk.ref_columns.len() == 1 && !fk.ref_table.eq_ignore_ascii_case(holder))
-            .map(|fk| (fk.columns[0].clone(), fk.ref_table.clone(), fk.ref_columns[0].clone()))
-            .collect();
+        let keys = self.keys_to_other_tables(holder);
         let mut done = false;
-        for (column, target, key) in keys {
+        for (column, target, key) in keys.clone() {
             let raw = Expr::col(ColRef::new(holder, &column));
             let Some(pos) = self.q.select.iter().position(|e| *e == raw) else { continue };
             // (Only two or more keys to one table have roles to tell apart.)
-            let siblings = self.ctx.table(holder).map_or(0, |t| t.foreign_keys.iter().filter(|fk| fk.ref_table.eq_ignore_ascii_case(&target)).count());
+            let siblings = keys.iter().filter(|k| k.1.eq_ignore_ascii_case(&target)).count();
             let table_words = qa_question::names::name_words(&target);
             let role: Vec<String> = qa_question::names::name_words(&column).into_iter().filter(|w| !KEY_WORDS.contains(&w.as_str()) && !table_words.iter().any(|x| qa_core::text::same_family(x, w))).collect();
             let label: Vec<ColRef> = self.label(&target).into_iter().filter(|c| c.table.eq_ignore_ascii_case(&target)).collect();
@@ -213,5 +200,17 @@ impl Reader<'_> {
             done = true;
         }
         done
+    }
+
+    /// The single-column foreign keys of `holder` to other tables: (column, referred table,
+    /// referred key).
+    fn keys_to_other_tables(&self, holder: &str) -> Vec<Key> {
+        self.ctx.table(holder).map_or_else(Vec::new, |info| {
+            info.foreign_keys
+                .iter()
+                .filter(|fk| fk.columns.len() == 1 && fk.ref_columns.len() == 1 && !fk.ref_table.eq_ignore_ascii_case(holder))
+                .map(|fk| (fk.columns[0].clone(), fk.ref_table.clone(), fk.ref_columns[0].clone()))
+                .collect()
+        })
     }
 }
