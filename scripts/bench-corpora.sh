@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Build the flat folders of the technical books used by the evaluation sets in bench/ (see
-# bench/README.md): the Rust book, the Rustonomicon, the Cargo book, the Embedded Rust book, the Edition Guide, the rustc book, the Reference, Rust by Example, the rustdoc and Clippy books and the error-code index, as
+# bench/README.md): the Rust book, the Rustonomicon, the Cargo book, the Embedded Rust book, the Edition Guide, the rustc book, the Reference, Rust by Example, the rustdoc and Clippy books, the error-code index, the Style Guide and the Unstable Book, as
 # shipped with the toolchain. Usage: scripts/bench-corpora.sh [OUT_DIR]   (default /tmp)
 set -euo pipefail
 out="${1:-/tmp}"
@@ -39,6 +39,9 @@ mkflat "$D/rustdoc" "$out/rustdocbook"
 mkflat "$D/clippy" "$out/clippybook"
 # The compiler's error-code explanations (E0001 … E0800), one page each.
 mkflat "$D/error_codes" "$out/errorcodes"
+# The Style Guide and the Unstable Book: concept lists only (held out in session 22).
+mkflat "$D/style-guide" "$out/styleguide"
+mkflat "$D/unstable-book" "$out/unstablebook"
 # Rust by Example in English only (its es/, ja/, ko/, zh/ folders are translations).
 mkflat "$D/rust-by-example" "$out/rustbyexample" -not -path "./es/*" -not -path "./ja/*" -not -path "./ko/*" -not -path "./zh/*"
-for d in rustbook nomicon cargobook embeddedbook editionguide rustcbook reference rustbyexample rustdocbook clippybook errorcodes; do echo "$out/$d: $(ls "$out/$d" | wc -l) pages"; done
+for d in rustbook nomicon cargobook embeddedbook editionguide rustcbook reference rustbyexample rustdocbook clippybook errorcodes styleguide unstablebook; do echo "$out/$d: $(ls "$out/$d" | wc -l) pages"; done

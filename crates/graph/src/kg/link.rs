@@ -27,6 +27,13 @@ pub struct AliasIndex {
     /// Identifiers spelled like an ordinary word (`setup`, `loop`, `clone`): mentioned only where
     /// written as code, not by the word "setup" in a sentence.
     code_only: HashSet<String>,
+    /// Identifiers spelled like a capitalised word (`Summary`, `Guess`, `Box`): not mentioned by a
+    /// capital the position explains — a heading "Summary", a printed "Guess the number!", a
+    /// sentence's first word — unless written as code there (`Box::new`).
+    capital_word: HashSet<String>,
+    /// Heading ids the documents' template repeats ("summary"): such a heading line names no
+    /// topic, so a capital word there is not a mention.
+    template_headings: HashSet<String>,
 }
 
 /// A concept's name and surface forms, with its kind.
@@ -74,7 +81,7 @@ impl AliasIndex {
     /// a name (capitalised, with `_`, or code) and the concept is a name, title, acronym, code or
     /// LLM entity.
     pub fn build<'a>(sources: impl IntoIterator<Item = AliasSource<'a>>) -> AliasIndex {
-        let mut idx = AliasIndex { multi: HashMap::new(), first_words: HashSet::new(), single: HashMap::new(), titles: HashSet::new(), code_only: HashSet::new() };
+        let mut idx = AliasIndex { multi: HashMap::new(), first_words: HashSet::new(), single: HashMap::new(), titles: HashSet::new(), code_only: HashSet::new(), capital_word: HashSet::new(), template_headings: HashSet::new() };
         for src in sources {
             if src.kind == TermKind::Title {
                 idx.titles.insert(src.id.to_string());
@@ -97,8 +104,12 @@ impl AliasIndex {
                         let named = written.chars().next().is_some_and(char::is_uppercase) || written.contains('_') || src.kind == TermKind::Code;
                         if single_ok && named && written.chars().count() >= 2 {
                             push_unique(idx.single.entry(written.to_string()).or_default(), src.id);
+                            let mut rest = written.chars();
+                            let capitalised = rest.next().is_some_and(|c| c.is_ascii_uppercase()) && rest.all(|c| c.is_ascii_lowercase());
                             if src.kind == TermKind::Code && written.chars().all(|c| c.is_ascii_lowercase()) {
                                 idx.code_only.insert(written.to_string());
+                            } else if src.kind == TermKind::Code && capitalised {
+                                idx.capital_word.insert(written.to_string());
                             }
                         }
                     }
@@ -116,6 +127,12 @@ impl AliasIndex {
         idx
     }
 
+    /// The heading ids (normalised, [`normalize_concept`]) the documents' template repeats.
+    pub fn with_template_headings(mut self, ids: HashSet<String>) -> AliasIndex {
+        self.template_headings = ids;
+        self
+    }
+
     /// Concept ids mentioned in `text`, with their counts: longest match first, matches do not
     /// overlap — except a document title nested in a longer match ("Trent Reznor" inside "Trent
     /// Reznor of Nine Inch Nails"), which still counts: it is what links a passage to that
@@ -124,10 +141,40 @@ impl AliasIndex {
         let spans = word_spans(text);
         let raw: Vec<&str> = spans.iter().map(|&(a, b)| &text[a..b]).collect();
         // Only needed when some identifier links where written as code alone.
-        let code = if self.code_only.is_empty() { Vec::new() } else { code_bytes(text) };
+        let code = if self.code_only.is_empty() && self.capital_word.is_empty() { Vec::new() } else { code_bytes(text) };
         let written_as_code = |i: usize| {
             let (a, b) = spans[i];
             code[a] || text[..a].ends_with(['.', ':']) || text[b..].starts_with(['(', '!'])
+        };
+        // A capital explained by its position: the first word of a line, a sentence, a quotation
+        // or a code span — but a heading names its topic ("Acquire and Release"), unless it is a
+        // heading the template repeats ("Summary").
+        let capital_explained = |i: usize| {
+            let before = text[..spans[i].0].trim_end_matches([' ', '\t']);
+            let explained = before.is_empty() || before.ends_with(['\n', '.', '!', '?', ':', '"', '\u{201c}', '\'', '\u{2018}', '`', '(', '-', '*']);
+            explained && self.heading_at(text, spans[i].0).is_none_or(|h| self.template_headings.contains(&h))
+        };
+        // Written as code in a way the capital cannot explain: `Box`, `Box<T>`, `Box::new`, `Guess {`.
+        let capital_as_code = |i: usize| {
+            let (a, b) = spans[i];
+            // `Hello, world!` is printed text in backticks, not the identifier.
+            (text[..a].ends_with('`') && !text[b..].starts_with(", ")) || text[b..].starts_with(['<', '(', '{', '`', ':', ';']) || text[b..].starts_with(" {")
+        };
+        let linked = |i: usize| {
+            let w = raw[i];
+            if self.code_only.contains(w) {
+                written_as_code(i)
+            } else if self.capital_word.contains(w) {
+                // In a listing or a code span the word is code (`None => 0`, `derive(Debug,
+                // Clone)`) unless words follow it as in printed text ("Guess the number!").
+                let (a, b) = spans[i];
+                let after = &text[b..];
+                let opens_span = text[..a].ends_with('`');
+                let text_follows = (after.starts_with(' ') && after[1..].starts_with(char::is_alphabetic)) || (opens_span && after.starts_with(", "));
+                !capital_explained(i) || capital_as_code(i) || (code[a] && !text_follows)
+            } else {
+                true
+            }
         };
         let lower: Vec<String> = raw.iter().map(|w| w.to_lowercase()).collect();
         let mut found: HashMap<String, u32> = HashMap::new();
@@ -152,7 +199,7 @@ impl AliasIndex {
                     }
                 }
             }
-            if let Some(ids) = self.single.get(raw[i]).filter(|_| !self.code_only.contains(raw[i]) || written_as_code(i)) {
+            if let Some(ids) = self.single.get(raw[i]).filter(|_| linked(i)) {
                 let nested = inside || matched > 0;
                 for id in ids.iter().filter(|id| !nested || self.titles.contains(*id)) {
                     *found.entry(id.clone()).or_default() += 1;
@@ -164,6 +211,19 @@ impl AliasIndex {
             covered_until = covered_until.max(i + matched);
         }
         found
+    }
+}
+
+impl AliasIndex {
+    /// The normalised text of the heading line that `at` starts, when that line is a block of its
+    /// own that reads as a heading: at most eight words, no closing punctuation, no code.
+    fn heading_at(&self, text: &str, at: usize) -> Option<String> {
+        let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        let block_start = start == 0 || text[..start].ends_with("\n\n");
+        let line = text[start..].split('\n').next().unwrap_or("");
+        let block_ends = text[start + line.len()..].starts_with("\n\n") || start + line.len() == text.len();
+        let plain = !line.trim().is_empty() && line.split_whitespace().count() <= 8 && !line.trim_end().ends_with(['.', '!', '?', ':', ';', ',']) && !line.contains('`');
+        (block_start && block_ends && plain).then(|| normalize_concept(&super::terms::clean_heading(line)))
     }
 }
 
@@ -188,18 +248,23 @@ fn word_spans(text: &str) -> Vec<(usize, usize)> {
 }
 
 /// For every byte of `text`, whether it is code: inside a listing (paragraphs reach the chunks as
-/// single lines, listings keep their line breaks) or a backticked span of a paragraph.
+/// single lines, listings keep their line breaks) or a backticked span of a paragraph — but not
+/// inside a string literal of a listing line (`println!("Guess the number!")` prints words).
 fn code_bytes(text: &str) -> Vec<bool> {
     let mut code = vec![false; text.len()];
     let mut offset = 0;
     for block in text.split("\n\n") {
         let listing = block.trim().contains('\n');
         let mut in_ticks = false;
+        let mut in_string = false;
         for (i, c) in block.char_indices() {
-            if c == '`' {
-                in_ticks = !in_ticks;
+            match c {
+                '`' => in_ticks = !in_ticks,
+                '"' if listing => in_string = !in_string,
+                '\n' => in_string = false,
+                _ => {}
             }
-            code[offset + i] = listing || in_ticks;
+            code[offset + i] = (listing && !in_string) || in_ticks;
         }
         offset += block.len() + 2;
     }
@@ -261,6 +326,27 @@ mod tests {
         let idx = AliasIndex::build([AliasSource { id: "setup", kind: TermKind::Code, surfaces: vec!["setup"] }]);
         let found = idx.scan("The setup takes an hour. Then `setup` runs, and setup() calls x.setup.\n\nvoid setup() {\n  setup\n}");
         assert_eq!(found.get("setup"), Some(&5), "a word-like identifier counts only where written as code");
+    }
+
+    #[test]
+    fn an_identifier_spelled_like_a_capitalised_word_is_not_mentioned_by_a_capital_its_position_explains() {
+        let idx = AliasIndex::build([
+            AliasSource { id: "summary", kind: TermKind::Code, surfaces: vec!["Summary"] },
+            AliasSource { id: "guess", kind: TermKind::Code, surfaces: vec!["Guess"] },
+            AliasSource { id: "box", kind: TermKind::Code, surfaces: vec!["Box"] },
+        ])
+        .with_template_headings(["summary".to_string()].into_iter().collect());
+        let text = "Summary\n\nBox Basics\n\nThe `Summary` trait is ours. A Summary of it.\n\nimpl Summary for Post {\n    Guess::new(5);\n    println!(\"Guess the number!\");\n}\n\n$ cargo run\nGuess the number!\n\nUsing Box<T> on the heap. Box<T> is a pointer, and so is a Box. It prints `Guess, again!`.";
+        let found = idx.scan(text);
+        assert_eq!(found.get("summary"), Some(&3), "`Summary`, \"A Summary\" and `impl Summary`, not the template's heading");
+        assert_eq!(found.get("guess"), Some(&1), "`Guess::new`, not printed or output text");
+        assert_eq!(found.get("box"), Some(&4), "a heading of its own, mid-sentence and `Box<T>` at a sentence start");
+        let idx = AliasIndex::build([
+            AliasSource { id: "none", kind: TermKind::Code, surfaces: vec!["None"] },
+            AliasSource { id: "debug", kind: TermKind::Code, surfaces: vec!["Debug"] },
+        ]);
+        let found = idx.scan("None of this matters.\n\n#[derive(Debug, Clone)]\nmatch x {\n    None => 0,\n}\n\nDebug output follows.");
+        assert_eq!((found.get("none"), found.get("debug")), (Some(&1), Some(&1)), "code in a listing, not the sentences' first words");
     }
 
     #[test]

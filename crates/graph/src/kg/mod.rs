@@ -204,7 +204,13 @@ pub fn extract(
     params: ExtractParams,
 ) -> KnowledgeGraph {
     // 1. Candidate terms per chunk, plus the title of the chunk's document.
-    let per_chunk = candidate_terms(chunks, titles);
+    let mut per_chunk = candidate_terms(chunks, titles);
+    // A section heading the template repeats ("Summary" closing every chapter) says nothing
+    // about its section, even when the same word is also an identifier (`Summary`).
+    let layout = usage::Layout::of(chunks);
+    for terms in &mut per_chunk {
+        terms.retain(|t| t.kind != TermKind::Heading || !layout.repeated_heading(&t.id));
+    }
     // 2. Document frequency, surface forms and kinds; the concepts worth keeping. A chunk that
     // repeats an earlier one (a page published twice) adds no evidence.
     let counted = first_of_its_text(chunks);
@@ -213,7 +219,6 @@ pub fn extract(
     // One-word candidates the corpus uses as ordinary words, caption labels or stock headings.
     let one_word: HashSet<String> = stats.df.keys().filter(|id| !id.contains(' ') && stats.kinds.get(*id) != Some(&TermKind::Title)).cloned().collect();
     let usage = usage::usage(chunks, &one_word);
-    let layout = usage::Layout::of(chunks);
     // A heading's term may never occur in the text itself: it is judged on its layout alone.
     let unused = usage::Usage::default();
     stats.rejected = one_word.iter().filter(|id| usage::not_a_concept(id, usage.get(*id).unwrap_or(&unused), &layout).is_some()).cloned().collect();
@@ -246,7 +251,7 @@ pub fn extract(
     }
     let mut concepts = stats.concepts(n, params);
     // 3. Every mention of a kept concept in every chunk.
-    let mentions = chunk_mentions(chunks, &per_chunk, &mut concepts, &stats.df, n);
+    let mentions = chunk_mentions(chunks, &per_chunk, &mut concepts, &stats.df, n, layout.repeated_headings());
     examples::mark_example_names(chunks, &mentions, titles, &mut concepts);
     // 4. Co-occurrence weights over chunks.
     let pairs = cooccurrence(&mentions, &counted, params);
@@ -391,12 +396,14 @@ fn chunk_mentions(
     concepts: &mut BTreeMap<String, ConceptInfo>,
     df: &HashMap<String, usize>,
     n: usize,
+    template_headings: HashSet<String>,
 ) -> Vec<ChunkMentions> {
     let aliases = link::AliasIndex::build(concepts.values().map(|c| link::AliasSource {
         id: &c.id,
         kind: c.kind,
         surfaces: std::iter::once(c.name.as_str()).chain(c.aliases.iter().map(String::as_str)).collect(),
-    }));
+    }))
+    .with_template_headings(template_headings);
     let linked: Vec<HashMap<String, u32>> = {
         use rayon::prelude::*;
         chunks.par_iter().map(|c| aliases.scan(&c.content)).collect()
@@ -742,6 +749,24 @@ mod tests {
         let kg = extract(&chunks, &BTreeMap::new(), "c_chunks.jsonl", &HashMap::new(), &HashMap::new(), ExtractParams { min_df: 2, min_related_weight: 2, max_per_chunk: 20 });
         assert!(kg.concepts.contains_key("frost point") && !kg.concepts.contains_key("radiation shield"), "{:?}", kg.concepts.keys());
         assert_eq!(kg.related_edges, 0, "one text is not two co-occurrences");
+    }
+
+    #[test]
+    fn a_heading_the_template_repeats_is_no_mention_of_the_identifier_spelled_like_it() {
+        let mut chunks: Vec<Chunk> = ["a", "b", "c"]
+            .iter()
+            .map(|d| {
+                let mut c = chunk(&format!("{d}_1"), "Summary\n\nThis chapter covered the frost point.", &[]);
+                c.metadata.heading_path = vec!["Summary".into()];
+                c.source_file = format!("{d}.md");
+                c
+            })
+            .collect();
+        chunks.push(chunk("d_0", "The `Summary` trait has a `summarize` method; implement `Summary` for the frost point report.", &[]));
+        chunks.push(chunk("e_0", "A type that implements `Summary` can be printed.", &[]));
+        let kg = extract(&chunks, &BTreeMap::new(), "c_chunks.jsonl", &HashMap::new(), &HashMap::new(), ExtractParams { min_df: 2, min_related_weight: 2, max_per_chunk: 20 });
+        let summary = kg.concepts.get("summary").expect("the trait is a concept");
+        assert_eq!(summary.df, 2, "mentioned where the trait is, not under every closing heading");
     }
 
     #[test]

@@ -266,7 +266,12 @@ fn scan_line(line: &str, out: &mut Vec<Term>) {
     let toks = tokens(lowered.as_deref().unwrap_or(line));
     let mut run: Vec<&str> = Vec::new();
     let mut name: Vec<&str> = Vec::new();
+    // Inside a backtick span that spans several tokens (`let mut guess`, `&mut self`): every word
+    // there is code, never part of a phrase or a name.
+    let mut in_span = false;
     for (i, t) in toks.iter().enumerate() {
+        let in_code = in_span || t.raw.contains('`');
+        in_span ^= t.raw.matches('`').count() % 2 == 1;
         if t.text.is_empty() {
             flush_run(&mut run, out);
             flush_name(&mut name, out);
@@ -280,7 +285,7 @@ fn scan_line(line: &str, out: &mut Vec<Term>) {
             out.push(Term { id: t.lower.clone(), surface: t.text.to_string(), kind: TermKind::Acronym });
         }
         let next_title = toks.get(i + 1).is_some_and(|n| n.title_case() && !n.sentence_start);
-        if t.title_case() && !backticked {
+        if t.title_case() && !in_code {
             // A capital at a sentence start is a name only when another capitalised word follows
             // ("Shirley Temple was"); "Deep sleep saves power" starts with an ordinary word.
             let starts_name = !t.sentence_start || (next_title && !is_stop(&t.lower));
@@ -302,7 +307,7 @@ fn scan_line(line: &str, out: &mut Vec<Term>) {
         }
         flush_name(&mut name, out);
         let content = (t.wordish() || is_acronym(t.text))
-            && !backticked
+            && !in_code
             && !is_stop(&t.lower)
             && !qa_core::text::is_phrase_breaker(&t.lower)
             && (!qa_core::text::is_verb_form(&t.lower) || (run.is_empty() && qa_core::text::is_participle(&t.lower)));
@@ -439,6 +444,11 @@ mod tests {
         assert!(found.contains(&("rc".into(), TermKind::Code)), "{found:?}");
         assert!(found.contains(&("interior mutability".into(), TermKind::Phrase)));
         assert!(!found.iter().any(|(id, _)| id == "mut thread" || id == "fn main"), "{found:?}");
+        // Words inside a backtick span of several tokens are code, not a phrase or a name.
+        let found = ids("Write `let mut guess = String::new()` and pass `&mut guess_count` to `Hello World` here; mutable state needs care.");
+        assert!(!found.iter().any(|(id, _)| id == "mut guess" || id == "hello world"), "{found:?}");
+        assert!(found.contains(&("guess_count".into(), TermKind::Code)), "an identifier inside a span is still found: {found:?}");
+        assert!(found.contains(&("mutable state".into(), TermKind::Phrase)), "prose after the span: {found:?}");
         // prose with an equals sign is still prose
         assert!(ids("The constants a = 17.62 and b = 243.12 give the dew point temperature.").iter().any(|(id, _)| id == "dew point temperature"));
     }

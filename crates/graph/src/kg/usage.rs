@@ -34,6 +34,7 @@ pub(crate) fn usage(chunks: &[Chunk], ids: &HashSet<String>) -> HashMap<String, 
     let mut out: HashMap<String, Usage> = HashMap::new();
     for c in chunks {
         let tokens: Vec<&str> = c.content.split_whitespace().collect();
+        let spans = span_roles(&tokens);
         for (i, raw) in tokens.iter().enumerate() {
             let word = raw.trim_matches(|ch: char| !ch.is_alphanumeric() && ch != '_');
             // Acronym ids keep their plural ("options" of "OPTIONS"), other ids are singular.
@@ -44,8 +45,11 @@ pub(crate) fn usage(chunks: &[Chunk], ids: &HashSet<String>) -> HashMap<String, 
                 if word.starts_with(char::is_uppercase) {
                     u.capitalised += 1;
                 }
-                if raw.contains('`') {
-                    u.as_code += 1;
+                match spans[i] {
+                    SpanRole::Code => u.as_code += 1,
+                    // `Hello, world!` is text a program prints, quoted with backticks.
+                    SpanRole::Text { opens: true } => u.quoted += 1,
+                    SpanRole::Prose | SpanRole::Text { opens: false } => {}
                 }
                 if tokens.get(i + 1).is_some_and(|next| is_numbering(next)) {
                     u.before_numbering += 1;
@@ -64,6 +68,51 @@ pub(crate) fn usage(chunks: &[Chunk], ids: &HashSet<String>) -> HashMap<String, 
         }
     }
     out
+}
+
+/// What a whitespace token is, as far as backtick spans go.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum SpanRole {
+    /// Outside any backtick span.
+    Prose,
+    /// Inside a span of code (`Drop`, `let mut guess`, `&mut self`).
+    Code,
+    /// Inside a span that reads as a sentence (`Hello, world!`): text shown or typed, not code.
+    /// `opens` marks its first token.
+    Text { opens: bool },
+}
+
+/// The span role of every token. A span reads as text when it holds a comma and a space or ends
+/// like a sentence, and no character that only code uses.
+fn span_roles(tokens: &[&str]) -> Vec<SpanRole> {
+    let mut roles = vec![SpanRole::Prose; tokens.len()];
+    let mut open: Option<usize> = None;
+    for (i, raw) in tokens.iter().enumerate() {
+        let ticks = raw.matches('`').count();
+        if ticks == 0 {
+            continue;
+        }
+        let start = open.unwrap_or(i);
+        // An odd number of backticks opens a span or closes the open one; an even number closes
+        // a span within the token (`Drop`) or leaves the open one open.
+        let closes = (open.is_some()) == (ticks % 2 == 1);
+        if closes {
+            let text = tokens[start..=i].join(" ");
+            let inner = text.trim_matches(|c: char| c != '`').trim_matches('`');
+            let codeish = inner.chars().any(|c| matches!(c, '(' | ')' | '{' | '}' | '[' | ']' | '<' | '>' | ':' | ';' | '=' | '&' | '*' | '#' | '$' | '|' | '\\' | '_'));
+            let sentence = inner.contains(", ") || inner.trim_end().ends_with(['!', '?', '.']);
+            for (j, r) in roles.iter_mut().enumerate().take(i + 1).skip(start) {
+                *r = if sentence && !codeish && inner.contains(' ') { SpanRole::Text { opens: j == start } } else { SpanRole::Code };
+            }
+            open = None;
+        } else {
+            open = Some(start);
+        }
+    }
+    if let Some(start) = open {
+        roles[start..].iter_mut().for_each(|r| *r = SpanRole::Code);
+    }
+    roles
 }
 
 /// Texts the corpus uses as layout rather than prose: the documents that have a text as a whole
@@ -110,14 +159,25 @@ impl Layout {
         out
     }
 
+    /// A heading the documents' template repeats: one word in three or more documents, a longer
+    /// heading also in a tenth of them.
+    pub(crate) fn repeated_heading(&self, id: &str) -> bool {
+        // Acronym ids keep their plural ("options" of "OPTIONS"); headings are normalised.
+        let docs = [id.to_string(), normalize_concept(id)].iter().filter_map(|k| self.heading_docs.get(k)).map(BTreeSet::len).max().unwrap_or(0);
+        docs >= 3 && (!id.contains(' ') || docs * 10 >= self.documents)
+    }
+
+    /// The heading ids the template repeats ([`Layout::repeated_heading`]).
+    pub(crate) fn repeated_headings(&self) -> HashSet<String> {
+        self.heading_docs.keys().filter(|id| self.repeated_heading(id)).cloned().collect()
+    }
+
     /// Why a term used `total` times is layout rather than a concept: a heading repeated across
     /// documents (one word in three or more; a longer heading also in a tenth of them, so a topic
     /// that heads a section in three documents of a large book stays), or a line label used for
     /// half its occurrences.
     pub(crate) fn furniture(&self, id: &str, total: usize) -> Option<&'static str> {
-        // Acronym ids keep their plural ("options" of "OPTIONS"); headings are normalised.
-        let docs = [id.to_string(), normalize_concept(id)].iter().filter_map(|k| self.heading_docs.get(k)).map(BTreeSet::len).max().unwrap_or(0);
-        if docs >= 3 && (!id.contains(' ') || docs * 10 >= self.documents) {
+        if self.repeated_heading(id) {
             return Some("a heading repeated across documents");
         }
         let labels = self.labels.get(id).copied().unwrap_or(0);
@@ -294,6 +354,14 @@ mod tests {
         assert_eq!(why("options"), Some("a heading repeated across documents"));
         assert_eq!(why("synopsis"), Some("a heading repeated across documents"));
         assert_eq!(why("hello"), Some("quoted text"));
+        // Printed text in backticks opens a quotation; a code span is code.
+        let roles = span_roles(&["prints", "`Hello,", "world!`", "and", "`let", "mut", "guess`", "or", "`Drop`."]);
+        assert_eq!(roles[1..3], [SpanRole::Text { opens: true }, SpanRole::Text { opens: false }]);
+        assert_eq!(roles[4..7], [SpanRole::Code; 3]);
+        assert_eq!((roles[0], roles[3], roles[8]), (SpanRole::Prose, SpanRole::Prose, SpanRole::Code));
+        let printed = [chunk("p.md", "Greeting", "It prints `Hello, world!` and `Hello, Rust!`; the `Hello` type greets.")];
+        let u = usage(&printed, &["hello".to_string()].into_iter().collect());
+        assert_eq!((u["hello"].total, u["hello"].as_code, u["hello"].quoted), (3, 1, 2));
         assert_eq!(why("cortex"), Some("a fragment of a hyphenated name"));
         assert_eq!(why("default"), Some("a line label"), "its capitalised uses are labels, whatever prose says \"by default\"");
         assert!(!is_heading_line("cargo run [options]") && !is_heading_line("A build script runs first.") && is_heading_line("See Also"));
