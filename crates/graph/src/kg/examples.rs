@@ -22,6 +22,12 @@ use super::{ChunkMentions, ConceptInfo};
 
 /// Mark the concepts that are example names (`ConceptInfo::example`).
 pub(super) fn mark_example_names(chunks: &[Chunk], mentions: &[ChunkMentions], titles: &HashMap<String, String>, concepts: &mut BTreeMap<String, ConceptInfo>) {
+    // Placeholders need no statistics: `foo` is invented wherever it is used.
+    for c in concepts.values_mut() {
+        if c.kind == super::TermKind::Code && is_placeholder(&c.name) {
+            c.example = true;
+        }
+    }
     // The identifier-shaped spellings of every concept.
     let mut by_spelling: HashMap<&str, &str> = HashMap::new();
     for c in concepts.values() {
@@ -62,6 +68,42 @@ pub(super) fn mark_example_names(chunks: &[Chunk], mentions: &[ChunkMentions], t
             c.example = true;
         }
     }
+}
+
+/// A name made of programmers' placeholders: the metasyntactic words (`foo`, `Foo::Bar`,
+/// `foo_functions`, `a::b`, `x.y.z`) or an owner's "my"/"our"/"your" before a name
+/// (`my_pattern`, `OurFancyMethod`). A convention of code examples in any language, not a list of
+/// one corpus's names.
+pub(crate) fn is_placeholder(name: &str) -> bool {
+    // Any part that is one of these marks an invented name; `bar` and single letters only when
+    // every part is a placeholder (`progress_bar` is real).
+    const STRONG: &[&str] = &["foo", "baz", "qux", "quux", "quuz", "corge", "grault", "garply", "waldo", "fred", "plugh", "xyzzy", "thud", "foobar"];
+    let parts = name_parts(name);
+    if parts.is_empty() {
+        return false;
+    }
+    let lower: Vec<String> = parts.iter().map(|p| p.to_ascii_lowercase()).collect();
+    let weak = |p: &str| p == "bar" || (p.len() == 1 && p.chars().all(|c| c.is_ascii_alphabetic()));
+    let owner = parts.len() >= 2 && matches!(lower[0].as_str(), "my" | "our" | "your") && !parts.iter().any(|p| p.len() > 1 && p.chars().all(|c| c.is_ascii_uppercase()));
+    owner || lower.iter().any(|p| STRONG.contains(&p.as_str())) || ((parts.len() >= 2 || lower[0] == "bar") && lower.iter().all(|p| STRONG.contains(&p.as_str()) || weak(p)))
+}
+
+/// The words of an identifier: split at `::`, `.`, `_` and a lower-to-upper case change
+/// (`Foo::BarBaz` → Foo, Bar, Baz).
+fn name_parts(name: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for piece in name.split(|c: char| !c.is_ascii_alphanumeric()).filter(|p| !p.is_empty()) {
+        let mut start = 0;
+        let bytes = piece.as_bytes();
+        for i in 1..bytes.len() {
+            if bytes[i].is_ascii_uppercase() && bytes[i - 1].is_ascii_lowercase() {
+                out.push(&piece[start..i]);
+                start = i;
+            }
+        }
+        out.push(&piece[start..]);
+    }
+    out
 }
 
 /// Whether `text` has `word` as a whole word (case-sensitive).
@@ -169,6 +211,16 @@ mod tests {
 
     /// Twelve pages: eleven use `Option`, and the book restates `enum Option` once to explain it;
     /// the twelfth invents a `Tally` struct for its listing and declares it in each of its listings.
+    #[test]
+    fn placeholder_names_are_example_names() {
+        for name in ["foo", "Foo::Bar", "bar::Bar", "Bar", "foo_functions", "FooFunctions", "a::b", "x.y.z", "my_pattern", "our_fancy_method", "MyStruct"] {
+            assert!(is_placeholder(name), "{name}");
+        }
+        for name in ["progress_bar", "ProgressBar", "MySQL", "Option", "thread::spawn", "my", "food", "barrier", "a", "Vec"] {
+            assert!(!is_placeholder(name), "{name}");
+        }
+    }
+
     #[test]
     fn a_name_only_the_listings_declare_is_an_example_name_an_explained_one_a_concept() {
         let mut chunks: Vec<Chunk> = (0..12).map(|n| page(n, format!("A value of type `Option` may be absent; page {n} returns an `Option` from `lookup`."))).collect();
