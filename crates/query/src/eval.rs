@@ -103,6 +103,9 @@ pub struct QuestionResult {
     /// The same ranks in each lane's own ranking (what the lane would have found by itself).
     #[serde(default)]
     pub lane_gold_ranks: BTreeMap<String, Vec<Option<usize>>>,
+    /// Each lane's first ten distinct files, for replaying a fusion offline.
+    #[serde(default)]
+    pub lane_files: BTreeMap<String, Vec<String>>,
     /// The question's `kind` label, when it has one.
     #[serde(default)]
     pub kind: Option<String>,
@@ -292,6 +295,7 @@ pub fn run(engine: &mut Engine, questions: &[EvalQuestion], opts: &EvalOptions) 
         let files = files_in_order(engine, ranked.iter().copied());
         let ranks = gold_ranks(&q.gold, &files);
         let mut lane_ranks: BTreeMap<String, Vec<Option<usize>>> = BTreeMap::new();
+        let mut lane_files: BTreeMap<String, Vec<String>> = BTreeMap::new();
         if q.answerable {
             fused.add(&ranks, ks);
             let mut kind_acc = q.kind.as_ref().map(|k| kinds.entry(k.clone()).or_default());
@@ -300,7 +304,9 @@ pub fn run(engine: &mut Engine, questions: &[EvalQuestion], opts: &EvalOptions) 
             }
             for (lane, acc) in lanes.iter_mut() {
                 let rows = lane_rows(&r.retrieval, *lane);
-                let lr = gold_ranks(&q.gold, &files_in_order(engine, rows));
+                let lane_order = files_in_order(engine, rows);
+                let lr = gold_ranks(&q.gold, &lane_order);
+                lane_files.insert(lane.as_str().to_string(), lane_order.into_iter().take(10).collect());
                 acc.add(&lr, ks);
                 if let Some(e) = kind_acc.as_mut() {
                     e.1.entry(*lane).or_default().add(&lr, ks);
@@ -332,6 +338,7 @@ pub fn run(engine: &mut Engine, questions: &[EvalQuestion], opts: &EvalOptions) 
             ranked_files: files.iter().take(10).cloned().collect(),
             gold_ranks: ranks,
             lane_gold_ranks: lane_ranks,
+            lane_files,
             kind: q.kind.clone(),
             answer_contains_gold,
             key_term_coverage,

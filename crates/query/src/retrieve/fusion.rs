@@ -118,9 +118,10 @@ pub fn interleave_walk(lanes: &[Fused<Lane>], walk: &LaneRanking) -> Vec<Fused<L
     out
 }
 
-/// Choose `k` passages from the fused ranking: the best one, then each sub-question's best
-/// (`sub_best`, in sub-question order), then the fused order with file diversity.
-pub fn select(fused: &[FusedHit], sub_best: &[usize], k: usize) -> Vec<FusedHit> {
+/// Choose `k` passages from the fused ranking: the best one, then the `anchor` when its file is
+/// another, then each sub-question's best (`sub_best`, in sub-question order), then the fused
+/// order with file diversity.
+pub fn select(fused: &[FusedHit], anchor: Option<usize>, sub_best: &[usize], k: usize) -> Vec<FusedHit> {
     let mut out: Vec<FusedHit> = Vec::new();
     let by_row: HashMap<usize, &FusedHit> = fused.iter().map(|h| (h.row, h)).collect();
     let take = |row: usize, out: &mut Vec<FusedHit>| {
@@ -133,6 +134,12 @@ pub fn select(fused: &[FusedHit], sub_best: &[usize], k: usize) -> Vec<FusedHit>
     };
     if let Some(first) = fused.first() {
         take(first.row, &mut out);
+    }
+    if let Some(row) = anchor
+        && let Some(h) = by_row.get(&row)
+        && !out.iter().any(|o| o.source_file == h.source_file)
+    {
+        take(row, &mut out);
     }
     for &row in sub_best {
         take(row, &mut out);
@@ -214,10 +221,16 @@ mod tests {
     #[test]
     fn selection_covers_sub_questions_and_spreads_over_files() {
         let fused = vec![hit(0, "a", 0.9), hit(1, "a", 0.8), hit(2, "a", 0.7), hit(3, "a", 0.6), hit(4, "b", 0.5), hit(5, "c", 0.4)];
-        let picked: Vec<usize> = select(&fused, &[5], 4).iter().map(|h| h.row).collect();
+        let picked: Vec<usize> = select(&fused, None, &[5], 4).iter().map(|h| h.row).collect();
         assert_eq!(picked, vec![0, 5, 1, 4], "best, the sub-question's best, then no third passage of file a while b has one");
-        let picked: Vec<usize> = select(&fused, &[], 6).iter().map(|h| h.row).collect();
+        let picked: Vec<usize> = select(&fused, None, &[], 6).iter().map(|h| h.row).collect();
         assert_eq!(picked, vec![0, 1, 4, 5, 2, 3], "file a's later passages only after the others");
-        assert!(select(&[], &[3], 5).is_empty());
+        assert!(select(&[], None, &[3], 5).is_empty());
+        // The page both dense readings put first comes second, before the sub-question's best;
+        // not when the best passage is of its file already.
+        let picked: Vec<usize> = select(&fused, Some(4), &[5], 4).iter().map(|h| h.row).collect();
+        assert_eq!(picked, vec![0, 4, 5, 1]);
+        let picked: Vec<usize> = select(&fused, Some(2), &[5], 4).iter().map(|h| h.row).collect();
+        assert_eq!(picked, vec![0, 5, 1, 4], "file a is first already");
     }
 }

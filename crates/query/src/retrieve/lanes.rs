@@ -204,7 +204,15 @@ impl Lanes<'_> {
                 }
             }
         }
-        let selected = fusion::select(&fused, &sub_best, k);
+        // When the question's own embedding and the dense lane (question and sub-questions
+        // merged) put the same page first, that page keeps a place among the first two: two
+        // readings of the question agree on it, and the lexical and graph lanes agreeing on
+        // other pages must not push it out of the passages read first. (Also under a trusted
+        // walk: exempting it gave HotpotQA back one question at k = 5 and took the rustc book's
+        // and the Unstable Book's gains at k = 2 away.)
+        let own_top = dense_per.first().and_then(|l| l.hits.first());
+        let anchor = own_top.filter(|h| dense.hits.first().is_some_and(|d| file_of(d.row) == file_of(h.row))).map(|h| h.row);
+        let selected = fusion::select(&fused, anchor, &sub_best, k);
         // A bridge is evidence only when both of its passages were selected.
         bridges.retain(|b| [&b.from_chunk, &b.to_chunk].iter().all(|id| selected.iter().any(|s| &&s.chunk_id == id)));
         Ok(Retrieval { subqueries: subs.to_vec(), question_dense: dense_per.first().cloned().unwrap_or_default(), dense, lexical, graph, walk, seeds, bridge_terms, bridges, fusion: fusion_mode, fused, selected, k, k_reason, store: self.store.describe(), store_note: None })
