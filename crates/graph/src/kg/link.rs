@@ -215,8 +215,8 @@ impl AliasIndex {
 }
 
 impl AliasIndex {
-    /// The normalised text of the heading line that `at` starts, when that line is a block of its
-    /// own that reads as a heading: at most eight words, no closing punctuation, no code.
+    /// The normalised text of the line holding byte `at`, when that line is a block of its own
+    /// that reads as a heading: at most eight words, no closing punctuation, no code.
     fn heading_at(&self, text: &str, at: usize) -> Option<String> {
         let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
         let block_start = start == 0 || text[..start].ends_with("\n\n");
