@@ -323,7 +323,9 @@ fn figure_text(img: &ImageRef) -> String {
         (false, false) => format!("{}. {}", caption_part.trim_end_matches('.'), img.alt),
         (false, true) => format!("Figure: {}", img.alt),
         (true, false) => caption_part,
-        (true, true) => format!("Figure: {}", img.source_path),
+        // The file's name, not its path: the folder a corpus is indexed from must not change its
+        // text (or its embeddings, its chunks, its answers).
+        (true, true) => format!("Figure: {}", img.source_path.rsplit(['/', '\\']).next().unwrap_or(&img.source_path)),
     }
 }
 
@@ -711,6 +713,18 @@ mod tests {
         assert_eq!(images[0].caption, "Figure 2: panel");
         assert_eq!(images[0].source_path, "corpus/guide/pics/panel.svg");
         assert_eq!(blocks[0].kind, BlockKind::Heading(1));
+    }
+
+    #[test]
+    fn an_image_without_alt_or_caption_is_named_by_its_file_not_the_corpus_folder() {
+        let html = r#"<html><body><h1>Memory</h1><p>The map:</p><img src="../assets/nrf52-memory-map.png"></body></html>"#;
+        for root in ["corpus", "/home/someone/books/embedded"] {
+            let r = ImageResolver { root_display: Path::new(root), doc_dir: Path::new("guide") };
+            let (blocks, images, _) = parse_html(html, &r);
+            assert_eq!(images[0].source_path, format!("{root}/assets/nrf52-memory-map.png"), "the evidence keeps the full path");
+            let fig = blocks.iter().find(|b| b.kind == BlockKind::Figure).unwrap();
+            assert_eq!(fig.text, "Figure: nrf52-memory-map.png");
+        }
     }
 
     #[test]
