@@ -34,7 +34,7 @@ pub(crate) fn usage(chunks: &[Chunk], ids: &HashSet<String>) -> HashMap<String, 
     let mut out: HashMap<String, Usage> = HashMap::new();
     for c in chunks {
         let tokens: Vec<&str> = c.content.split_whitespace().collect();
-        let spans = span_roles(&tokens);
+        let spans = span_roles(&c.content);
         for (i, raw) in tokens.iter().enumerate() {
             let word = raw.trim_matches(|ch: char| !ch.is_alphanumeric() && ch != '_');
             // Acronym ids keep their plural ("options" of "OPTIONS"), other ids are singular.
@@ -82,35 +82,30 @@ enum SpanRole {
     Text { opens: bool },
 }
 
-/// The span role of every token. A span reads as text when it holds a comma and a space or ends
-/// like a sentence, and no character that only code uses.
-fn span_roles(tokens: &[&str]) -> Vec<SpanRole> {
+/// The span role of every whitespace token of `text` (the spans are [`qa_core::text::code_spans`]).
+/// A span reads as text when it holds a comma and a space or ends like a sentence, has a space,
+/// and no character that only code uses.
+fn span_roles(text: &str) -> Vec<SpanRole> {
+    let tokens: Vec<std::ops::Range<usize>> = text
+        .split_whitespace()
+        .map(|t| {
+            let start = t.as_ptr() as usize - text.as_ptr() as usize;
+            start..start + t.len()
+        })
+        .collect();
     let mut roles = vec![SpanRole::Prose; tokens.len()];
-    let mut open: Option<usize> = None;
-    for (i, raw) in tokens.iter().enumerate() {
-        let ticks = raw.matches('`').count();
-        if ticks == 0 {
-            continue;
+    for span in qa_core::text::code_spans(text) {
+        let inner = &text[span.clone()];
+        let codeish = inner.chars().any(|c| matches!(c, '(' | ')' | '{' | '}' | '[' | ']' | '<' | '>' | ':' | ';' | '=' | '&' | '*' | '#' | '$' | '|' | '\\' | '_'));
+        let sentence = inner.contains(", ") || inner.trim_end().ends_with(['!', '?', '.']);
+        let printed = sentence && !codeish && inner.contains(' ');
+        // The backticks belong to the span: a token holding one is inside it.
+        let (from, to) = (span.start - 1, span.end + 1);
+        let mut first = true;
+        for (_, role) in tokens.iter().zip(roles.iter_mut()).filter(|(t, _)| t.start < to && t.end > from) {
+            *role = if printed { SpanRole::Text { opens: first } } else { SpanRole::Code };
+            first = false;
         }
-        let start = open.unwrap_or(i);
-        // An odd number of backticks opens a span or closes the open one; an even number closes
-        // a span within the token (`Drop`) or leaves the open one open.
-        let closes = (open.is_some()) == (ticks % 2 == 1);
-        if closes {
-            let text = tokens[start..=i].join(" ");
-            let inner = text.trim_matches(|c: char| c != '`').trim_matches('`');
-            let codeish = inner.chars().any(|c| matches!(c, '(' | ')' | '{' | '}' | '[' | ']' | '<' | '>' | ':' | ';' | '=' | '&' | '*' | '#' | '$' | '|' | '\\' | '_'));
-            let sentence = inner.contains(", ") || inner.trim_end().ends_with(['!', '?', '.']);
-            for (j, r) in roles.iter_mut().enumerate().take(i + 1).skip(start) {
-                *r = if sentence && !codeish && inner.contains(' ') { SpanRole::Text { opens: j == start } } else { SpanRole::Code };
-            }
-            open = None;
-        } else {
-            open = Some(start);
-        }
-    }
-    if let Some(start) = open {
-        roles[start..].iter_mut().for_each(|r| *r = SpanRole::Code);
     }
     roles
 }
@@ -355,7 +350,7 @@ mod tests {
         assert_eq!(why("synopsis"), Some("a heading repeated across documents"));
         assert_eq!(why("hello"), Some("quoted text"));
         // Printed text in backticks opens a quotation; a code span is code.
-        let roles = span_roles(&["prints", "`Hello,", "world!`", "and", "`let", "mut", "guess`", "or", "`Drop`."]);
+        let roles = span_roles("prints `Hello, world!` and `let mut guess` or `Drop`.");
         assert_eq!(roles[1..3], [SpanRole::Text { opens: true }, SpanRole::Text { opens: false }]);
         assert_eq!(roles[4..7], [SpanRole::Code; 3]);
         assert_eq!((roles[0], roles[3], roles[8]), (SpanRole::Prose, SpanRole::Prose, SpanRole::Code));
