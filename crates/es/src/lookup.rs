@@ -25,6 +25,12 @@ pub struct Metadata {
     pub values: BTreeMap<String, Vec<(String, u64)>>,
     /// `[min, max]` per date or numeric field (as the engine returns them).
     pub ranges: BTreeMap<String, (Value, Value)>,
+    /// How many documents hold a value, per date field.
+    #[serde(default)]
+    pub present: BTreeMap<String, u64>,
+    /// How many documents the index holds, when the engine counted them exactly.
+    #[serde(default)]
+    pub total: Option<u64>,
 }
 
 /// Sample `mapping`'s fields through `engine`: one `_search` with `size: 0`.
@@ -41,6 +47,13 @@ pub fn sample(engine: &dyn SearchEngine, mapping: &Mapping, limits: &EsLimits, p
                 }
             }
             FieldKind::Date | FieldKind::Long | FieldKind::Double => {
+                // (A date some documents lack is filled when something later happens to them:
+                // see `Field::nullable`.)
+                if f.kind == FieldKind::Date {
+                    let key = format!("n{}", names.len());
+                    aggs.insert(key.clone(), json!({"value_count": {"field": f.path}}));
+                    names.push((key, f.path.clone(), "value_count"));
+                }
                 for m in ["min", "max"] {
                     let key = format!("{m}{}", names.len());
                     aggs.insert(key.clone(), json!({m: {"field": f.path}}));
@@ -59,9 +72,19 @@ pub fn sample(engine: &dyn SearchEngine, mapping: &Mapping, limits: &EsLimits, p
     let mut meta = Metadata::default();
     let aggs = resp.get("aggregations").cloned().unwrap_or(Value::Null);
     let mut mins: BTreeMap<String, Value> = BTreeMap::new();
+    let total = &resp["hits"]["total"];
+    meta.total = match total.get("relation").and_then(Value::as_str) {
+        Some("eq") | None => total.get("value").and_then(Value::as_u64).or_else(|| total.as_u64()),
+        Some(_) => None,
+    };
     for (key, path, kind) in names {
         let a = &aggs[&key];
         match kind {
+            "value_count" => {
+                if let Some(n) = a["value"].as_u64() {
+                    meta.present.insert(path, n);
+                }
+            }
             "terms" => {
                 let vals = a["buckets"].as_array().map(|b| b.iter().filter_map(|x| Some((scalar(&x["key"])?, x["doc_count"].as_u64().unwrap_or(0)))).collect()).unwrap_or_default();
                 meta.values.insert(path, vals);
@@ -184,7 +207,9 @@ pub fn source_schema(mapping: &Mapping, meta: &Metadata, semantic: &Semantic, ch
             _ => KeyRole::None,
         };
         let distinct = Some(sampled(f, meta).len() as u64).filter(|n| (*n as usize) < sample_size && *n > 0);
-        fields.push(qa_question::Field { name: f.path.clone(), kind, values, distinct, synonyms, nullable: false, key });
+        // A date that some documents lack (`clearedDate` of declarations still held).
+        let nullable = matches!((meta.present.get(&f.path), meta.total), (Some(n), Some(t)) if *n < t);
+        fields.push(qa_question::Field { name: f.path.clone(), kind, values, distinct, synonyms, nullable, key });
     }
     let aliases = semantic.value_aliases.iter().map(|a| ValueAlias { phrase: a.phrase.clone(), collection: mapping.index.clone(), field: a.field.clone(), values: a.values.clone() }).collect();
     // The records are what a classifier field classifies ("properties" of `property_type`).

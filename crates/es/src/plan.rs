@@ -34,6 +34,8 @@ mod shape;
 mod show;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_records;
 
 /// A filter of the plan.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -319,6 +319,15 @@ impl<'a> Linker<'a> {
                         l.add(&[w.to_string()], Entry { target: target.clone(), weight, how: How::Head, negated: false });
                     }
                 }
+                // "the kind of goods", "each type of appliance" of `goods_category`,
+                // `applianceType`: a classifier named by its noun after "kind of".
+                if let Some(noun) = names::classified_noun(&field.name)
+                    && matches!(field.kind, FieldKind::Keyword)
+                {
+                    for k in ["kind", "type", "category", "sort", "class"] {
+                        l.add(&[k.to_string(), "of".to_string(), noun.clone()], Entry { target: target.clone(), weight: 0.95, how: How::Name, negated: false });
+                    }
+                }
                 // "their number of seats" of a column `seats`: a count kept per row is said with
                 // "number of" before its plural noun.
                 if field.kind.is_numeric() && field.key == KeyRole::None && field.name.len() >= 4 && field.name.to_ascii_lowercase().ends_with('s') {
@@ -348,11 +357,27 @@ impl<'a> Linker<'a> {
                         D::Volume => &["volume", "consumption", "usage"],
                         D::Area => &["area", "surface"],
                         D::Power => &["power"],
-                        D::Time => &["duration"],
+                        // ("the average length of a class in minutes": a time said as a
+                        // length. Not "time": "what time did it land", "reopened 3 times".)
+                        D::Time => &["duration", "length"],
                         _ => &[],
                     };
                     for w in nouns {
                         l.add(&[w.to_string()], Entry { target: target.clone(), weight: 0.6, how: How::Head, negated: false });
+                    }
+                    // "pick time in seconds", "the running time in minutes": a time with its
+                    // unit after it.
+                    if unit.dimension == D::Time {
+                        let mut forms = crate::numbers::spoken_forms(&unit);
+                        // ("second" alone is also an ordinal; after "in" it is the unit.)
+                        if unit.name == "s" {
+                            forms.push(vec!["second".to_string()]);
+                            l.add(&["in".to_string(), "second".to_string()], Entry { target: target.clone(), weight: 0.6, how: How::Head, negated: false });
+                        }
+                        for words in forms {
+                            let phrase: Vec<String> = ["time".to_string(), "in".to_string()].into_iter().chain(words).collect();
+                            l.add(&phrase, Entry { target: target.clone(), weight: 0.6, how: How::Head, negated: false });
+                        }
                     }
                 }
                 if field.kind == FieldKind::Flag {

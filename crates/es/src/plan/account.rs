@@ -51,7 +51,74 @@ impl Reader<'_> {
         self.relation_verbs();
         self.verbs_of_a_measure();
         self.who_by_the_verb_of_their_role();
+        self.records_said_otherwise();
+        self.on_average();
+        self.a_single_document();
         self.leftovers()
+    }
+
+    /// "the highest fare paid for a single trip": beside a largest or smallest value of the
+    /// documents, "single" only stresses that one document holds it.
+    fn a_single_document(&mut self) {
+        let extreme = self.plan.metric.as_ref().is_some_and(|(op, _)| matches!(op.as_str(), "max" | "min")) || self.plan.sort.is_some();
+        if !extreme || !self.plan.groups.is_empty() && self.plan.metric.is_none() {
+            return;
+        }
+        for i in 1..self.n() {
+            if self.word(i) == "single" && matches!(self.word(i - 1), "a" | "one" | "any") && !self.ledger.is_used(i) {
+                self.mark(i..i + 1, "one document (emphasis)");
+            }
+        }
+    }
+
+    /// "On average, how many packages are on a declaration?": "how many" of a count kept per
+    /// document made a sum; "on average" said apart from it asks for the mean instead.
+    fn on_average(&mut self) {
+        let Some(i) = (1..self.n()).find(|&i| self.word(i) == "average" && self.word(i - 1) == "on" && !self.ledger.is_used(i) && !self.ledger.is_used(i - 1)) else { return };
+        let Some((op, field)) = self.plan.metric.clone() else { return };
+        if op != "sum" || !self.plan.more_metrics.is_empty() {
+            return;
+        }
+        self.plan.metric = Some(("avg".to_string(), field.clone()));
+        self.mark(i - 1..i + 1, format!("avg of {field}"));
+    }
+
+    /// "How many tobacco consignments were seized?" over an index of declarations: the noun
+    /// that opens the question's subject — everything before it already read or a function
+    /// word — and that names nothing in the index, not even loosely, is the documents said in
+    /// the asker's word. Noted in the answer; a noun that a field or value comes near still asks.
+    fn records_said_otherwise(&mut self) {
+        const OPENERS: &[&str] = &["how", "many", "which", "what", "what's", "whats", "list", "show", "give", "me", "the", "a", "an", "all", "our", "any", "of", "single", "top", "number", "count", "there", "were", "are", "is", "was"];
+        let unused = self.ledger.unused();
+        let Some(&i) = unused.first() else { return };
+        let tok = &self.a.tokens[i];
+        if !tok.is_word() || tok.lower.len() < 4 || qa_core::text::is_verb_form(&tok.lower) {
+            return;
+        }
+        let plural = tok.lower != tok.norm;
+        let one_of = i > 0 && matches!(self.word(i - 1), "a" | "an" | "single");
+        // (The subject's head: what follows is a verb, a preposition or the end, not another
+        // noun of the same phrase.)
+        let next = self.a.tokens.get(i + 1).map(|t| t.lower.as_str()).unwrap_or("");
+        let head = next.is_empty() || !self.a.tokens[i + 1].is_word() || self.ledger.is_used(i + 1) || qa_core::text::is_verb_form(next) || next.ends_with("ed") || matches!(next, "in" | "at" | "from" | "to" | "with" | "by" | "for" | "on" | "that" | "which" | "who" | "where" | "whose" | "have" | "has" | "had" | "are" | "were" | "is" | "was" | "did" | "do" | "does");
+        let opens = (0..i).all(|k| self.ledger.is_used(k) || !self.a.tokens[k].is_word() || OPENERS.contains(&self.word(k)) || matches!(self.a.tokens[k].kind, qa_question::tokens::TokenKind::Number { .. }));
+        if !(plural || one_of) || !head || !opens || self.mention_covering(i).is_some() || !self.closest(&tok.lower, |_| true, 1).is_empty() {
+            return;
+        }
+        // Not the object of a verb ("accidents had fatalities", "did each reviewer verify"),
+        // not the things a total adds up ("total number of units").
+        let verb_before = (0..i).any(|k| matches!(self.word(k), "did" | "does" | "do" | "had" | "has" | "have" | "total") || (qa_core::text::is_verb_form(self.word(k)) && !matches!(self.word(k), "are" | "were" | "is" | "was")));
+        // Not something one named record has ("How many viewings did listing LST-20150 get?").
+        let one_record = self.ledger.unused().is_empty() || (0..self.n()).any(|k| self.ledger.role(k).is_some_and(|r| self.mapping.fields.iter().any(|f| self.unique_per_document(&f.path) && r.starts_with(&format!("{} = ", f.path)))));
+        // Not a stored value said as a noun ("approvals" of the status `approved`).
+        let family = qa_core::text::word_family(&tok.norm);
+        let a_value = self.schema.collections.first().is_some_and(|c| c.fields.iter().any(|f| f.values.iter().any(|v| qa_core::text::words(v).iter().any(|x| qa_core::text::word_family(x) == family))));
+        if verb_before || one_record || a_value {
+            return;
+        }
+        let w = tok.text.clone();
+        self.mark(i..i + 1, format!("the documents of {} (said as \"{w}\")", self.mapping.index));
+        self.notes.push(format!("\"{w}\" read as the documents of index \"{}\"", self.mapping.index));
     }
 
     /// A word the schema does not name but the index's prose holds, said as what the records
@@ -370,7 +437,10 @@ impl Reader<'_> {
             // A verb whose only reading is a date field the plan does not filter on names that
             // event: not a relation ("opened" is no `createdAt`).
             let dates_event = !of_index && self.mention_covering(i).is_some_and(|mi| self.fields_of(mi).iter().any(|(f, ..)| self.kind(f) == FieldKind::Date)) && !dated;
-            if !(light || of_index) || dates_event {
+            // ("on hold", "in process": a noun after a preposition, a state the plan must
+            // place, not a verb.)
+            let after_preposition = i > 0 && matches!(self.word(i - 1), "on" | "in" | "under" | "at");
+            if !(light || of_index) || dates_event || after_preposition && !after_be {
                 continue;
             }
             if !(self.near_used(i, -1) || self.near_used(i, 1)) {

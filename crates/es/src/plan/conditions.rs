@@ -599,7 +599,7 @@ impl Reader<'_> {
         // (Not after another verb: "approved in 2025" is dated by the decision.)
         let begun: Vec<&String> = dates.iter().filter(|f| !ending(f)).collect();
         let verb = (p > 0).then(|| self.word(p - 1).to_string()).filter(|w| w.len() > 3 && (w.ends_with("ed") || qa_core::text::is_verb_form(w)));
-        let beginning = |w: &str| qa_core::text::verb_lemmas(w).iter().any(|l| matches!(l.as_str(), "open" | "receive" | "come" | "file" | "submit" | "raise" | "create" | "make" | "log" | "register" | "report" | "place" | "start" | "begin" | "book" | "phone" | "call" | "lodge" | "enter"));
+        let beginning = |w: &str| qa_core::text::verb_lemmas(w).iter().any(|l| matches!(l.as_str(), "open" | "receive" | "come" | "file" | "submit" | "raise" | "create" | "make" | "log" | "register" | "report" | "place" | "start" | "begin" | "book" | "phone" | "call" | "lodge" | "enter" | "date"));
         // (A verb of beginning before it, "started in 2025", says the same date.)
         if let Some(f) = self.own_date(&dates)
             && verb.as_deref().is_none_or(beginning)
@@ -626,8 +626,84 @@ impl Reader<'_> {
             self.notes.push(format!("\"{phrase}\" read as {f} (when each record began; the other dates end it)"));
             return Ok(Some((f, None)));
         }
+        // A noun just before that starts a date field's name: "classes in March" of
+        // `classDate`, "classes held in 2024".
+        if let Some((f, verb_at)) = self.date_of_the_noun_before(p, &dates) {
+            if let Some(v) = verb_at {
+                self.mark(v..v + 1, format!("{f} (its verb)"));
+            }
+            return Ok(Some((f, None)));
+        }
+        // Every document holds one date and some lack each other one: the one all hold is when
+        // each record began; the others are filled when something later happens to it (cleared,
+        // decided, paid). A verb that names nothing else says the first ("declared in 2025").
+        if dates.len() >= 2 {
+            let nullable = |f: &String| self.schema.collections.first().and_then(|c| c.field(f)).map(|x| x.nullable);
+            let full: Vec<&String> = dates.iter().filter(|f| nullable(f) == Some(false)).collect();
+            let verb_free = verb.as_deref().is_none_or(|w| {
+                // (A verb that a measure's name shares, "declared" of `declared_value_eur`,
+                // names no date and no value.)
+                // (Any other verb, "handled in March", may be either date: ask.)
+                beginning(w)
+                    || self.mention_covering(p - 1).is_some_and(|mi| {
+                        let r = self.readings(mi);
+                        !r.is_empty()
+                            && r.iter().all(|l| match &l.target {
+                                Target::Field { field, .. } => self.is_measure(field),
+                                _ => false,
+                            })
+                    })
+            });
+            if let [one] = full.as_slice()
+                && dates.iter().all(|f| f == *one || nullable(f) == Some(true))
+                && verb_free
+            {
+                let f = (*one).clone();
+                if verb.is_some() {
+                    self.mark(p - 1..p, format!("{f} (its verb)"));
+                }
+                self.notes.push(format!("\"{phrase}\" read as {f} (every record has it; the other dates are set later)"));
+                return Ok(Some((f, None)));
+            }
+        }
         let f = self.choose(DATE_CHOICE, format!("Which date does \"{phrase}\" refer to?"), dates)?;
         Ok(Some((f, None)))
+    }
+
+    /// The date field whose name starts with the noun at `p - 1` (or at `p - 2` behind a
+    /// participle, "classes held").
+    /// A noun that names the records by their own code ("bookings" of `booking_id`) says which
+    /// records, not which of their dates. Returns the field and the participle's position.
+    fn date_of_the_noun_before(&self, p: usize, dates: &[String]) -> Option<(String, Option<usize>)> {
+        let mut k = p.checked_sub(1)?;
+        let mut verb_at = None;
+        if k > 0 && !self.ledger.is_used(k) && (self.word(k).ends_with("ed") || matches!(self.word(k), "held" | "run" | "taken" | "given" | "done" | "made" | "seen" | "shot" | "sold" | "built")) {
+            verb_at = Some(k);
+            k -= 1;
+        }
+        // (A noun taken as the records' name may still say their date: "classes" of an index
+        // `fitness_classes` with a `classDate`.)
+        let records_only = self.mention_covering(k).is_some_and(|mi| self.readings(mi).iter().any(|l| matches!(l.target, Target::Collection { .. })));
+        let tok = self.a.tokens.get(k).filter(|t| t.is_word() && t.lower.len() >= 3 && (!self.ledger.is_used(k) || records_only))?;
+        let noun = qa_core::text::singular(&tok.lower);
+        let own_code = self.mapping.fields.iter().any(|f| {
+            let w = names::name_words(&f.path);
+            w.len() == 2 && w[0] == noun && matches!(w[1].as_str(), "id" | "code" | "no" | "number" | "ref") && self.unique_per_document(&f.path)
+        });
+        if own_code {
+            return None;
+        }
+        let named: Vec<&String> = dates
+            .iter()
+            .filter(|f| {
+                let w = names::name_words(f);
+                w.len() == 2 && w[0].len() >= 3 && qa_core::text::same_family(&qa_core::text::singular(&w[0]), &noun) && matches!(w[1].as_str(), "date" | "day" | "on" | "at" | "time" | "datetime")
+            })
+            .collect();
+        match named.as_slice() {
+            [one] => Some(((*one).clone(), verb_at)),
+            _ => None,
+        }
     }
 
     /// A year field's condition for a date: years compared as numbers, or as four-digit text.

@@ -217,7 +217,12 @@ impl Reader<'_> {
                         self.mark(a..b, format!("sum of {field}"));
                     }
                 }
-                self.set_order(if desc { BucketOrder::MetricDesc } else { BucketOrder::MetricAsc }, n.unwrap_or(1));
+                // "the largest quantity in a single pick for each product category": the
+                // value per group, every group; "which category has the largest …" ranks them.
+                let per_group = n.is_none() && (0..self.n()).any(|i| matches!(self.word(i), "each" | "every" | "per")) && !matches!(self.word(0), "which" | "who" | "whose");
+                if !per_group {
+                    self.set_order(if desc { BucketOrder::MetricDesc } else { BucketOrder::MetricAsc }, n.unwrap_or(1));
+                }
                 self.mark(s.start..s.end, role(&format!("{op} of {field}")));
             } else if !self.ranks_documents(s.start, s.end, n) && self.plan.metric.is_none() {
                 self.plan.metric = Some((op.into(), field.clone()));

@@ -410,6 +410,12 @@ impl Reader<'_> {
             if let Some(mi) = self.ms.iter().position(|m| m.start == t).filter(|&mi| self.used[mi] && (!self.value_readings(mi).is_empty() || self.field(mi).is_some_and(|f| self.kind(&f) == FieldKind::Flag)))
                 && let Some(next) = self.ms.iter().position(|m| m.start == self.ms[mi].end)
             {
+                // "bookings by premium members": a lone "by" before a condition names who did
+                // it; "each" or "per" would group.
+                if g.end == g.start + 1 && self.word(g.start) == "by" {
+                    self.mark(g.start..g.end, "who or what did it (the condition after it)");
+                    continue;
+                }
                 t = self.ms[next].start;
             }
             // "each 3-star hotel": past the words a condition took ("3-star") to the noun after
@@ -440,13 +446,27 @@ impl Reader<'_> {
                 continue;
             }
             let field = match self.ms.iter().position(|m| m.start == t).filter(|&mi| !self.used[mi] && !self.names_index(mi) && described.is_none()) {
-                Some(mi) => match self.fields_of(mi).into_iter().map(|(f, ..)| f).find(|f| self.is_groupable(f)) {
-                    Some(f) => {
+                Some(mi) => {
+                    let groupable: Vec<(String, f64)> = self.fields_of(mi).into_iter().filter(|(f, ..)| self.is_groupable(f)).map(|(f, s, _)| (f, s)).collect();
+                    // "per country" with `portCountry` and `originCountry` alike: which one is
+                    // the question's to say.
+                    let picked = match groupable.as_slice() {
+                        // (Not the halves of one person's name, `agent_first_name` and
+                        // `agentLastName`: that is one person.)
+                        [(a, sa), (b, sb), ..] if (sa - sb).abs() < 1e-9 && ![a, b].iter().any(|f| qa_question::names::name_words(f).iter().any(|w| matches!(w.as_str(), "first" | "last" | "surname" | "given" | "family" | "forename"))) => {
+                            let phrase = self.phrase(self.ms[mi].start, self.ms[mi].end);
+                            let tied: Vec<String> = groupable.iter().filter(|(_, s)| (sa - s).abs() < 1e-9).map(|(f, _)| f.clone()).collect();
+                            let _ = a;
+                            Some(self.choose(&phrase, format!("Which field does \"{phrase}\" mean?"), tied)?)
+                        }
+                        [(a, _), ..] => Some(a.clone()),
+                        [] => None,
+                    };
+                    if let Some(f) = &picked {
                         self.consume(mi, format!("group by {f}"));
-                        Some(f)
                     }
-                    None => None,
-                },
+                    picked
+                }
                 None => described,
             };
             // The words after the cue went to a condition ("each Dutch artist" read as the

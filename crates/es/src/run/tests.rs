@@ -101,6 +101,33 @@ fn a_bare_date_asks_which_field_then_resumes() {
 }
 
 #[test]
+fn the_date_every_ticket_holds_is_when_it_began() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, mut records) = tickets(dir.path());
+    // A third of the tickets were never reviewed: no review date (a name that says no ending).
+    for (i, r) in records.iter_mut().enumerate() {
+        let closed = r.remove("closed_on").unwrap();
+        if i % 3 != 0 {
+            r.insert("reviewed_on".into(), closed);
+        }
+    }
+    let mapping = Mapping::from_es_json("helpdesk", &json!({"properties": {"id": {"type": "keyword"}, "team": {"type": "keyword"}, "opened_on": {"type": "date"}, "reviewed_on": {"type": "date"}}})).unwrap();
+    EmbeddedIndex::create(dir.path(), "helpdesk", &records, &mapping, &qa_core::progress::Silent).unwrap();
+    let engine = EmbeddedIndex::open(dir.path(), "helpdesk").unwrap();
+    let (meta, _) = crate::lookup::sample(&engine, &mapping, &crate::EsLimits::default(), 50).unwrap();
+    assert_eq!((meta.present.get("opened_on"), meta.present.get("reviewed_on"), meta.total), (Some(&90), Some(&60), Some(90)));
+    // "submitted" names no field here: the date every ticket holds, said in a note.
+    let run = answered(&engine, dir.path(), "How many tickets were submitted in March 2025?");
+    assert!(run.answer.query_summary.contains("opened_on"), "{}", run.answer.query_summary);
+    let expected = records.iter().filter(|r| r["opened_on"].as_str().unwrap().starts_with("2025-03")).count() as u64;
+    assert_eq!(run.answer.total, Some(expected));
+    assert!(run.answer.notes.iter().any(|n| n.contains("opened_on")), "{:?}", run.answer.notes);
+    // Another verb may mean either date: ask.
+    let run = ask(&engine, dir.path(), "How many tickets were handled in March 2025?", opts());
+    assert_eq!(run.answer.status, Status::NeedsClarification);
+}
+
+#[test]
 fn pages_are_disjoint_and_consecutive() {
     let dir = tempfile::tempdir().unwrap();
     let (engine, _) = tickets(dir.path());

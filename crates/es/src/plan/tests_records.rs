@@ -1,0 +1,165 @@
+//! Plans over two made-up indexes (customs declarations, class bookings): the records said in
+//! another word, the date every record holds, a noun that names a date, two fields one word
+//! names alike, and the small words around measures ("on average", "a single", "kind of").
+
+use super::*;
+use serde_json::json;
+
+fn today() -> chrono::NaiveDate {
+    chrono::NaiveDate::from_ymd_opt(2026, 5, 20).unwrap()
+}
+
+fn top(xs: &[&str]) -> Vec<(String, u64)> {
+    xs.iter().enumerate().map(|(i, x)| (x.to_string(), 100 - i as u64)).collect()
+}
+
+/// Declarations: an own code held once per document, a date every document holds and one set
+/// later, two country fields, a classifier named `<noun>_category`, a count kept per document.
+fn declarations() -> (Mapping, Metadata) {
+    let mapping = Mapping::from_es_json(
+        "customs_declarations",
+        &json!({"properties": {
+            "declaration_id": {"type": "keyword"}, "submittedDate": {"type": "date"}, "clearedDate": {"type": "date"},
+            "port_name": {"type": "keyword"}, "portCountry": {"type": "keyword"}, "originCountry": {"type": "keyword"},
+            "goods_category": {"type": "keyword"}, "status": {"type": "keyword"}, "transport_mode": {"type": "keyword"},
+            "packageCount": {"type": "long"}, "dutyPaidEur": {"type": "double"}, "declared_value_eur": {"type": "double"},
+            "weight_kg": {"type": "double"}, "inspection_time_sec": {"type": "long"}
+        }}),
+    )
+    .unwrap();
+    let mut meta = Metadata::default();
+    meta.values.insert("declaration_id".into(), (0..60).map(|i| (format!("CD-{i:04}"), 1)).collect());
+    meta.values.insert("port_name".into(), top(&["Algeciras", "Medyka", "Gdansk"]));
+    meta.values.insert("portCountry".into(), top(&["ES", "PL", "NL"]));
+    meta.values.insert("originCountry".into(), top(&["CN", "US", "VN"]));
+    meta.values.insert("goods_category".into(), top(&["tobacco", "electronics", "seafood"]));
+    meta.values.insert("status".into(), top(&["cleared", "held", "seized"]));
+    meta.values.insert("transport_mode".into(), top(&["sea", "road", "air"]));
+    meta.ranges.insert("submittedDate".into(), (json!("2024-03-01"), json!("2025-10-30")));
+    meta.ranges.insert("clearedDate".into(), (json!("2024-03-02"), json!("2025-10-30")));
+    meta.present.insert("submittedDate".into(), 350);
+    meta.present.insert("clearedDate".into(), 300);
+    meta.total = Some(350);
+    (mapping, meta)
+}
+
+/// Class bookings: the booking's own code, the date it was booked and the date of the class,
+/// a member's name in two fields and the member's tier.
+fn bookings() -> (Mapping, Metadata) {
+    let mapping = Mapping::from_es_json(
+        "fitness_classes",
+        &json!({"properties": {
+            "booking_id": {"type": "keyword"}, "booked_date": {"type": "date"}, "classDate": {"type": "date"},
+            "class_type": {"type": "keyword"}, "member_first_name": {"type": "keyword"}, "memberLastName": {"type": "keyword"},
+            "membership_tier": {"type": "keyword"}, "price_eur": {"type": "double"}
+        }}),
+    )
+    .unwrap();
+    let mut meta = Metadata::default();
+    meta.values.insert("booking_id".into(), (0..60).map(|i| (format!("BK-{i:04}"), 1)).collect());
+    meta.values.insert("class_type".into(), top(&["yoga", "boxing", "spinning"]));
+    meta.values.insert("member_first_name".into(), top(&["Laura", "Fleur", "Daan"]));
+    meta.values.insert("memberLastName".into(), top(&["Schmidt", "de Boer", "Meijer"]));
+    meta.values.insert("membership_tier".into(), top(&["premium", "basic"]));
+    for d in ["booked_date", "classDate"] {
+        meta.ranges.insert(d.into(), (json!("2024-01-02"), json!("2025-12-20")));
+        meta.present.insert(d.into(), 352);
+    }
+    meta.total = Some(352);
+    (mapping, meta)
+}
+
+fn run(index: &(Mapping, Metadata), q: &str) -> Result<EsPlan, Ambiguity> {
+    let semantic = Semantic::default();
+    let choices = Choices::new();
+    let input = PlanInput { mapping: &index.0, meta: &index.1, semantic: &semantic, choices: &choices, force: false, today: today(), sample_size: 50, max_buckets: 1000 };
+    build(q, &input, None).map(|p| p.plan).map_err(|e| e.0)
+}
+
+fn plan(index: &(Mapping, Metadata), q: &str) -> EsPlan {
+    run(index, q).unwrap_or_else(|a| panic!("{q:?} asked: {a:?}"))
+}
+
+fn asks(index: &(Mapping, Metadata), q: &str) -> Ambiguity {
+    match run(index, q) {
+        Err(a) => a,
+        Ok(p) => panic!("{q:?} answered: {} {:?}", p.summary(), p.coverage),
+    }
+}
+
+fn filters(p: &EsPlan) -> Vec<String> {
+    let mut f: Vec<String> = p.filters.iter().map(filter_words).collect();
+    f.sort();
+    f
+}
+
+#[test]
+fn the_date_every_record_holds_dates_a_year_no_word_places() {
+    let d = declarations();
+    let p = plan(&d, "How many declarations in 2025?");
+    assert_eq!(filters(&p), ["submittedDate from 2025-01-01 and before 2026-01-01"]);
+    assert!(p.notes.iter().any(|n| n.contains("submittedDate")), "{:?}", p.notes);
+    // A verb that only a measure's name shares ("declared" of `declared_value_eur`) names no date.
+    assert_eq!(filters(&plan(&d, "the five heaviest declarations declared in 2025")), ["submittedDate from 2025-01-01 and before 2026-01-01"]);
+    // Without the counts, nothing says which date: ask.
+    let mut blind = declarations();
+    blind.1.present.clear();
+    blind.1.total = None;
+    assert_eq!(asks(&blind, "How many declarations in 2025?").field, DATE_CHOICE);
+    // Both dates on every booking: still a question, unless a noun before names one.
+    let b = bookings();
+    assert_eq!(asks(&b, "How many bookings in 2025?").field, DATE_CHOICE);
+    assert_eq!(filters(&plan(&b, "How many bookings were there for classes in March 2025?")), ["classDate from 2025-03-01 and before 2025-04-01"]);
+    assert_eq!(filters(&plan(&b, "How many bookings were for classes held in 2024?")), ["classDate from 2024-01-01 and before 2025-01-01"]);
+}
+
+#[test]
+fn the_records_said_in_another_word_and_what_still_asks() {
+    let d = declarations();
+    let p = plan(&d, "How many tobacco consignments were seized?");
+    assert_eq!(p.intent, Intent::Count);
+    assert_eq!(filters(&p), ["goods_category is \"tobacco\"", "status is \"seized\""]);
+    assert!(p.notes.iter().any(|n| n.contains("consignments")), "{:?}", p.notes);
+    assert_eq!(filters(&plan(&d, "How many shipments weighed over 20 tonnes?")), ["weight_kg over 20000"]);
+    // Something one named document has, the object of a verb, or a word after "each": asks.
+    asks(&d, "How many viewings did declaration CD-0003 get?");
+    asks(&d, "How many seized declarations had fatalities?");
+    asks(&d, "How many declarations did each officer clear?");
+    // "on hold" is a state the plan must place, not a light verb.
+    asks(&d, "How many declarations are on hold?");
+}
+
+#[test]
+fn one_word_for_two_fields_asks_and_by_before_a_value_names_who() {
+    let d = declarations();
+    let amb = asks(&d, "total duty paid per country");
+    assert_eq!(amb.alternatives, ["originCountry", "portCountry"]);
+    // The halves of one person's name are one person, not a choice.
+    let b = bookings();
+    let p = plan(&b, "How many bookings has each member made?");
+    assert!(!p.groups.is_empty(), "{}", p.summary());
+    // "bookings by premium members": the tier is a condition, nobody is grouped.
+    let p = plan(&b, "How many bookings by premium members were for yoga classes?");
+    assert!(p.groups.is_empty(), "{}", p.summary());
+    assert_eq!(filters(&p), ["class_type is \"yoga\"", "membership_tier is \"premium\""]);
+}
+
+#[test]
+fn on_average_a_single_document_and_a_kind_of_thing() {
+    let d = declarations();
+    let p = plan(&d, "On average, how many packages are on a declaration that came in by road?");
+    assert_eq!(p.metric, Some(("avg".to_string(), "packageCount".to_string())));
+    let p = plan(&d, "How many packages came in by road?");
+    assert_eq!(p.metric, Some(("sum".to_string(), "packageCount".to_string())));
+    let p = plan(&d, "What is the highest weight of a single declaration?");
+    assert_eq!(p.metric, Some(("max".to_string(), "weight_kg".to_string())));
+    // The largest value for each group is every group's value, not the top group.
+    let p = plan(&d, "What's the largest weight of a single declaration for each transport mode?");
+    assert!(matches!(&p.groups[..], [Group::Terms { size, .. }] if *size != 1), "{:?}", p.groups);
+    assert_eq!(p.metric, Some(("max".to_string(), "weight_kg".to_string())));
+    let p = plan(&d, "What is the average declared value for each kind of goods?");
+    assert!(matches!(&p.groups[..], [Group::Terms { field, .. }] if field == "goods_category"), "{:?}", p.groups);
+    // A time with its unit after it.
+    let p = plan(&d, "Average inspection time in seconds for each port");
+    assert_eq!(p.metric, Some(("avg".to_string(), "inspection_time_sec".to_string())));
+}
