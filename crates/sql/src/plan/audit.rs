@@ -15,6 +15,10 @@ impl Reader<'_> {
     pub(super) fn audit(&mut self) {
         self.show_tested_items();
         self.show_when_clauses();
+        self.money_asked_is_money();
+        self.when_shows_a_date();
+        self.dates_said_of_their_table();
+        self.measure_with_more_words_said();
         // "Which staff are called Ann Lee?" answered with Ann Lee's row, "what did batch B-1
         // cost?" with the batch's code: a list whose every column is a key or
         // one the question gave the value of tells the user nothing they did not say.
@@ -256,6 +260,115 @@ impl Reader<'_> {
             && self.q.group_by.is_empty()
         {
             self.penalties.push((format!("the question asks which {t}, and the answer shows none"), 0.5));
+        }
+    }
+
+    /// "How much have guests from the UK spent on equipment rentals?" answered with a sum of
+    /// `max_guests`: money asked for ("how much" with a verb of paying) is measured by a column
+    /// that may hold money, or the plan asks.
+    fn money_asked_is_money(&mut self) {
+        let how_much = (1..self.n()).any(|i| self.word(i) == "much" && self.word(i - 1) == "how");
+        let paying = (0..self.n()).any(|i| matches!(self.word(i), "spend" | "spends" | "spent" | "pay" | "pays" | "paid" | "cost" | "costs" | "earn" | "earns" | "earned" | "charge" | "charged" | "bill" | "billed" | "invoiced"));
+        if !how_much || !paying {
+            return;
+        }
+        let measured: Vec<ColRef> = self.q.select.iter().filter_map(|e| match e {
+            Expr::Agg { func: AggFunc::Sum | AggFunc::Avg, col: Some(c) } => Some(c.clone()),
+            _ => None,
+        }).collect();
+        if let Some(c) = measured.iter().find(|c| !qa_question::names::may_be_money_name(&c.column)) {
+            self.penalties.push((format!("money is asked for and {c} does not hold money"), 0.5));
+        }
+    }
+
+    /// "When was unit TU-4012 commissioned, and how many kilometres has it run?" answered
+    /// with the kilometres alone: a question that opens with "when" shows a date or a year.
+    fn when_shows_a_date(&mut self) {
+        let opens_with_when = self.a.sentences.iter().any(|&(s, _)| self.word(s) == "when");
+        if !opens_with_when || self.q.select.is_empty() {
+            return;
+        }
+        let dated = self.q.select.iter().any(|e| match e {
+            Expr::Time { .. } => true,
+            Expr::Col { col } => {
+                self.kind(col) == qa_question::FieldKind::Date || qa_question::names::name_words(&col.column).iter().any(|w| matches!(w.as_str(), "year" | "date" | "month" | "day" | "on" | "at" | "since" | "until"))
+            }
+            Expr::Agg { func: AggFunc::Min | AggFunc::Max, col: Some(c) } => self.kind(c) == qa_question::FieldKind::Date,
+            _ => false,
+        });
+        if !dated {
+            self.penalties.push(("\"when\" asks for a date the answer does not show".into(), 0.5));
+        }
+    }
+
+    /// "Which units failed an inspection in September 2024?" dated by the units'
+    /// `commissioned_on`: a date whose own words (not "date", "on", …) and whose table the
+    /// question never says, while another table of the query keeps dates of its own, is a
+    /// guess at which event the date belongs to.
+    fn dates_said_of_their_table(&mut self) {
+        let mut cols: Vec<ColRef> = self.q.filters.iter().filter_map(|f| match f {
+            Cond::Dates { col, .. } | Cond::Month { col, .. } => Some(col.clone()),
+            _ => None,
+        }).collect();
+        cols.extend(self.q.group_by.iter().filter_map(|e| match e {
+            Expr::Time { col, .. } => Some(col.clone()),
+            _ => None,
+        }));
+        let tables = self.q.tables();
+        // (The rows measured or counted are dated by their own date: "the revenue of each shop
+        // in 2024" of the sales' date.)
+        let mut measured: Vec<String> = self.q.select.iter().filter_map(|e| match e {
+            Expr::Agg { col: Some(c), .. } => Some(c.table.clone()),
+            _ => None,
+        }).collect();
+        if self.q.select.iter().any(|e| matches!(e, Expr::Agg { func: AggFunc::Count, .. })) {
+            measured.push(self.q.table.clone());
+        }
+        let said = |r: &Reader, w: &str| (0..r.n()).any(|i| r.word(i).len() >= 3 && qa_core::text::same_family(r.word(i), w));
+        for c in cols {
+            let own: Vec<String> = qa_question::names::name_words(&c.column).into_iter().filter(|w| w.len() >= 3 && !matches!(w.as_str(), "date" | "day" | "time" | "datetime" | "timestamp" | "since" | "until" | "year" | "month")).collect();
+            if own.is_empty() || own.iter().any(|w| said(self, w)) || measured.iter().any(|t| t.eq_ignore_ascii_case(&c.table)) {
+                continue;
+            }
+            let table_said = qa_question::names::name_words(&c.table).iter().any(|w| w.len() >= 3 && said(self, &qa_core::text::singular(w)));
+            let elsewhere = tables.iter().filter(|t| !t.eq_ignore_ascii_case(&c.table)).any(|t| !self.date_columns(t).is_empty());
+            if !table_said && elsewhere {
+                self.penalties.push((format!("{c} dates the question, and neither its words nor its table are said"), 0.5));
+                return;
+            }
+        }
+    }
+
+    /// "How many hours have we billed for Marcel Jongen?" summed over `hours_per_week`
+    /// while `hours_billed` exists: another measure sharing the word that chose this one, and
+    /// saying one more word of the question, is likelier what was asked — the plan asks.
+    fn measure_with_more_words_said(&mut self) {
+        let measured: Vec<ColRef> = self.q.select.iter().chain(self.q.order_by.iter().map(|(e, _)| e)).filter_map(|e| match e {
+            Expr::Agg { col: Some(c), .. } => Some(c.clone()),
+            _ => None,
+        }).collect();
+        let said = |r: &Reader, w: &str| w.len() >= 4 && (0..r.n()).any(|i| qa_core::text::same_family(r.word(i), w));
+        let content = |c: &str| -> Vec<String> { qa_question::names::name_words(c).into_iter().filter(|w| w.len() >= 3 && !matches!(w.as_str(), "per" | "total" | "num" | "count")).collect() };
+        let unit = |w: &String| qa_question::numbers::unit_of(w).is_some();
+        for c in measured {
+            let mine = content(&c.column);
+            let Some(shared) = mine.iter().find(|w| said(self, w)).cloned() else { continue };
+            let mine_extra_said = mine.iter().any(|w| *w != shared && !unit(w) && said(self, w));
+            if mine_extra_said {
+                continue;
+            }
+            let better = self.schema.collections.iter().flat_map(|t| t.fields.iter().map(move |f| (t, f))).find(|(t, f)| {
+                let other = ColRef::new(&t.name, &f.name);
+                if other == c || !f.kind.is_numeric() || f.key != qa_question::KeyRole::None {
+                    return false;
+                }
+                let words = content(&f.name);
+                words.contains(&shared) && words.iter().any(|w| *w != shared && !unit(w) && !mine.contains(w) && said(self, w))
+            });
+            if let Some((t, f)) = better {
+                self.penalties.push((format!("{c} measures the question, and {}.{} shares its word and says one more", t.name, f.name), 0.5));
+                return;
+            }
         }
     }
 

@@ -47,6 +47,8 @@ mod tests_tools;
 mod tests_moorings;
 #[cfg(test)]
 mod tests_kin;
+#[cfg(test)]
+mod tests_guards;
 
 use serde::{Deserialize, Serialize};
 
