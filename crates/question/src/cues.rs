@@ -84,6 +84,7 @@ pub const MEASURES: &[(&[&str], &[&str], bool)] = &[
     (&["good", "better", "best"], &["score", "rating", "rank", "grade"], true),
     (&["bad", "worse", "worst"], &["score", "rating", "rank", "grade"], false),
     (&["popular", "common", "frequent"], &[], true),
+    (&["busy", "busier", "busiest"], &["count"], true),
     (&["rare", "uncommon"], &[], false),
 ];
 
@@ -719,6 +720,16 @@ pub fn orderings(t: &[Token]) -> Vec<Ordering> {
                 continue;
             }
         }
+        // "biggest group first", "busiest trainer first", "most recent leaver first": the
+        // adjective, one noun of the rows, then "first".
+        if w(t, i + 2) == "first" && t.get(i + 1).is_some_and(|x| x.is_word() && x.lower.len() >= 3 && !matches!(x.lower.as_str(), "and" | "the" | "one" | "ones")) {
+            let adj_at = if word == "recent" && i > 0 && w(t, i - 1) == "most" { i - 1 } else { i };
+            if let Some((base, _, up)) = measure_of(word) {
+                out.push(Ordering { start: adj_at, end: i + 3, target: None, desc: Some(up), adjective: Some(base.to_string()), alphabetical: false });
+                i += 3;
+                continue;
+            }
+        }
         // "from the oldest to the youngest", "from highest to lowest", "from A to Z".
         if word == "from" {
             let a = if next == "the" { i + 2 } else { i + 1 };
@@ -867,6 +878,11 @@ mod tests {
         assert_eq!(groupings(&tokenize("for each city"))[0].target, 2);
         let o = orderings(&tokenize("List prices, cheapest first"));
         assert_eq!((o[0].desc, o[0].adjective.as_deref()), (Some(false), Some("cheap")));
+        // A noun of the rows between the adjective and "first".
+        let o = orderings(&tokenize("sessions per trainer, busiest trainer first"));
+        assert_eq!((o[0].start, o[0].end, o[0].desc, o[0].adjective.as_deref()), (4, 7, Some(true), Some("busy")));
+        let o = orderings(&tokenize("Most recent leaver first."));
+        assert_eq!((o[0].start, o[0].end), (0, 4));
         let o = orderings(&tokenize("ordered by age from the oldest to the youngest"));
         assert_eq!(o.len(), 2);
         assert_eq!(o[1].desc, Some(true));

@@ -54,7 +54,40 @@ impl Reader<'_> {
         self.records_said_otherwise();
         self.on_average();
         self.a_single_document();
+        self.money_verbs();
         self.leftovers()
+    }
+
+    /// "the highest price anyone paid", "what did it cost": a verb of paying beside a money
+    /// field the query already uses is that field's verb; "How much did drivers pay" with no
+    /// measure yet is the sum of the index's one money field.
+    fn money_verbs(&mut self) {
+        let is_money_verb = |w: &str| matches!(w, "pay" | "pays" | "paid" | "cost" | "costs" | "spend" | "spends" | "spent" | "charge" | "charged" | "charges");
+        let Some(usd) = qa_question::numbers::unit_of("usd") else { return };
+        let money = self.unit_fields(usd);
+        let used = self.used_fields();
+        for i in 0..self.n() {
+            if self.ledger.is_used(i) || !is_money_verb(self.word(i)) || self.mention_covering(i).is_some() {
+                continue;
+            }
+            if let Some(f) = money.iter().find(|f| used.contains(f)) {
+                let f = f.clone();
+                self.mark(i..i + 1, format!("{f} (its verb)"));
+                continue;
+            }
+            let how_much = (1..i).any(|k| self.word(k) == "much" && self.word(k - 1) == "how");
+            if how_much
+                && self.plan.metric.is_none()
+                && !self.count
+                && let [f] = money.as_slice()
+            {
+                let f = f.clone();
+                self.plan.metric = Some(("sum".into(), f.clone()));
+                let k = (1..i).find(|&k| self.word(k) == "much" && self.word(k - 1) == "how").unwrap_or(i);
+                self.mark(k - 1..k + 1, format!("sum of {f}"));
+                self.mark(i..i + 1, format!("sum of {f}"));
+            }
+        }
     }
 
     /// "the highest fare paid for a single trip": beside a largest or smallest value of the

@@ -163,3 +163,11 @@ fn on_average_a_single_document_and_a_kind_of_thing() {
     let p = plan(&d, "Average inspection time in seconds for each port");
     assert_eq!(p.metric, Some(("avg".to_string(), "inspection_time_sec".to_string())));
 }
+
+#[test]
+fn a_verb_of_paying_beside_the_money_field_is_its_verb() {
+    let b = bookings();
+    let p = plan(&b, "What is the highest price anyone paid for a yoga class?");
+    assert_eq!(p.metric, Some(("max".to_string(), "price_eur".to_string())));
+    assert!(p.coverage.unmapped.is_empty(), "{:?}", p.coverage);
+}

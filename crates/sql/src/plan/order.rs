@@ -77,12 +77,28 @@ impl Reader<'_> {
                 }
                 None => match &o.adjective {
                     Some(adj) => self.adjective_column(adj).or_else(|| self.date_for(adj)).or_else(|| {
-                        // "cheapest first" with a money column shown.
-                        self.q.select.iter().filter_map(|e| e.column().cloned()).find(|c| self.is_numeric(c))
+                        // "cheapest first" with a money column shown (a measure, never a key).
+                        self.q.select.iter().filter_map(|e| e.column().cloned()).find(|c| self.is_measure(c))
                     }),
                     None if o.alphabetical => self.q.select.iter().filter_map(|e| e.column().cloned()).find(|c| self.kind(c).is_textual()).or_else(|| self.entity.clone().and_then(|e| self.label(&e).into_iter().next())),
                     None => None,
                 },
+            };
+            // "Busiest trainer first", "biggest group first": an adjective no column answers,
+            // beside the one figure the answer computes, orders by that figure.
+            let figures: Vec<Expr> = self.q.select.iter().filter(|e| matches!(e, Expr::Agg { .. })).cloned().collect();
+            let col = match (col, &o.adjective, figures.as_slice()) {
+                (None, Some(_), [figure]) if !self.q.group_by.is_empty() => {
+                    let desc = o.desc.unwrap_or(false);
+                    // ("most frequent first": the degree word before goes with it.)
+                    let start = if o.start > 0 && matches!(self.word(o.start - 1), "most" | "least") && !self.ledger.is_used(o.start - 1) { o.start - 1 } else { o.start };
+                    self.mark(start..o.end, "order by the figure");
+                    if !self.q.order_by.iter().any(|(e, _)| e == figure) {
+                        self.q.order_by.insert(0, (figure.clone(), desc));
+                    }
+                    continue;
+                }
+                (col, ..) => col,
             };
             let Some(c) = col else { continue };
             let is_date = self.kind(&c) == FieldKind::Date;

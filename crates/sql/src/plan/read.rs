@@ -197,10 +197,6 @@ impl<'a> Reader<'a> {
         self.schema.field(&c.table, &c.column).map(|f| f.kind).unwrap_or(FieldKind::Other)
     }
 
-    pub fn is_numeric(&self, c: &ColRef) -> bool {
-        self.kind(c).is_numeric()
-    }
-
     /// A number that measures something: numeric and not a key.
     pub fn is_measure(&self, c: &ColRef) -> bool {
         self.schema.field(&c.table, &c.column).is_some_and(|f| f.kind.is_numeric() && f.key == qa_question::KeyRole::None)

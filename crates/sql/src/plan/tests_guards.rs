@@ -88,3 +88,10 @@ fn a_question_opening_with_when_shows_a_date_and_a_date_belongs_to_its_event() {
     let a = answer(&ctx, "In which month of 2025 were the most incidents reported?");
     assert!(a.as_deref().is_none_or(|s| !s.contains("in_service_since")), "{a:?}");
 }
+
+#[test]
+fn an_adjective_no_column_answers_orders_by_the_one_figure() {
+    let ctx = care_agency();
+    let s = sql(&ctx, "How many visits has each vehicle made? Busiest vehicle first.");
+    assert!(s.contains("GROUP BY") && s.contains("ORDER BY COUNT(*) DESC"), "{s}");
+}
