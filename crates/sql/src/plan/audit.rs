@@ -19,6 +19,21 @@ impl Reader<'_> {
         self.when_shows_a_date();
         self.dates_said_of_their_table();
         self.measure_with_more_words_said();
+        // "Average consumption per reading for each type of meter" grouped by the reading's
+        // key and the meter type: the groups another table's column asks for are split into
+        // one row each, and the figure is each row's own value.
+        let one_row_groups = self.q.select.iter().find_map(|e| match e {
+            Expr::Agg { func: AggFunc::Sum | AggFunc::Avg, col: Some(c) }
+                if self.pk(&c.table).is_some_and(|k| self.q.group_by.iter().any(|g| g.column() == Some(&k)))
+                    && self.q.group_by.iter().any(|g| g.column().is_some_and(|x| !x.table.eq_ignore_ascii_case(&c.table))) =>
+            {
+                Some(c.clone())
+            }
+            _ => None,
+        });
+        if let Some(c) = one_row_groups {
+            self.penalties.push((format!("{c} is aggregated over groups of one {} each", c.table), 0.5));
+        }
         // "Which staff are called Ann Lee?" answered with Ann Lee's row, "what did batch B-1
         // cost?" with the batch's code: a list whose every column is a key or
         // one the question gave the value of tells the user nothing they did not say.

@@ -95,3 +95,10 @@ fn an_adjective_no_column_answers_orders_by_the_one_figure() {
     let s = sql(&ctx, "How many visits has each vehicle made? Busiest vehicle first.");
     assert!(s.contains("GROUP BY") && s.contains("ORDER BY COUNT(*) DESC"), "{s}");
 }
+
+#[test]
+fn a_figure_over_groups_of_one_row_each_asks() {
+    let ctx = care_agency();
+    let a = answer(&ctx, "Average distance per visit for each severity of incident");
+    assert!(a.as_deref().is_none_or(|s| !s.contains("GROUP BY visits.visit_id")), "{a:?}");
+}
