@@ -25,7 +25,7 @@ pub struct Metadata {
     pub values: BTreeMap<String, Vec<(String, u64)>>,
     /// `[min, max]` per date or numeric field (as the engine returns them).
     pub ranges: BTreeMap<String, (Value, Value)>,
-    /// How many documents hold a value, per date field.
+    /// How many documents hold a value, per date field (and per keyword, as room allows).
     #[serde(default)]
     pub present: BTreeMap<String, u64>,
     /// How many documents the index holds, when the engine counted them exactly.
@@ -64,6 +64,18 @@ pub fn sample(engine: &dyn SearchEngine, mapping: &Mapping, limits: &EsLimits, p
         }
         if names.len() >= crate::guard::MAX_AGGS.saturating_sub(2) {
             break;
+        }
+    }
+    // With room left, how many documents hold each keyword: one some documents lack is
+    // optional ("applications without an architect" of `architectFirm`).
+    for f in mapping.fields.iter().filter(|f| matches!(f.kind, FieldKind::Keyword | FieldKind::Text)) {
+        if names.len() >= crate::guard::MAX_AGGS.saturating_sub(2) {
+            break;
+        }
+        if let Some(path) = f.exact_path() {
+            let key = format!("n{}", names.len());
+            aggs.insert(key.clone(), json!({"value_count": {"field": path}}));
+            names.push((key, f.path.clone(), "value_count"));
         }
     }
     let body = json!({"size": 0, "aggs": aggs});

@@ -28,6 +28,7 @@ use crate::{Ambiguity, Endpoint, Intent, Mapping};
 
 mod account;
 mod conditions;
+mod dates;
 mod rank;
 mod read;
 mod shape;

@@ -23,7 +23,7 @@ fn declarations() -> (Mapping, Metadata) {
             "port_name": {"type": "keyword"}, "portCountry": {"type": "keyword"}, "originCountry": {"type": "keyword"},
             "goods_category": {"type": "keyword"}, "status": {"type": "keyword"}, "transport_mode": {"type": "keyword"},
             "packageCount": {"type": "long"}, "dutyPaidEur": {"type": "double"}, "declared_value_eur": {"type": "double"},
-            "weight_kg": {"type": "double"}, "inspection_time_sec": {"type": "long"}
+            "weight_kg": {"type": "double"}, "inspection_time_sec": {"type": "long"}, "inspecting_officer": {"type": "keyword"}
         }}),
     )
     .unwrap();
@@ -39,6 +39,9 @@ fn declarations() -> (Mapping, Metadata) {
     meta.ranges.insert("clearedDate".into(), (json!("2024-03-02"), json!("2025-10-30")));
     meta.present.insert("submittedDate".into(), 350);
     meta.present.insert("clearedDate".into(), 300);
+    meta.values.insert("inspecting_officer".into(), top(&["Manuel Ortega", "Anna Nowak"]));
+    meta.present.insert("inspecting_officer".into(), 120);
+    meta.present.insert("port_name".into(), 350);
     meta.total = Some(350);
     (mapping, meta)
 }
@@ -124,7 +127,7 @@ fn the_records_said_in_another_word_and_what_still_asks() {
     // Something one named document has, the object of a verb, or a word after "each": asks.
     asks(&d, "How many viewings did declaration CD-0003 get?");
     asks(&d, "How many seized declarations had fatalities?");
-    asks(&d, "How many declarations did each officer clear?");
+    asks(&d, "How many declarations did each broker clear?");
     // "on hold" is a state the plan must place, not a light verb.
     asks(&d, "How many declarations are on hold?");
 }
@@ -170,4 +173,15 @@ fn a_verb_of_paying_beside_the_money_field_is_its_verb() {
     let p = plan(&b, "What is the highest price anyone paid for a yoga class?");
     assert_eq!(p.metric, Some(("max".to_string(), "price_eur".to_string())));
     assert!(p.coverage.unmapped.is_empty(), "{:?}", p.coverage);
+}
+
+#[test]
+fn with_or_without_a_field_some_documents_lack() {
+    let d = declarations();
+    let p = plan(&d, "How many declarations at Medyka had no inspecting officer?");
+    assert!(p.filters.iter().any(|f| matches!(f, Filter::Exists { field, negated: true } if field == "inspecting_officer")), "{}", p.summary());
+    let p = plan(&d, "Which declarations have an inspecting officer?");
+    assert!(p.filters.iter().any(|f| matches!(f, Filter::Exists { field, negated: false } if field == "inspecting_officer")), "{}", p.summary());
+    // A field every document holds is no "with" condition.
+    asks(&d, "Which declarations have no port name?");
 }
