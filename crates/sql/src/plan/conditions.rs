@@ -557,6 +557,15 @@ impl Reader<'_> {
             // the visits; one car has one date of its own.)
             let one_row = |r: &Reader, l: &qa_question::Link| matches!(&l.target, Target::Value { collection, field, .. } if r.one_value_per_row(&ColRef::new(collection, field)));
             let before = self.table(mi).filter(|_| self.names_table(mi)).or_else(|| (matches!(self.ms[mi].best().target, Target::Value { .. }) && !one_row(self, self.ms[mi].best())).then(|| self.ms[mi].best().target.collection().to_string()));
+            // "failed an inspection in September": a noun read as a column (`inspection_type`)
+            // that also names that column's table (`safety_inspections`) dates that table's rows.
+            let before = before.or_else(|| {
+                let best = self.ms[mi].best();
+                let Target::Field { collection, .. } = &best.target else { return None };
+                // (Only a table with one date: with several, the verb's pass picks.)
+                let one_date = self.date_columns(collection).len() == 1;
+                (one_date && self.readings(mi).iter().any(|l| matches!(&l.target, Target::Collection { collection: t } if t.eq_ignore_ascii_case(collection)))).then(|| collection.clone())
+            });
             // "members who borrowed a travel book in 2025": a column named for another verb
             // (`published_year`) is not what the clause's verb dates.
             // A verb that names the table itself ("borrowed" as a word for loans) dates it.

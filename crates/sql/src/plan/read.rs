@@ -331,10 +331,13 @@ impl<'a> Reader<'a> {
         }
         // Two names and none the table's own (`common_name`, `scientific_name` of species):
         // no word says which one people know the rows by, so both.
+        // (Among three or more, a whole name before the halves of a contact's name:
+        // `company_name` before `contact_first_name`, `contact_last_name`.)
+        let whole = |x: &&&crate::ColumnInfo| !qa_question::names::name_words(&x.name).iter().any(|w| matches!(w.as_str(), "first" | "last" | "middle" | "given" | "family"));
         match names.as_slice() {
             [one] => return vec![c(&one.name)],
             [a, b] => return vec![c(&a.name), c(&b.name)],
-            [.., last] => return vec![c(&last.name)],
+            [.., last] => return vec![c(&names.iter().find(whole).unwrap_or(last).name)],
             [] => {}
         }
         // A table that refines another: that one's name.

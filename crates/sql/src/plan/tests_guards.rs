@@ -1,7 +1,9 @@
 //! The final checks that turn a confident wrong answer into a question, on a schema written
 //! for these tests (a home-care agency: clients, care plans with weekly hours, invoices with
 //! hours billed, visits by car, incidents during visits, patrols with their distance): each
-//! guard is shown firing on a shape held-out sets answered wrongly, and staying quiet beside it.
+//! guard is shown firing on a shape held-out sets answered wrongly, and staying quiet beside it;
+//! and two readings that answer such shapes rightly instead (a date said after a noun of a
+//! dated table, the label of a table with a whole name beside a contact's two halves).
 
 use super::tests::{col, fk, on, sql, table};
 use super::*;
@@ -38,6 +40,24 @@ fn care_agency() -> SchemaContext {
                     "incident_id",
                     vec![col("incident_id", "integer", &[]), col("visit_id", "integer", &[]), col("severity", "text", &["minor", "major"])],
                     vec![fk("visit_id", "visits", "visit_id")],
+                ),
+                t(
+                    "vehicle_checks",
+                    "check_id",
+                    vec![col("check_id", "integer", &[]), col("vehicle_id", "integer", &[]), col("check_type", "text", &["brakes", "tyres"]), col("passed", "integer", &["0", "1"]), col("checked_on", "text", &["2024-09-02", "2025-01-15"])],
+                    vec![fk("vehicle_id", "vehicles", "vehicle_id")],
+                ),
+                t(
+                    "contractors",
+                    "contractor_id",
+                    vec![col("contractor_id", "integer", &[]), col("company_name", "text", &["Bouw BV", "Klus & Co"]), col("contact_first_name", "text", &["Jan", "Eva"]), col("contact_last_name", "text", &["Smit", "Bos"])],
+                    vec![],
+                ),
+                t(
+                    "repairs",
+                    "repair_id",
+                    vec![col("repair_id", "integer", &[]), col("contractor_id", "integer", &[]), col("repaired_on", "text", &["2024-03-01", "2025-06-11"])],
+                    vec![fk("contractor_id", "contractors", "contractor_id")],
                 ),
                 t(
                     "patrols",
@@ -101,4 +121,15 @@ fn a_figure_over_groups_of_one_row_each_asks() {
     let ctx = care_agency();
     let a = answer(&ctx, "Average distance per visit for each severity of incident");
     assert!(a.as_deref().is_none_or(|s| !s.contains("GROUP BY visits.visit_id")), "{a:?}");
+}
+
+#[test]
+fn a_date_after_a_noun_of_a_dated_table_and_a_whole_name_as_label() {
+    let ctx = care_agency();
+    // "a check" reads as `check_type`, a column of the checks, which have one date.
+    let s = sql(&ctx, "Which vehicles failed a check in September 2024? Give the plate and the kind of check.");
+    assert!(s.contains("vehicle_checks.checked_on >= '2024-09-01'") && !s.contains("in_service_since"), "{s}");
+    // Three name columns: the company's whole name labels the rows, not a contact's surname.
+    let s = sql(&ctx, "Which contractor made the most repairs in 2025?");
+    assert!(s.contains("contractors.company_name") && !s.contains("contact_last_name"), "{s}");
 }
