@@ -447,7 +447,10 @@ impl Reader<'_> {
             }
             let field = match self.ms.iter().position(|m| m.start == t).filter(|&mi| !self.used[mi] && !self.names_index(mi) && described.is_none()) {
                 Some(mi) => {
-                    let groupable: Vec<(String, f64)> = self.fields_of(mi).into_iter().filter(|(f, ..)| self.is_groupable(f)).map(|(f, s, _)| (f, s)).collect();
+                    // (Not a measure with a unit reached through a related word: "each
+                    // inspector" is no group of `inspection_time_sec` values.)
+                    let loose_measure = |f: &str, how: How| qa_question::numbers::field_unit(f).is_some() && matches!(how, How::Family | How::Part | How::Fuzzy);
+                    let groupable: Vec<(String, f64)> = self.fields_of(mi).into_iter().filter(|(f, _, how)| self.is_groupable(f) && !loose_measure(f, *how)).map(|(f, s, _)| (f, s)).collect();
                     // "per country" with `portCountry` and `originCountry` alike: which one is
                     // the question's to say.
                     let picked = match groupable.as_slice() {

@@ -185,3 +185,12 @@ fn with_or_without_a_field_some_documents_lack() {
     // A field every document holds is no "with" condition.
     asks(&d, "Which declarations have no port name?");
 }
+
+#[test]
+fn a_measure_with_a_unit_is_no_group_of_a_related_word() {
+    let d = declarations();
+    // "inspector" is of the family of `inspection_time_sec`: never its values as groups.
+    if let Ok(p) = run(&d, "How many declarations did each inspector clear?") {
+        assert!(!p.groups.iter().any(|g| g.field() == "inspection_time_sec"), "{}", p.summary());
+    }
+}
