@@ -608,6 +608,11 @@ pub fn groupings(t: &[Token]) -> Vec<Grouping> {
                 }
             }
             "different" | "various" if matches!(prev, "for" | "across" | "among") => out.push(Grouping { start: i - 1, end: i + 1, target: i + 1 }),
+            // "Monthly count of declarations", "the yearly total": the calendar word groups
+            // by itself (only before a figure's word: "the monthly premium" names a column).
+            "monthly" | "weekly" | "daily" | "yearly" | "quarterly" if matches!(next, "count" | "counts" | "total" | "totals" | "number" | "numbers" | "sum" | "sums" | "average" | "averages" | "figures" | "breakdown") => {
+                out.push(Grouping { start: i, end: i + 1, target: i })
+            }
             // "In which month of 2025 were the most claims reported?": the months are ranked.
             "which" | "what" if matches!(next, "month" | "year" | "quarter" | "weekday") && (0..t.len()).any(|k| matches!(w(t, k), "most" | "least" | "fewest" | "highest" | "lowest" | "busiest" | "quietest")) => {
                 out.push(Grouping { start: i, end: i + 1, target: i + 1 })
@@ -876,6 +881,8 @@ mod tests {
         assert_eq!(groupings(&tokenize("sales broken down by region"))[0].start, 1);
         assert_eq!(groupings(&tokenize("number of tickets per team"))[0].target, 4);
         assert_eq!(groupings(&tokenize("for each city"))[0].target, 2);
+        assert_eq!(groupings(&tokenize("Monthly count of declarations"))[0].target, 0);
+        assert!(groupings(&tokenize("the monthly premium of each policy")).iter().all(|g| g.target != 1));
         let o = orderings(&tokenize("List prices, cheapest first"));
         assert_eq!((o[0].desc, o[0].adjective.as_deref()), (Some(false), Some("cheap")));
         // A noun of the rows between the adjective and "first".

@@ -16,11 +16,11 @@ use crate::Ambiguity;
 /// Calendar intervals a grouping may name.
 fn calendar(word: &str) -> Option<&'static str> {
     Some(match qa_core::text::singular(word).as_str() {
-        "day" | "date" => "day",
-        "week" => "week",
-        "month" => "month",
-        "quarter" => "quarter",
-        "year" => "year",
+        "day" | "date" | "daily" => "day",
+        "week" | "weekly" => "week",
+        "month" | "monthly" => "month",
+        "quarter" | "quarterly" => "quarter",
+        "year" | "yearly" => "year",
         _ => return None,
     })
 }

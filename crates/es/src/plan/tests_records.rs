@@ -194,3 +194,10 @@ fn a_measure_with_a_unit_is_no_group_of_a_related_word() {
         assert!(!p.groups.iter().any(|g| g.field() == "inspection_time_sec"), "{}", p.summary());
     }
 }
+
+#[test]
+fn a_calendar_adjective_before_a_figure_groups_by_its_interval() {
+    let d = declarations();
+    let p = plan(&d, "Monthly count of declarations for the first quarter of 2025");
+    assert!(matches!(&p.groups[..], [Group::Calendar { field, interval }] if field == "submittedDate" && interval == "month"), "{:?}", p.groups);
+}

@@ -22,7 +22,7 @@ impl Reader<'_> {
             // (A column named so — `month` — is grouped by as it is; a word of the family of
             // another name — `monthly_premium` — leaves "each month" the time.)
             let named_so = self.ms.iter().any(|m| m.start == g.target && matches!(m.best().how, How::Name | How::Core | How::Synonym | How::Value | How::Alias));
-            if matches!(w.as_str(), "month" | "months" | "year" | "years") && !named_so {
+            if matches!(w.as_str(), "month" | "months" | "year" | "years" | "monthly" | "yearly") && !named_so {
                 let month = w.starts_with("month");
                 // The date the question already tests ("reported in 2025"), else the first of
                 // the tables in play.
