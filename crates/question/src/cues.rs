@@ -88,6 +88,12 @@ pub const MEASURES: &[(&[&str], &[&str], bool)] = &[
     (&["rare", "uncommon"], &[], false),
 ];
 
+/// A verb of money changing hands ("spent", "paid", "cost", "charged", "billed"): with "how much"
+/// it asks for money.
+pub fn is_paying_verb(word: &str) -> bool {
+    matches!(word, "spend" | "spends" | "spent" | "pay" | "pays" | "paid" | "cost" | "costs" | "earn" | "earns" | "earned" | "charge" | "charges" | "charged" | "bill" | "billed" | "invoiced")
+}
+
 /// "the slowest response" of `response_time_min`: a speed adjective said of a duration
 /// points the other way (slow is more time), so the ranking flips.
 pub fn speed_of_a_duration(adjective_base: &str, field: &str) -> bool {

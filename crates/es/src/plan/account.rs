@@ -62,12 +62,11 @@ impl Reader<'_> {
     /// field the query already uses is that field's verb; "How much did drivers pay" with no
     /// measure yet is the sum of the index's one money field.
     fn money_verbs(&mut self) {
-        let is_money_verb = |w: &str| matches!(w, "pay" | "pays" | "paid" | "cost" | "costs" | "spend" | "spends" | "spent" | "charge" | "charged" | "charges");
         let Some(usd) = qa_question::numbers::unit_of("usd") else { return };
         let money = self.unit_fields(usd);
         let used = self.used_fields();
         for i in 0..self.n() {
-            if self.ledger.is_used(i) || !is_money_verb(self.word(i)) || self.mention_covering(i).is_some() {
+            if self.ledger.is_used(i) || !qa_question::cues::is_paying_verb(self.word(i)) || self.mention_covering(i).is_some() {
                 continue;
             }
             if let Some(f) = money.iter().find(|f| used.contains(f)) {
@@ -142,7 +141,7 @@ impl Reader<'_> {
         // not the things a total adds up ("total number of units").
         let verb_before = (0..i).any(|k| matches!(self.word(k), "did" | "does" | "do" | "had" | "has" | "have" | "total") || (qa_core::text::is_verb_form(self.word(k)) && !matches!(self.word(k), "are" | "were" | "is" | "was")));
         // Not something one named record has ("How many viewings did listing LST-20150 get?").
-        let one_record = self.ledger.unused().is_empty() || (0..self.n()).any(|k| self.ledger.role(k).is_some_and(|r| self.mapping.fields.iter().any(|f| self.unique_per_document(&f.path) && r.starts_with(&format!("{} = ", f.path)))));
+        let one_record = (0..self.n()).any(|k| self.ledger.role(k).is_some_and(|r| self.mapping.fields.iter().any(|f| self.unique_per_document(&f.path) && r.starts_with(&format!("{} = ", f.path)))));
         // Not a stored value said as a noun ("approvals" of the status `approved`).
         let family = qa_core::text::word_family(&tok.norm);
         let a_value = self.schema.collections.first().is_some_and(|c| c.fields.iter().any(|f| f.values.iter().any(|v| qa_core::text::words(v).iter().any(|x| qa_core::text::word_family(x) == family))));

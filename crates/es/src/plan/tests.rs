@@ -5,7 +5,7 @@ use super::*;
 use crate::semantic::{SemanticField, ValueAlias};
 use serde_json::json;
 
-fn today() -> chrono::NaiveDate {
+pub(super) fn today() -> chrono::NaiveDate {
     chrono::NaiveDate::from_ymd_opt(2026, 5, 20).unwrap()
 }
 
@@ -70,7 +70,7 @@ impl Asked {
 }
 
 /// The filters in plain language, in order.
-fn filters(p: &EsPlan) -> Vec<String> {
+pub(super) fn filters(p: &EsPlan) -> Vec<String> {
     let mut f: Vec<String> = p.filters.iter().map(filter_words).collect();
     f.sort();
     f

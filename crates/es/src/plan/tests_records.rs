@@ -2,12 +2,10 @@
 //! another word, the date every record holds, a noun that names a date, two fields one word
 //! names alike, and the small words around measures ("on average", "a single", "kind of").
 
+use super::tests::{filters, today};
 use super::*;
 use serde_json::json;
 
-fn today() -> chrono::NaiveDate {
-    chrono::NaiveDate::from_ymd_opt(2026, 5, 20).unwrap()
-}
 
 fn top(xs: &[&str]) -> Vec<(String, u64)> {
     xs.iter().enumerate().map(|(i, x)| (x.to_string(), 100 - i as u64)).collect()
@@ -90,11 +88,6 @@ fn asks(index: &(Mapping, Metadata), q: &str) -> Ambiguity {
     }
 }
 
-fn filters(p: &EsPlan) -> Vec<String> {
-    let mut f: Vec<String> = p.filters.iter().map(filter_words).collect();
-    f.sort();
-    f
-}
 
 #[test]
 fn the_date_every_record_holds_dates_a_year_no_word_places() {

@@ -283,7 +283,7 @@ impl Reader<'_> {
     /// that may hold money, or the plan asks.
     fn money_asked_is_money(&mut self) {
         let how_much = (1..self.n()).any(|i| self.word(i) == "much" && self.word(i - 1) == "how");
-        let paying = (0..self.n()).any(|i| matches!(self.word(i), "spend" | "spends" | "spent" | "pay" | "pays" | "paid" | "cost" | "costs" | "earn" | "earns" | "earned" | "charge" | "charged" | "bill" | "billed" | "invoiced"));
+        let paying = (0..self.n()).any(|i| qa_question::cues::is_paying_verb(self.word(i)));
         if !how_much || !paying {
             return;
         }
