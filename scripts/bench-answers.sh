@@ -30,6 +30,8 @@ corpora=(
   "cl $out/books/clippybook $b/clippy_answerable.jsonl $b/clippy_unanswerable.jsonl"
   "ec $out/books/errorcodes $b/errorcodes_answerable.jsonl $b/errorcodes_unanswerable.jsonl"
   "ub $out/books/unstablebook $b/unstable_two_part.jsonl $b/unstable_unanswerable.jsonl"
+  "sg $out/books/styleguide $b/style_answerable.jsonl $b/style_unanswerable.jsonl"
+  "rn $out/books/releasenotes $b/releases_answerable.jsonl $b/releases_unanswerable.jsonl"
 )
 for line in "${corpora[@]}"; do
   read -r name dir sets <<< "$line"

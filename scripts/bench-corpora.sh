@@ -43,5 +43,6 @@ mkflat "$D/error_codes" "$out/errorcodes"
 mkflat "$D/style-guide" "$out/styleguide"
 mkflat "$D/unstable-book" "$out/unstablebook"
 # Rust by Example in English only (its es/, ja/, ko/, zh/ folders are translations).
+rm -rf "$out/releasenotes" && mkdir -p "$out/releasenotes" && ln -s "$D/releases.md" "$out/releasenotes/releases.md"
 mkflat "$D/rust-by-example" "$out/rustbyexample" -not -path "./es/*" -not -path "./ja/*" -not -path "./ko/*" -not -path "./zh/*"
-for d in rustbook nomicon cargobook embeddedbook editionguide rustcbook reference rustbyexample rustdocbook clippybook errorcodes styleguide unstablebook; do echo "$out/$d: $(ls "$out/$d" | wc -l) pages"; done
+for d in rustbook nomicon cargobook embeddedbook editionguide rustcbook reference rustbyexample rustdocbook clippybook errorcodes styleguide unstablebook releasenotes; do echo "$out/$d: $(ls "$out/$d" | wc -l) pages"; done
