@@ -32,6 +32,7 @@ corpora=(
   "ub $out/books/unstablebook $b/unstable_two_part.jsonl $b/unstable_unanswerable.jsonl"
   "sg $out/books/styleguide $b/style_answerable.jsonl $b/style_unanswerable.jsonl"
   "rn $out/books/releasenotes $b/releases_answerable.jsonl $b/releases_unanswerable.jsonl"
+  "al $b/corpora/allotment_handbook $b/allotment_answerable.jsonl $b/allotment_unanswerable.jsonl"
 )
 for line in "${corpora[@]}"; do
   read -r name dir sets <<< "$line"
