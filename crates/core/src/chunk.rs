@@ -43,6 +43,12 @@ pub struct Chunk {
 pub trait TokenCounter: Sync {
     /// Tokens the model's tokenizer makes of `text`, [CLS] and [SEP] not included.
     fn count(&self, text: &str) -> usize;
+    /// Whether the tokenizer's vocabulary holds `word` (lower-case) whole: a word of general
+    /// language, common enough in the model's training text to be one token ("hose", "bail"),
+    /// unlike a coined name ("cbindgen"). False when the counter has no vocabulary.
+    fn is_vocabulary_word(&self, _word: &str) -> bool {
+        false
+    }
 }
 
 /// Read a chunk file (one JSON [`Chunk`] a line; blank lines skipped). A line that is not a chunk

@@ -125,6 +125,10 @@ impl TokenCounter for TokenizerCounter {
     fn count(&self, text: &str) -> usize {
         self.0.encode_fast(text, false).map(|e| e.len()).unwrap_or_else(|_| text.split_whitespace().count() * 2)
     }
+
+    fn is_vocabulary_word(&self, word: &str) -> bool {
+        self.0.token_to_id(word).is_some()
+    }
 }
 
 impl BertEmbedder {

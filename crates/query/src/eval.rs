@@ -128,9 +128,17 @@ pub struct QuestionResult {
     /// Share of the focus the best single selected passage held (None: not checked).
     #[serde(default)]
     pub passage_focus_share: Option<f32>,
+    /// The whole focus check: the words the evidence lacks, together and in its best passage, and
+    /// those no passage of the corpus uses (None: not checked).
+    #[serde(default)]
+    pub focus: Option<crate::answer::focus::FocusCoverage>,
     /// The best cosine similarity of a selected passage to the question or a sub-question.
     #[serde(default)]
     pub best_similarity: f32,
+    /// Cosines of the question alone to its ten nearest passages, best first: how far the best
+    /// stands out from the rest.
+    #[serde(default)]
+    pub dense_profile: Vec<f32>,
     /// The chunks the retrieval selected, in order.
     #[serde(default)]
     pub selected_chunks: Vec<String>,
@@ -349,6 +357,8 @@ pub fn run(engine: &mut Engine, questions: &[EvalQuestion], opts: &EvalOptions) 
             found: r.answer.found,
             focus_share: r.answer.focus.as_ref().map(|f| f.share),
             passage_focus_share: r.answer.focus.as_ref().map(|f| f.passage_share),
+            focus: r.answer.focus.clone(),
+            dense_profile: r.retrieval.question_dense.hits.iter().take(10).map(|h| h.score).collect(),
             best_similarity: r.retrieval.selected.iter().map(|h| h.similarity).fold(0.0, f32::max),
             selected_chunks: r.retrieval.selected.iter().map(|h| h.chunk_id.clone()).collect(),
             answer_text: body.to_string(),

@@ -103,17 +103,11 @@ pub struct Settings {
     pub min_related_weight: u32,
     /// Below this best retrieval similarity, with no graph evidence, `qa` says it found nothing.
     pub relevance_threshold: f32,
-    /// Below this share of the question's focus (its content words, weighted by rarity) held by
-    /// the selected passages, `qa` says the documents do not answer the question.
-    pub focus_threshold: f32,
-    /// A selected passage at least this similar (cosine) to the question answers it even when
-    /// the focus check finds words missing (a paraphrase, a long many-part question).
-    pub focus_similarity: f32,
-    /// Below this share of the focus held by the best single passage, `qa` says the documents do
-    /// not answer the question when no passage reaches `passage_focus_similarity` either.
-    pub passage_focus_threshold: f32,
-    /// A passage at least this similar (cosine) to the question lifts the single-passage check.
-    pub passage_focus_similarity: f32,
+    /// Below this evidence score — the best passage's similarity to the question plus a fifth
+    /// of the question's focus (content words weighted by rarity) the passages hold and 0.15 of
+    /// what the best one holds — `qa` says the documents do not answer the question. 0 turns the
+    /// check off.
+    pub evidence_threshold: f32,
     /// HNSW: links per node.
     pub hnsw_m: usize,
     /// HNSW: candidate list size while building.
@@ -275,10 +269,7 @@ impl Default for Settings {
             min_concept_df: 2,
             min_related_weight: 2,
             relevance_threshold: 0.25,
-            focus_threshold: 0.6,
-            focus_similarity: 0.6,
-            passage_focus_threshold: 0.5,
-            passage_focus_similarity: 0.45,
+            evidence_threshold: 0.7,
             hnsw_m: 24,
             hnsw_ef_construction: 200,
             hnsw_ef_search: 96,
@@ -362,10 +353,7 @@ pub const KEYS: &[&str] = &[
     "min_concept_df",
     "min_related_weight",
     "relevance_threshold",
-    "focus_threshold",
-    "focus_similarity",
-    "passage_focus_threshold",
-    "passage_focus_similarity",
+    "evidence_threshold",
     "hnsw_m",
     "hnsw_ef_construction",
     "hnsw_ef_search",
@@ -524,10 +512,7 @@ impl Settings {
             "min_concept_df" => self.min_concept_df = num(value)?,
             "min_related_weight" => self.min_related_weight = num(value)?,
             "relevance_threshold" => self.relevance_threshold = num(value)?,
-            "focus_threshold" => self.focus_threshold = num(value)?,
-            "focus_similarity" => self.focus_similarity = num(value)?,
-            "passage_focus_threshold" => self.passage_focus_threshold = num(value)?,
-            "passage_focus_similarity" => self.passage_focus_similarity = num(value)?,
+            "evidence_threshold" => self.evidence_threshold = num(value)?,
             "hnsw_m" => self.hnsw_m = num(value)?,
             "hnsw_ef_construction" => self.hnsw_ef_construction = num(value)?,
             "hnsw_ef_search" => self.hnsw_ef_search = num(value)?,
@@ -653,17 +638,8 @@ impl Settings {
         if !(-1.0..=1.0).contains(&self.relevance_threshold) {
             return bad("relevance_threshold must be between -1 and 1".into());
         }
-        if !(0.0..=1.0).contains(&self.focus_threshold) {
-            return bad("focus_threshold must be between 0 and 1".into());
-        }
-        if !(-1.0..=1.0).contains(&self.focus_similarity) {
-            return bad("focus_similarity must be between -1 and 1".into());
-        }
-        if !(0.0..=1.0).contains(&self.passage_focus_threshold) {
-            return bad("passage_focus_threshold must be between 0 and 1".into());
-        }
-        if !(-1.0..=1.0).contains(&self.passage_focus_similarity) {
-            return bad("passage_focus_similarity must be between -1 and 1".into());
+        if !(0.0..=2.0).contains(&self.evidence_threshold) {
+            return bad(format!("evidence_threshold must be between 0 (no check) and 2 (got {})", self.evidence_threshold));
         }
         if !(self.llm_timeout_secs > 0.0 && self.llm_timeout_secs <= 3600.0) {
             return bad(format!("llm_timeout_secs must be between 0 and 3600 (got {})", self.llm_timeout_secs));
@@ -939,10 +915,7 @@ impl Settings {
             llm_subqueries: self.llm_subqueries,
             cypher_generation: self.cypher_generation,
             relevance_threshold: self.relevance_threshold,
-            focus_threshold: self.focus_threshold,
-            focus_similarity: self.focus_similarity,
-            passage_focus_threshold: self.passage_focus_threshold,
-            passage_focus_similarity: self.passage_focus_similarity,
+            evidence_threshold: self.evidence_threshold,
             store: self.store_opener(),
             llm_prompt_tokens: self.llm_prompt_tokens,
             llm_max_tokens: self.llm_max_tokens,

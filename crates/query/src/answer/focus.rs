@@ -118,6 +118,31 @@ pub struct FocusCoverage {
     /// Focus words that best passage does not use, heaviest first.
     #[serde(default)]
     pub passage_missing: Vec<String>,
+    /// Every focus word with its weight and where it was found: why the check decided as it did.
+    #[serde(default)]
+    pub words: Vec<FocusWord>,
+}
+
+/// One focus word of the question, as the check weighed it.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct FocusWord {
+    /// The word (singular, lower-case).
+    pub word: String,
+    /// Its weight: inverse document frequency, times three for a name.
+    pub weight: f32,
+    /// Chunks of the corpus that use it.
+    pub df: u32,
+    /// Whether an evidence passage holds it.
+    pub held: bool,
+    /// Whether the best single passage holds it.
+    pub in_best_passage: bool,
+    /// Whether the question writes it as a name (capitalised inside a sentence, in capitals, with
+    /// digits, or part of an identifier).
+    #[serde(default)]
+    pub named: bool,
+    /// The passage's word of the same meaning that holds it, when no passage uses the word itself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub held_as: Option<String>,
 }
 
 fn whole() -> f32 {
@@ -125,12 +150,28 @@ fn whole() -> f32 {
 }
 
 /// Words of the question's own code (inside backticks), singular and lower-case, and of those the
-/// names the snippet declares (`fn parse_all`, `struct Meters`, `let cfg`).
+/// names the snippet declares (`fn parse_all`, `struct Meters`, `let cfg`). A word the prose
+/// around the snippets writes as a name too ("the Cranelift backend …
+/// `-Zcodegen-backend=cranelift`") is what the question is about, not the asker's code: it is
+/// left out of both. Said in plain words ("a marker type … `struct Marker;`") it stays the asker's.
 fn code_words(question: &str) -> (HashSet<String>, HashSet<String>) {
     let (mut all, mut declared) = (HashSet::new(), HashSet::new());
-    for span in qa_core::text::code_spans(question) {
+    let spans = qa_core::text::code_spans(question);
+    let mut prose = String::with_capacity(question.len());
+    let mut at = 0;
+    for span in &spans {
+        prose.push_str(&question[at..span.start]);
+        prose.push(' ');
+        at = span.end;
+    }
+    prose.push_str(&question[at..]);
+    let said = named_words(&prose);
+    for span in spans {
         let ws = normalized_words(&question[span]);
         for (j, w) in ws.iter().enumerate() {
+            if said.contains(w) {
+                continue;
+            }
             all.insert(w.clone());
             let before = |k: usize| j.checked_sub(k).and_then(|i| ws.get(i)).map(String::as_str);
             if before(1).is_some_and(|a| qa_core::text::DECLARING_KEYWORDS.contains(&a)) || (before(2) == Some("let") && before(1) == Some("mut")) {
@@ -143,6 +184,32 @@ fn code_words(question: &str) -> (HashSet<String>, HashSet<String>) {
 
 /// The coverage of the question's focus by the evidence passages, together and one by one.
 pub fn coverage(question: &str, stats: &TermStats, evidence: &[&str]) -> FocusCoverage {
+    coverage_with(question, stats, evidence, None)
+}
+
+/// What holding a word by its meaning needs: which words are general language, and vectors that
+/// place words of one meaning close together (the embedding model's).
+pub trait WordMeaning {
+    /// Whether the word (lower-case) is a word of general language: the model's tokenizer holds
+    /// it whole ("hosepipe" and "bail" are; "cbindgen" is not).
+    fn is_common_word(&self, word: &str) -> bool;
+    /// Unit vectors of the words, in order (None: the model failed).
+    fn vectors(&self, words: &[&str]) -> Option<Vec<Vec<f32>>>;
+}
+
+/// How close (cosine of the words' vectors) a passage's word must be to a focus word to hold it
+/// by meaning ("hosepipe" by "hose", "bail out" by "exit").
+pub const MEANING_MIN_COSINE: f32 = 0.7;
+
+/// Words of a passage compared with the focus words by meaning: at most this many per passage.
+const MEANING_WORDS_PER_PASSAGE: usize = 400;
+
+/// The coverage as [`coverage`] reads it, and then, with `meaning`, a plain focus word of general
+/// language that a passage does not use counts as held by that passage when the passage uses a
+/// word of the same meaning. The asker's words are often not the corpus's ("hosepipe" where the
+/// handbook says "hose"): the lexical check alone refuses such questions. Names never count by
+/// meaning: a question about "Rocket" is not answered by a passage about "rockets".
+pub fn coverage_with(question: &str, stats: &TermStats, evidence: &[&str], meaning: Option<&dyn WordMeaning>) -> FocusCoverage {
     let focus = focus_words(question);
     let named = named_words(question);
     if focus.is_empty() {
@@ -160,12 +227,84 @@ pub fn coverage(question: &str, stats: &TermStats, evidence: &[&str]) -> FocusCo
         }
         weighted.push((w.clone(), stats.weight(w) * if named.contains(w) && !own_name { NAME_WEIGHT } else { 1.0 }));
     }
-    let passages: Vec<PassageWords> = evidence.iter().map(|t| PassageWords::of(t)).collect();
+    let mut passages: Vec<PassageWords> = evidence.iter().map(|t| PassageWords::of(t)).collect();
+    if let Some(m) = meaning {
+        let plain: Vec<&str> = weighted.iter().map(|(w, _)| w.as_str()).filter(|w| !named.contains(*w) && !code.contains(*w)).collect();
+        hold_by_meaning(&mut passages, &plain, m);
+    }
     let all = PassageWords::union(&passages);
     let (share, missing) = all.holds(&weighted);
     let (passage_share, passage_missing) = passages.iter().map(|p| p.holds(&weighted)).max_by(|a, b| a.0.total_cmp(&b.0)).unwrap_or((0.0, Vec::new()));
-    let absent_from_corpus = missing.iter().filter(|w| stats.df(w) == 0).cloned().collect();
-    FocusCoverage { share, missing, absent_from_corpus, passage_share, passage_missing }
+    let absent_from_corpus = missing.iter().filter(|w| stats.df(w) == 0 && !all.meant.contains_key(*w)).cloned().collect();
+    let words = weighted
+        .iter()
+        .map(|(w, weight)| FocusWord {
+            word: w.clone(),
+            weight: *weight,
+            df: stats.df(w),
+            held: !missing.contains(w),
+            in_best_passage: !passage_missing.contains(w),
+            named: named.contains(w),
+            held_as: if all.words.contains(w) { None } else { all.meant.get(w).cloned() },
+        })
+        .collect();
+    FocusCoverage { share, missing, absent_from_corpus, passage_share, passage_missing, words }
+}
+
+/// Mark, in each passage, the focus words it does not use but holds by a word of the same
+/// meaning. Only words of general language on both sides are compared: the vectors of coined
+/// words and fragments of code say little about their meaning.
+fn hold_by_meaning(passages: &mut [PassageWords], focus: &[&str], m: &dyn WordMeaning) {
+    let open: Vec<&str> = focus.iter().copied().filter(|w| w.len() >= 3 && m.is_common_word(w) && passages.iter().any(|p| !p.uses(w))).collect();
+    if open.is_empty() {
+        return;
+    }
+    let mut vocab: Vec<&str> = Vec::new();
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    for w in &open {
+        index.entry(w).or_insert_with(|| {
+            vocab.push(w);
+            vocab.len() - 1
+        });
+    }
+    let mut per_passage: Vec<Vec<usize>> = Vec::new();
+    for p in passages.iter() {
+        let mut mine: Vec<usize> = Vec::new();
+        let mut words: Vec<&str> = p.words.iter().map(String::as_str).filter(|w| w.len() >= 3 && w.chars().all(char::is_alphabetic) && !qa_core::text::is_stop(w)).collect();
+        words.sort_unstable();
+        for w in words {
+            if mine.len() >= MEANING_WORDS_PER_PASSAGE {
+                break;
+            }
+            if !m.is_common_word(w) {
+                continue;
+            }
+            let at = *index.entry(w).or_insert_with(|| {
+                vocab.push(w);
+                vocab.len() - 1
+            });
+            mine.push(at);
+        }
+        per_passage.push(mine);
+    }
+    let Some(vectors) = m.vectors(&vocab) else { return };
+    let cos = |a: usize, b: usize| vectors[a].iter().zip(&vectors[b]).map(|(x, y)| x * y).sum::<f32>();
+    let mut found: Vec<Vec<(String, String)>> = vec![Vec::new(); passages.len()];
+    for (pi, p) in passages.iter().enumerate() {
+        for w in &open {
+            if p.uses(w) {
+                continue;
+            }
+            let wi = index[w];
+            let best = per_passage[pi].iter().filter(|&&o| o != wi).map(|&o| (cos(wi, o), o)).max_by(|a, b| a.0.total_cmp(&b.0));
+            if let Some((_, o)) = best.filter(|(c, _)| *c >= MEANING_MIN_COSINE) {
+                found[pi].push((w.to_string(), vocab[o].to_string()));
+            }
+        }
+    }
+    for (p, f) in passages.iter_mut().zip(found) {
+        p.meant.extend(f);
+    }
 }
 
 /// The words of a passage and their families.
@@ -173,6 +312,8 @@ pub fn coverage(question: &str, stats: &TermStats, evidence: &[&str]) -> FocusCo
 struct PassageWords {
     words: HashSet<String>,
     families: HashSet<String>,
+    /// Focus words the passage holds by a word of the same meaning, with that word.
+    meant: HashMap<String, String>,
 }
 
 impl PassageWords {
@@ -190,19 +331,28 @@ impl PassageWords {
         for p in passages {
             all.words.extend(p.words.iter().cloned());
             all.families.extend(p.families.iter().cloned());
+            for (w, by) in &p.meant {
+                all.meant.entry(w.clone()).or_insert_with(|| by.clone());
+            }
         }
         all
     }
 
-    /// The share of the focus's weight these words hold, and the focus words they lack,
-    /// heaviest first. A word of the same family counts ("compiles" for "compiler"), for words
-    /// long enough that families do not collide.
+    /// Whether the passage uses the word, a word of its family or of its stem. A word of the same
+    /// family counts ("compiles" for "compiler"), for words long enough that families do not
+    /// collide.
+    fn uses(&self, w: &str) -> bool {
+        self.words.contains(w) || (w.len() >= 5 && (self.families.contains(&word_family(w)) || self.words.iter().any(|e| same_stem(w, e))))
+    }
+
+    /// The share of the focus's weight these words hold (used, or held by meaning), and the
+    /// focus words they lack, heaviest first.
     fn holds(&self, weighted: &[(String, f32)]) -> (f32, Vec<String>) {
         let (mut total, mut held) = (0.0f32, 0.0f32);
         let mut missing: Vec<(f32, &String)> = Vec::new();
         for (w, weight) in weighted {
             total += weight;
-            if self.words.contains(w) || (w.len() >= 5 && (self.families.contains(&word_family(w)) || self.words.iter().any(|e| same_stem(w, e)))) {
+            if self.uses(w) || self.meant.contains_key(w) {
                 held += weight;
             } else {
                 missing.push((*weight, w));
@@ -322,5 +472,53 @@ mod tests {
     fn asking_words_are_not_the_focus() {
         assert_eq!(focus_words("How do I use the borrow checker?"), ["borrow", "checker"]);
         assert!(coverage("How do I?", &TermStats::default(), &[]).share == 1.0);
+    }
+
+    #[test]
+    fn a_word_the_prose_says_too_is_not_the_asker_s_own_code() {
+        let (all, _) = code_words("How do I use the Cranelift backend with `-Zcodegen-backend=cranelift` on `my_crate`?");
+        assert!(!all.contains("cranelift"), "the prose names it: {all:?}");
+        assert!(all.contains("my_crate"), "{all:?}");
+        let (_, declared) = code_words("For a marker type, should I write `struct Marker {}` or `struct Marker;`?");
+        assert!(declared.contains("marker"), "said in plain words, the declared name stays the asker's: {declared:?}");
+        let chunks = [chunk("a", "Codegen backends are chosen with a flag."), chunk("b", "Other text.")];
+        let s = TermStats::build(&chunks);
+        let c = coverage("How do I use the Cranelift backend with `-Zcodegen-backend=cranelift`?", &s, &[&chunks[0].content]);
+        let cl = c.words.iter().find(|w| w.word == "cranelift").expect("cranelift is a focus word");
+        assert!(cl.named && (cl.weight - NAME_WEIGHT * s.weight("cranelift")).abs() < 1e-6, "{cl:?}");
+    }
+
+    /// Words with vectors of their own: two words share a meaning when they share a vector.
+    struct Meanings(&'static [(&'static str, usize)]);
+    impl WordMeaning for Meanings {
+        fn is_common_word(&self, word: &str) -> bool {
+            self.0.iter().any(|(w, _)| *w == word)
+        }
+        fn vectors(&self, words: &[&str]) -> Option<Vec<Vec<f32>>> {
+            let axis = |w: &str| self.0.iter().find(|(x, _)| *x == w).map(|(_, a)| *a).unwrap_or(7);
+            Some(words.iter().map(|w| (0..8).map(|i| if i == axis(w) { 1.0 } else { 0.0 }).collect()).collect())
+        }
+    }
+
+    #[test]
+    fn a_word_is_held_by_a_passage_word_of_the_same_meaning_but_a_name_is_not() {
+        let chunks = [
+            chunk("a", "Each plot has a hose tap; rockets of water from the trough are not allowed."),
+            chunk("b", "The shed opens at nine."),
+        ];
+        let s = TermStats::build(&chunks);
+        let m = Meanings(&[("hosepipe", 0), ("hose", 0), ("rocket", 1), ("plot", 2), ("tap", 3), ("water", 4), ("trough", 5), ("shed", 6)]);
+        let q = "Can I use a hosepipe on my plot?";
+        let words_only = coverage(q, &s, &[&chunks[0].content]);
+        assert!(words_only.missing.contains(&"hosepipe".to_string()), "{words_only:?}");
+        let read = coverage_with(q, &s, &[&chunks[0].content], Some(&m));
+        let hp = read.words.iter().find(|w| w.word == "hosepipe").expect("hosepipe is a focus word");
+        assert!(hp.held && hp.held_as.as_deref() == Some("hose"), "{hp:?}");
+        assert!(read.share > words_only.share && read.missing.is_empty() && read.absent_from_corpus.is_empty(), "{read:?}");
+        // A name is matched by its spelling only.
+        let named = coverage_with("Does the Rocket framework run here?", &s, &[&chunks[0].content], Some(&m));
+        assert!(named.words.iter().any(|w| w.word == "rocket" && w.named && w.held), "spelled alike (rockets), the name is held by its family: {named:?}");
+        let other = coverage_with("Is a hosepipe allowed in the shed?", &s, &[&chunks[1].content], Some(&m));
+        assert!(other.missing.contains(&"hosepipe".to_string()), "a passage without a word of that meaning does not hold it: {other:?}");
     }
 }

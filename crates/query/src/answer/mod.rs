@@ -96,17 +96,9 @@ pub struct SynthesisInput<'a> {
     pub relevance_threshold: f32,
     /// How much of the question's focus the candidates hold (`None`: not checked).
     pub focus: Option<focus::FocusCoverage>,
-    /// `focus.share` below this means the documents do not answer the question…
-    pub focus_threshold: f32,
-    /// … unless `best_score` reaches this: a passage that close to the question answers it even
-    /// when some of the question's words are not in the passages (a paraphrase, a long question
-    /// with incidental words).
-    pub focus_similarity: f32,
-    /// `focus.passage_share` below this means the documents do not answer the question either…
-    pub passage_focus_threshold: f32,
-    /// … when no passage is even this similar to the question: the focus words are found only
-    /// spread over several passages, none of which speaks to the question as a whole.
-    pub passage_focus_similarity: f32,
+    /// The evidence score ([`SynthesisInput::evidence`]) below which the documents do not answer
+    /// the question.
+    pub evidence_threshold: f32,
     /// Sentences in the answer at most.
     pub max_sentences: usize,
     /// Every image of the corpus by id (to show figures of quoted chunks).
@@ -122,6 +114,16 @@ pub struct SynthesisInput<'a> {
     /// A?", "How does B work?"): each part's best sentence comes right after the best one.
     pub parts: &'a [String],
 }
+
+/// Weight of the focus share the passages hold together in the evidence score.
+const SHARE_EVIDENCE: f32 = 0.2;
+/// Weight of the focus share the best single passage holds in the evidence score.
+const PASSAGE_SHARE_EVIDENCE: f32 = 0.15;
+/// A focus share this high, together and in one passage, is a complete answer by its words.
+const COMPLETE_SHARE: f32 = 0.95;
+/// Below this share together, a refusal names the words the passages lack; above it, that the
+/// words are spread over passages (or that no passage is close to what is asked).
+const SPREAD_SHARE: f32 = 0.6;
 
 /// Score added to a sentence that delivers what the question asks for (and taken from one that
 /// points elsewhere).
@@ -278,12 +280,22 @@ pub fn synthesize(input: SynthesisInput) -> Answer {
 }
 
 impl SynthesisInput<'_> {
-    /// Whether the evidence leaves the question unanswered: too little of its focus in the
-    /// passages together, or — when no passage is close in meaning — in any one of them.
-    fn unanswered(&self, f: &focus::FocusCoverage) -> bool {
-        let together = f.share < self.focus_threshold && self.best_score < self.focus_similarity;
-        let one_by_one = f.passage_share < self.passage_focus_threshold && self.best_score < self.passage_focus_similarity;
-        together || one_by_one
+    /// How strongly the passages bear on the question: the best passage's cosine similarity to
+    /// it, plus a fifth of the focus share the passages hold together and 0.15 of the share the
+    /// best single passage holds. Meaning and words vouch for each other: a passage close in
+    /// meaning answers a question in the asker's own words ("hosepipe" for "hose"), one that
+    /// holds the question's rare words needs less closeness, and one that is neither — words
+    /// spread over passages, or a neighbouring topic in the corpus's words — is no answer.
+    pub(crate) fn evidence(&self, f: &focus::FocusCoverage) -> f32 {
+        self.best_score + SHARE_EVIDENCE * f.share + PASSAGE_SHARE_EVIDENCE * f.passage_share
+    }
+
+    /// Whether the evidence leaves the question unanswered: its score is below the threshold,
+    /// and no single passage holds (nearly) every focus word — a passage that does is an answer
+    /// however short the question and its similarity ("What is the Schottky diode for?").
+    pub(crate) fn unanswered(&self, f: &focus::FocusCoverage) -> bool {
+        let complete = f.share >= COMPLETE_SHARE && f.passage_share >= COMPLETE_SHARE;
+        !complete && self.evidence(f) < self.evidence_threshold
     }
 }
 
@@ -293,10 +305,12 @@ fn not_answered(input: &SynthesisInput, f: &focus::FocusCoverage) -> Answer {
     let quote = |ws: &[String]| ws.iter().take(4).map(|w| format!("\"{w}\"")).collect::<Vec<_>>().join(", ");
     let why = if !f.absent_from_corpus.is_empty() {
         format!("no indexed document mentions {}", quote(&f.absent_from_corpus))
-    } else if f.missing.is_empty() || f.share >= input.focus_threshold {
+    } else if !f.missing.is_empty() && f.share < SPREAD_SHARE {
+        format!("the closest passages do not mention {}", quote(&f.missing))
+    } else if !f.passage_missing.is_empty() {
         format!("its words are spread over passages that each cover only part of it (the closest does not mention {})", quote(&f.passage_missing))
     } else {
-        format!("the closest passages do not mention {}", quote(&f.missing))
+        format!("the passages use its words, but none is close to what it asks (best similarity {:.2})", input.best_score)
     };
     let mut text = format!("The indexed documents do not seem to answer this question: {why}.\n");
     let mut files: Vec<(&str, &str)> = Vec::new();
@@ -604,10 +618,7 @@ mod tests {
             best_score: score,
             relevance_threshold: 0.25,
             focus,
-            focus_threshold: 0.6,
-            focus_similarity: 0.6,
-            passage_focus_threshold: 0.5,
-            passage_focus_similarity: 0.45,
+            evidence_threshold: 0.7,
             max_sentences: 4,
             images: &images,
             bridge_terms: &[],
@@ -617,9 +628,9 @@ mod tests {
     }
 
     #[test]
-    fn a_low_focus_share_refuses_unless_a_passage_is_very_close_to_the_question() {
+    fn a_low_focus_share_refuses_unless_a_passage_is_close_to_the_question() {
         let a = chunk("c_1", "The firmware wakes every five minutes, reads the sensor and publishes the reading over MQTT.");
-        let focus = focus::FocusCoverage { share: 0.3, missing: vec!["cycle".into()], absent_from_corpus: vec![], passage_share: 0.3, passage_missing: vec!["cycle".into()] };
+        let focus = focus::FocusCoverage { share: 0.3, missing: vec!["cycle".into()], absent_from_corpus: vec![], passage_share: 0.3, passage_missing: vec!["cycle".into()], words: vec![] };
         let answer = |best: f32| synthesize_focused("What does the firmware do in each cycle?", &a, best, &GraphEvidence::default(), Some(focus.clone()));
         let weak = answer(0.45);
         assert!(!weak.found && weak.text.contains("do not seem to answer"), "{}", weak.text);
@@ -631,13 +642,26 @@ mod tests {
     fn focus_words_spread_over_passages_refuse_unless_a_passage_is_close_to_the_question() {
         let a = chunk("c_1", "The firmware wakes every five minutes, reads the sensor and publishes the reading over MQTT.");
         // Together the passages hold the focus; the best single passage holds a third of it.
-        let focus = focus::FocusCoverage { share: 0.9, missing: vec![], absent_from_corpus: vec![], passage_share: 0.35, passage_missing: vec!["broker".into()] };
+        let focus = focus::FocusCoverage { share: 0.9, missing: vec![], absent_from_corpus: vec![], passage_share: 0.35, passage_missing: vec!["broker".into()], words: vec![] };
         let answer = |best: f32| synthesize_focused("How long does the MQTT broker keep a reading?", &a, best, &GraphEvidence::default(), Some(focus.clone()));
         let weak = answer(0.4);
         assert!(!weak.found && weak.text.contains("spread over passages") && weak.text.contains("\"broker\""), "{}", weak.text);
         assert!(answer(0.5).found, "a passage this close answers it");
-        let held = focus::FocusCoverage { passage_share: 0.6, ..focus.clone() };
-        assert!(synthesize_focused("How long does the MQTT broker keep a reading?", &a, 0.4, &GraphEvidence::default(), Some(held)).found, "one passage holds most of the focus");
+        let held = focus::FocusCoverage { passage_share: 1.0, passage_missing: vec![], ..focus.clone() };
+        assert!(synthesize_focused("How long does the MQTT broker keep a reading?", &a, 0.4, &GraphEvidence::default(), Some(held)).found, "one passage holds the whole focus");
+    }
+
+    #[test]
+    fn a_passage_holding_every_focus_word_answers_however_short_the_question() {
+        let a = chunk("c_1", "The Schottky diode in the charging circuit keeps the battery from draining into the panel at night.");
+        let complete = focus::FocusCoverage { share: 1.0, passage_share: 1.0, ..Default::default() };
+        let answer = synthesize_focused("What is the Schottky diode for?", &a, 0.34, &GraphEvidence::default(), Some(complete));
+        assert!(answer.found && answer.text.contains("draining"), "{}", answer.text);
+        // The same words spread a little (nine tenths together and alone), at that distance in
+        // meaning, are no answer: the refusal says no passage is close to what is asked.
+        let near = focus::FocusCoverage { share: 0.9, passage_share: 0.9, ..Default::default() };
+        let refused = synthesize_focused("What is the Schottky diode for?", &a, 0.3, &GraphEvidence::default(), Some(near));
+        assert!(!refused.found && refused.text.contains("none is close to what it asks"), "{}", refused.text);
     }
 
     fn grounded(id: &str) -> Grounded {

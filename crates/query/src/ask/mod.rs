@@ -59,16 +59,9 @@ pub struct EngineSettings {
     pub cypher_generation: qa_llm::Generation,
     /// Below this best similarity the answer says nothing relevant was found.
     pub relevance_threshold: f32,
-    /// Below this share of the question's focus held by the evidence, the answer says the
-    /// documents do not answer the question ([`crate::answer::focus`]).
-    pub focus_threshold: f32,
-    /// A selected passage this similar to the question overrides the focus check.
-    pub focus_similarity: f32,
-    /// Below this share of the focus in the best single passage the documents do not answer the
-    /// question either, unless a passage reaches `passage_focus_similarity`.
-    pub passage_focus_threshold: f32,
-    /// A selected passage this similar to the question lifts the single-passage check.
-    pub passage_focus_similarity: f32,
+    /// Below this evidence score (similarity and focus share, [`crate::answer::focus`]) the
+    /// answer says the documents do not answer the question.
+    pub evidence_threshold: f32,
     /// A remote store for the dense and lexical lanes (`--store`); `None`: the local files.
     pub store: Option<qa_index::store::StoreOpener>,
     /// Prompt budget of the LLM writer, in model tokens.
@@ -136,6 +129,8 @@ pub struct Engine {
     pub load_ms: f64,
     /// The corpus's word statistics, counted on the first question.
     term_stats: std::sync::OnceLock<crate::answer::focus::TermStats>,
+    /// Words embedded alone (the focus check's reading by meaning), each once per engine.
+    word_vectors: std::sync::Mutex<HashMap<String, Vec<f32>>>,
     llm: LlmState,
 }
 
@@ -270,6 +265,7 @@ impl Engine {
             foreign: HashMap::new(),
             load_ms: t.elapsed().as_secs_f64() * 1000.0,
             term_stats: std::sync::OnceLock::new(),
+            word_vectors: std::sync::Mutex::new(HashMap::new()),
             llm: LlmState::Off { reason: "not attached".into() },
         })
     }

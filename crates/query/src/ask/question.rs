@@ -187,14 +187,11 @@ impl Engine {
         let stats = self.term_stats.get_or_init(|| crate::answer::focus::TermStats::build(&self.chunks));
         let evidence: Vec<&str> = candidates.iter().map(|c| c.chunk.content.as_str()).collect();
         let focus = crate::answer::focus::coverage(question, stats, &evidence);
-        let input = SynthesisInput {
+        let mut input = SynthesisInput {
             question,
             candidates,
             focus: Some(focus),
-            focus_threshold: self.settings.focus_threshold,
-            focus_similarity: self.settings.focus_similarity,
-            passage_focus_threshold: self.settings.passage_focus_threshold,
-            passage_focus_similarity: self.settings.passage_focus_similarity,
+            evidence_threshold: self.settings.evidence_threshold,
             graph: ev,
             best_score: best,
             relevance_threshold: self.settings.relevance_threshold,
@@ -205,6 +202,12 @@ impl Engine {
             similarity: Some(&similarity),
             parts: retrieval.subqueries.get(1..).unwrap_or(&[]),
         };
+        // Before saying the documents do not answer, read the words the passages lack by their
+        // meaning: the asker's words are often not the corpus's. Only then, as it embeds words.
+        if input.focus.as_ref().is_some_and(|f| input.unanswered(f)) {
+            let meaning = ModelWords { embedder, cache: &self.word_vectors };
+            input.focus = Some(crate::answer::focus::coverage_with(question, stats, &evidence, Some(&meaning)));
+        }
         match run {
             Some(r) => {
                 let limits = LlmWriterLimits {
@@ -217,6 +220,29 @@ impl Engine {
             }
             None => ExtractiveWriter.write(input),
         }
+    }
+}
+
+/// Words and their vectors from the embedding model, each word embedded once per engine.
+struct ModelWords<'a> {
+    embedder: &'a dyn qa_embed::Embedder,
+    cache: &'a std::sync::Mutex<std::collections::HashMap<String, Vec<f32>>>,
+}
+
+impl crate::answer::focus::WordMeaning for ModelWords<'_> {
+    fn is_common_word(&self, word: &str) -> bool {
+        self.embedder.token_counter().is_vocabulary_word(word)
+    }
+
+    fn vectors(&self, words: &[&str]) -> Option<Vec<Vec<f32>>> {
+        let mut cache = self.cache.lock().ok()?;
+        let new: Vec<&str> = words.iter().copied().filter(|w| !cache.contains_key(*w)).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
+        if !new.is_empty() {
+            for (w, v) in new.iter().zip(self.embedder.embed(&new).ok()?) {
+                cache.insert(w.to_string(), v);
+            }
+        }
+        words.iter().map(|w| cache.get(*w).cloned()).collect()
     }
 }
 
