@@ -37,6 +37,9 @@ fn bad_settings_are_reported_with_their_source() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("qa.toml"), "top_kk = 7\n").unwrap();
     qa(dir.path()).args(["doctor"]).assert().code(1).stderr(predicate::str::contains("unknown setting 'top_kk'"));
+    // A setting of the focus check that `evidence_threshold` replaced says what replaced it.
+    std::fs::write(dir.path().join("qa.toml"), "focus_similarity = 0.6\n").unwrap();
+    qa(dir.path()).args(["doctor"]).assert().code(1).stderr(predicate::str::contains("'focus_similarity' was replaced by 'evidence_threshold'"));
     let dir = tempfile::tempdir().unwrap();
     qa(dir.path()).env("QA_TOP_K", "many").args(["doctor"]).assert().code(1).stderr(predicate::str::contains("QA_TOP_K"));
     qa(dir.path()).env("QA_CHUNK_OVERLAP", "200").args(["doctor"]).assert().code(1).stderr(predicate::str::contains("chunk_overlap"));

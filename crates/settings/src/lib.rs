@@ -338,6 +338,10 @@ pub fn redact_es_url(url: &str) -> String {
     qa_es::remote::redact_url(url)
 }
 
+/// Settings of the focus check that `evidence_threshold` replaced: a qa.toml naming one gets an
+/// error that says so, not a bare "unknown setting".
+const RETIRED_FOCUS_KEYS: &[&str] = &["focus_threshold", "focus_similarity", "passage_focus_threshold", "passage_focus_similarity"];
+
 /// Names of the settings, as used in qa.toml and (upper-cased, `QA_` prefix) in the environment.
 pub const KEYS: &[&str] = &[
     "data_dir",
@@ -433,6 +437,12 @@ impl Settings {
             let table: toml::Table = toml::from_str(&text)
                 .map_err(|e| QaError::Config(format!("{}: {}", path.display(), e.message())))?;
             for key in table.keys() {
+                if RETIRED_FOCUS_KEYS.contains(&key.as_str()) {
+                    return Err(QaError::Config(format!(
+                        "{}: the setting '{key}' was replaced by 'evidence_threshold' (default 0.7: one score of the passages' similarity and the question's words they hold); remove '{key}'",
+                        path.display()
+                    )));
+                }
                 if !KEYS.contains(&key.as_str()) {
                     return Err(QaError::Config(format!(
                         "{}: unknown setting '{key}' (known: {})",
