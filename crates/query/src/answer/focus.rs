@@ -251,6 +251,13 @@ pub fn coverage_with(question: &str, stats: &TermStats, evidence: &[&str], meani
     FocusCoverage { share, missing, absent_from_corpus, passage_share, passage_missing, words }
 }
 
+/// The answer's note when words of the question were held only by meaning: the reader sees how
+/// the question was read ("hosepipe" as "hose") and can judge it.
+pub fn read_by_meaning(f: &FocusCoverage) -> Option<String> {
+    let read: Vec<String> = f.words.iter().filter_map(|w| w.held_as.as_ref().map(|by| format!("\"{}\" as \"{by}\"", w.word))).collect();
+    (!read.is_empty()).then(|| format!("the documents do not use every word of the question; read {}.", read.join(", ")))
+}
+
 /// Mark, in each passage, the focus words it does not use but holds by a word of the same
 /// meaning. Only words of general language on both sides are compared: the vectors of coined
 /// words and fragments of code say little about their meaning.
@@ -514,6 +521,8 @@ mod tests {
         let read = coverage_with(q, &s, &[&chunks[0].content], Some(&m));
         let hp = read.words.iter().find(|w| w.word == "hosepipe").expect("hosepipe is a focus word");
         assert!(hp.held && hp.held_as.as_deref() == Some("hose"), "{hp:?}");
+        assert_eq!(read_by_meaning(&read).as_deref(), Some("the documents do not use every word of the question; read \"hosepipe\" as \"hose\"."));
+        assert_eq!(read_by_meaning(&words_only), None);
         assert!(read.share > words_only.share && read.missing.is_empty() && read.absent_from_corpus.is_empty(), "{read:?}");
         // A name is matched by its spelling only.
         let named = coverage_with("Does the Rocket framework run here?", &s, &[&chunks[0].content], Some(&m));

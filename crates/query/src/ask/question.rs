@@ -91,6 +91,9 @@ impl Engine {
             notes.push(format!("LLM unavailable: {reason}; showing the extractive answer."));
             llm_error = Some(format!("LLM unavailable: {reason}"));
         }
+        if let Some(read) = written.answer.focus.as_ref().filter(|_| written.answer.found).and_then(crate::answer::focus::read_by_meaning) {
+            notes.push(read);
+        }
         let synthesis_ms = ms_since(t);
 
         let parts = TraceParts {
