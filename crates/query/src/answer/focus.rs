@@ -63,9 +63,10 @@ const NAME_WEIGHT: f32 = 3.0;
 
 /// The question's focus words (singular forms, each once).
 pub fn focus_words(question: &str) -> Vec<String> {
+    let contracted = contraction_parts(question);
     let mut out: Vec<String> = Vec::new();
     for w in content_words(question) {
-        if ASKING_WORDS.contains(&w.as_str()) {
+        if ASKING_WORDS.contains(&w.as_str()) || contracted.contains(&w) {
             continue;
         }
         let s = singular(&w);
@@ -76,10 +77,34 @@ pub fn focus_words(question: &str) -> Vec<String> {
     out
 }
 
+/// The parts of the question's English contractions — "doesn" of "doesn't", "ve" of "I've", "d"
+/// of "I'd" — which are function words split by the tokenizer, never what the question is about.
+/// A possessive ("Rust's") keeps its owner.
+fn contraction_parts(question: &str) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for raw in question.split_whitespace() {
+        let token = raw.trim_matches(|c: char| !c.is_alphanumeric());
+        let Some((left, right)) = token.split_once(['\'', '’']) else { continue };
+        let (left, right) = (left.to_lowercase(), right.to_lowercase());
+        match right.as_str() {
+            "t" => {
+                out.insert(left);
+            }
+            "ve" | "re" | "ll" | "d" | "m" => {
+                out.insert(left);
+                out.insert(right);
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 /// Words of the question that name a thing (singular, lower-case): a capitalised word that does
 /// not open a sentence ("Rocket", "Tokio"), a word in capitals or with digits ("GC", "PyO3",
 /// "CO2"), and every word of an identifier ("rustfmt.toml", "cargo-deny", "par_iter").
 pub fn named_words(question: &str) -> HashSet<String> {
+    let contracted = contraction_parts(question);
     let mut out = HashSet::new();
     let mut opens_sentence = true;
     for raw in question.split_whitespace() {
@@ -91,7 +116,7 @@ pub fn named_words(question: &str) -> HashSet<String> {
         let caps_or_digits = letters >= 2 && (token.chars().filter(|c| c.is_uppercase()).count() >= 2 || token.chars().any(|c| c.is_ascii_digit()));
         if inner_punct || capital || caps_or_digits {
             for w in normalized_words(token) {
-                if w.chars().any(char::is_alphabetic) && !qa_core::text::is_stop(&w) {
+                if w.chars().any(char::is_alphabetic) && !qa_core::text::is_stop(&w) && !contracted.contains(&w) {
                     out.insert(w);
                 }
             }
@@ -473,6 +498,16 @@ mod tests {
         let said = coverage("Does Tokio spawn need a return type?", &s, &[&chunks[0].content]);
         assert!(own.missing.contains(&"tokio".to_string()) && said.missing.contains(&"tokio".to_string()));
         assert!(own.share > said.share, "{own:?} {said:?}");
+    }
+
+    #[test]
+    fn contractions_are_function_words_not_the_focus() {
+        let f = focus_words("I've used `addr_of!` but it doesn't compile; we'd like Rust's own syntax. Isn't there one?");
+        for w in ["ve", "doesn", "isn", "d"] {
+            assert!(!f.contains(&w.to_string()), "{w}: {f:?}");
+        }
+        assert!(f.contains(&"rust".to_string()) && f.contains(&"syntax".to_string()), "a possessive keeps its owner: {f:?}");
+        assert!(!named_words("To do it I've been using a macro.").contains("ve"));
     }
 
     #[test]
