@@ -167,6 +167,11 @@ fn questions_the_documents_cannot_answer_say_so() {
     assert_eq!(a["answer"]["found"], false, "{text}");
     assert!(text.starts_with("The indexed documents do not seem to answer this question") && text.contains("certificate"), "{text}");
     assert!(text.contains("Closest passages"), "{text}");
+    // The trace keeps the check that decided: the score under its threshold, word by word.
+    let check = &a["trace"]["internal"]["rag"]["focus"];
+    assert!(check["evidence"].as_f64().unwrap() < check["threshold"].as_f64().unwrap(), "{check}");
+    let words = check["check"]["words"].as_array().unwrap();
+    assert!(words.iter().any(|w| w["word"] == "certificate" && w["held"] == false), "{check}");
 }
 
 #[test]

@@ -242,6 +242,11 @@ pub struct RagInternal {
     /// Whether anything relevant was found (else the answer declines).
     #[serde(deserialize_with = "lenient::value")]
     pub found: bool,
+    /// The "does the evidence answer the question?" check: the evidence score reached, the
+    /// threshold, and the question's focus words with their weights and where the passages hold
+    /// them (null in records written before it, or when the check did not run).
+    #[serde(deserialize_with = "lenient::value", skip_serializing_if = "Value::is_null")]
+    pub focus: Value,
     /// Keys this version does not know (kept so `qa traces show` prints them).
     #[serde(flatten)]
     pub other: serde_json::Map<String, Value>,

@@ -279,6 +279,12 @@ pub fn synthesize(input: SynthesisInput) -> Answer {
     answer
 }
 
+/// The evidence score of passages whose best similarity to the question is `best_score`
+/// ([`SynthesisInput::evidence`]).
+pub(crate) fn evidence_score(best_score: f32, f: &focus::FocusCoverage) -> f32 {
+    best_score + SHARE_EVIDENCE * f.share + PASSAGE_SHARE_EVIDENCE * f.passage_share
+}
+
 impl SynthesisInput<'_> {
     /// How strongly the passages bear on the question: the best passage's cosine similarity to
     /// it, plus a fifth of the focus share the passages hold together and 0.15 of the share the
@@ -287,7 +293,7 @@ impl SynthesisInput<'_> {
     /// holds the question's rare words needs less closeness, and one that is neither — words
     /// spread over passages, or a neighbouring topic in the corpus's words — is no answer.
     pub(crate) fn evidence(&self, f: &focus::FocusCoverage) -> f32 {
-        self.best_score + SHARE_EVIDENCE * f.share + PASSAGE_SHARE_EVIDENCE * f.passage_share
+        evidence_score(self.best_score, f)
     }
 
     /// Whether the evidence leaves the question unanswered: its score is below the threshold,

@@ -80,6 +80,11 @@ fn rag_internal(engine: &Engine, p: &TraceParts) -> RagInternal {
         best_score: hits.iter().map(|h| h.similarity).fold(0.0f32, f32::max),
         relevance_threshold: engine.settings.relevance_threshold,
         found: p.written.answer.found,
+        focus: p.written.answer.focus.as_ref().map_or(serde_json::Value::Null, |f| {
+            let best = hits.iter().map(|h| h.similarity).fold(0.0f32, f32::max);
+            let three = |x: f32| (f64::from(x) * 1000.0).round() / 1000.0;
+            serde_json::json!({ "evidence": three(crate::answer::evidence_score(best, f)), "threshold": three(engine.settings.evidence_threshold), "check": f })
+        }),
         other: Default::default(),
     }
 }
