@@ -216,14 +216,14 @@ pub fn coverage(question: &str, stats: &TermStats, evidence: &[&str]) -> FocusCo
 /// place words of one meaning close together (the embedding model's).
 pub trait WordMeaning {
     /// Whether the word (lower-case) is a word of general language: the model's tokenizer holds
-    /// it whole ("hosepipe" and "bail" are; "cbindgen" is not).
+    /// it whole ("fee" and "bail" are; "cbindgen" and even "hosepipe" are not).
     fn is_common_word(&self, word: &str) -> bool;
     /// Unit vectors of the words, in order (None: the model failed).
     fn vectors(&self, words: &[&str]) -> Option<Vec<Vec<f32>>>;
 }
 
 /// How close (cosine of the words' vectors) a passage's word must be to a focus word to hold it
-/// by meaning ("hosepipe" by "hose", "bail out" by "exit").
+/// by meaning ("cost" by "fee", "pile" by "heap").
 pub const MEANING_MIN_COSINE: f32 = 0.7;
 
 /// Words of a passage compared with the focus words by meaning: at most this many per passage.
@@ -231,9 +231,9 @@ const MEANING_WORDS_PER_PASSAGE: usize = 400;
 
 /// The coverage as [`coverage`] reads it, and then, with `meaning`, a plain focus word of general
 /// language that a passage does not use counts as held by that passage when the passage uses a
-/// word of the same meaning. The asker's words are often not the corpus's ("hosepipe" where the
-/// handbook says "hose"): the lexical check alone refuses such questions. Names never count by
-/// meaning: a question about "Rocket" is not answered by a passage about "rockets".
+/// word of the same meaning. The asker's words are often not the corpus's ("cost" where the
+/// handbook says "fee"): the lexical check alone refuses such questions. Names never count by
+/// meaning, only by their spelling: "Tokio" is not held by a passage about an "async runtime".
 pub fn coverage_with(question: &str, stats: &TermStats, evidence: &[&str], meaning: Option<&dyn WordMeaning>) -> FocusCoverage {
     let focus = focus_words(question);
     let named = named_words(question);
@@ -270,14 +270,14 @@ pub fn coverage_with(question: &str, stats: &TermStats, evidence: &[&str], meani
             held: !missing.contains(w),
             in_best_passage: !passage_missing.contains(w),
             named: named.contains(w),
-            held_as: if all.words.contains(w) { None } else { all.meant.get(w).cloned() },
+            held_as: if passages.iter().any(|p| p.uses(w)) { None } else { all.meant.get(w).cloned() },
         })
         .collect();
     FocusCoverage { share, missing, absent_from_corpus, passage_share, passage_missing, words }
 }
 
 /// The answer's note when words of the question were held only by meaning: the reader sees how
-/// the question was read ("hosepipe" as "hose") and can judge it.
+/// the question was read ("cost" as "fee") and can judge it.
 pub fn read_by_meaning(f: &FocusCoverage) -> Option<String> {
     let read: Vec<String> = f.words.iter().filter_map(|w| w.held_as.as_ref().map(|by| format!("\"{}\" as \"{by}\"", w.word))).collect();
     (!read.is_empty()).then(|| format!("the documents do not use every word of the question; read {}.", read.join(", ")))
@@ -545,24 +545,24 @@ mod tests {
     #[test]
     fn a_word_is_held_by_a_passage_word_of_the_same_meaning_but_a_name_is_not() {
         let chunks = [
-            chunk("a", "Each plot has a hose tap; rockets of water from the trough are not allowed."),
+            chunk("a", "Each plot has a tap and pays a yearly fee; rockets of water from the trough are not allowed."),
             chunk("b", "The shed opens at nine."),
         ];
         let s = TermStats::build(&chunks);
-        let m = Meanings(&[("hosepipe", 0), ("hose", 0), ("rocket", 1), ("plot", 2), ("tap", 3), ("water", 4), ("trough", 5), ("shed", 6)]);
-        let q = "Can I use a hosepipe on my plot?";
+        let m = Meanings(&[("cost", 0), ("fee", 0), ("rocket", 1), ("plot", 2), ("tap", 3), ("water", 4), ("trough", 5), ("shed", 6)]);
+        let q = "What does a plot cost?";
         let words_only = coverage(q, &s, &[&chunks[0].content]);
-        assert!(words_only.missing.contains(&"hosepipe".to_string()), "{words_only:?}");
+        assert!(words_only.missing.contains(&"cost".to_string()), "{words_only:?}");
         let read = coverage_with(q, &s, &[&chunks[0].content], Some(&m));
-        let hp = read.words.iter().find(|w| w.word == "hosepipe").expect("hosepipe is a focus word");
-        assert!(hp.held && hp.held_as.as_deref() == Some("hose"), "{hp:?}");
-        assert_eq!(read_by_meaning(&read).as_deref(), Some("the documents do not use every word of the question; read \"hosepipe\" as \"hose\"."));
+        let hp = read.words.iter().find(|w| w.word == "cost").expect("cost is a focus word");
+        assert!(hp.held && hp.held_as.as_deref() == Some("fee"), "{hp:?}");
+        assert_eq!(read_by_meaning(&read).as_deref(), Some("the documents do not use every word of the question; read \"cost\" as \"fee\"."));
         assert_eq!(read_by_meaning(&words_only), None);
         assert!(read.share > words_only.share && read.missing.is_empty() && read.absent_from_corpus.is_empty(), "{read:?}");
         // A name is matched by its spelling only.
         let named = coverage_with("Does the Rocket framework run here?", &s, &[&chunks[0].content], Some(&m));
         assert!(named.words.iter().any(|w| w.word == "rocket" && w.named && w.held), "spelled alike (rockets), the name is held by its family: {named:?}");
-        let other = coverage_with("Is a hosepipe allowed in the shed?", &s, &[&chunks[1].content], Some(&m));
-        assert!(other.missing.contains(&"hosepipe".to_string()), "a passage without a word of that meaning does not hold it: {other:?}");
+        let other = coverage_with("What does the shed cost?", &s, &[&chunks[1].content], Some(&m));
+        assert!(other.missing.contains(&"cost".to_string()), "a passage without a word of that meaning does not hold it: {other:?}");
     }
 }

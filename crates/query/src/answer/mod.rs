@@ -289,7 +289,7 @@ impl SynthesisInput<'_> {
     /// How strongly the passages bear on the question: the best passage's cosine similarity to
     /// it, plus a fifth of the focus share the passages hold together and 0.15 of the share the
     /// best single passage holds. Meaning and words vouch for each other: a passage close in
-    /// meaning answers a question in the asker's own words ("hosepipe" for "hose"), one that
+    /// meaning answers a question in the asker's own words ("cost" for "fee"), one that
     /// holds the question's rare words needs less closeness, and one that is neither — words
     /// spread over passages, or a neighbouring topic in the corpus's words — is no answer.
     pub(crate) fn evidence(&self, f: &focus::FocusCoverage) -> f32 {
