@@ -79,6 +79,24 @@ pub(crate) struct LiteSql {
     pub outcome: LiteOutcome,
 }
 
+/// `internal.rag`: only the focus check's score and threshold.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub(crate) struct LiteRag {
+    #[serde(deserialize_with = "lenient::object_opt")]
+    pub focus: Option<LiteFocus>,
+}
+
+/// `internal.rag.focus`: the evidence score an answer reached and the threshold it was held to.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub(crate) struct LiteFocus {
+    #[serde(deserialize_with = "lenient::value")]
+    pub evidence: Option<f64>,
+    #[serde(deserialize_with = "lenient::value")]
+    pub threshold: Option<f64>,
+}
+
 /// `internal.sql.outcome`.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
@@ -91,6 +109,8 @@ pub(crate) struct LiteOutcome {
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub(crate) struct LiteInternal {
+    #[serde(deserialize_with = "lenient::object_opt")]
+    pub rag: Option<LiteRag>,
     #[serde(deserialize_with = "lenient::object_opt")]
     pub llm: Option<LiteLlm>,
     #[serde(deserialize_with = "lenient::object_opt")]

@@ -92,6 +92,24 @@ pub struct Rates {
     pub restatement_fallbacks: Rate,
 }
 
+/// The documents route's "does the evidence answer the question?" check over the traces that
+/// recorded it: how many fell below the threshold, and how many answers and refusals sit close to
+/// it — the ones a change of `evidence_threshold` would flip first.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct EvidenceCheck {
+    /// Traces that recorded the check.
+    pub checked: usize,
+    /// Of those, the ones whose score was below their threshold.
+    pub below_threshold: usize,
+    /// Scores below the threshold by less than [`NEAR_THRESHOLD`].
+    pub just_below: usize,
+    /// Scores at or above the threshold by less than [`NEAR_THRESHOLD`].
+    pub just_above: usize,
+}
+
+/// How close to the threshold a score counts as "near" it.
+pub const NEAR_THRESHOLD: f64 = 0.05;
+
 /// One of the slowest traces. Orders by total latency, then by trace id (lower id ranks higher).
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Slow {
@@ -165,6 +183,8 @@ pub struct Stats {
     pub rates: Rates,
     /// The slowest traces by total latency, slowest first (at most 5).
     pub slowest: Vec<Slow>,
+    /// The documents route's evidence check.
+    pub evidence_check: EvidenceCheck,
 }
 
 /// One recent trace's stage times in milliseconds (for the stacked bars).
@@ -214,6 +234,7 @@ pub struct Collector {
     session_turns: usize,
     restated: usize,
     restatement_fallbacks: usize,
+    evidence: EvidenceCheck,
     slow: BinaryHeap<Reverse<Slow>>,
     recent: VecDeque<Recent>,
     /// Per UTC hour (seconds since the epoch / 3600): (traces, traces with a fallback).
@@ -260,6 +281,13 @@ impl Collector {
             self.session_turns += 1;
             self.restated += usize::from(c.reiterated_by.as_deref() == Some("llm"));
             self.restatement_fallbacks += usize::from(c.llm_error.is_some());
+        }
+        if let Some((score, threshold)) = t.internal.rag.as_ref().and_then(|r| r.focus.as_ref()).and_then(|f| f.evidence.zip(f.threshold)) {
+            let e = &mut self.evidence;
+            e.checked += 1;
+            e.below_threshold += usize::from(score < threshold);
+            e.just_below += usize::from(score < threshold && score >= threshold - NEAR_THRESHOLD);
+            e.just_above += usize::from(score >= threshold && score < threshold + NEAR_THRESHOLD);
         }
         if self.slow.len() < SLOWEST || self.slow.peek().is_some_and(|Reverse(min)| l.total > min.total_ms) {
             self.slow.push(Reverse(Slow {
@@ -348,6 +376,7 @@ impl Collector {
             tokens,
             rates,
             slowest,
+            evidence_check: self.evidence,
         };
         Aggregates { stats, latencies: self.latencies.into_iter().collect(), recent: self.recent.into_iter().collect(), hourly: self.hourly }
     }
@@ -413,6 +442,14 @@ pub fn render_text(s: &Stats) -> String {
     let _ = writeln!(o, "  session turns                {}", pct(&r.session_turns));
     let _ = writeln!(o, "    restated by the LLM        {}", pct(&r.restated_by_llm));
     let _ = writeln!(o, "    LLM restatement fallbacks  {}", pct(&r.restatement_fallbacks));
+    let e = &s.evidence_check;
+    if e.checked > 0 {
+        let _ = writeln!(
+            o,
+            "\nEvidence check (documents): {} checked, {} below the threshold; within {NEAR_THRESHOLD} of it: {} refused, {} answered — the ones `evidence_threshold` flips first",
+            e.checked, e.below_threshold, e.just_below, e.just_above
+        );
+    }
     let _ = writeln!(o, "\nSlowest questions");
     for sl in &s.slowest {
         let _ = writeln!(o, "  {:>10.1} ms  {:<16}  {}", sl.total_ms, sl.trace_id, super::truncate(&sl.question, 80));
@@ -455,5 +492,25 @@ mod tests {
         let totals: Vec<f64> = s.slowest.iter().map(|x| x.total_ms).collect();
         assert_eq!(totals, [49.0, 48.0, 47.0, 46.0, 45.0]);
         assert_eq!(s.latency_ms[3].p50, Some(24.0));
+    }
+
+    #[test]
+    fn the_evidence_check_counts_scores_near_the_threshold() {
+        let mut c = Collector::default();
+        let lines = [
+            r#"{"route":"documents","internal":{"rag":{"focus":{"evidence":0.40,"threshold":0.7}}}}"#,
+            r#"{"route":"documents","internal":{"rag":{"focus":{"evidence":0.68,"threshold":0.7}}}}"#,
+            r#"{"route":"documents","internal":{"rag":{"focus":{"evidence":0.72,"threshold":0.7}}}}"#,
+            r#"{"route":"documents","internal":{"rag":{"focus":{"evidence":0.95,"threshold":0.7}}}}"#,
+            r#"{"route":"documents","internal":{"rag":{"focus":"garbled"}}}"#,
+            r#"{"route":"sql"}"#,
+        ];
+        for l in lines {
+            c.add(&serde_json::from_str::<TraceLite>(l).unwrap());
+        }
+        let s = c.finish("f".into(), 0).stats;
+        let e = &s.evidence_check;
+        assert_eq!((e.checked, e.below_threshold, e.just_below, e.just_above), (4, 2, 1, 1), "{e:?}");
+        assert!(render_text(&s).contains("Evidence check (documents): 4 checked, 2 below the threshold"), "{}", render_text(&s));
     }
 }
