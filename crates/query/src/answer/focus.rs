@@ -303,6 +303,8 @@ fn hold_by_meaning(passages: &mut [PassageWords], focus: &[&str], m: &dyn WordMe
     for p in passages.iter() {
         let mut mine: Vec<usize> = Vec::new();
         let mut words: Vec<&str> = p.words.iter().map(String::as_str).filter(|w| w.len() >= 3 && w.chars().all(char::is_alphabetic) && !qa_core::text::is_stop(w)).collect();
+        // Sorted for a deterministic choice when the cap binds (a chunk of 256 tokens holds far
+        // fewer distinct words; the questions of the benchmark sets embed 160–200 words each).
         words.sort_unstable();
         for w in words {
             if mine.len() >= MEANING_WORDS_PER_PASSAGE {
