@@ -461,9 +461,17 @@ pub fn render_text(s: &Stats) -> String {
 mod tests {
     use super::*;
 
+    /// The statistics of these trace lines.
+    fn stats_of(lines: &[&str]) -> Stats {
+        let mut c = Collector::default();
+        for l in lines {
+            c.add(&serde_json::from_str::<TraceLite>(l).unwrap());
+        }
+        c.finish("f".into(), 0).stats
+    }
+
     #[test]
     fn latency_is_broken_down_by_route_and_query_type() {
-        let mut c = Collector::default();
         let lines = [
             r#"{"route":"sql","routing":{"query_type":"simple"},"latency_ms":{"total":10}}"#,
             r#"{"route":"sql","routing":{"query_type":"simple"},"latency_ms":{"total":30}}"#,
@@ -471,10 +479,7 @@ mod tests {
             r#"{"route":"documents","routing":{"query_type":7},"latency_ms":{"total":5}}"#,
             r#"{"route":"es","latency_ms":{"total":2}}"#,
         ];
-        for l in lines {
-            c.add(&serde_json::from_str::<TraceLite>(l).unwrap());
-        }
-        let s = c.finish("f".into(), 0).stats;
+        let s = stats_of(&lines);
         let got: Vec<(&str, &str, usize, Option<f64>)> = s.by_route_and_type.iter().map(|k| (k.route.as_str(), k.query_type.as_str(), k.count, k.max)).collect();
         assert_eq!(got, [("documents", "-", 1, Some(5.0)), ("es", "-", 1, Some(2.0)), ("sql", "complex", 1, Some(90.0)), ("sql", "simple", 2, Some(30.0))]);
         assert!(render_text(&s).contains("By route and query type"));
@@ -496,7 +501,6 @@ mod tests {
 
     #[test]
     fn the_evidence_check_counts_scores_near_the_threshold() {
-        let mut c = Collector::default();
         let lines = [
             r#"{"route":"documents","internal":{"rag":{"focus":{"evidence":0.40,"threshold":0.7}}}}"#,
             r#"{"route":"documents","internal":{"rag":{"focus":{"evidence":0.68,"threshold":0.7}}}}"#,
@@ -505,10 +509,7 @@ mod tests {
             r#"{"route":"documents","internal":{"rag":{"focus":"garbled"}}}"#,
             r#"{"route":"sql"}"#,
         ];
-        for l in lines {
-            c.add(&serde_json::from_str::<TraceLite>(l).unwrap());
-        }
-        let s = c.finish("f".into(), 0).stats;
+        let s = stats_of(&lines);
         let e = &s.evidence_check;
         assert_eq!((e.checked, e.below_threshold, e.just_below, e.just_above), (4, 2, 1, 1), "{e:?}");
         assert!(render_text(&s).contains("Evidence check (documents): 4 checked, 2 below the threshold"), "{}", render_text(&s));

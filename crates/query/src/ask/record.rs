@@ -68,6 +68,7 @@ fn llm_internal(p: &TraceParts) -> Option<LlmInternal> {
 
 fn rag_internal(engine: &Engine, p: &TraceParts) -> RagInternal {
     let hits = &p.retrieval.selected;
+    let best_score = hits.iter().map(|h| h.similarity).fold(0.0f32, f32::max);
     RagInternal {
         corpus: engine.corpus.clone(),
         k: p.retrieval.k,
@@ -77,13 +78,12 @@ fn rag_internal(engine: &Engine, p: &TraceParts) -> RagInternal {
             .map(|h| RagHit { chunk_id: h.chunk_id.clone(), score: h.score, similarity: h.similarity, subquery: h.subquery, lanes: serde_json::to_value(&h.lanes).unwrap_or_default() })
             .collect(),
         lanes: engine.lanes_trace(p.retrieval),
-        best_score: hits.iter().map(|h| h.similarity).fold(0.0f32, f32::max),
+        best_score,
         relevance_threshold: engine.settings.relevance_threshold,
         found: p.written.answer.found,
         focus: p.written.answer.focus.as_ref().map_or(serde_json::Value::Null, |f| {
-            let best = hits.iter().map(|h| h.similarity).fold(0.0f32, f32::max);
             let three = |x: f32| (f64::from(x) * 1000.0).round() / 1000.0;
-            serde_json::json!({ "evidence": three(crate::answer::evidence_score(best, f)), "threshold": three(engine.settings.evidence_threshold), "check": f })
+            serde_json::json!({ "evidence": three(crate::answer::evidence_score(best_score, f)), "threshold": three(engine.settings.evidence_threshold), "check": f })
         }),
         other: Default::default(),
     }
