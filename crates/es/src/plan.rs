@@ -37,6 +37,8 @@ mod show;
 mod tests;
 #[cfg(test)]
 mod tests_records;
+#[cfg(test)]
+mod tests_intake;
 
 /// A filter of the plan.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

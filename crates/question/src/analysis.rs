@@ -269,6 +269,26 @@ fn bare_list(t: &[Token], s: usize, e: usize) -> bool {
     !opener && !qa_core::text::is_verb_form(&first.lower) && first.number().is_none() && (s + 1..e.min(s + 7)).any(|k| t[k].lower == "of")
 }
 
+/// From `from`: up to eight plain words joined by "and" or commas, then "did"/"does"/"do"/
+/// "has"/"have"/"had" ("What moisture and grade did … have?").
+fn listed_before_aux(t: &[Token], from: usize, e: usize) -> bool {
+    let mut joined = false;
+    for (k, tok) in t.iter().enumerate().take(e.min(from + 9)).skip(from) {
+        let x = tok.lower.as_str();
+        if matches!(x, "did" | "does" | "do" | "has" | "have" | "had") {
+            return joined && k > from + 2;
+        }
+        if x == "and" || tok.is_symbol(',') {
+            joined = true;
+            continue;
+        }
+        if !tok.is_word() || BOUNDARY.contains(&x) || tok.number().is_some() {
+            return false;
+        }
+    }
+    false
+}
+
 /// The projection list: after a lead ("show", "list the", "what are the", "give me"), or a short
 /// trailing sentence that is only a list ("Names only.", "First and last name please.").
 ///
@@ -311,6 +331,11 @@ fn projection(t: &[Token], sentences: &[(usize, usize)], cue: &[bool]) -> Option
             } else if matches!(x, "what" | "which" | "who") && matches!(w(i + 1), "is" | "are" | "was" | "were" | "s") {
                 led = true;
                 i += 2;
+            } else if x == "what" && i == s && listed_before_aux(t, i + 1, e) {
+                // "What moisture and grade did GD-17 have?": a list of two or more items
+                // between "what" and an auxiliary that opens the rest of the question.
+                led = true;
+                i += 1;
             } else if matches!(x, "what" | "who") && t[i].possessive {
                 // "What's the status of …": the tokenizer took the "'s" off.
                 led = true;

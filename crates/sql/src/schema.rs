@@ -265,6 +265,19 @@ impl SchemaContext {
         self.fk_edges()
     }
 
+    /// The tables `table`'s own foreign keys point to (declared or inferred), each once.
+    pub(crate) fn parent_tables(&self, table: &str) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let declared = self.db.table(table).map(|t| t.foreign_keys.iter().filter_map(|fk| self.db.table(&fk.ref_table).map(|r| r.name.clone())).collect::<Vec<_>>()).unwrap_or_default();
+        let inferred = self.inferred.iter().filter(|e| e.from_table.eq_ignore_ascii_case(table)).map(|e| e.to_table.clone());
+        for t in declared.into_iter().chain(inferred) {
+            if !t.eq_ignore_ascii_case(table) && !out.iter().any(|x| x.eq_ignore_ascii_case(&t)) {
+                out.push(t);
+            }
+        }
+        out
+    }
+
     fn fk_edges(&self) -> Vec<JoinStep> {
         let mut edges = Vec::new();
         for e in &self.inferred {

@@ -120,7 +120,7 @@ impl Reader<'_> {
     /// word — and that names nothing in the index, not even loosely, is the documents said in
     /// the asker's word. Noted in the answer; a noun that a field or value comes near still asks.
     fn records_said_otherwise(&mut self) {
-        const OPENERS: &[&str] = &["how", "many", "which", "what", "what's", "whats", "list", "show", "give", "me", "the", "a", "an", "all", "our", "any", "of", "single", "top", "number", "count", "there", "were", "are", "is", "was"];
+        const OPENERS: &[&str] = &["how", "many", "which", "every", "each", "and", "what", "what's", "whats", "list", "show", "give", "me", "the", "a", "an", "all", "our", "any", "of", "single", "top", "number", "count", "there", "were", "are", "is", "was"];
         let unused = self.ledger.unused();
         let Some(&i) = unused.first() else { return };
         let tok = &self.a.tokens[i];
@@ -128,7 +128,12 @@ impl Reader<'_> {
             return;
         }
         let plural = tok.lower != tok.norm;
-        let one_of = i > 0 && matches!(self.word(i - 1), "a" | "an" | "single");
+        // ("every rejected load": past the conditions said of it.)
+        let mut a = i;
+        while a > 0 && self.ledger.is_used(a - 1) && self.a.tokens[a - 1].is_word() {
+            a -= 1;
+        }
+        let one_of = a > 0 && matches!(self.word(a - 1), "a" | "an" | "single" | "every" | "each");
         // (The subject's head: what follows is a verb, a preposition or the end, not another
         // noun of the same phrase.)
         let next = self.a.tokens.get(i + 1).map(|t| t.lower.as_str()).unwrap_or("");
@@ -139,7 +144,8 @@ impl Reader<'_> {
         }
         // Not the object of a verb ("accidents had fatalities", "did each reviewer verify"),
         // not the things a total adds up ("total number of units").
-        let verb_before = (0..i).any(|k| matches!(self.word(k), "did" | "does" | "do" | "had" | "has" | "have" | "total") || (qa_core::text::is_verb_form(self.word(k)) && !matches!(self.word(k), "are" | "were" | "is" | "was")));
+        // (A participle already read as a condition, "accepted loads", is no such verb.)
+        let verb_before = (0..i).any(|k| matches!(self.word(k), "did" | "does" | "do" | "had" | "has" | "have" | "total") || (qa_core::text::is_verb_form(self.word(k)) && !self.ledger.is_used(k) && !matches!(self.word(k), "are" | "were" | "is" | "was")));
         // Not something one named record has ("How many viewings did listing LST-20150 get?").
         let one_record = (0..self.n()).any(|k| self.ledger.role(k).is_some_and(|r| self.mapping.fields.iter().any(|f| self.unique_per_document(&f.path) && r.starts_with(&format!("{} = ", f.path)))));
         // Not a stored value said as a noun ("approvals" of the status `approved`).

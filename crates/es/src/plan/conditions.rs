@@ -141,8 +141,17 @@ impl Reader<'_> {
             }
             let before = if q.start == 0 { String::new() } else { self.word(q.start - 1).to_string() };
             let lead = q.start == 0 || matches!(before.as_str(), "the" | "top" | "first" | "show" | "list" | "give" | "find" | "which" | "what");
+            // "the three farmers who delivered the most": a count of the groups a ranking after
+            // it orders (the noun names a field, not the records).
+            let first = self.ms.iter().position(|m| m.start == q.end);
+            let ranked_group = lead && q.value >= 2.0 && self.a.superlatives.iter().any(|s| s.start > q.end) && first.is_some_and(|mi| !self.names_index(mi) && self.fields_of(mi).iter().any(|(f, ..)| self.is_groupable(f)));
+            if ranked_group {
+                self.top_n = Some((q.value as usize, q.at));
+                self.mark(q.start..q.end, format!("limit {}", q.value));
+                return;
+            }
             // "the four sold listings": past a flag or value said of them.
-            let Some(mi) = self.ms.iter().position(|m| m.start == q.end).and_then(|mi| {
+            let Some(mi) = first.and_then(|mi| {
                 if self.names_index(mi) {
                     return Some(mi);
                 }

@@ -81,7 +81,9 @@ impl Reader<'_> {
             }
         }
         // A verb of a date field's family elsewhere ("tickets resolved … in 2024").
-        let verbs: Vec<(String, usize)> = (0..self.ms.len()).filter(|&mi| !self.used[mi] && self.is_verb_mention(mi)).filter_map(|mi| date_of(self, mi).map(|f| (f, mi))).collect();
+        // (Not a negated one: "deliveries from 2025 that have not been paid" dates the
+        // deliveries; the payment is absent.)
+        let verbs: Vec<(String, usize)> = (0..self.ms.len()).filter(|&mi| !self.used[mi] && self.is_verb_mention(mi) && self.negation_before(self.ms[mi].start).is_none()).filter_map(|mi| date_of(self, mi).map(|f| (f, mi))).collect();
         if let Some((f, mi)) = verbs.first().filter(|(f, _)| verbs.iter().all(|(g, _)| g == f)) {
             return Ok(Some((f.clone(), Some(*mi))));
         }

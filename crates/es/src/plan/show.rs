@@ -156,6 +156,10 @@ impl Reader<'_> {
                 }
                 if self.used[mi] {
                     found |= matches!(m.best().target, Target::Field { .. });
+                    // (Shown by an earlier rule: still one of the listed fields.)
+                    if let Some(f) = self.ledger.role(m.start).and_then(|r| r.strip_prefix("show ")).filter(|f| self.mapping.field(f).is_some()) {
+                        shown.push(f.to_string());
+                    }
                     continue;
                 }
                 let named = self.readings(mi).iter().any(|l| matches!(l.target, Target::Field { .. }) && matches!(l.how, How::Name | How::Synonym));

@@ -7,7 +7,7 @@ use super::*;
 use serde_json::json;
 
 
-fn top(xs: &[&str]) -> Vec<(String, u64)> {
+pub(super) fn top(xs: &[&str]) -> Vec<(String, u64)> {
     xs.iter().enumerate().map(|(i, x)| (x.to_string(), 100 - i as u64)).collect()
 }
 

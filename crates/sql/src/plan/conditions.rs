@@ -578,8 +578,13 @@ impl Reader<'_> {
                 .filter(|(i, w)| !self.ledger.is_used(*i) && !before_table_word(*i) && w.len() > 4 && (w.ends_with("ed") || qa_core::text::is_verb_form(w)) && !["happen", "occur", "took", "held", "made", "done"].iter().any(|v| w.starts_with(v)))
                 .map(|(_, w)| qa_core::text::word_family(&w))
                 .collect();
+            let finished = (d.start.saturating_sub(6)..d.start).any(|i| completion_verb(self.word(i)));
             let named_for_other_verb = |c: &ColRef| {
                 let words = names::name_words(&c.column);
+                // ("installations completed in 2024": `installed_on`, their own event's end.)
+                if finished && own_event_date(&c.table, &c.column) {
+                    return false;
+                }
                 !clause_verbs.is_empty()
                     && words.iter().any(|w| w.len() > 4 && (w.ends_with("ed") || qa_core::text::is_verb_form(w)))
                     && !words.iter().any(|w| clause_verbs.contains(&qa_core::text::word_family(w)))
@@ -621,6 +626,11 @@ impl Reader<'_> {
                         // Several dates there and no word says which: the date stays unused.
                         _ => return None,
                     }
+                }
+                if cols.is_empty()
+                    && let Some(c) = self.parent_date(&t)
+                {
+                    return Some((c, None));
                 }
                 if cols.len() == 1 {
                     self.reach.push(t.clone());
@@ -681,12 +691,21 @@ impl Reader<'_> {
         let event = |w: &str| ["happen", "occur", "took", "take", "held", "hold", "made", "done", "there", "place"].iter().any(|v| w.starts_with(v));
         // (A flag's word — "inspections failed in 2025" of `passed` — dates nothing.)
         let flag_at = |i: usize| self.ms.iter().position(|m| m.start <= i && i < m.end).is_some_and(|mi| self.readings(mi).iter().any(|l| matches!(&l.target, Target::Field { collection, field } if self.kind(&ColRef::new(collection, field)) == FieldKind::Flag)));
-        let verb_before = (1..=2).filter_map(|k| d.start.checked_sub(k)).filter(|&i| !flag_at(i)).map(|i| self.word(i).to_string()).find(|w| w.len() > 4 && (w.ends_with("ed") || qa_core::text::is_verb_form(w)) && !event(w));
+        let verb_at = (1..=2).filter_map(|k| d.start.checked_sub(k)).filter(|&i| !flag_at(i)).find(|&i| {
+            let w = self.word(i);
+            w.len() > 4 && (w.ends_with("ed") || qa_core::text::is_verb_form(w) || completion_verb(w)) && !event(w)
+        });
+        let verb_before = verb_at.map(|i| self.word(i).to_string());
         // "invoiced in 2024" of invoices: a verb of the table's own name makes the row; it is
         // no other event's verb.
         let own_verb = |t: &str, w: &str| names::name_words(t).iter().any(|tw| tw.len() >= 4 && qa_core::text::word_family(tw) == qa_core::text::word_family(w));
         let other_verb = |c: &ColRef| {
             let Some(v) = verb_before.as_ref().filter(|v| !RECORDING_VERBS.iter().any(|r| v.starts_with(r)) && !own_verb(&c.table, v)) else { return false };
+            // "installations completed in 2024": a verb of finishing says the date of the
+            // rows' own event (`installed_on`), the end of what they record.
+            if completion_verb(v) && own_event_date(&c.table, &c.column) {
+                return false;
+            }
             let vf = qa_core::text::word_family(v);
             let words = names::name_words(&c.column);
             words.iter().any(|w| w.len() > 4 && (w.ends_with("ed") || qa_core::text::is_verb_form(w))) && !words.iter().any(|w| qa_core::text::word_family(w) == vf)
@@ -708,7 +727,7 @@ impl Reader<'_> {
             // (A verb of making a record — "logged", "sold", "picked" — dates the row's own date.)
             let verb_in_clause = (d.start.saturating_sub(6)..d.start).any(|i| {
                 let w = self.word(i);
-                !self.ledger.is_used(i) && !event(w) && w.len() > 4 && (w.ends_with("ed") || qa_core::text::is_verb_form(w)) && !RECORDING_VERBS.iter().any(|v| w.starts_with(v)) && !own_verb(&t, w)
+                !self.ledger.is_used(i) && !event(w) && w.len() > 4 && (w.ends_with("ed") || qa_core::text::is_verb_form(w) || completion_verb(w)) && !RECORDING_VERBS.iter().any(|v| w.starts_with(v)) && !own_verb(&t, w)
             });
             if cols.len() > 1 && !verb_in_clause && cols.iter().filter(|c| always(c)).count() == 1 {
                 cols.retain(|c| always(c));
@@ -725,17 +744,21 @@ impl Reader<'_> {
             }
             // "admissions in June 2025" of `admitted_on` beside `discharged_on`: the date named
             // by the verb of the rows' own noun is when each row happened.
-            let own_date = |c: &ColRef| {
-                let w = names::name_words(&c.column);
-                let noun = names::name_words(&t).last().cloned().unwrap_or_default();
-                w.len() == 2 && matches!(w[1].as_str(), "on" | "at" | "date" | "day" | "time") && w[0].len() >= 4 && noun.len() >= 4 && qa_core::text::same_family(&noun, &w[0])
-            };
+            let own_date = |c: &ColRef| own_event_date(&t, &c.column);
             if cols.len() > 1 && !verb_in_clause && cols.iter().filter(|c| own_date(c)).count() == 1 {
                 cols.retain(own_date);
                 self.notes.push(format!("the date read as {} (the date of the rows' own event)", cols[0]));
             }
             if !cols.is_empty() {
                 self.guessed_dates.push(cols[0].clone());
+            }
+            // (The verb of finishing said that date: it is used.)
+            if let (Some(i), Some(c)) = (verb_at, cols.first())
+                && !self.ledger.is_used(i)
+                && completion_verb(self.word(i))
+                && own_event_date(&t, &c.column)
+            {
+                self.mark(i..i + 1, format!("{c} (its verb)"));
             }
             match cols.len() {
                 0 => {}
@@ -752,6 +775,12 @@ impl Reader<'_> {
             let years: Vec<ColRef> = self.schema.collection(&t).map(|c| c.fields.iter().map(|f| ColRef::new(&c.name, &f.name)).filter(|c| is_year_col(self, c) && !other_verb(c)).collect()).unwrap_or_default();
             if years.len() == 1 {
                 return Some((years[0].clone(), None));
+            }
+            if self.date_columns(&t).is_empty()
+                && years.is_empty()
+                && let Some(c) = self.parent_date(&t)
+            {
+                return Some((c, None));
             }
         }
         None
@@ -924,4 +953,47 @@ fn sub_year(d: &DateMention) -> bool {
     d.month_of_year.is_some()
         || d.from.is_some_and(|f| f.month() != 1 || f.day() != 1)
         || d.to.is_some_and(|t| t.month() != 12 || t.day() != 31)
+}
+
+impl Reader<'_> {
+    /// "panoramic x-rays taken in 2024": rows with no date of their own are dated by the one
+    /// row they belong to that has one (the x-ray's appointment) — its default date, its only
+    /// date, or the date of its own event.
+    fn parent_date(&mut self, t: &str) -> Option<ColRef> {
+        let dated: Vec<ColRef> = self
+            .ctx
+            .parent_tables(t)
+            .iter()
+            .filter_map(|p| {
+                let own = self.date_columns(p);
+                let own: Vec<ColRef> = match self.ctx.default_date(p) {
+                    Some(d) => own.into_iter().filter(|c| c.column.eq_ignore_ascii_case(&d)).collect(),
+                    None if own.len() > 1 => own.into_iter().filter(|c| own_event_date(p, &c.column)).collect(),
+                    None => own,
+                };
+                match own.as_slice() {
+                    [one] => Some(one.clone()),
+                    _ => None,
+                }
+            })
+            .collect();
+        let [one] = dated.as_slice() else { return None };
+        self.reach.push(t.to_string());
+        self.reach.push(one.table.clone());
+        self.notes.push(format!("the date read as {one} (the {t} rows have no date of their own)"));
+        Some(one.clone())
+    }
+}
+
+/// `admitted_on` of admissions, `installed_on` of installations: the date named by the verb of
+/// the table's own noun, when each row's event happened.
+fn own_event_date(table: &str, column: &str) -> bool {
+    let w = names::name_words(column);
+    let noun = names::name_words(table).last().cloned().unwrap_or_default();
+    w.len() == 2 && matches!(w[1].as_str(), "on" | "at" | "date" | "day" | "time") && w[0].len() >= 4 && noun.len() >= 4 && qa_core::text::same_family(&noun, &w[0])
+}
+
+/// "completed", "finished", "concluded": a verb that says a process came to its end.
+fn completion_verb(w: &str) -> bool {
+    ["complet", "finish", "conclud"].iter().any(|p| w.starts_with(p))
 }

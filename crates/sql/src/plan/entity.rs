@@ -413,6 +413,13 @@ impl Reader<'_> {
                         shown = Some(Shown::Rows(c.table.clone()));
                         break;
                     }
+                    // "the installation code" over `service_calls.installation_id`: a reference
+                    // said with the word of the referenced table's own code or number column
+                    // shows that column (not the bare key).
+                    if let Some(r) = self.referenced_column_said(&c, it.start, it.end) {
+                        shown = Some(Shown::Col(r));
+                        break;
+                    }
                     // A key named like a table ("owner id") stays a key; a label word of another
                     // table is that table's rows.
                     shown = Some(Shown::Col(c));
@@ -593,5 +600,30 @@ impl Reader<'_> {
             out.insert(0, x);
         }
         out
+    }
+}
+
+impl Reader<'_> {
+    /// `c` is a foreign key and the words `s..e` say "code", "number" or "name" (not "id"): the
+    /// one column of the referenced table whose name holds that word.
+    fn referenced_column_said(&self, c: &ColRef, s: usize, e: usize) -> Option<ColRef> {
+        let said: Vec<&str> = (s..e).map(|k| self.a.tokens[k].norm.as_str()).collect();
+        if said.iter().any(|w| matches!(*w, "id" | "ids" | "identifier" | "key")) {
+            return None;
+        }
+        let word = said.iter().rev().find(|w| matches!(**w, "code" | "number" | "name" | "title" | "reference"))?;
+        let own = qa_question::names::name_words(&c.column);
+        if own.iter().any(|w| w == word) {
+            return None;
+        }
+        let t = self.ctx.table(&c.table)?;
+        let fk = t.foreign_keys.iter().find(|fk| fk.columns.len() == 1 && fk.columns[0].eq_ignore_ascii_case(&c.column))?;
+        let parent = self.ctx.table(&fk.ref_table)?;
+        let same = |w: &String| w == word || (*word == "number" && matches!(w.as_str(), "no" | "num" | "nr"));
+        let cols: Vec<ColRef> = parent.columns.iter().filter(|x| qa_question::names::name_words(&x.name).iter().any(same) && !parent.primary_key.contains(&x.name)).map(|x| ColRef::new(&parent.name, &x.name)).collect();
+        match cols.as_slice() {
+            [one] => Some(one.clone()),
+            _ => None,
+        }
     }
 }

@@ -36,7 +36,13 @@ impl Reader<'_> {
                 }
                 continue;
             }
-            let target = if self.word(g.target) == "number" && self.word(g.target + 1) == "of" { g.target + 2 } else { g.target };
+            let mut target = if self.word(g.target) == "number" && self.word(g.target + 1) == "of" { g.target + 2 } else { g.target };
+            // "each dental lab" in `dental_group.db`: a word of the database's name before the
+            // noun is the domain, not the group.
+            while target < self.n() && self.mention_at(target).is_none() && self.ctx.domain_words.contains(&self.a.tokens[target].norm) && self.a.tokens.get(target + 1).is_some_and(|t| t.is_word()) {
+                self.mark(target..target + 1, "domain");
+                target += 1;
+            }
             let Some(first) = self.mention_at(target) else {
                 // "Which ingredients went into …, and how many kilograms of each?": "each" alone
                 // is each of the rows asked about.

@@ -49,6 +49,8 @@ mod tests_moorings;
 mod tests_kin;
 #[cfg(test)]
 mod tests_guards;
+#[cfg(test)]
+mod tests_workshop;
 
 use serde::{Deserialize, Serialize};
 

@@ -16,7 +16,21 @@ impl Reader<'_> {
         if !matches!(base, "new" | "early" | "old" | "young") {
             return None;
         }
-        self.context_tables().iter().find_map(|t| self.date_columns(t).into_iter().next())
+        // "the oldest patient": age is read off a birth date when the table keeps one.
+        if matches!(base, "old" | "young")
+            && let Some(c) = self.context_tables().iter().find_map(|t| self.date_columns(t).into_iter().find(is_birth_date))
+        {
+            return Some(c);
+        }
+        // "Which customer joined most recently?": the date a verb of the question names
+        // (`joined_on`), not the table's first date.
+        let verbs: Vec<String> = self.a.tokens.iter().filter(|t| t.is_word() && t.lower.len() > 4 && (t.lower.ends_with("ed") || qa_core::text::is_verb_form(&t.lower))).map(|t| t.lower.clone()).collect();
+        let dates: Vec<ColRef> = self.context_tables().iter().flat_map(|t| self.date_columns(t)).collect();
+        let said: Vec<&ColRef> = dates.iter().filter(|c| qa_question::names::name_words(&c.column).iter().any(|w| w.len() >= 4 && verbs.iter().any(|v| qa_core::text::same_family(w, v)))).collect();
+        if let [one] = said.as_slice() {
+            return Some((*one).clone());
+        }
+        dates.into_iter().next()
     }
 
     /// "the most recent donation received": the date of the table named right after a date
@@ -37,9 +51,21 @@ impl Reader<'_> {
         } else {
             Vec::new()
         };
+        let born: Vec<&ColRef> = if matches!(base, "old" | "young") { dates.iter().filter(|c| is_birth_date(c)).collect() } else { Vec::new() };
         match (said.as_slice(), dates.as_slice()) {
+            // (A person's age before the participle: "the oldest patient registered at …".)
+            _ if born.len() == 1 => Some((born[0].clone(), None)),
             ([one], _) => Some(((*one).clone(), Some(after))),
             (_, [one]) => Some((one.clone(), None)),
+            _ => None,
+        }
+    }
+
+    /// The one measure column the statement shows, if exactly one.
+    fn one_shown_measure(&self) -> Option<ColRef> {
+        let shown: Vec<ColRef> = self.q.select.iter().filter_map(|e| e.column().cloned()).filter(|c| self.is_measure(c)).collect();
+        match shown.as_slice() {
+            [one] => Some(one.clone()),
             _ => None,
         }
     }
@@ -76,6 +102,10 @@ impl Reader<'_> {
                     Some(c)
                 }
                 None => match &o.adjective {
+                    // "List our inverters with their rated power, largest first": of one measure
+                    // shown, the adjective orders that one (not `phase_count`, which only its
+                    // word family — size, count — would name).
+                    Some(adj) if self.one_shown_measure().is_some_and(|m| self.adjective_column(adj).is_some_and(|c| c != m) && self.date_for(adj).is_none()) => self.one_shown_measure(),
                     Some(adj) => self.adjective_column(adj).or_else(|| self.date_for(adj)).or_else(|| {
                         // "cheapest first" with a money column shown (a measure, never a key).
                         self.q.select.iter().filter_map(|e| e.column().cloned()).find(|c| self.is_measure(c))
@@ -191,4 +221,10 @@ impl Reader<'_> {
             _ => None,
         }
     }
+}
+
+/// `date_of_birth`, `birth_date`, `dob`, `born_on`: the date a person's age is counted from.
+fn is_birth_date(c: &ColRef) -> bool {
+    let w = qa_question::names::name_words(&c.column);
+    w.iter().any(|x| matches!(x.as_str(), "birth" | "born" | "dob" | "birthday"))
 }

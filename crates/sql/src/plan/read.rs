@@ -324,6 +324,14 @@ impl<'a> Reader<'a> {
         if let Some(n) = t.columns.iter().find(|x| qa_core::text::singular(&x.name.to_ascii_lowercase()) == singular && self.kind(&c(&x.name)).is_textual()) {
             return vec![c(&n.name)];
         }
+        // A product model is known by its maker and its model ("Trina Solar Vertex S+"):
+        // `manufacturer` (or `maker`, `brand`) beside `model_name`.
+        let words = |x: &crate::ColumnInfo| qa_question::names::name_words(&x.name);
+        let model = t.columns.iter().find(|x| matches!(words(x).as_slice(), [m] | [m, _] if m == "model") && self.kind(&c(&x.name)).is_textual() && !t.columns.iter().any(|y| y.name.eq_ignore_ascii_case("name")));
+        let maker = t.columns.iter().find(|x| matches!(words(x).as_slice(), [m] | [m, _] if matches!(m.as_str(), "manufacturer" | "maker" | "brand" | "make")) && self.kind(&c(&x.name)).is_textual());
+        if let (Some(mk), Some(md)) = (maker, model) {
+            return vec![c(&mk.name), c(&md.name)];
+        }
         // A name column of the table's own ("site_name", "series_name" of its entity).
         let names: Vec<&crate::ColumnInfo> = t.columns.iter().filter(|x| named(&x.name) && self.kind(&c(&x.name)).is_textual()).collect();
         if let Some(n) = names.iter().find(|x| x.name.to_ascii_lowercase().starts_with(&singular)) {

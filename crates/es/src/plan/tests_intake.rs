@@ -1,0 +1,72 @@
+//! Plans over a made-up index of wool intakes at mills (session 25): a count before the
+//! people a ranking orders, a list between "what" and its auxiliary, a negated verb that dates
+//! nothing, and the records said in another word after "every".
+
+use super::tests::{filters, today};
+use super::tests_records::top;
+use super::*;
+use serde_json::json;
+
+/// Wool intakes: an own reference held once per document, the intake date every document
+/// holds and a payment date set later, a farmer's name in two fields, a grade and a flag.
+fn intakes() -> (Mapping, Metadata) {
+    let mapping = Mapping::from_es_json(
+        "wool_intakes",
+        &json!({"properties": {
+            "intake_ref": {"type": "keyword"}, "intakeDate": {"type": "date"}, "paidDate": {"type": "date"},
+            "farmer_first_name": {"type": "keyword"}, "farmerLastName": {"type": "keyword"}, "mill_name": {"type": "keyword"},
+            "fleece_weight_kg": {"type": "double"}, "micron": {"type": "double"}, "grade": {"type": "keyword"},
+            "was_rejected": {"type": "boolean"}
+        }}),
+    )
+    .unwrap();
+    let mut meta = Metadata::default();
+    meta.values.insert("intake_ref".into(), (0..60).map(|i| (format!("WI-{i:04}"), 1)).collect());
+    meta.values.insert("farmer_first_name".into(), top(&["Gwen", "Rhys", "Mairi"]));
+    meta.values.insert("farmerLastName".into(), top(&["Pryce", "Evans", "Munro"]));
+    meta.values.insert("mill_name".into(), top(&["Bradford", "Galashiels", "Newtown"]));
+    meta.values.insert("grade".into(), top(&["fine", "medium", "coarse"]));
+    meta.values.insert("was_rejected".into(), top(&["false", "true"]));
+    meta.ranges.insert("intakeDate".into(), (json!("2024-05-02"), json!("2025-09-30")));
+    meta.ranges.insert("paidDate".into(), (json!("2024-05-20"), json!("2025-10-28")));
+    meta.present.insert("intakeDate".into(), 300);
+    meta.present.insert("paidDate".into(), 240);
+    meta.total = Some(300);
+    (mapping, meta)
+}
+
+fn plan(q: &str) -> EsPlan {
+    let index = intakes();
+    let semantic = Semantic::default();
+    let choices = Choices::new();
+    let input = PlanInput { mapping: &index.0, meta: &index.1, semantic: &semantic, choices: &choices, force: false, today: today(), sample_size: 50, max_buckets: 1000 };
+    build(q, &input, None).map(|p| p.plan).map_err(|e| e.0).unwrap_or_else(|a| panic!("{q:?} asked: {a:?}"))
+}
+
+#[test]
+fn a_count_before_the_people_a_ranking_orders_is_how_many() {
+    let p = plan("Who are the three farmers with the most fleece weight in total?");
+    assert!(matches!(p.pairs, Some(Pairs::Rank { n: 3, desc: true, .. })), "{}", p.summary());
+    // Without the count: the one farmer.
+    let p = plan("Who is the farmer with the most fleece weight in total?");
+    assert!(matches!(p.pairs, Some(Pairs::Rank { n: 1, .. })), "{}", p.summary());
+}
+
+#[test]
+fn what_a_list_did_a_record_have_shows_every_item() {
+    let p = plan("What micron and grade did WI-0007 have?");
+    assert!(p.source.contains(&"micron".to_string()) && p.source.contains(&"grade".to_string()), "{:?}", p.source);
+}
+
+#[test]
+fn a_negated_verb_dates_nothing_and_every_record_said_otherwise_is_a_record() {
+    let p = plan("Which intakes from 2025 have not been paid?");
+    let f = filters(&p);
+    assert!(f.iter().any(|x| x.starts_with("intakeDate from 2025-01-01")), "{f:?}");
+    assert!(f.iter().any(|x| x.contains("paidDate") && x.contains("missing")), "{f:?}");
+    assert!(!f.iter().any(|x| x.starts_with("paidDate from")), "{f:?}");
+    // "every rejected consignment": the documents, in the asker's word.
+    let p = plan("Show the intake ref and fleece weight of every rejected consignment at Bradford.");
+    assert!(p.notes.iter().any(|n| n.contains("consignment")), "{:?}", p.notes);
+    assert_eq!(filters(&p), ["mill_name is \"Bradford\"", "was_rejected is \"true\""]);
+}
