@@ -19,6 +19,7 @@ impl Reader<'_> {
         self.when_shows_a_date();
         self.dates_said_of_their_table();
         self.measure_with_more_words_said();
+        self.groups_shown_by_name();
         // "Average consumption per reading for each type of meter" grouped by the reading's
         // key and the meter type: the groups another table's column asks for are split into
         // one row each, and the figure is each row's own value.
@@ -293,6 +294,28 @@ impl Reader<'_> {
         }).collect();
         if let Some(c) = measured.iter().find(|c| !qa_question::names::may_be_money_name(&c.column)) {
             self.penalties.push((format!("money is asked for and {c} does not hold money"), 0.5));
+        }
+    }
+
+    /// "Which supervisors have more than eight staff reporting to them?" answered with
+    /// `supervisor_id` values: groups keyed by a reference to rows that have names, shown by the
+    /// bare key and nothing of the rows referred to, answer "which" with numbers nobody asked
+    /// for (unless the question asks for the id, number or code).
+    fn groups_shown_by_name(&mut self) {
+        let asks_key = (0..self.n()).any(|i| matches!(self.a.tokens[i].norm.as_str(), "id" | "ids" | "identifier" | "number" | "code" | "key"));
+        if asks_key || self.q.group_by.is_empty() {
+            return;
+        }
+        let shown: Vec<ColRef> = self.q.select.iter().filter_map(|e| e.column().cloned()).collect();
+        for c in &shown {
+            let Some(t) = self.ctx.db.table(&c.table) else { continue };
+            let Some(fk) = t.foreign_keys.iter().find(|fk| fk.columns.len() == 1 && fk.columns[0].eq_ignore_ascii_case(&c.column)) else { continue };
+            let grouped = self.q.group_by.iter().any(|g| g.column() == Some(c));
+            let referred_shown = shown.iter().any(|x| x.table.eq_ignore_ascii_case(&fk.ref_table) && x != c);
+            if grouped && !referred_shown && !self.label(&fk.ref_table).is_empty() && shown.iter().all(|x| x.table.eq_ignore_ascii_case(&c.table)) {
+                self.penalties.push((format!("the groups are shown by their key {c}, not by the {} they refer to", fk.ref_table), 0.5));
+                return;
+            }
         }
     }
 

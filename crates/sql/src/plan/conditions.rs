@@ -12,6 +12,7 @@ use qa_question::numbers::{convert, field_unit, Dimension};
 use qa_question::{names, FieldKind};
 
 use super::ir::{AggFunc, ColRef, Cond, Expr, Having, Lit, Query};
+use super::dating::{completion_verb, own_event_date};
 use super::read::Reader;
 use super::source::flag_literal;
 
@@ -61,6 +62,7 @@ impl Reader<'_> {
         self.dates();
         self.flags();
         self.ongoing();
+        self.referred_by_another();
         self.never_related();
         self.contains();
     }
@@ -250,6 +252,15 @@ impl Reader<'_> {
             // "more than one meter" where `meters` is a table and no column is a length: the
             // unit word names the rows counted.
             return after(mi);
+        }
+        // "invoices over 1,000 euro" beside `amount_eur` and `insurer_share_eur`: the rows'
+        // amount.
+        if u.dimension == Dimension::Money
+            && cols.len() > 1
+            && cols.iter().all(|c| c.table == cols[0].table)
+            && let Some(m) = self.main_money(&cols[0].table).filter(|m| cols.contains(m))
+        {
+            return Some(Measured::Col(m, None));
         }
         (cols.len() == 1).then(|| Measured::Col(cols[0].clone(), None))
     }
@@ -953,47 +964,4 @@ fn sub_year(d: &DateMention) -> bool {
     d.month_of_year.is_some()
         || d.from.is_some_and(|f| f.month() != 1 || f.day() != 1)
         || d.to.is_some_and(|t| t.month() != 12 || t.day() != 31)
-}
-
-impl Reader<'_> {
-    /// "panoramic x-rays taken in 2024": rows with no date of their own are dated by the one
-    /// row they belong to that has one (the x-ray's appointment) — its default date, its only
-    /// date, or the date of its own event.
-    fn parent_date(&mut self, t: &str) -> Option<ColRef> {
-        let dated: Vec<ColRef> = self
-            .ctx
-            .parent_tables(t)
-            .iter()
-            .filter_map(|p| {
-                let own = self.date_columns(p);
-                let own: Vec<ColRef> = match self.ctx.default_date(p) {
-                    Some(d) => own.into_iter().filter(|c| c.column.eq_ignore_ascii_case(&d)).collect(),
-                    None if own.len() > 1 => own.into_iter().filter(|c| own_event_date(p, &c.column)).collect(),
-                    None => own,
-                };
-                match own.as_slice() {
-                    [one] => Some(one.clone()),
-                    _ => None,
-                }
-            })
-            .collect();
-        let [one] = dated.as_slice() else { return None };
-        self.reach.push(t.to_string());
-        self.reach.push(one.table.clone());
-        self.notes.push(format!("the date read as {one} (the {t} rows have no date of their own)"));
-        Some(one.clone())
-    }
-}
-
-/// `admitted_on` of admissions, `installed_on` of installations: the date named by the verb of
-/// the table's own noun, when each row's event happened.
-fn own_event_date(table: &str, column: &str) -> bool {
-    let w = names::name_words(column);
-    let noun = names::name_words(table).last().cloned().unwrap_or_default();
-    w.len() == 2 && matches!(w[1].as_str(), "on" | "at" | "date" | "day" | "time") && w[0].len() >= 4 && noun.len() >= 4 && qa_core::text::same_family(&noun, &w[0])
-}
-
-/// "completed", "finished", "concluded": a verb that says a process came to its end.
-fn completion_verb(w: &str) -> bool {
-    ["complet", "finish", "conclud"].iter().any(|p| w.starts_with(p))
 }

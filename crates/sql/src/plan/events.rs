@@ -153,4 +153,51 @@ impl Reader<'_> {
             self.mark(i..k + 1, role);
         }
     }
+
+    /// "Which donors were referred by another donor?", "patients referred to us by another
+    /// patient": the verb of a self-reference (`referred_by_donor_id`) said of the rows, with
+    /// another of the same rows after "by", is whether the row holds that reference ("not
+    /// referred": whether it does not).
+    pub(super) fn referred_by_another(&mut self) {
+        let Some(entity) = self.entity.clone() else { return };
+        let Some(t) = self.ctx.db.table(&entity) else { return };
+        let own: Vec<String> = t.foreign_keys.iter().filter(|fk| fk.columns.len() == 1 && fk.ref_table.eq_ignore_ascii_case(&entity)).map(|fk| fk.columns[0].clone()).collect();
+        if own.is_empty() {
+            return;
+        }
+        for i in 0..self.n() {
+            let w = self.word(i).to_string();
+            if self.ledger.is_used(i) || w.len() < 5 || !(w.ends_with("ed") || qa_core::text::is_verb_form(&w)) {
+                continue;
+            }
+            let named: Vec<&String> = own.iter().filter(|c| names::name_words(c).iter().any(|x| x.len() >= 4 && qa_core::text::same_family(x, &w))).collect();
+            let [col] = named.as_slice() else { continue };
+            // "… (to us) by another donor" / "by someone else".
+            let mut k = i + 1;
+            if matches!(self.word(k), "to" | "into") && matches!(self.word(k + 1), "us" | "the") {
+                k += 2;
+            }
+            if self.word(k) != "by" {
+                continue;
+            }
+            let other = match (self.word(k + 1), self.word(k + 2)) {
+                ("another" | "other", _) | ("a" | "an", "fellow" | "other") => {
+                    let n = if self.word(k + 1) == "another" || self.word(k + 1) == "other" { k + 2 } else { k + 3 };
+                    self.mention_at(n).filter(|&mi| self.names_table(mi) && self.table(mi).is_some_and(|x| x.eq_ignore_ascii_case(&entity))).map(|mi| (n, mi))
+                }
+                _ => None,
+            };
+            let Some((n, mi)) = other else { continue };
+            let col = ColRef::new(&entity, col);
+            let neg = self.negation_before(i);
+            let is_null = neg.is_some();
+            let role = format!("{col} {}", if is_null { "IS NULL" } else { "IS NOT NULL" });
+            if let Some(j) = neg {
+                self.mark(j..j + 1, "negation");
+            }
+            self.mark(i..n, role.clone());
+            self.consume(mi, role);
+            self.q.filters.push(Cond::Null { col, is_null });
+        }
+    }
 }

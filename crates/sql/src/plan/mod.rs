@@ -20,11 +20,13 @@
 
 mod audit;
 mod conditions;
+mod dating;
 mod events;
 mod entity;
 mod finish;
 mod settle;
 mod groups;
+mod money;
 mod kin;
 pub(crate) mod ir;
 mod order;
@@ -51,6 +53,8 @@ mod tests_kin;
 mod tests_guards;
 #[cfg(test)]
 mod tests_workshop;
+#[cfg(test)]
+mod tests_tours;
 
 use serde::{Deserialize, Serialize};
 

@@ -31,6 +31,12 @@ impl Reader<'_> {
             // Two keys between the same tables (a current and a permanent address): the one
             // whose name the question says, else a guess.
             let edges: Vec<JoinStep> = self.ctx.fk_steps().into_iter().filter(|e| e.from_table.eq_ignore_ascii_case(from) && e.to_table.eq_ignore_ascii_case(to)).collect();
+            if edges.len() <= 1
+                && !self.ctx.step_named(&shortest[0])
+                && let Some(via) = self.junction_said(from, to, false)
+            {
+                return Some(via);
+            }
             if edges.len() > 1 {
                 // The question's words as keys name them (`SchemaContext::for_question`).
                 let mut fams: Vec<String> = self.ctx.key_words.clone();
@@ -71,6 +77,18 @@ impl Reader<'_> {
                     && let [one] = bare.as_slice()
                 {
                     return Some(vec![(*one).clone()]);
+                }
+                // "stops served by more than four routes" beside `start_stop_id` and
+                // `end_stop_id`: the table named after both (`route_stops`) relates them
+                // without a role.
+                // (Not when a word of the question names a role, however short: "where does
+                // route R-29 end".)
+                let role_said = edges.iter().flat_map(words_of).filter(|w| !shared.contains(w) && w != "id").any(|w| (0..self.n()).any(|i| self.a.tokens[i].is_word() && (self.word(i) == w || qa_core::text::same_family(self.word(i), &w))));
+                if said.is_empty()
+                    && !role_said
+                    && let Some(via) = self.junction_said(from, to, true)
+                {
+                    return Some(via);
                 }
                 self.penalties.push((format!("{from} and {to} are joined by {} keys; which one is meant is not said", edges.len()), 0.7));
             }
@@ -172,5 +190,45 @@ impl Reader<'_> {
             let particle = matches!(self.word(i + 1), "up" | "off" | "out" | "back" | "in" | "over").then(|| self.word(i + 1));
             lemmas.iter().any(|l| l.len() >= 4 && (role.contains(l) || particle.is_some_and(|p| role.contains(&format!("{l}{p}")))))
         })
+    }
+
+    /// "members enrolled in each course" where `courses.instructor_id` joins the two directly
+    /// and `course_enrolments` holds a key to each: a word of the question from that table's
+    /// name ("enrolled") says the rows are related through it, not through the direct key.
+    /// With `by_both_names`: instead the one such table whose name is made of the two
+    /// tables' names (`route_stops` of routes and stops).
+    fn junction_said(&self, from: &str, to: &str, by_both_names: bool) -> Option<Vec<JoinStep>> {
+        // (A verb — "enrolled", not the noun of an event table's rows — and a word of neither
+        // end's own name: "route" of `route_stops` is the routes.)
+        let ends: Vec<String> = qa_question::names::name_words(from).into_iter().chain(qa_question::names::name_words(to)).collect();
+        let words: Vec<&str> = (0..self.n())
+            .filter(|&i| self.a.tokens[i].is_word() && self.word(i).len() >= 5 && (self.word(i).ends_with("ed") || qa_core::text::is_verb_form(self.word(i))))
+            .map(|i| self.word(i))
+            .filter(|q| !ends.iter().any(|e| qa_core::text::same_family(e, q)))
+            .collect();
+        let refers = |t: &crate::TableInfo, other: &str| t.foreign_keys.iter().any(|fk| fk.ref_table.eq_ignore_ascii_case(other));
+        let said: Vec<&crate::TableInfo> = self
+            .ctx
+            .db
+            .tables
+            .iter()
+            .filter(|t| !t.name.eq_ignore_ascii_case(from) && !t.name.eq_ignore_ascii_case(to) && refers(t, from) && refers(t, to))
+            .filter(|t| {
+                let own = qa_question::names::name_words(&t.name);
+                if by_both_names {
+                    let has = |end: &str| qa_question::names::name_words(end).iter().any(|e| own.iter().any(|w| qa_core::text::same_family(w, e)));
+                    return own.len() == 2 && has(from) && has(to);
+                }
+                own.iter().filter(|w| w.len() >= 5).any(|w| words.iter().any(|q| qa_core::text::same_family(w, q)))
+            })
+            .collect();
+        let [j] = said.as_slice() else { return None };
+        let mut a = self.ctx.join_path(from, &j.name)?;
+        let b = self.ctx.join_path(&j.name, to)?;
+        if a.len() != 1 || b.len() != 1 {
+            return None;
+        }
+        a.extend(b);
+        Some(a)
     }
 }

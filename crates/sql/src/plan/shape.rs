@@ -533,9 +533,7 @@ impl Reader<'_> {
                     Target::Value { collection, .. } => Some(collection.clone()),
                     _ => None,
                 })?;
-                let money = self.money_columns(&t);
-                let [one] = money.as_slice() else { return None };
-                Some((one.clone(), usize::MAX))
+                Some((self.main_money(&t)?, usize::MAX))
             });
             let money_said = money_of.filter(|_| money_of_rows.is_some());
             if let Some(at) = money_of.filter(|_| money_of_rows.is_none()) {
@@ -568,7 +566,14 @@ impl Reader<'_> {
                 });
                 let tables = if self.word(g.start) == "how" { self.context_tables() } else { of_table.into_iter().collect() };
                 let money: Vec<ColRef> = tables.iter().flat_map(|t| self.money_columns(t)).collect();
-                (money.len() == 1).then(|| (money[0].clone(), usize::MAX))
+                if let [one] = money.as_slice() {
+                    return Some((one.clone(), usize::MAX));
+                }
+                // (Of one table's several, its amount.)
+                match tables.as_slice() {
+                    [t] => self.main_money(t).map(|c| (c, usize::MAX)),
+                    _ => None,
+                }
             });
             // "how many kilograms": the one column of the tables in play measured in that unit.
             let col = col.or_else(|| {
@@ -645,12 +650,6 @@ impl Reader<'_> {
     }
 
     /// The money columns of `table`: a currency in the name or a word of money.
-    fn money_columns(&self, table: &str) -> Vec<ColRef> {
-        self.schema.collection(table).map_or_else(Vec::new, |c| {
-            c.fields.iter().filter(|f| f.kind.is_numeric() && f.kind != FieldKind::Flag && f.key == qa_question::KeyRole::None && qa_question::names::is_money_name(&f.name)).map(|f| ColRef::new(&c.name, &f.name)).collect()
-        })
-    }
-
     /// An average said inside the name of a column that holds averages (`avg_speed`,
     /// `mean_temp`), in a question that asks for one value over many rows: "what is/was the
     /// average X …" with no grouping, listing or ranking, and the column in no condition.

@@ -113,6 +113,21 @@ pub(crate) fn source_schema(ctx: &SchemaContext) -> SourceSchema {
             }
         }
     }
+    // "How many people did we hire?": of a schema whose rows are people in one table only
+    // (first and last names), "people" and "person" name that table.
+    let person = |c: &Collection| {
+        let has = |w: &str| c.fields.iter().any(|f| f.key == KeyRole::None && qa_question::names::name_words(&f.name).iter().any(|x| x == w) && qa_question::names::name_words(&f.name).iter().any(|x| x == "name"));
+        has("first") && has("last")
+    };
+    let people: Vec<usize> = (0..collections.len()).filter(|&i| person(&collections[i])).collect();
+    if let [one] = people.as_slice() {
+        let c = &mut collections[*one];
+        for w in ["people", "person", "persons"] {
+            if !c.synonyms.iter().any(|s| s.eq_ignore_ascii_case(w)) {
+                c.synonyms.push(w.to_string());
+            }
+        }
+    }
     for e in &ctx.inferred {
         relations.push(Relation { from: e.from_table.clone(), from_field: e.from_column.clone(), to: e.to_table.clone(), to_field: e.to_column.clone() });
     }
