@@ -63,6 +63,18 @@ fn unused_words_keep_the_confidence_low() {
     assert!(o.coverage.unmapped.contains(&"camping".to_string()), "{:?}", o.coverage);
 }
 
+/// The rendered SQL, or None when the planner asks.
+pub(super) fn answer(ctx: &SchemaContext, q: &str) -> Option<String> {
+    let o = on(ctx, q);
+    (o.ambiguity.is_none() && o.confidence >= CONFIDENCE_THRESHOLD).then(|| ir::render_query(ctx, &o.plan.unwrap(), Dialect::Sqlite, Some(200)))
+}
+
+/// `c`, which may hold NULL.
+pub(super) fn nullable(mut c: ColumnInfo) -> ColumnInfo {
+    c.nullable = true;
+    c
+}
+
 pub(super) fn col(name: &str, ty: &str, values: &[&str]) -> ColumnInfo {
     let v: Vec<String> = values.iter().map(|s| s.to_string()).collect();
     ColumnInfo { name: name.into(), data_type: ty.into(), nullable: false, samples: v.clone(), distinct: (!v.is_empty()).then_some(v.len() as u64), values: v, values_complete: !values.is_empty() }

@@ -5,9 +5,9 @@
 //! and two readings that answer such shapes rightly instead (a date said after a noun of a
 //! dated table, the label of a table with a whole name beside a contact's two halves).
 
-use super::tests::{col, fk, on, sql, table};
+use super::tests::{answer, col, fk, sql, table};
 use super::*;
-use crate::{ColumnInfo, DbSchema, Dialect, ForeignKey};
+use crate::{ColumnInfo, DbSchema, ForeignKey};
 
 fn care_agency() -> SchemaContext {
     let t = |name: &str, pk: &str, columns: Vec<ColumnInfo>, fks: Vec<ForeignKey>| table(name, pk, columns, fks, 40);
@@ -69,12 +69,6 @@ fn care_agency() -> SchemaContext {
         },
         None,
     )
-}
-
-/// The rendered SQL, or None when the planner asks.
-fn answer(ctx: &SchemaContext, q: &str) -> Option<String> {
-    let o = on(ctx, q);
-    (o.ambiguity.is_none() && o.confidence >= CONFIDENCE_THRESHOLD).then(|| ir::render_query(ctx, &o.plan.unwrap(), Dialect::Sqlite, Some(200)))
 }
 
 #[test]

@@ -5,16 +5,12 @@
 //! after both ends as the relation without a role, the amount among several money columns,
 //! and groups shown by their bare key asking.
 
-use super::tests::{col, fk, on, sql, table};
+use super::tests::{answer, col, fk, nullable, sql, table};
 use super::*;
 use crate::{ColumnInfo, DbSchema, ForeignKey};
 
 fn tours() -> SchemaContext {
     let t = |name: &str, pk: &str, columns: Vec<ColumnInfo>, fks: Vec<ForeignKey>| table(name, pk, columns, fks, 80);
-    let nullable = |mut c: ColumnInfo| {
-        c.nullable = true;
-        c
-    };
     SchemaContext::build(
         DbSchema {
             dialect: None,
@@ -49,12 +45,6 @@ fn tours() -> SchemaContext {
         },
         None,
     )
-}
-
-/// The rendered SQL, or None when the planner asks.
-fn answer(ctx: &SchemaContext, q: &str) -> Option<String> {
-    let o = on(ctx, q);
-    (o.ambiguity.is_none() && o.confidence >= CONFIDENCE_THRESHOLD).then(|| ir::render_query(ctx, &o.plan.unwrap(), crate::Dialect::Sqlite, Some(200)))
 }
 
 #[test]

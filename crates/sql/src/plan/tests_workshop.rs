@@ -5,16 +5,12 @@
 //! orders the one measure shown, a model is named by its maker too, a reference said with its
 //! table's code word shows that code, and a word of the database's name is no group.
 
-use super::tests::{col, fk, on, sql, table};
+use super::tests::{col, fk, nullable, on, sql, table};
 use super::*;
 use crate::{ColumnInfo, DbSchema, ForeignKey};
 
 fn workshop() -> SchemaContext {
     let t = |name: &str, pk: &str, columns: Vec<ColumnInfo>, fks: Vec<ForeignKey>| table(name, pk, columns, fks, 60);
-    let nullable = |mut c: ColumnInfo| {
-        c.nullable = true;
-        c
-    };
     SchemaContext::build(
         DbSchema {
             dialect: None,
