@@ -460,7 +460,12 @@ impl Reader<'_> {
                             let phrase = self.phrase(self.ms[mi].start, self.ms[mi].end);
                             let tied: Vec<String> = groupable.iter().filter(|(_, s)| (sa - s).abs() < 1e-9).map(|(f, _)| f.clone()).collect();
                             let _ = a;
-                            Some(self.choose(&phrase, format!("Which field does \"{phrase}\" mean?"), tied)?)
+                            // "per silo" over `silo_name` and `siloCode`: one thing's name and
+                            // code; the groups are shown by name.
+                            match one_things_name(&tied) {
+                                Some(f) => Some(f),
+                                None => Some(self.choose(&phrase, format!("Which field does \"{phrase}\" mean?"), tied)?),
+                            }
                         }
                         [(a, _), ..] => Some(a.clone()),
                         [] => None,
@@ -825,3 +830,20 @@ impl Reader<'_> {
 
 /// Words skipped when looking for what a ranking applies to.
 const FILLER_AFTER: &[&str] = &["the", "a", "an", "of", "in", "to", "all", "their", "its", "any"];
+
+/// Of fields that name one thing in different ways (`silo_name`, `siloCode`: the same words
+/// once "name", "code", "id", "no" are set aside), the one holding its name or title.
+fn one_things_name(fields: &[String]) -> Option<String> {
+    const LABELS: &[&str] = &["name", "title", "label"];
+    const KEYS: &[&str] = &["code", "id", "no", "number", "ref", "key"];
+    let core = |f: &str| -> Vec<String> { qa_question::names::name_words(f).into_iter().filter(|w| !LABELS.contains(&w.as_str()) && !KEYS.contains(&w.as_str())).collect() };
+    let first = core(fields.first()?);
+    if first.is_empty() || !fields.iter().all(|f| core(f) == first) {
+        return None;
+    }
+    let named: Vec<&String> = fields.iter().filter(|f| qa_question::names::name_words(f).iter().any(|w| LABELS.contains(&w.as_str()))).collect();
+    match named.as_slice() {
+        [one] => Some((*one).clone()),
+        _ => None,
+    }
+}

@@ -14,7 +14,7 @@ fn intakes() -> (Mapping, Metadata) {
         "wool_intakes",
         &json!({"properties": {
             "intake_ref": {"type": "keyword"}, "intakeDate": {"type": "date"}, "paidDate": {"type": "date"},
-            "farmer_first_name": {"type": "keyword"}, "farmerLastName": {"type": "keyword"}, "mill_name": {"type": "keyword"},
+            "farmer_first_name": {"type": "keyword"}, "farmerLastName": {"type": "keyword"}, "mill_name": {"type": "keyword"}, "millCode": {"type": "keyword"},
             "fleece_weight_kg": {"type": "double"}, "micron": {"type": "double"}, "grade": {"type": "keyword"},
             "was_rejected": {"type": "boolean"}
         }}),
@@ -25,6 +25,7 @@ fn intakes() -> (Mapping, Metadata) {
     meta.values.insert("farmer_first_name".into(), top(&["Gwen", "Rhys", "Mairi"]));
     meta.values.insert("farmerLastName".into(), top(&["Pryce", "Evans", "Munro"]));
     meta.values.insert("mill_name".into(), top(&["Bradford", "Galashiels", "Newtown"]));
+    meta.values.insert("millCode".into(), top(&["UK-BFD", "UK-GAL", "UK-NEW"]));
     meta.values.insert("grade".into(), top(&["fine", "medium", "coarse"]));
     meta.values.insert("was_rejected".into(), top(&["false", "true"]));
     meta.ranges.insert("intakeDate".into(), (json!("2024-05-02"), json!("2025-09-30")));
@@ -69,4 +70,10 @@ fn a_negated_verb_dates_nothing_and_every_record_said_otherwise_is_a_record() {
     let p = plan("Show the intake ref and fleece weight of every rejected consignment at Bradford.");
     assert!(p.notes.iter().any(|n| n.contains("consignment")), "{:?}", p.notes);
     assert_eq!(filters(&p), ["mill_name is \"Bradford\"", "was_rejected is \"true\""]);
+}
+
+#[test]
+fn a_group_said_of_one_things_name_and_code_is_by_name() {
+    let p = plan("average micron per mill");
+    assert!(p.groups.iter().any(|g| matches!(g, Group::Terms { field, .. } if field.starts_with("mill_name"))), "{}", p.summary());
 }

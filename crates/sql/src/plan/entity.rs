@@ -441,6 +441,8 @@ impl Reader<'_> {
                 shown = match last {
                     "name" | "title" | "label" => item_table.clone().or_else(|| Some(entity.clone())).filter(|t| !t.is_empty()).map(Shown::Rows),
                     "id" | "identifier" => self.pk(&prefer).map(Shown::Col),
+                    // "Give the code and the capacity": the rows' one code column.
+                    "code" | "reference" if words.len() == 1 => self.own_code(&prefer).map(Shown::Col),
                     _ => item_table.clone().map(Shown::Rows),
                 };
             }
@@ -604,6 +606,21 @@ impl Reader<'_> {
 }
 
 impl Reader<'_> {
+    /// The one text column of `table` named a code (`install_code`, `code`), not a key.
+    fn own_code(&self, table: &str) -> Option<ColRef> {
+        let t = self.ctx.table(table)?;
+        let codes: Vec<ColRef> = t
+            .columns
+            .iter()
+            .filter(|c| qa_question::names::name_words(&c.name).iter().any(|w| w == "code") && self.kind(&ColRef::new(&t.name, &c.name)).is_textual() && !t.foreign_keys.iter().any(|fk| fk.columns.iter().any(|x| x.eq_ignore_ascii_case(&c.name))))
+            .map(|c| ColRef::new(&t.name, &c.name))
+            .collect();
+        match codes.as_slice() {
+            [one] => Some(one.clone()),
+            _ => None,
+        }
+    }
+
     /// `c` is a foreign key and the words `s..e` say "code", "number" or "name" (not "id"): the
     /// one column of the referenced table whose name holds that word.
     fn referenced_column_said(&self, c: &ColRef, s: usize, e: usize) -> Option<ColRef> {

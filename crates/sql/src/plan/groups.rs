@@ -5,6 +5,7 @@
 use qa_question::link::{How, Target};
 use qa_question::FieldKind;
 
+use super::ir::ColRef;
 use super::read::Reader;
 use super::shape::Key;
 
@@ -123,6 +124,19 @@ impl Reader<'_> {
             } else {
                 continue;
             };
+            // "for each car category", "per route category": the table's noun, then a column
+            // of that table (or of the one its rows belong to) right after it.
+            let key = match key {
+                Key::Rows(t) => match self.column_after_table_noun(mi, &t) {
+                    Some((c, next)) => {
+                        let role = format!("group by {c}");
+                        self.consume(next, role);
+                        Key::Col(c)
+                    }
+                    None => Key::Rows(t),
+                },
+                k => k,
+            };
             let role = match &key {
                 Key::Col(c) => format!("group by {c}"),
                 Key::Rows(t) => format!("group by {t}"),
@@ -161,5 +175,18 @@ impl Reader<'_> {
             }
         }
         out
+    }
+
+    /// The mention right after `mi` (a noun of table `t`), unused, naming a column of `t` or
+    /// of a table `t` refers to: that column and the mention.
+    fn column_after_table_noun(&self, mi: usize, t: &str) -> Option<(ColRef, usize)> {
+        // (A noun: "each insurer cover" is a verb, never the flag `covers_orthodontics`.)
+        let next = self.ms.iter().position(|m| m.start == self.ms[mi].end).filter(|&n| !self.used[n] && !self.names_table(n) && !qa_core::text::is_verb_form(self.word(self.ms[n].start)))?;
+        let near: Vec<String> = std::iter::once(t.to_string()).chain(self.ctx.parent_tables(t)).collect();
+        let cols: Vec<ColRef> = self.fields_of(next).into_iter().map(|(c, _)| c).filter(|c| near.iter().any(|x| x.eq_ignore_ascii_case(&c.table)) && self.schema.field(&c.table, &c.column).is_some_and(|f| f.key == qa_question::KeyRole::None && f.kind != FieldKind::Flag)).collect();
+        match cols.as_slice() {
+            [one] => Some((one.clone(), next)),
+            _ => None,
+        }
     }
 }

@@ -25,7 +25,7 @@ fn tours() -> SchemaContext {
                 t(
                     "tours",
                     "tour_id",
-                    vec![col("tour_id", "integer", &[]), col("title", "text", &["Dykes and Mills", "Tulip Loop"]), col("guide_id", "integer", &[]), col("start_stop_id", "integer", &[]), col("end_stop_id", "integer", &[])],
+                    vec![col("tour_id", "integer", &[]), col("title", "text", &["Dykes and Mills", "Tulip Loop"]), col("category", "text", &["family", "sport"]), col("guide_id", "integer", &[]), col("start_stop_id", "integer", &[]), col("end_stop_id", "integer", &[])],
                     vec![fk("guide_id", "riders", "rider_id"), fk("start_stop_id", "stops", "stop_id"), fk("end_stop_id", "stops", "stop_id")],
                 ),
                 t("tour_stops", "tour_stop_id", vec![col("tour_stop_id", "integer", &[]), col("tour_id", "integer", &[]), col("stop_id", "integer", &[])], vec![fk("tour_id", "tours", "tour_id"), fk("stop_id", "stops", "stop_id")]),
@@ -87,4 +87,12 @@ fn the_amount_among_money_columns_and_groups_shown_by_their_key_ask() {
     // Groups of riders by who referred them, shown by the bare key: asked.
     let a = answer(&ctx, "Which riders have referred more than two riders, and how many each?");
     assert!(a.as_deref().is_none_or(|s| s.contains("first_name")), "{a:?}");
+}
+
+#[test]
+fn a_column_named_after_the_tables_noun_groups_and_the_code_alone_is_the_rows_code() {
+    let ctx = tours();
+    // "per tour category": the tours' category, reached from the bookings.
+    let s = sql(&ctx, "How many bookings were made per tour category?");
+    assert!(s.contains("GROUP BY tours.category"), "{s}");
 }

@@ -100,3 +100,10 @@ fn a_word_of_the_database_name_before_a_group_is_the_domain() {
     let s = ir::render_query(&ctx, &plan, crate::Dialect::Sqlite, Some(200));
     assert!(s.contains("GROUP BY") && s.contains("shops"), "{s}");
 }
+
+#[test]
+fn the_code_alone_in_a_list_is_the_rows_code() {
+    let ctx = workshop();
+    let s = sql(&ctx, "Which repairs were completed in 2025? Give the code and the start date.");
+    assert!(s.contains("repairs.repair_code") && s.contains("repairs.started_on"), "{s}");
+}
