@@ -328,3 +328,34 @@ fn a_tie_for_first_place_is_named_in_a_warning() {
     assert_eq!(names, ["East"], "{v}");
     assert_eq!(warned(&v), None, "{v}");
 }
+
+/// "Which certified crews are in Leiden?": a list no row meets under
+/// several conditions asks before answering "none" (exit 3); "1" accepts the empty answer and
+/// `--force` answers at once. A list of one condition with no row is answered.
+#[test]
+fn an_empty_list_under_several_conditions_asks_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("crews.db");
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch(
+        "CREATE TABLE crews (id INTEGER PRIMARY KEY, name TEXT NOT NULL, city TEXT NOT NULL, is_certified INTEGER NOT NULL, members INTEGER NOT NULL);
+         INSERT INTO crews VALUES (1, 'North', 'Delft', 1, 4), (2, 'South', 'Leiden', 0, 6), (3, 'East', 'Delft', 0, 5);",
+    )
+    .unwrap();
+    drop(conn);
+    let url = format!("sqlite://{}", db.display());
+    let run = |args: &[&str], code: i32| json_out(qa(dir.path()).args(["--llm", "none", "sql"]).args(args).args(["--db", &url, "--json"]), code);
+    let v = run(&["Which certified crews are in Leiden?"], 3);
+    assert_eq!(v["status"], "needs_clarification", "{v}");
+    assert!(v["clarifying_question"].as_str().unwrap().contains("No row matches"), "{v}");
+    let id = v["checkpoint"].as_str().unwrap().to_string();
+    let v = run(&["--resume", &id, "--answer", "1"], 0);
+    assert_eq!(v["status"], "answered", "{v}");
+    assert_eq!(v["rows"].as_array().unwrap().len(), 0, "{v}");
+    let v = run(&["Which certified crews are in Leiden?", "--force"], 0);
+    assert_eq!(v["rows"].as_array().unwrap().len(), 0, "{v}");
+    // One condition that no row meets: "none" is the answer.
+    let v = run(&["Which crews have more than 20 members?"], 0);
+    assert_eq!(v["status"], "answered", "{v}");
+    assert_eq!(v["rows"].as_array().unwrap().len(), 0, "{v}");
+}

@@ -274,6 +274,15 @@ impl<'a, 'l> Agent<'a, 'l> {
         proceed!(self.validate_loop(&ctx, planned.plan.as_ref(), candidates));
         // 5. Safe execute.
         let res = proceed!(self.execute_stage(&ctx));
+        // An empty list from a plan of several conditions: ask before answering "none".
+        if !planned.forced
+            && res.rows.is_empty()
+            && let Some(p) = planned.plan.as_ref().filter(|p| !p.aggregates() && p.filters.len() + p.having.len() >= 2 && p.set_op.is_none())
+        {
+            let (amb, text) = plan::empty_result_question(p, self.state.str("sql").unwrap_or_default());
+            self.apply("execute", update([("ambiguity", json!(amb)), ("clarifying_question", json!(text))]), Instant::now())?;
+            return Ok(Outcome::NeedsClarification { question: text });
+        }
         // 6. Present.
         let t = Instant::now();
         let viz = super::present::viz_spec(&res, question);

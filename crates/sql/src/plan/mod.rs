@@ -175,6 +175,21 @@ pub(crate) fn coverage_question(plan: &Plan, coverage: &Coverage, confidence: f6
     (amb, q)
 }
 
+/// "Which suppliers have never delivered late?" answered by a statement of several conditions
+/// that no row meets: "none" is a confident answer that one misread condition also gives, so
+/// the user is asked first. Answer 1 (or "yes") accepts the empty answer.
+pub(crate) fn empty_result_question(plan: &Plan, sql: &str) -> (Ambiguity, String) {
+    let label = "accept that no row matches".to_string();
+    let amb = Ambiguity { phrase: COVERAGE_PHRASE.into(), options: vec![Choice { label, term: Term::Table { table: plan.table.clone() } }], score: 0.5, kind: AmbiguityKind::Coverage };
+    let n = plan.filters.len() + plan.having.len();
+    let head = format!(
+        "No row matches all {n} conditions I read, and one misread condition would give the same empty answer:\n  {sql}\n\
+         Answer 1 to accept that none match, or answer with more detail (names from `qa sql schema`)."
+    );
+    let q = clarifying_text(&amb, &head);
+    (amb, q)
+}
+
 /// Resolve an answer to a clarifying question: an option number ("2"), an option's words
 /// ("findings", "the audit status"), else None (the answer is then added to the question).
 /// For a coverage question, "yes", "run", "go ahead", "anyway" pick the option too.
