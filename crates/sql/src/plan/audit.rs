@@ -20,6 +20,7 @@ impl Reader<'_> {
         self.dates_said_of_their_table();
         self.measure_with_more_words_said();
         self.groups_shown_by_name();
+        self.second_ask_answered();
         // "Average consumption per reading for each type of meter" grouped by the reading's
         // key and the meter type: the groups another table's column asks for are split into
         // one row each, and the figure is each row's own value.
@@ -294,6 +295,24 @@ impl Reader<'_> {
         }).collect();
         if let Some(c) = measured.iter().find(|c| !qa_question::names::may_be_money_name(&c.column)) {
             self.penalties.push((format!("money is asked for and {c} does not hold money"), 0.5));
+        }
+    }
+
+    /// "How many invoices were issued in March, and what did they come to in total?" answered
+    /// with the count alone: a clause after ", and what" whose words only repeat
+    /// what the first clause already placed asks for something the query does not show.
+    fn second_ask_answered(&mut self) {
+        let Some(k) = (2..self.n()).find(|&k| self.a.tokens[k - 2].is_symbol(',') && self.word(k - 1) == "and" && self.word(k) == "what") else { return };
+        let roles = |r: std::ops::Range<usize>| -> Vec<String> { r.filter_map(|i| self.ledger.role(i).map(str::to_string)).filter(|x| x != "relation" && x != "negation").collect() };
+        let first = roles(0..k - 2);
+        let second = roles(k..self.n());
+        if !second.iter().all(|r| first.contains(r)) {
+            return;
+        }
+        let content = (k + 1..self.n()).any(|i| self.a.tokens[i].is_word() && !qa_core::text::is_stop(&self.a.tokens[i].lower));
+        if content {
+            let phrase = self.a.tokens[k - 1..].iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join(" ");
+            self.penalties.push((format!("\"{phrase}\" asks for more than the query shows"), 0.5));
         }
     }
 

@@ -37,9 +37,12 @@ impl Reader<'_> {
         // volunteers with …, what other details …").
         for &(s, e) in &self.a.sentences {
             for i in (s..e).filter(|&i| i < s + 2 || self.word(i - 1) == ",") {
+                // ("which three riders …": past a count of the rows.)
+                let counted = self.a.tokens.get(i + 1).is_some_and(|t| t.number().is_some() || qa_question::numbers::number_word(&t.lower).is_some_and(|v| v >= 2.0));
+                let at = if counted { i + 2 } else { i + 1 };
                 if matches!(self.word(i), "which" | "what")
                     && !matches!(self.word(i + 1), "is" | "are" | "was" | "were")
-                    && let Some(mi) = self.head_at(i + 1)
+                    && let Some(mi) = self.head_at(at)
                     && let Some(t) = self.table_in_context(mi)
                 {
                     entity.get_or_insert((t, Some(mi)));

@@ -62,6 +62,7 @@ impl Reader<'_> {
         self.verb_of_the_dated_rows();
         self.the_date_is_the_ranked_date();
         self.first_and_last_names();
+        self.model_with_its_maker();
         self.dates_asked_for();
         self.kind_asked_for();
         self.aggregates_and_directions_said_again();

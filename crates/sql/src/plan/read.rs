@@ -301,6 +301,20 @@ impl<'a> Reader<'a> {
     /// full name), else first and last name, else — for a table that only refines another
     /// (`poker_player` of `people`) — the referred table's name, else the first text column that
     /// is not a key or a number, else the primary key.
+    /// `manufacturer` (or `maker`, `make`, `brand`) and `model` (or `model_name`) of a table
+    /// with no plain `name` column: how a product model is named.
+    pub(super) fn maker_and_model(&self, table: &str) -> Option<(ColRef, ColRef)> {
+        let t = self.ctx.table(table)?;
+        let c = |n: &str| ColRef::new(&t.name, n);
+        let words = |x: &crate::ColumnInfo| qa_question::names::name_words(&x.name);
+        if t.columns.iter().any(|y| y.name.eq_ignore_ascii_case("name")) {
+            return None;
+        }
+        let model = t.columns.iter().find(|x| matches!(words(x).as_slice(), [m] | [m, _] if m == "model") && self.kind(&c(&x.name)).is_textual())?;
+        let maker = t.columns.iter().find(|x| matches!(words(x).as_slice(), [m] | [m, _] if matches!(m.as_str(), "manufacturer" | "maker" | "brand" | "make")) && self.kind(&c(&x.name)).is_textual())?;
+        Some((c(&maker.name), c(&model.name)))
+    }
+
     pub fn label(&self, table: &str) -> Vec<ColRef> {
         let Some(t) = self.ctx.table(table) else { return Vec::new() };
         let c = |n: &str| ColRef::new(&t.name, n);
@@ -324,13 +338,9 @@ impl<'a> Reader<'a> {
         if let Some(n) = t.columns.iter().find(|x| qa_core::text::singular(&x.name.to_ascii_lowercase()) == singular && self.kind(&c(&x.name)).is_textual()) {
             return vec![c(&n.name)];
         }
-        // A product model is known by its maker and its model ("Trina Solar Vertex S+"):
-        // `manufacturer` (or `maker`, `brand`) beside `model_name`.
-        let words = |x: &crate::ColumnInfo| qa_question::names::name_words(&x.name);
-        let model = t.columns.iter().find(|x| matches!(words(x).as_slice(), [m] | [m, _] if m == "model") && self.kind(&c(&x.name)).is_textual() && !t.columns.iter().any(|y| y.name.eq_ignore_ascii_case("name")));
-        let maker = t.columns.iter().find(|x| matches!(words(x).as_slice(), [m] | [m, _] if matches!(m.as_str(), "manufacturer" | "maker" | "brand" | "make")) && self.kind(&c(&x.name)).is_textual());
-        if let (Some(mk), Some(md)) = (maker, model) {
-            return vec![c(&mk.name), c(&md.name)];
+        // A product model is known by its maker and its model ("Trina Solar Vertex S+").
+        if let Some((mk, md)) = self.maker_and_model(table) {
+            return vec![mk, md];
         }
         // A name column of the table's own ("site_name", "series_name" of its entity).
         let names: Vec<&crate::ColumnInfo> = t.columns.iter().filter(|x| named(&x.name) && self.kind(&c(&x.name)).is_textual()).collect();

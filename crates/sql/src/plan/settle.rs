@@ -77,6 +77,23 @@ impl Reader<'_> {
 
     /// "the policyholder's first and last name": both names of the table named before them,
     /// not a first name left over and another table's last name.
+    /// "Which model has the highest daily rate?" over `make` and `model`: a model shown is
+    /// shown with its maker (grouped by both when grouped), as a person with both names.
+    pub(super) fn model_with_its_maker(&mut self) {
+        let shown: Vec<ColRef> = self.q.select.iter().filter_map(|e| e.column().cloned()).collect();
+        for c in shown {
+            let Some((maker, model)) = self.maker_and_model(&c.table) else { continue };
+            if c != model || self.q.select.contains(&Expr::col(maker.clone())) {
+                continue;
+            }
+            let at = self.q.select.iter().position(|e| e.column() == Some(&model)).unwrap_or(0);
+            self.q.select.insert(at, Expr::col(maker.clone()));
+            if self.q.group_by.contains(&Expr::col(model.clone())) && !self.q.group_by.contains(&Expr::col(maker.clone())) {
+                self.q.group_by.push(Expr::col(maker.clone()));
+            }
+        }
+    }
+
     pub(super) fn first_and_last_names(&mut self) {
         for i in 1..self.n() {
             if self.word(i) != "first" || self.ledger.is_used(i) || self.word(i + 1) != "and" || !matches!(self.word(i + 2), "last" | "surname" | "family") {

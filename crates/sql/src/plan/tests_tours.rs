@@ -96,3 +96,16 @@ fn a_column_named_after_the_tables_noun_groups_and_the_code_alone_is_the_rows_co
     let s = sql(&ctx, "How many bookings were made per tour category?");
     assert!(s.contains("GROUP BY tours.category"), "{s}");
 }
+
+#[test]
+fn a_second_what_clause_the_query_leaves_unanswered_asks() {
+    let ctx = tours();
+    let a = answer(&ctx, "How many invoices were issued in 2025, and what did they come to in total?");
+    assert!(a.as_deref().is_none_or(|s| s.contains("SUM(invoices.amount_eur)")), "{a:?}");
+    // Said again with "how many", the count answers both.
+    let s = sql(&ctx, "Which rider made the most bookings, and how many bookings was that?");
+    assert!(s.contains("COUNT("), "{s}");
+    // A count of the rows between "which" and their noun.
+    let s = sql(&ctx, "Which three riders made the most bookings?");
+    assert!(s.contains("GROUP BY") && s.contains("LIMIT 3"), "{s}");
+}

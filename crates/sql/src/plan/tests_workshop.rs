@@ -107,3 +107,10 @@ fn the_code_alone_in_a_list_is_the_rows_code() {
     let s = sql(&ctx, "Which repairs were completed in 2025? Give the code and the start date.");
     assert!(s.contains("repairs.repair_code") && s.contains("repairs.started_on"), "{s}");
 }
+
+#[test]
+fn a_model_shown_is_shown_with_its_maker() {
+    let ctx = workshop();
+    let s = sql(&ctx, "Which model has the most gears?");
+    assert!(s.contains("bike_models.manufacturer") && s.contains("bike_models.model_name"), "{s}");
+}
