@@ -310,3 +310,24 @@ fn a_tie_for_first_place_is_named_in_a_note() {
     let v = run_json(qa(dir.path()).args(["es", "Which mechanic has the most repairs?", "--index", "repairs", "--json", "--llm", "none"]), 0);
     assert!(notes(&v).is_empty(), "{v}");
 }
+
+/// "each load delivered at Bradford" over an index of wool deliveries whose notes say "Load
+/// rejected." now and then: the records' noun before the records' verb is the records, not a
+/// text condition on the notes (which would keep only the rejected ones).
+#[test]
+fn the_records_noun_before_their_verb_is_no_text_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("wool_deliveries.jsonl");
+    let lines: Vec<String> = (0..12)
+        .map(|i| {
+            let mill = if i % 2 == 0 { "Bradford" } else { "Galashiels" };
+            let note = if i % 3 == 0 { "Wet fleece. Load rejected." } else { "Clean fleece, no remarks." };
+            json!({"delivery_ref": format!("WD-{i:04}"), "deliveryDate": format!("2025-0{}-1{}", 1 + i % 8, i % 9), "mill_name": mill, "weight_kg": 180 + i, "inspector_note": note}).to_string()
+        })
+        .collect();
+    std::fs::write(&data, lines.join("\n")).unwrap();
+    qa(dir.path()).args(["es", "index"]).arg(&data).args(["--name", "wool_deliveries"]).assert().success();
+    let v = run_json(qa(dir.path()).args(["--llm", "none", "es", "Show the delivery ref of each load delivered at Bradford.", "--index", "wool_deliveries", "--json"]), 0);
+    assert_eq!(v["total"].as_u64(), Some(6), "{v}");
+    assert!(!v["query_summary"].as_str().unwrap_or_default().contains("inspector_note"), "{v}");
+}

@@ -120,7 +120,7 @@ impl Reader<'_> {
     /// word — and that names nothing in the index, not even loosely, is the documents said in
     /// the asker's word. Noted in the answer; a noun that a field or value comes near still asks.
     fn records_said_otherwise(&mut self) {
-        const OPENERS: &[&str] = &["how", "many", "which", "every", "each", "and", "what", "what's", "whats", "list", "show", "give", "me", "the", "a", "an", "all", "our", "any", "of", "single", "top", "number", "count", "there", "were", "are", "is", "was"];
+        const OPENERS: &[&str] = &["how", "many", "which", "every", "each", "and", "for", "what", "what's", "whats", "list", "show", "give", "me", "the", "a", "an", "all", "our", "any", "of", "single", "top", "number", "count", "there", "were", "are", "is", "was"];
         let unused = self.ledger.unused();
         let Some(&i) = unused.first() else { return };
         let tok = &self.a.tokens[i];
@@ -175,7 +175,10 @@ impl Reader<'_> {
             }
             let before = if b > 0 { self.word(b - 1).to_string() } else { String::new() };
             let had = matches!(before.as_str(), "have" | "has" | "had" | "having" | "with" | "feature" | "features" | "featuring" | "include" | "includes" | "including" | "offer" | "offers" | "offering" | "need" | "needs" | "needed" | "require" | "requires" | "required");
-            let of_records = self.ledger.role(e).is_some_and(|r| r.starts_with("index "));
+            // ("renovated listings": the word before the records' noun — not before the records'
+            // verb, "each maize load delivered at …", where the word is the records themselves.)
+            let next = self.word(e);
+            let of_records = self.ledger.role(e).is_some_and(|r| r.starts_with("index ")) && !(qa_core::text::is_verb_form(next) || next.ends_with("ed"));
             let negated = (b.saturating_sub(3)..b).any(|i| matches!(self.word(i), "no" | "not" | "without" | "never" | "lack" | "lacking" | "n't"));
             // "notes that mention a barking dog", "the driver noted …", "notes say the box was
             // damaged": a verb of saying before the words, or the prose field named.
