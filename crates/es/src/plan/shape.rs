@@ -37,6 +37,7 @@ impl Reader<'_> {
         self.groupings()?;
         self.counts();
         self.metrics()?;
+        self.leading_unit_total();
         self.which_group();
         self.superlatives()?;
         self.projection();
@@ -522,6 +523,25 @@ impl Reader<'_> {
 
     /// "the average score", "total fines", "maximum depth", "how much"; "the average and
     /// maximum capacity", "the maximum capacity and the average": one field for a list.
+    /// "Tonnes of maize delivered per month …", typed the way a search box is used: a plural
+    /// unit that opens the question and names the one measure in that unit, with no figure
+    /// placed yet and groups asked for, is that measure's total per group.
+    fn leading_unit_total(&mut self) {
+        if self.plan.metric.is_some() || self.a.groupings.is_empty() {
+            return;
+        }
+        let first = self.a.sentences.first().map_or(0, |s| s.0);
+        let Some(u) = qa_question::numbers::unit_of(self.word(first)).filter(|_| self.a.tokens[first].lower != self.a.tokens[first].norm) else { return };
+        let fields: Vec<String> = self.mapping.fields.iter().filter(|f| self.kind(&f.path).is_numeric() && qa_question::numbers::field_unit(&f.path).is_some_and(|x| x.name == u.name)).map(|f| f.path.clone()).collect();
+        let [f] = fields.as_slice() else { return };
+        let role = format!("sum of {f}");
+        match self.ms.iter().position(|m| m.start == first) {
+            Some(mi) => self.consume(mi, role),
+            None => self.mark(first..first + 1, role),
+        }
+        self.plan.metric = Some(("sum".into(), f.clone()));
+    }
+
     fn metrics(&mut self) -> Result<(), Ambiguity> {
         let mut found: Vec<(&'static str, Option<String>, usize, usize)> = Vec::new();
         for g in self.a.aggregates.clone() {

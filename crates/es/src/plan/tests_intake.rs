@@ -77,3 +77,10 @@ fn a_group_said_of_one_things_name_and_code_is_by_name() {
     let p = plan("average micron per mill");
     assert!(p.groups.iter().any(|g| matches!(g, Group::Terms { field, .. } if field.starts_with("mill_name"))), "{}", p.summary());
 }
+
+#[test]
+fn a_leading_unit_with_groups_is_the_measures_total() {
+    let p = plan("Kilograms of fine wool per mill");
+    assert_eq!(p.metric, Some(("sum".to_string(), "fleece_weight_kg".to_string())), "{}", p.summary());
+    assert!(!p.groups.is_empty(), "{}", p.summary());
+}
