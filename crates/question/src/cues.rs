@@ -81,6 +81,14 @@ pub const MEASURES: &[(&[&str], &[&str], bool)] = &[
     (&["cold", "colder", "coldest", "cool", "cooler", "coolest"], &["temperature", "temp"], false),
     (&["rich", "richer", "richest", "wealthy", "wealthier", "wealthiest"], &["worth", "wealth", "income", "earning", "salary"], true),
     (&["wide", "wider", "widest"], &["width"], true),
+    (&["wet", "wetter", "wettest", "damp", "damper", "dampest", "humid", "humider"], &["moisture", "humidity", "wet"], true),
+    (&["dry", "drier", "driest", "dryer", "dryest"], &["moisture", "humidity"], false),
+    (&["loud", "louder", "loudest", "noisy", "noisier", "noisiest"], &["noise", "volume", "loudness", "decibel", "db"], true),
+    (&["quiet", "quieter", "quietest"], &["noise", "volume", "loudness", "decibel", "db"], false),
+    (&["strong", "stronger", "strongest"], &["strength", "abv", "alcohol", "power"], true),
+    (&["weak", "weaker", "weakest"], &["strength", "abv", "alcohol", "power"], false),
+    (&["thick", "thicker", "thickest"], &["thickness", "gsm"], true),
+    (&["thin", "thinner", "thinnest"], &["thickness", "gsm"], false),
     (&["good", "better", "best"], &["score", "rating", "rank", "grade"], true),
     (&["bad", "worse", "worst"], &["score", "rating", "rank", "grade"], false),
     (&["popular", "common", "frequent"], &[], true),
@@ -849,6 +857,14 @@ mod tests {
         assert_eq!(counts("the largest number of students"), 1);
         assert_eq!(counts("Find number of pets owned by students"), 1);
         assert_eq!(counts("What is the number of cars?"), 1);
+    }
+
+    #[test]
+    fn moisture_strength_and_noise_have_their_adjectives() {
+        assert_eq!(measure_of("wettest").map(|m| (m.1.contains(&"moisture"), m.2)), Some((true, true)));
+        assert_eq!(measure_of("driest").map(|m| (m.1.contains(&"moisture"), m.2)), Some((true, false)));
+        assert_eq!(measure_of("strongest").map(|m| (m.1.contains(&"abv"), m.2)), Some((true, true)));
+        assert_eq!(measure_of("quietest").map(|m| (m.1.contains(&"noise"), m.2)), Some((true, false)));
     }
 
     #[test]
