@@ -21,6 +21,7 @@ impl Reader<'_> {
         self.measure_with_more_words_said();
         self.groups_shown_by_name();
         self.second_ask_answered();
+        self.predicate_only_shown();
         // "Average consumption per reading for each type of meter" grouped by the reading's
         // key and the meter type: the groups another table's column asks for are split into
         // one row each, and the figure is each row's own value.
@@ -313,6 +314,32 @@ impl Reader<'_> {
         if content {
             let phrase = self.a.tokens[k - 1..].iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join(" ");
             self.penalties.push((format!("\"{phrase}\" asks for more than the query shows"), 0.5));
+        }
+    }
+
+    /// "Which Belgian customers are companies?" answered with every Belgian customer and their
+    /// `company_name`: the words after "are" in a "which … are …" sentence say which rows; a
+    /// query that only shows them drops the condition.
+    fn predicate_only_shown(&mut self) {
+        for &(s, e) in &self.a.sentences.clone() {
+            if !matches!(self.word(s), "which" | "what") {
+                continue;
+            }
+            let Some(cop) = (s + 2..e).find(|&k| matches!(self.word(k), "are" | "is" | "were" | "was")) else { continue };
+            // (The copula of the subject itself: nothing but its noun phrase before it.)
+            if (s + 1..cop).any(|k| matches!(self.word(k), "," | "and" | "did" | "do" | "does" | "has" | "have" | "had" | "when" | "where" | "who")) {
+                continue;
+            }
+            let end = (cop + 1..e).find(|&k| matches!(self.word(k), "," | "and" | ";" | ":")).unwrap_or(e);
+            let words: Vec<usize> = (cop + 1..end).filter(|&k| self.a.tokens[k].is_word() && !matches!(self.word(k), "a" | "an" | "the" | "all")).collect();
+            if words.is_empty() || words.len() > 2 {
+                continue;
+            }
+            if words.iter().all(|&k| self.ledger.role(k).is_some_and(|r| r.starts_with("show "))) {
+                let phrase = words.iter().map(|&k| self.a.tokens[k].text.as_str()).collect::<Vec<_>>().join(" ");
+                self.penalties.push((format!("\"are {phrase}\" says which rows, and the query only shows it"), 0.5));
+                return;
+            }
         }
     }
 

@@ -18,7 +18,7 @@ fn tours() -> SchemaContext {
                 t(
                     "riders",
                     "rider_id",
-                    vec![col("rider_id", "integer", &[]), col("first_name", "text", &["Femke", "Joris"]), col("last_name", "text", &["Bakker", "Smit"]), col("joined_on", "text", &["2023-04-01", "2025-05-02"]), nullable(col("referred_by_rider_id", "integer", &[]))],
+                    vec![col("rider_id", "integer", &[]), col("first_name", "text", &["Femke", "Joris"]), col("last_name", "text", &["Bakker", "Smit"]), col("joined_on", "text", &["2023-04-01", "2025-05-02"]), nullable(col("company_name", "text", &["Fietsplan BV"])), nullable(col("referred_by_rider_id", "integer", &[]))],
                     vec![fk("referred_by_rider_id", "riders", "rider_id")],
                 ),
                 t("stops", "stop_id", vec![col("stop_id", "integer", &[]), col("name", "text", &["Molenplein", "Veerhaven"])], vec![]),
@@ -108,4 +108,15 @@ fn a_second_what_clause_the_query_leaves_unanswered_asks() {
     // A count of the rows between "which" and their noun.
     let s = sql(&ctx, "Which three riders made the most bookings?");
     assert!(s.contains("GROUP BY") && s.contains("LIMIT 3"), "{s}");
+}
+
+#[test]
+fn the_words_after_are_say_which_rows_not_what_to_show() {
+    let ctx = tours();
+    // "are companies" read only as `company_name` to show would list every rider.
+    let a = answer(&ctx, "Which riders are companies? Give the company name.");
+    assert!(a.as_deref().is_none_or(|s| s.contains("WHERE")), "{a:?}");
+    // "when were they …" after the rows' own clause is another ask, not their predicate.
+    let s = sql(&ctx, "Which riders joined in 2025, and when did they join?");
+    assert!(s.contains("riders.joined_on"), "{s}");
 }
