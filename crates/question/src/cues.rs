@@ -219,6 +219,10 @@ pub struct Comparison {
     pub adjective: Option<String>,
     /// The cue words ("more than", "at least", "" for a bare number).
     pub cue: String,
+    /// Where "or more" / "or less" stands when a noun comes between it and the number ("13.5%
+    /// protein or more"): two words the comparison uses, outside its range.
+    #[serde(default)]
+    pub tail: Option<usize>,
 }
 
 /// A ranking: "the most", "the 3 largest", "the youngest", "top 5".
@@ -333,7 +337,7 @@ pub fn comparisons(t: &[Token], qs: &[Quantity], date_tokens: &[bool]) -> Vec<Co
             && matches!(w(t, q.end), "and" | "to")
             && let Some((hj, h)) = qs.iter().enumerate().find(|(_, h)| h.start == q.end + 1)
         {
-            out.push(Comparison { start: s - 1, end: h.end, op: Op::Ge, quantity: qi, high: Some(hj), adjective: None, cue: back(1).to_string() });
+            out.push(Comparison { start: s - 1, end: h.end, op: Op::Ge, quantity: qi, high: Some(hj), adjective: None, cue: back(1).to_string(), tail: None });
             skip_q.push(hj);
             continue;
         }
@@ -435,13 +439,28 @@ pub fn comparisons(t: &[Token], qs: &[Quantity], date_tokens: &[bool]) -> Vec<Co
             ("or" | "and", "less" | "fewer" | "below" | "lower" | "under") => Some(Op::Le),
             _ => None,
         };
+        let mut tail = None;
         if let Some(o) = after_op.filter(|_| op.is_none() || op == Some(Op::Eq)) {
             op = Some(o);
             end += 2;
             cue = format!("{} {}", after.0, after.1);
+        } else if op.is_none() || op == Some(Op::Eq) {
+            // "13.5% protein or more": one noun between the number and the cue.
+            let later = (w(t, end + 1), w(t, end + 2));
+            let noun = t.get(end).is_some_and(|x| x.is_word() && x.number().is_none() && !qa_core::text::is_stop(&x.lower));
+            let o = match later {
+                ("or", "more" | "above" | "higher" | "greater" | "over") => Some(Op::Ge),
+                ("or", "less" | "fewer" | "below" | "lower" | "under") => Some(Op::Le),
+                _ => None,
+            };
+            if let Some(o) = o.filter(|_| noun) {
+                op = Some(o);
+                tail = Some(end + 1);
+                cue = format!("{} {}", later.0, later.1);
+            }
         }
         let op = op.unwrap_or(Op::Eq);
-        out.push(Comparison { start, end, op, quantity: qi, high, adjective, cue });
+        out.push(Comparison { start, end, op, quantity: qi, high, adjective, cue, tail });
     }
     out
 }
@@ -837,6 +856,11 @@ mod tests {
         assert_eq!(cmp("more expensive than 50"), [(Op::Gt, 50.0, Some("expensive".into()))]);
         assert_eq!(cmp("less expensive than 50"), [(Op::Lt, 50.0, Some("expensive".into()))]);
         assert_eq!(cmp("3 or more"), [(Op::Ge, 3.0, None)]);
+        // A noun between the number and the cue: the cue's two words are the comparison's tail.
+        assert_eq!(cmp("loads with 13.5% protein or more"), [(Op::Ge, 13.5, None)]);
+        let t = tokenize("loads with 13.5% protein or more");
+        assert_eq!(comparisons(&t, &quantities(&t), &vec![false; t.len()])[0].tail, Some(5));
+        assert_eq!(cmp("2 children or fewer"), [(Op::Le, 2.0, None)]);
         assert_eq!(cmp("a rating of 2"), [(Op::Eq, 2.0, None)]);
         assert_eq!(cmp("under 10 minutes"), [(Op::Lt, 10.0, None)]);
         assert_eq!(cmp("a greater weight than 10"), [(Op::Gt, 10.0, None)]);

@@ -70,6 +70,7 @@ impl Reader<'_> {
         self.top_n_count();
         self.strong_text();
         self.comparisons()?;
+        self.comparison_tails();
         self.zero_counts();
         self.dates()?;
         self.flags_and_values()?;
@@ -374,6 +375,18 @@ impl Reader<'_> {
                 let phrase = self.phrase(c.start, c.end);
                 let f = self.choose(&phrase, format!("Which field does \"{phrase}\" compare?"), cands)?;
                 Ok(Some((f, None)))
+            }
+        }
+    }
+
+    /// "13.5% protein or more": the "or more" past the field's noun belongs to the comparison
+    /// placed on the number.
+    fn comparison_tails(&mut self) {
+        for c in self.a.comparisons.clone() {
+            if let (Some(t), Some(role)) = (c.tail, self.ledger.role(c.start).map(str::to_string)) {
+                if !self.ledger.is_used(t) {
+                    self.mark(t..t + 2, role);
+                }
             }
         }
     }

@@ -55,6 +55,14 @@ impl Reader<'_> {
     pub fn conditions(&mut self) {
         self.averages();
         self.comparisons();
+        // "13.5% protein or more": the "or more" past the column's noun is the comparison's.
+        for c in self.a.comparisons.clone() {
+            if let (Some(t), Some(role)) = (c.tail, self.ledger.role(c.start).map(str::to_string))
+                && !self.ledger.is_used(t)
+            {
+                self.mark(t..t + 2, role);
+            }
+        }
         // Before the values: "cars that have never been rented" are cars no rental refers to,
         // not cars whose status is other than 'rented'.
         self.never_related_by_value_word();
