@@ -383,10 +383,10 @@ impl Reader<'_> {
     /// placed on the number.
     fn comparison_tails(&mut self) {
         for c in self.a.comparisons.clone() {
-            if let (Some(t), Some(role)) = (c.tail, self.ledger.role(c.start).map(str::to_string)) {
-                if !self.ledger.is_used(t) {
-                    self.mark(t..t + 2, role);
-                }
+            if let (Some(t), Some(role)) = (c.tail, self.ledger.role(c.start).map(str::to_string))
+                && !self.ledger.is_used(t)
+            {
+                self.mark(t..t + 2, role);
             }
         }
     }

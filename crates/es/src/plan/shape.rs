@@ -42,6 +42,7 @@ impl Reader<'_> {
         self.superlatives()?;
         self.projection();
         self.also_asked();
+        self.how_much_shown();
         self.orderings();
         self.group_counts();
         self.bucket_sizes();

@@ -139,6 +139,46 @@ impl Reader<'_> {
         }
     }
 
+    /// "When was GD-17 paid, and for how much?": beside documents (no count, figure or
+    /// groups), "how much" asks for the index's one amount of money, shown with them.
+    pub(super) fn how_much_shown(&mut self) {
+        if self.count || self.plan.metric.is_some() || !self.plan.groups.is_empty() {
+            return;
+        }
+        let Some(m) = (1..self.n()).find(|&i| self.word(i) == "much" && self.word(i - 1) == "how" && !self.ledger.is_used(i) && !self.ledger.is_used(i - 1)) else { return };
+        let Some(f) = self.main_money_field() else { return };
+        self.mark(m - 1..m + 1, format!("show {f}"));
+        if !self.plan.source.is_empty() && !self.plan.source.contains(&f) {
+            self.plan.source.push(f);
+        }
+    }
+
+    /// The index's one money field, else the one whose name is a generic money word (with a
+    /// unit or "total"), if exactly one.
+    fn main_money_field(&self) -> Option<String> {
+        let money: Vec<String> = self
+            .mapping
+            .fields
+            .iter()
+            .filter(|f| self.kind(&f.path).is_numeric() && qa_question::numbers::field_unit(&f.path).is_some_and(|u| u.dimension == qa_question::numbers::Dimension::Money))
+            .map(|f| f.path.clone())
+            .collect();
+        if let [one] = money.as_slice() {
+            return Some(one.clone());
+        }
+        let generic: Vec<&String> = money
+            .iter()
+            .filter(|f| {
+                let words: Vec<String> = qa_question::names::name_words(f).into_iter().filter(|w| qa_question::numbers::unit_of(w).is_none() && w != "total").collect();
+                matches!(words.as_slice(), [w] if matches!(w.as_str(), "amount" | "price" | "value" | "cost" | "sum" | "fee"))
+            })
+            .collect();
+        match generic.as_slice() {
+            [one] => Some((*one).clone()),
+            _ => None,
+        }
+    }
+
     /// "the id, title and status of …": the fields shown (all of a document's fields unless
     /// every item is a field said by its name); next to a count or metric without a group,
     /// they are the group; "the distinct codes": the codes, once each.

@@ -16,7 +16,7 @@ fn intakes() -> (Mapping, Metadata) {
             "intake_ref": {"type": "keyword"}, "intakeDate": {"type": "date"}, "paidDate": {"type": "date"},
             "farmer_first_name": {"type": "keyword"}, "farmerLastName": {"type": "keyword"}, "mill_name": {"type": "keyword"}, "millCode": {"type": "keyword"},
             "fleece_weight_kg": {"type": "double"}, "micron": {"type": "double"}, "grade": {"type": "keyword"},
-            "was_rejected": {"type": "boolean"}
+            "was_rejected": {"type": "boolean"}, "payment_eur": {"type": "double"}
         }}),
     )
     .unwrap();
@@ -83,4 +83,11 @@ fn a_leading_unit_with_groups_is_the_measures_total() {
     let p = plan("Kilograms of fine wool per mill");
     assert_eq!(p.metric, Some(("sum".to_string(), "fleece_weight_kg".to_string())), "{}", p.summary());
     assert!(!p.groups.is_empty(), "{}", p.summary());
+}
+
+#[test]
+fn how_much_beside_a_record_shows_its_money() {
+    let p = plan("When was WI-0007 paid, and for how much?");
+    assert!(p.source.is_empty() || p.source.contains(&"payment_eur".to_string()), "{:?}", p.source);
+    assert!(p.metric.is_none(), "{}", p.summary());
 }
