@@ -145,7 +145,10 @@ impl Reader<'_> {
         if self.count || self.plan.metric.is_some() || !self.plan.groups.is_empty() {
             return;
         }
-        let Some(m) = (1..self.n()).find(|&i| self.word(i) == "much" && self.word(i - 1) == "how" && !self.ledger.is_used(i) && !self.ledger.is_used(i - 1)) else { return };
+        // (Only in a clause of its own after the record's, ", and for how much?" — a question
+        // that opens with "how much" asks for an amount of its own, placed elsewhere or asked.)
+        let after_clause = |i: usize| (i.saturating_sub(3)..i).any(|k| self.word(k) == "and" || self.a.tokens[k].is_symbol(','));
+        let Some(m) = (2..self.n()).find(|&i| self.word(i) == "much" && self.word(i - 1) == "how" && after_clause(i - 1) && !self.ledger.is_used(i) && !self.ledger.is_used(i - 1)) else { return };
         let Some(f) = self.main_money_field() else { return };
         self.mark(m - 1..m + 1, format!("show {f}"));
         if !self.plan.source.is_empty() && !self.plan.source.contains(&f) {

@@ -90,4 +90,11 @@ fn how_much_beside_a_record_shows_its_money() {
     let p = plan("When was WI-0007 paid, and for how much?");
     assert!(p.source.is_empty() || p.source.contains(&"payment_eur".to_string()), "{:?}", p.source);
     assert!(p.metric.is_none(), "{}", p.summary());
+    // Opening the question, "how much" is an amount of its own: not the payment shown.
+    let index = intakes();
+    let semantic = Semantic::default();
+    let choices = Choices::new();
+    let input = PlanInput { mapping: &index.0, meta: &index.1, semantic: &semantic, choices: &choices, force: false, today: today(), sample_size: 50, max_buckets: 1000 };
+    let asked = build("How much was charged for scouring the fine wool taken in at Bradford?", &input, None).map(|p| p.plan);
+    assert!(asked.as_ref().is_err() || asked.as_ref().is_ok_and(|p| p.metric.is_some()), "{:?}", asked.map(|p| p.summary()));
 }
