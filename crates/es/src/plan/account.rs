@@ -397,7 +397,9 @@ impl Reader<'_> {
                 }
                 // "resolution time", "inspection duration": the measure's own word.
                 let time_word = u.dimension == qa_question::numbers::Dimension::Time && matches!(w.as_str(), "time" | "times" | "duration" | "length");
-                if time_word && i > 0 && self.ledger.role(i - 1).is_some_and(|r| r.contains(f.as_str())) {
+                // "protein content", "moisture level" of `protein_pct`: the share's own noun.
+                let share_word = u.dimension == qa_question::numbers::Dimension::Percent && matches!(w.as_str(), "content" | "level" | "levels" | "percentage" | "share" | "rate");
+                if (time_word || share_word) && i > 0 && self.ledger.role(i - 1).is_some_and(|r| r.contains(f.as_str())) {
                     self.mark(i..i + 1, f.to_string());
                 }
             }

@@ -15,7 +15,7 @@ fn intakes() -> (Mapping, Metadata) {
         &json!({"properties": {
             "intake_ref": {"type": "keyword"}, "intakeDate": {"type": "date"}, "paidDate": {"type": "date"},
             "farmer_first_name": {"type": "keyword"}, "farmerLastName": {"type": "keyword"}, "mill_name": {"type": "keyword"}, "millCode": {"type": "keyword"},
-            "fleece_weight_kg": {"type": "double"}, "micron": {"type": "double"}, "grade": {"type": "keyword"},
+            "fleece_weight_kg": {"type": "double"}, "micron": {"type": "double"}, "grease_pct": {"type": "double"}, "grade": {"type": "keyword"},
             "was_rejected": {"type": "boolean"}, "payment_eur": {"type": "double"}
         }}),
     )
@@ -97,4 +97,10 @@ fn how_much_beside_a_record_shows_its_money() {
     let input = PlanInput { mapping: &index.0, meta: &index.1, semantic: &semantic, choices: &choices, force: false, today: today(), sample_size: 50, max_buckets: 1000 };
     let asked = build("How much was charged for scouring the fine wool taken in at Bradford?", &input, None).map(|p| p.plan);
     assert!(asked.as_ref().is_err() || asked.as_ref().is_ok_and(|p| p.metric.is_some()), "{:?}", asked.map(|p| p.summary()));
+}
+
+#[test]
+fn a_shares_own_noun_after_its_field_is_the_field() {
+    let p = plan("Average grease content of fine wool per mill");
+    assert_eq!(p.metric, Some(("avg".to_string(), "grease_pct".to_string())), "{}", p.summary());
 }
