@@ -623,7 +623,20 @@ impl Reader<'_> {
             if (d.start..d.end).any(|i| self.ledger.is_used(i)) {
                 continue;
             }
-            let Some((field, mi)) = self.date_target(d.start, &d.phrase)? else { continue };
+            // "the 2025 harvest" of `harvest_year`: a bare year right before a noun that names a
+            // year field is that field's year.
+            let after = d.year.filter(|_| d.month_of_year.is_none() && d.end == d.start + 1).and_then(|_| {
+                let years = self.year_fields();
+                let mi = self.ms.iter().position(|m| m.start == d.end).filter(|&mi| !self.used[mi])?;
+                let f = self.fields_of(mi).into_iter().map(|(f, ..)| f).find(|f| years.contains(f))?;
+                Some((f, Some(mi)))
+            });
+            let Some((field, mi)) = (match after {
+                Some(x) => Some(x),
+                None => self.date_target(d.start, &d.phrase)?,
+            }) else {
+                continue;
+            };
             let day = |x: chrono::NaiveDate| json!(x.format("%Y-%m-%d").to_string());
             let filter = if self.kind(&field) != FieldKind::Date {
                 let Some(f) = self.year_filter(&field, &d) else { continue };

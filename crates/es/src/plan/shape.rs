@@ -43,6 +43,7 @@ impl Reader<'_> {
         self.projection();
         self.also_asked();
         self.how_much_shown();
+        self.total_said_of_many();
         self.orderings();
         self.group_counts();
         self.bucket_sizes();

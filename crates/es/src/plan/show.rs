@@ -139,6 +139,25 @@ impl Reader<'_> {
         }
     }
 
+    /// "What is the total amount for the sunflower deliveries?" over `total_amount_eur`: a
+    /// measure whose shown name says "total" (in the question), asked with "what is/was the"
+    /// of records said in the plural, is the total over them — not each document's value.
+    pub(super) fn total_said_of_many(&mut self) {
+        if self.count || self.plan.metric.is_some() || !self.plan.groups.is_empty() || self.plan.source.len() != 1 {
+            return;
+        }
+        let f = self.plan.source[0].clone();
+        let first = self.a.sentences.first().map_or(0, |s| s.0);
+        let asks_value = self.word(first) == "what" && matches!(self.word(first + 1), "is" | "was" | "s") && self.word(first + 2) == "the";
+        let total_said = (0..self.n()).any(|i| matches!(self.word(i), "total" | "combined" | "overall") && self.ledger.role(i).is_some_and(|r| r.contains(f.as_str())));
+        let plural_records = (0..self.n()).any(|i| self.ledger.role(i).is_some_and(|r| r.starts_with("index ") || r.starts_with("the documents of")) && self.a.tokens[i].lower != self.a.tokens[i].norm);
+        if asks_value && total_said && plural_records && self.is_measure(&f) && self.top_n.is_none() && self.a.superlatives.is_empty() {
+            self.plan.source.clear();
+            self.plan.metric = Some(("sum".into(), f.clone()));
+            self.notes.push(format!("\"the total\" of many documents read as the sum of {f}"));
+        }
+    }
+
     /// "When was GD-17 paid, and for how much?": beside documents (no count, figure or
     /// groups), "how much" asks for the index's one amount of money, shown with them.
     pub(super) fn how_much_shown(&mut self) {

@@ -104,3 +104,28 @@ fn a_shares_own_noun_after_its_field_is_the_field() {
     let p = plan("Average grease content of fine wool per mill");
     assert_eq!(p.metric, Some(("avg".to_string(), "grease_pct".to_string())), "{}", p.summary());
 }
+
+#[test]
+fn the_total_named_field_of_many_records_is_summed() {
+    let mapping = Mapping::from_es_json(
+        "wool_sales",
+        &json!({"properties": {"sale_ref": {"type": "keyword"}, "buyer": {"type": "keyword"}, "total_price_eur": {"type": "double"}, "saleDate": {"type": "date"}, "season_year": {"type": "long"}}}),
+    )
+    .unwrap();
+    let mut meta = Metadata::default();
+    meta.values.insert("sale_ref".into(), (0..40).map(|i| (format!("WS-{i:03}"), 1)).collect());
+    meta.values.insert("buyer".into(), top(&["Bradford Spinners", "Harris Mills"]));
+    let index = (mapping, meta);
+    let semantic = Semantic::default();
+    let choices = Choices::new();
+    let input = PlanInput { mapping: &index.0, meta: &index.1, semantic: &semantic, choices: &choices, force: false, today: today(), sample_size: 50, max_buckets: 1000 };
+    let plan = |q: &str| build(q, &input, None).map(|p| p.plan).unwrap_or_else(|a| panic!("{q:?} asked: {:?}", a.0));
+    let p = plan("What is the total price for the sales to Harris Mills?");
+    assert_eq!(p.metric, Some(("sum".to_string(), "total_price_eur".to_string())), "{}", p.summary());
+    // "the 2024 season" of `season_year`: the year before the noun of a year field.
+    let p = plan("What is the total price for the sales of the 2024 season?");
+    assert!(filters(&p).iter().any(|f| f.starts_with("season_year")), "{}", p.summary());
+    // One sale named by its reference: its own value.
+    let p = plan("What is the total price of sale WS-007?");
+    assert!(p.metric.is_none(), "{}", p.summary());
+}
