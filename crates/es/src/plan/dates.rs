@@ -181,6 +181,20 @@ impl Reader<'_> {
                 return Ok(Some((f, None)));
             }
         }
+        // "applications approved in 2025": a state said by its participle and read as a stored
+        // value (`status` 'approved') is reached on the one date set later (`decisionDate`), not
+        // on the date every record holds.
+        if let Some(v) = verb.as_deref()
+            && v.ends_with("ed")
+            && self.mention_covering(p - 1).is_some_and(|mi| matches!(self.ms[mi].best().target, Target::Value { .. }))
+        {
+            let set_later: Vec<&String> = dates.iter().filter(|f| self.schema.collections.first().and_then(|c| c.field(f)).is_some_and(|x| x.nullable)).collect();
+            if let [one] = set_later.as_slice() {
+                let f = (*one).clone();
+                self.notes.push(format!("\"{phrase}\" after \"{v}\" read as {f} (the date set when a record reaches that state)"));
+                return Ok(Some((f, None)));
+            }
+        }
         let f = self.choose(DATE_CHOICE, format!("Which date does \"{phrase}\" refer to?"), dates)?;
         Ok(Some((f, None)))
     }

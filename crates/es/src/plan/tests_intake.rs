@@ -129,3 +129,26 @@ fn the_total_named_field_of_many_records_is_summed() {
     let p = plan("What is the total price of sale WS-007?");
     assert!(p.metric.is_none(), "{}", p.summary());
 }
+
+#[test]
+fn a_state_said_by_its_participle_is_dated_by_the_date_set_later() {
+    // `status` holds 'rejected' and 'accepted'; `decidedDate` is set when a decision is made,
+    // `intakeDate` on every record.
+    let mapping = Mapping::from_es_json(
+        "wool_claims",
+        &json!({"properties": {"claim_ref": {"type": "keyword"}, "status": {"type": "keyword"}, "intakeDate": {"type": "date"}, "decidedDate": {"type": "date"}}}),
+    )
+    .unwrap();
+    let mut meta = Metadata::default();
+    meta.values.insert("claim_ref".into(), (0..40).map(|i| (format!("WC-{i:03}"), 1)).collect());
+    meta.values.insert("status".into(), top(&["open", "rejected", "accepted"]));
+    meta.present.insert("intakeDate".into(), 40);
+    meta.present.insert("decidedDate".into(), 25);
+    meta.total = Some(40);
+    let index = (mapping, meta);
+    let semantic = Semantic::default();
+    let choices = Choices::new();
+    let input = PlanInput { mapping: &index.0, meta: &index.1, semantic: &semantic, choices: &choices, force: false, today: today(), sample_size: 50, max_buckets: 1000 };
+    let p = build("How many claims rejected in 2025 were there?", &input, None).map(|p| p.plan).unwrap_or_else(|a| panic!("asked: {:?}", a.0));
+    assert!(filters(&p).iter().any(|f| f.starts_with("decidedDate from 2025-01-01")), "{}", p.summary());
+}
