@@ -165,6 +165,17 @@ pub fn is_money_name(name: &str) -> bool {
         || name_words(name).iter().any(|w| matches!(w.as_str(), "amount" | "price" | "cost" | "total" | "paid" | "fee" | "charge"))
 }
 
+/// A money column named by a generic money word alone, units and "total" aside (`amount_eur`,
+/// `total_amount_eur`, `price`, `total_eur`): of several money columns, the rows' amount.
+pub fn is_generic_money_name(name: &str) -> bool {
+    let words: Vec<String> = name_words(name).into_iter().filter(|w| crate::numbers::unit_of(w).is_none() && w != "total").collect();
+    match words.as_slice() {
+        [] => name_words(name).iter().any(|w| w == "total"),
+        [w] => matches!(w.as_str(), "amount" | "price" | "value" | "cost" | "fee" | "sum"),
+        _ => false,
+    }
+}
+
 /// [`is_money_name`], or a word that is money only when money is asked for ("how much … spent"
 /// of `budget`, `salary`, `order_value`).
 pub fn may_be_money_name(name: &str) -> bool {
@@ -397,6 +408,16 @@ pub fn value_words(value: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_generic_money_name_is_the_rows_amount() {
+        for n in ["amount_eur", "total_amount_eur", "price", "totalEur"] {
+            assert!(is_generic_money_name(n), "{n}");
+        }
+        for n in ["insurer_share_eur", "pricePerTonneEur", "vat_eur"] {
+            assert!(!is_generic_money_name(n), "{n}");
+        }
+    }
 
     #[test]
     fn phrasal_verbs_as_one_word() {

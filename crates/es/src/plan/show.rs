@@ -188,13 +188,7 @@ impl Reader<'_> {
         if let [one] = money.as_slice() {
             return Some(one.clone());
         }
-        let generic: Vec<&String> = money
-            .iter()
-            .filter(|f| {
-                let words: Vec<String> = qa_question::names::name_words(f).into_iter().filter(|w| qa_question::numbers::unit_of(w).is_none() && w != "total").collect();
-                matches!(words.as_slice(), [w] if matches!(w.as_str(), "amount" | "price" | "value" | "cost" | "sum" | "fee"))
-            })
-            .collect();
+        let generic: Vec<&String> = money.iter().filter(|f| qa_question::names::is_generic_money_name(f)).collect();
         match generic.as_slice() {
             [one] => Some((*one).clone()),
             _ => None,

@@ -13,13 +13,7 @@ impl Reader<'_> {
         if let [one] = money.as_slice() {
             return Some(one.clone());
         }
-        let generic: Vec<&ColRef> = money
-            .iter()
-            .filter(|c| {
-                let words: Vec<String> = qa_question::names::name_words(&c.column).into_iter().filter(|w| qa_question::numbers::unit_of(w).is_none()).collect();
-                matches!(words.as_slice(), [w] if matches!(w.as_str(), "amount" | "total" | "price" | "value" | "cost" | "fee" | "sum"))
-            })
-            .collect();
+        let generic: Vec<&ColRef> = money.iter().filter(|c| qa_question::names::is_generic_money_name(&c.column)).collect();
         match generic.as_slice() {
             [one] => Some((*one).clone()),
             _ => None,
