@@ -184,6 +184,17 @@ fn past(v: &str) -> String {
     }
 }
 
+/// The months' names, January first (lower-case).
+pub const MONTHS: &[&str] = &["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+
+/// The weekdays' names, Monday first (lower-case).
+pub const WEEKDAYS: &[&str] = &["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
+
+/// A month or weekday name (lower-case input): part of a date, never a topic of its own.
+pub fn is_calendar_word(word: &str) -> bool {
+    MONTHS.contains(&word) || WEEKDAYS.contains(&word)
+}
+
 /// A function word, number word or other word that carries no topic (lower-case input).
 pub fn is_stop(word: &str) -> bool {
     STOP_SET.contains(word)

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::tokens::Token;
 
-const MONTHS: &[&str] = &["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+use qa_core::text::MONTHS;
 
 /// The month a word names: full names and abbreviations of three letters or more ("mar",
 /// "sept"). "may" and "march" are also verbs: callers check the context.

@@ -23,7 +23,7 @@ pub use terms::TermKind;
 pub(crate) use terms::{extract_terms, normalize_concept, singular};
 
 /// Version of the deterministic extraction and linking rules (recorded in the manifest).
-pub const EXTRACTOR_VERSION: u32 = 8;
+pub const EXTRACTOR_VERSION: u32 = 9;
 
 /// A `{key, value}` metadata item (the KG JSONL contract); becomes a node/edge property.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

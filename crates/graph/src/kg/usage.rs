@@ -27,6 +27,8 @@ pub(crate) struct Usage {
     /// Occurrences as the first part of a hyphenated word ("Cortex" of "Cortex-M3"), not counted
     /// in `total`.
     pub in_compound: usize,
+    /// Occurrences right after a number ("16 MiB", "2.5 kW").
+    pub after_number: usize,
 }
 
 /// The usage of every one-word id in `ids` over the chunks.
@@ -53,6 +55,9 @@ pub(crate) fn usage(chunks: &[Chunk], ids: &HashSet<String>) -> HashMap<String, 
                 }
                 if tokens.get(i + 1).is_some_and(|next| is_numbering(next)) {
                     u.before_numbering += 1;
+                }
+                if i > 0 && is_number(tokens[i - 1]) {
+                    u.after_number += 1;
                 }
                 if raw.find(word).and_then(|at| raw[..at].chars().next_back()).is_some_and(|q| matches!(q, '"' | '\u{201c}' | '\'')) {
                     u.quoted += 1;
@@ -252,6 +257,14 @@ fn is_numbering(token: &str) -> bool {
     !a.is_empty() && !b.is_empty() && a.chars().all(|c| c.is_ascii_digit()) && b.chars().all(|c| c.is_ascii_digit())
 }
 
+/// "16", "2.5", "1,200": a quantity written in digits. A year is no quantity ("the 2021
+/// edition" names an edition, not its unit).
+fn is_number(token: &str) -> bool {
+    let t = token.trim_start_matches(['(', '~', '≈']);
+    let year = t.len() == 4 && (t.starts_with("19") || t.starts_with("20"));
+    !year && t.starts_with(|c: char| c.is_ascii_digit()) && t.chars().all(|c| c.is_ascii_digit() || matches!(c, '.' | ',' | '-'))
+}
+
 /// "creating", "finished", "running": an -ing or -ed form of a known verb.
 fn inflects_a_verb(word: &str) -> bool {
     (word.ends_with("ing") || word.ends_with("ed")) && qa_core::text::verb_lemmas(word).iter().skip(1).any(|l| is_base_verb(l))
@@ -270,6 +283,14 @@ pub(crate) fn not_a_concept(id: &str, u: &Usage, layout: &Layout) -> Option<&'st
     }
     if ordinary && !code {
         return Some("a function word, verb or adverb");
+    }
+    // "March", "Sunday": part of a date, in any corpus.
+    if qa_core::text::is_calendar_word(id) && !code {
+        return Some("a month or weekday name");
+    }
+    // "MiB" of "16 MiB": a word that nearly always follows a number is its unit.
+    if u.total >= 2 && u.after_number * 4 >= u.total * 3 && !code {
+        return Some("a unit (follows a number)");
     }
     if code {
         return None;
@@ -363,5 +384,24 @@ mod tests {
         assert_eq!(line_label("Tracking Issue: #1234"), Some("Tracking Issue"));
         assert_eq!((line_label("Set `build.jobs`: 4"), line_label("The value of this setting is: 4")), (None, None), "code, or a sentence");
         assert_eq!((line_label("test result: ok. 1 passed"), line_label("note: see below")), (Some("test result"), None));
+    }
+
+    #[test]
+    fn dates_and_units_are_not_concepts_counted_nouns_are() {
+        let chunks = [
+            chunk("a.md", "Fees", "Fees are due in March. The office opens on Sunday. The board has 16 MiB of flash and 8 MiB of RAM."),
+            chunk("b.md", "Threads", "Start 4 threads. A thread runs a closure; threads share memory. The cache is 64 MiB. Pay by March."),
+        ];
+        let ids: HashSet<String> = ["march", "sunday", "mib", "thread", "office"].iter().map(|s| s.to_string()).collect();
+        let u = usage(&chunks, &ids);
+        let layout = Layout::of(&chunks);
+        let why = |id: &str| not_a_concept(id, &u.get(id).cloned().unwrap_or_default(), &layout);
+        assert_eq!(why("march"), Some("a month or weekday name"));
+        assert_eq!(why("sunday"), Some("a month or weekday name"));
+        assert_eq!(u["mib"].after_number, 3);
+        assert_eq!(why("mib"), Some("a unit (follows a number)"));
+        assert_eq!(why("thread"), None, "counted once, named twice more");
+        assert_eq!(why("office"), None);
+        assert!(is_number("16") && is_number("2.5") && is_number("1,200") && !is_number("v2") && !is_number("-") && !is_number("2021"));
     }
 }
