@@ -33,6 +33,8 @@ corpora=(
   "sg $out/books/styleguide $b/style_answerable.jsonl $b/style_unanswerable.jsonl"
   "rn $out/books/releasenotes $b/releases_answerable.jsonl $b/releases_unanswerable.jsonl"
   "al $b/corpora/allotment_handbook $b/allotment_answerable.jsonl $b/allotment_unanswerable.jsonl"
+  "mh $b/corpora/marina_handbook $b/marina_answerable.jsonl $b/marina_unanswerable.jsonl"
+  "fw $b/corpora/heating_firmware $b/firmware_answerable.jsonl $b/firmware_unanswerable.jsonl"
 )
 for line in "${corpora[@]}"; do
   read -r name dir sets <<< "$line"

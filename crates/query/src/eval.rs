@@ -304,6 +304,14 @@ pub fn run(engine: &mut Engine, questions: &[EvalQuestion], opts: &EvalOptions) 
         let ranks = gold_ranks(&q.gold, &files);
         let mut lane_ranks: BTreeMap<String, Vec<Option<usize>>> = BTreeMap::new();
         let mut lane_files: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        // Each lane's files for every question (an unanswerable one too: whether the lanes agree
+        // on where its answer would be is part of judging the refusal).
+        if !q.answerable {
+            for lane in lanes.keys() {
+                let lane_order = files_in_order(engine, lane_rows(&r.retrieval, *lane));
+                lane_files.insert(lane.as_str().to_string(), lane_order.into_iter().take(10).collect());
+            }
+        }
         if q.answerable {
             fused.add(&ranks, ks);
             let mut kind_acc = q.kind.as_ref().map(|k| kinds.entry(k.clone()).or_default());
