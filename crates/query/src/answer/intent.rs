@@ -97,12 +97,30 @@ pub(crate) fn delivers(intent: Intent, sentence: &[String]) -> bool {
 /// A sentence that sends the reader elsewhere ("… is explained on the I2C bus page", "see
 /// Listing 10-20", "in Chapter 14") rather than saying the thing itself.
 pub(crate) fn points_elsewhere(sentence: &[String]) -> bool {
+    let part = |w: &str| matches!(w, "page" | "pages" | "chapter" | "chapters" | "section" | "sections" | "appendix");
     sentence.windows(2).any(|w| {
-        let part = matches!(w[0].as_str(), "page" | "chapter" | "section" | "appendix" | "listing" | "figure");
+        let numbered = part(&w[0]) || matches!(w[0].as_str(), "listing" | "figure");
         // "Chapter 14", "Listing 10" (the numbering's first part), or "the wiring page."
-        part && w[1].chars().next().is_some_and(|c| c.is_ascii_digit())
-    }) || sentence.last().is_some_and(|w| matches!(w.as_str(), "page" | "chapter" | "section" | "appendix"))
-        || sentence.windows(3).any(|w| w[1] == "page" && matches!(w[2].as_str(), "and" | "the" | "for"))
+        numbered && w[1].chars().next().is_some_and(|c| c.is_ascii_digit())
+    }) || sentence.last().is_some_and(|w| part(w))
+        || sentence.windows(3).any(|w| part(&w[1]) && matches!(w[2].as_str(), "and" | "the" | "for" | "see"))
+}
+
+/// "For bonfire days, see Bonfires and Waste", "See also the lint list": a sentence that is
+/// mostly a pointer — "see" said to the reader at the opening of the sentence or of a clause, or
+/// after a short lead-in ("For diseases, see …"). Not a statement that adds one ("Sheds need a
+/// water butt (see Water)", ", see … " after a whole clause), nor "gardens see six sun hours",
+/// "you can see", "see what happens".
+pub(crate) fn sends_to_see(sentence: &str) -> bool {
+    const SEEN: &[&str] = &["what", "how", "why", "if", "that", "whether", "which", "who", "it", "them", "this", "these", "those", "you", "me", "us", "him", "her", "an", "a"];
+    const LEAD_IN_WORDS: usize = 4;
+    sentence.match_indices("see ").chain(sentence.match_indices("See ")).any(|(at, _)| {
+        let before = sentence[..at].trim_end();
+        let clause = before.rfind([';', ':']).map_or(before, |i| before[i + 1..].trim());
+        let lead_in = clause.ends_with(',') && clause.split_whitespace().count() <= LEAD_IN_WORDS;
+        let next = sentence[at + 4..].split(|c: char| !c.is_alphanumeric()).next().unwrap_or("").to_lowercase();
+        (clause.is_empty() || lead_in) && !next.is_empty() && !SEEN.contains(&next.as_str())
+    })
 }
 
 /// "Listing 15-2: The first attempt …", "Figure 3: …": a caption, not a sentence of the text.
@@ -162,6 +180,14 @@ mod tests {
         assert!(points_elsewhere(&w("We will look at it again in Chapter 14.")));
         assert!(points_elsewhere(&w("The code in Listing 10-20 does not compile.")));
         assert!(!points_elsewhere(&w("Each page of memory holds 4 KiB.")));
+        assert!(points_elsewhere(&w("The dates of skip days are explained on their own pages; the office keeps them.")));
+        assert!(sends_to_see("For diseases, see Pests, Diseases and Plant Health; for bonfire days, see Bonfires."));
+        assert!(sends_to_see("See also the lint configuration.") && sends_to_see("The flag is unstable; see the tracking issue."));
+        assert!(!sends_to_see("Sheds must have guttering and a water butt (see Water and Irrigation)."));
+        assert!(!sends_to_see("The supply is metered and paid from the levy in your annual charges, see Fees."));
+        assert!(!sends_to_see("As you can see, the value moves into the function."));
+        assert!(!sends_to_see("Run the program and see what happens.") && !sends_to_see("In summer, gardens see four to six peak sun hours."));
+        assert!(!sends_to_see("We'll see how traits make this generic.") && !sends_to_see("See that the output now shows the new value."));
         assert!(is_caption("Listing 15-2: The first attempt at defining a cons list"));
         assert!(is_caption("Figure 3: The wiring"));
         assert!(!is_caption("Listing the files is easy: run ls."));

@@ -382,7 +382,7 @@ fn score_sentences(candidates: &[Candidate], terms: &QuestionTerms) -> Vec<Cited
             if intent::delivers(terms.intent, &sw) {
                 score += INTENT_BONUS;
             }
-            if intent::points_elsewhere(&sw) {
+            if intent::points_elsewhere(&sw) || intent::sends_to_see(&sent) {
                 score -= INTENT_BONUS;
             }
             // "How does X relate to Y?": a sentence naming both sides states the relation.
