@@ -34,6 +34,12 @@ fn record(id: &str, ts: &str, route: &str, q: &str, chunks: &[&str], nodes: usiz
 fn fixture_records() -> Vec<Value> {
     let mut t1 = record("aaaa1111", "2026-03-01T10:00:00Z", "documents", "What is deep sleep?", &["c1", "c2"], 0, [10.0, 0.0, 5.0, 20.0], "A1");
     t1["token_usage"] = json!({"prompt": 10, "completion": 5, "total": 15});
+    t1["internal"]["rag"] = json!({"best_score": 0.41, "found": false, "focus": {"evidence": 0.667, "threshold": 0.7, "check": {"share": 0.75, "passage_share": 0.44, "words": [
+        {"word": "muck", "weight": 4.7, "df": 0, "held": false, "in_best_passage": false, "named": false},
+        {"word": "load", "weight": 2.1, "df": 3, "held": true, "in_best_passage": true, "named": false},
+        {"word": "horse", "weight": 2.5, "df": 2, "held": true, "in_best_passage": false, "named": false},
+        {"word": "take", "weight": 1.2, "df": 9, "held": true, "in_best_passage": true, "named": false, "held_as": "collect"}
+    ]}}});
     let mut t2 = record("aaaa2222", "2026-03-01T11:00:00Z", "graph", "How does X relate to Y, \"really\"?", &[], 2, [0.0, 30.0, 10.0, 40.0], "A2");
     t2["graph"]["fallback_used"] = json!(["co_mention", "shortest_path", "co_mention"]);
     t2["graph"]["generated_cypher"] = json!("MATCH (n) DETACH DELETE n");
@@ -188,7 +194,13 @@ fn show_by_prefix_with_evidence() {
     for needle in ["Trace aaaa2222", "route graph", "Graph subgraph: 2 node(s), 1 edge(s)", "(n0)-[:RELATED_TO]->(n1)", "Generated Cypher:", "MATCH (n) DETACH DELETE n", "Validation: refused — write clause DELETE", "Fallbacks used: co_mention, shortest_path, co_mention", "Answer:\nA2"] {
         assert!(out.contains(needle), "missing {needle:?} in\n{out}");
     }
+    // The documents route's evidence check: why the question was refused, word by word.
+    let out = stdout_of(qa(dir.path()).args(["traces", "show", "aaaa1"]));
+    for needle in ["Evidence check: refused; score 0.667 (threshold 0.700) from similarity 0.410, focus held by the passages 0.75 and by the best one 0.44", "muck (4.7): in no document", "load (2.1): in the best passage", "horse (2.5): in another passage", "take (1.2): read as \"collect\""] {
+        assert!(out.contains(needle), "missing {needle:?} in\n{out}");
+    }
     let out = stdout_of(qa(dir.path()).args(["traces", "show", "bbbb"]));
+    assert!(!out.contains("Evidence check"), "no check in the record: {out}");
     assert!(out.contains("Retrieved chunks (1):") && out.contains("[0.750] docs/c3.md  (c3)"), "{out}");
     assert!(out.contains("Error: LLM call failed: timeout") && out.contains("Sanitized Cypher:"), "{out}");
     let v = json_of(qa(dir.path()).args(["traces", "show", "cccc", "--json"]));

@@ -136,8 +136,51 @@ pub fn render(r: &TraceRecord) -> String {
         let _ = writeln!(o, "Sanitized Cypher:\n  {}", c.replace('\n', "\n  "));
     }
     let _ = writeln!(o, "Fallbacks used: {}", if gr.fallback_used.is_empty() { "none".to_string() } else { gr.fallback_used.join(", ") });
+    if let Some(rag) = &r.internal.rag {
+        render_evidence_check(&mut o, rag);
+    }
     let _ = writeln!(o, "\nAnswer:\n{}", r.final_answer);
     o
+}
+
+/// "Does the evidence answer the question?" as the documents route decided it: the score against
+/// the threshold, its parts, and each focus word with where the passages hold it — why a question
+/// was refused, or answered. Nothing for records written before the check.
+fn render_evidence_check(o: &mut String, rag: &qa_core::trace::RagInternal) {
+    use std::fmt::Write as _;
+    let f = &rag.focus;
+    let (Some(score), Some(threshold)) = (f["evidence"].as_f64(), f["threshold"].as_f64()) else { return };
+    let check = &f["check"];
+    let share = |k: &str| check[k].as_f64().unwrap_or(0.0);
+    let verdict = if rag.found { "answered" } else { "refused" };
+    let _ = writeln!(
+        o,
+        "\nEvidence check: {verdict}; score {score:.3} (threshold {threshold:.3}) from similarity {:.3}, focus held by the passages {:.2} and by the best one {:.2}",
+        rag.best_score,
+        share("share"),
+        share("passage_share")
+    );
+    let words: Vec<String> = check["words"]
+        .as_array()
+        .map(|ws| {
+            ws.iter()
+                .map(|w| {
+                    let word = w["word"].as_str().unwrap_or("?");
+                    let place = match (w["held"].as_bool(), w["held_as"].as_str(), w["df"].as_u64()) {
+                        (_, Some(by), _) => format!("read as \"{by}\""),
+                        (Some(true), _, _) if w["in_best_passage"].as_bool() == Some(true) => "in the best passage".into(),
+                        (Some(true), _, _) => "in another passage".into(),
+                        (_, _, Some(0)) => "in no document".into(),
+                        _ => "not in the passages".into(),
+                    };
+                    format!("{word}{} ({:.1}): {place}", if w["named"].as_bool() == Some(true) { " [name]" } else { "" }, w["weight"].as_f64().unwrap_or(0.0))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    if !words.is_empty() {
+        let _ = writeln!(o, "Focus words (weight): {}", words.join("; "));
+    }
 }
 
 /// The SQL route's part of `qa traces show`: the agent's stages, candidates, validation and result.
