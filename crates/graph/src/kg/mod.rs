@@ -23,7 +23,7 @@ pub use terms::TermKind;
 pub(crate) use terms::{extract_terms, normalize_concept, singular};
 
 /// Version of the deterministic extraction and linking rules (recorded in the manifest).
-pub const EXTRACTOR_VERSION: u32 = 9;
+pub const EXTRACTOR_VERSION: u32 = 10;
 
 /// A `{key, value}` metadata item (the KG JSONL contract); becomes a node/edge property.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -240,7 +240,7 @@ pub fn extract(
         }
     }
     // Words of prose, not of code listings or console output ("previous error", "test result").
-    let prose_kinds: HashSet<String> = stats.df.keys().filter(|id| matches!(stats.kinds.get(*id), Some(TermKind::Phrase | TermKind::Name | TermKind::Heading))).cloned().collect();
+    let prose_kinds: HashSet<String> = stats.df.keys().filter(|id| matches!(stats.kinds.get(*id), Some(TermKind::Phrase | TermKind::Name | TermKind::Heading | TermKind::Acronym))).cloned().collect();
     for (id, counts) in usage::block_usage(chunks, &prose_kinds) {
         // A longer heading repeated across the documents' template ("Common Options") or a line
         // label ("Tracking Issue: #…").
@@ -735,6 +735,9 @@ mod tests {
             chunk("b_0", "A water-based dew point above 20 feels muggy; the wiring page shows the frost point too.", &[]),
             chunk("c_0", "Next, the frost point.\n\n$ run\nbuild failed: previous error\nwarning: previous error\n\nThe frost point again.", &[]),
             chunk("d_0", "A build log.\n\n$ run\nprevious error here\nprevious error there", &[]),
+            // A grammar listing's tokens are acronyms of no prose; an acronym of the prose stays.
+            chunk("e_0", "The grammar of a name.\n\nident = ALPHA DIGIT\nsep = COLON DIGIT\n\nAn MQTT broker relays each message.", &[]),
+            chunk("f_0", "More of the grammar.\n\npath = ALPHA COLON ALPHA\nnum = DIGIT DIGIT\n\nEvery MQTT topic has a name.", &[]),
         ];
         let kg = extract(&chunks, &BTreeMap::new(), "c_chunks.jsonl", &HashMap::new(), &HashMap::new(), ExtractParams { min_df: 2, min_related_weight: 2, max_per_chunk: 20 });
         let ids: Vec<&String> = kg.concepts.keys().collect();
@@ -743,6 +746,8 @@ mod tests {
         assert!(!kg.concepts.contains_key("wiring page"), "document furniture: {ids:?}");
         assert!(!kg.concepts.contains_key("previous error"), "console output: {ids:?}");
         assert!(!kg.concepts.contains_key("next"), "an adverb: {ids:?}");
+        assert!(kg.concepts.contains_key("mqtt"), "an acronym of the prose: {ids:?}");
+        assert!(["alpha", "digit", "colon"].iter().all(|t| !kg.concepts.contains_key(*t)), "grammar tokens: {ids:?}");
         // A page published twice is one piece of evidence: its phrases need a second chunk.
         let page = "The frost point and the radiation shield.";
         let chunks = vec![chunk("a_0", page, &[]), chunk("b_0", page, &[]), chunk("c_0", "The frost point again.", &[])];
