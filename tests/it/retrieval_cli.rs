@@ -167,11 +167,20 @@ fn questions_the_documents_cannot_answer_say_so() {
     assert_eq!(a["answer"]["found"], false, "{text}");
     assert!(text.starts_with("The indexed documents do not seem to answer this question") && text.contains("certificate"), "{text}");
     assert!(text.contains("Closest passages"), "{text}");
+    // It names what the documents lack ("TLS"): no nearest sentence is worth quoting.
+    assert!(!text.contains("The nearest sentence"), "{text}");
     // The trace keeps the check that decided: the score under its threshold, word by word.
     let check = &a["trace"]["internal"]["rag"]["focus"];
     assert!(check["evidence"].as_f64().unwrap() < check["threshold"].as_f64().unwrap(), "{check}");
     let words = check["check"]["words"].as_array().unwrap();
     assert!(words.iter().any(|w| w["word"] == "certificate" && w["held"] == false), "{check}");
+    // A question in everyday words ("gadget") refused near the threshold quotes the sentence that
+    // came closest, with its chunk, as a pointer — not as an answer.
+    let a = ask_json(indexed_sample(), "How long will the gadget keep going on its battery when it is cloudy for days?");
+    let text = a["answer"]["text"].as_str().unwrap();
+    assert_eq!(a["answer"]["found"], false, "{text}");
+    assert!(text.contains("The nearest sentence, which may not answer it: \"") && text.contains("battery"), "{text}");
+    assert!(a["answer"]["sentences"].as_array().is_none_or(|s| s.is_empty()) && a["answer"]["chunks_used"].as_array().is_none_or(|c| c.is_empty()), "{a}");
 }
 
 #[test]

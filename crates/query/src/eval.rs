@@ -336,12 +336,14 @@ pub fn run(engine: &mut Engine, questions: &[EvalQuestion], opts: &EvalOptions) 
             unanswerable_nf += usize::from(!r.answer.found);
         }
         let body = answer_body(&r.answer.text);
-        let answer_contains_gold = q.answer.as_ref().filter(|a| !a.trim().is_empty()).map(|a| contains_ci(body, a));
+        // Only an answer is scored: a refusal's pointers (its nearest sentence) are no answer.
+        let scored = if r.answer.found { body } else { "" };
+        let answer_contains_gold = q.answer.as_ref().filter(|a| !a.trim().is_empty()).map(|a| contains_ci(scored, a));
         if let Some(c) = answer_contains_gold {
             with_answer += 1;
             contains += usize::from(c);
         }
-        let key_term_coverage = (!q.key_terms.is_empty()).then(|| q.key_terms.iter().filter(|t| contains_ci(body, t)).count() as f64 / q.key_terms.len() as f64);
+        let key_term_coverage = (!q.key_terms.is_empty()).then(|| q.key_terms.iter().filter(|t| contains_ci(scored, t)).count() as f64 / q.key_terms.len() as f64);
         if let Some(c) = key_term_coverage {
             with_terms += 1;
             coverage += c;

@@ -128,6 +128,10 @@ const SPREAD_SHARE: f32 = 0.6;
 /// Score added to a sentence that delivers what the question asks for (and taken from one that
 /// points elsewhere).
 const INTENT_BONUS: f32 = 0.25;
+/// Characters of the nearest sentence a refusal quotes as a pointer.
+const NEAREST_CHARS: usize = 200;
+/// How far below the evidence threshold a refusal still quotes its nearest sentence.
+const NEAREST_MARGIN: f32 = 0.15;
 /// Lexical candidates re-ranked by semantic similarity.
 const RERANK_POOL: usize = 8;
 /// Words of each candidate the similarity sees (the opening of a sentence carries its point).
@@ -272,7 +276,7 @@ pub fn synthesize(input: SynthesisInput) -> Answer {
         return Answer { found: false, synthesizer: "extractive".into(), sentences: vec![], graph_facts: vec![], chunks_used: vec![], image_paths: vec![], text, focus: input.focus.clone() };
     }
     if let Some(f) = input.focus.as_ref().filter(|f| input.unanswered(f)) {
-        return not_answered(&input, f);
+        return not_answered(&input, f, picked.first());
     }
     let mut answer = extractive_answer(&input, picked);
     answer.focus = input.focus.clone();
@@ -305,9 +309,10 @@ impl SynthesisInput<'_> {
     }
 }
 
-/// "The documents do not answer this": what the passages lack, and the closest passages as
-/// pointers (not as an answer).
-fn not_answered(input: &SynthesisInput, f: &focus::FocusCoverage) -> Answer {
+/// "The documents do not answer this": what the passages lack, the sentence that came closest
+/// and the closest passages, as pointers (not as an answer): a question in the asker's own words
+/// is often refused although its page was found, and the reader can judge the sentence.
+fn not_answered(input: &SynthesisInput, f: &focus::FocusCoverage, nearest: Option<&CitedSentence>) -> Answer {
     let quote = |ws: &[String]| ws.iter().take(4).map(|w| format!("\"{w}\"")).collect::<Vec<_>>().join(", ");
     let why = if !f.absent_from_corpus.is_empty() {
         format!("no indexed document mentions {}", quote(&f.absent_from_corpus))
@@ -319,6 +324,13 @@ fn not_answered(input: &SynthesisInput, f: &focus::FocusCoverage) -> Answer {
         format!("the passages use its words, but none is close to what it asks (best similarity {:.2})", input.best_score)
     };
     let mut text = format!("The indexed documents do not seem to answer this question: {why}.\n");
+    // Only near the threshold, and only when every name of the question is in the passages: a
+    // question naming what the documents lack ("the 2018 FIFA World Cup") has no nearest sentence
+    // worth reading, one in the asker's own words ("horse muck") often has its answer there.
+    let names_held = f.words.iter().all(|w| !w.named || w.held);
+    if let Some(s) = nearest.filter(|_| names_held && input.evidence(f) >= input.evidence_threshold - NEAREST_MARGIN) {
+        text.push_str(&format!("The nearest sentence, which may not answer it: \"{}\" [{}]\n", qa_core::text::truncate(&s.text, NEAREST_CHARS), s.chunk_id));
+    }
     let mut files: Vec<(&str, &str)> = Vec::new();
     for c in input.candidates.iter().filter(|c| !c.from_graph) {
         if files.len() < 3 && !files.iter().any(|(_, f)| *f == c.chunk.source_file) {
