@@ -39,6 +39,8 @@ mod tests;
 mod tests_records;
 #[cfg(test)]
 mod tests_intake;
+#[cfg(test)]
+mod tests_loans;
 
 /// A filter of the plan.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

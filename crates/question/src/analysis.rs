@@ -89,6 +89,30 @@ impl Analysis {
         self.tokens.get(i).map(|t| t.lower.as_str()).unwrap_or("")
     }
 
+    /// The words after the copula of a "which/what X are Y" sentence — "Which items are
+    /// **still out**?", "Which Belgian customers are **companies**?" — that say which rows (up
+    /// to a comma, "and", ";" or ":"). None when more than the subject's noun phrase precedes
+    /// the copula ("which X did …", "what is the …"), or when nothing but articles follows.
+    pub fn copula_predicates(&self) -> Vec<Vec<usize>> {
+        let mut out = Vec::new();
+        for &(s, e) in &self.sentences {
+            if !matches!(self.word(s), "which" | "what") {
+                continue;
+            }
+            let Some(cop) = (s + 2..e).find(|&k| matches!(self.word(k), "are" | "is" | "were" | "was")) else { continue };
+            // (The copula of the subject itself: nothing but its noun phrase before it.)
+            if (s + 1..cop).any(|k| matches!(self.word(k), "," | "and" | "did" | "do" | "does" | "has" | "have" | "had" | "when" | "where" | "who")) {
+                continue;
+            }
+            let end = (cop + 1..e).find(|&k| matches!(self.word(k), "," | "and" | ";" | ":")).unwrap_or(e);
+            let words: Vec<usize> = (cop + 1..end).filter(|&k| self.tokens[k].is_word() && !matches!(self.word(k), "a" | "an" | "the" | "all")).collect();
+            if !words.is_empty() {
+                out.push(words);
+            }
+        }
+        out
+    }
+
     /// The negation word a condition at `pos` sits under, for every route: "not", "no",
     /// "never", "non", "excluding", "except", "besides", "outside", "other than", "leaving
     /// out", with auxiliaries, articles, prepositions, determiners and one unused verb allowed
@@ -680,6 +704,19 @@ mod tests {
         // With a projection list, the items join it instead.
         let x = a("Show the hotels in Porto, and in which cities?");
         assert!(x.also.is_empty() && x.projection.is_some_and(|p| p.items.len() == 2));
+    }
+
+    #[test]
+    fn the_predicate_after_the_copula_of_which() {
+        let words = |q: &str| {
+            let a = a(q);
+            a.copula_predicates().into_iter().map(|ws| ws.iter().map(|&k| a.tokens[k].lower.clone()).collect::<Vec<_>>().join(" ")).collect::<Vec<_>>()
+        };
+        assert_eq!(words("Which items are still out? Give the title."), ["still out"]);
+        assert_eq!(words("Which Belgian customers are companies?"), ["companies"]);
+        // Not the copula of the subject: more than its noun phrase before it.
+        assert!(words("Which hives did Anna inspect, and which are weak?").is_empty());
+        assert!(words("How many items are out?").is_empty());
     }
 
     #[test]

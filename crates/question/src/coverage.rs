@@ -66,6 +66,40 @@ fn idiom_fillers(tokens: &[Token]) -> Vec<usize> {
     out
 }
 
+/// Spans that may name the organisation whose data this is, the asker's own: "how many hives
+/// does **the cooperative** have", "members of **the cooperative**", "joined **the club** in
+/// 2024", "bought anything from **the cooperative**", "how many part-time staff do we
+/// **employ**". One or two lower-case nouns after "the"/"our" in those frames (a capitalised
+/// word is a name, never dropped), or the verb after "we"/"you". Schema-free: a route drops such
+/// a span only when no table, column or value links to it.
+pub fn owner_phrases(tokens: &[Token]) -> Vec<std::ops::Range<usize>> {
+    let w = |i: usize| tokens.get(i).filter(|t| t.kind == TokenKind::Word).map(|t| t.lower.as_str()).unwrap_or("");
+    let noun = |i: usize| tokens.get(i).is_some_and(|t| t.kind == TokenKind::Word && !t.capitalized() && !t.all_caps() && !is_function_word(&t.lower) && !crate::cues::is_negation(&t.lower));
+    let clause_end = |i: usize| tokens.get(i).is_none_or(|t| t.kind == TokenKind::Symbol) || matches!(w(i), "in" | "since" | "during" | "before" | "after" | "and");
+    const HAVE: &[&str] = &["have", "employ", "run", "operate", "own", "keep", "stock"];
+    let mut out = Vec::new();
+    for i in 0..tokens.len() {
+        if matches!(w(i), "we" | "you") && i > 0 && matches!(w(i - 1), "do" | "did" | "does") && HAVE.contains(&w(i + 1)) && w(i + 1) != "have" {
+            out.push(i + 1..i + 2);
+            continue;
+        }
+        if !matches!(w(i), "the" | "our") || i == 0 {
+            continue;
+        }
+        let n = (1..=2).take_while(|&k| noun(i + k)).last().unwrap_or(0);
+        if n == 0 {
+            continue;
+        }
+        let (s, e) = (i + 1, i + 1 + n);
+        let owning = matches!(w(i - 1), "does" | "do" | "did") && HAVE.contains(&w(e));
+        let of_it = matches!(w(i - 1), "of" | "from" | "joined" | "join" | "joining" | "left" | "with" | "by") && clause_end(e);
+        if owning || of_it {
+            out.push(s..e);
+        }
+    }
+    out
+}
+
 /// What a run of tokens became.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Mapped {
@@ -238,5 +272,21 @@ mod tests {
         assert_eq!(unused("Which agents are no longer active?"), ["agents", "no", "active"]);
         // Not idioms: a file named as a thing, "longer" compared.
         assert_eq!(unused("Which file is longer than the moment?"), ["file", "longer", "moment"]);
+    }
+
+    #[test]
+    fn the_organisation_of_the_data_is_found_in_its_frames() {
+        let spans = |q: &str| {
+            let t = tokenize(q);
+            owner_phrases(&t).into_iter().map(|r| t[r].iter().map(|x| x.lower.clone()).collect::<Vec<_>>().join(" ")).collect::<Vec<_>>()
+        };
+        assert_eq!(spans("How many hives does the cooperative have?"), ["cooperative"]);
+        assert_eq!(spans("How many beekeepers joined the cooperative in 2024?"), ["cooperative"]);
+        assert_eq!(spans("Which buyers never bought anything from the catering service?"), ["catering service"]);
+        assert_eq!(spans("How many part-time staff do we employ?"), ["employ"]);
+        // A capitalised name, a noun followed by more, or no frame: nothing.
+        assert!(spans("How many hives does the Green Valley Union have?").is_empty());
+        assert!(spans("How many hives are in the apiary with shelter?").is_empty());
+        assert!(spans("Which hives have the most frames?").is_empty());
     }
 }

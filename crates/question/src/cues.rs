@@ -307,6 +307,12 @@ const NEGATIONS: &[&str] = &[
     "haven't", "hasn't", "hadn't", "cannot", "can't", "won't", "nobody", "nothing", "lacking", "n't",
 ];
 
+/// Particles that say a state after "are" ("still out", "back in", "switched off") — words the
+/// coverage counts as function words, a condition all the same.
+pub fn is_state_particle(word: &str) -> bool {
+    matches!(word, "out" | "in" | "off" | "on" | "up" | "over" | "away" | "back" | "down" | "open" | "closed")
+}
+
 /// A negation word.
 pub fn is_negation(word: &str) -> bool {
     NEGATIONS.contains(&word)
@@ -612,6 +618,9 @@ pub fn groupings(t: &[Token]) -> Vec<Grouping> {
         let prev = if i > 0 { w(t, i - 1) } else { "" };
         let skip_article = |k: usize| if matches!(w(t, k), "the" | "each" | "every" | "their" | "its" | "a") { k + 1 } else { k };
         match word {
+            // "the most expensive per kilogram" is a rate, not one group per kilogram (a time
+            // unit stays a grouping: "bookings per day").
+            "per" if crate::numbers::unit_of(w(t, skip_article(i + 1))).is_some_and(|u| !matches!(u.dimension, crate::numbers::Dimension::Time)) => {}
             "per" => out.push(Grouping { start: i, end: i + 1, target: skip_article(i + 1) }),
             "each" | "every" if !matches!(prev, "for" | "in" | "of" | "per" | "by") && !matches!(next, "of" | "other" | "time") => {
                 out.push(Grouping { start: i, end: i + 1, target: i + 1 })
@@ -820,6 +829,8 @@ pub fn is_light_verb(w: &str) -> bool {
                 | "shows" | "hold" | "holds" | "run" | "runs" | "take" | "takes" | "took" | "make" | "makes" | "made" | "do" | "does" | "did" | "done"
                 | "receive" | "receives" | "involve" | "involves" | "serve" | "serves" | "operate" | "operates" | "offer" | "offers"
                 | "correspond" | "corresponds" | "land" | "lands" | "depart" | "departs" | "arrive" | "arrives" | "uses" | "put" | "puts"
+                // (Verbs of position: "apiaries that lie above 800 metres".)
+                | "lie" | "lies" | "sit" | "sits" | "stand" | "stands"
         )
 }
 

@@ -379,6 +379,21 @@ pub fn forms(name: &str, synonyms: &[String]) -> Vec<NameForm> {
     out
 }
 
+/// A verb form whose agent noun is `noun`: "borrowed" of `borrower`, "bought" of `buyer`,
+/// "inspected" of `inspector`, "drove" of `driver`. The noun itself is no verb of it.
+pub fn is_agent_of(verb: &str, noun: &str) -> bool {
+    let verb = verb.to_lowercase();
+    let noun = qa_core::text::singular(&noun.to_lowercase());
+    if verb.len() < 3 || verb.ends_with("er") || verb.ends_with("ers") || verb.ends_with("or") || verb.ends_with("ors") {
+        return false;
+    }
+    let Some(stem) = noun.strip_suffix("er").or_else(|| noun.strip_suffix("or")).filter(|x| x.len() >= 2) else { return false };
+    let stems = [qa_core::text::word_family(stem), qa_core::text::word_family(&format!("{stem}e"))];
+    let mut lemmas = qa_core::text::verb_lemmas(&verb);
+    lemmas.push(verb.clone());
+    lemmas.iter().any(|l| stems.contains(&qa_core::text::word_family(l)))
+}
+
 /// The one-word forms of a phrasal verb ("picked up" → "pickup", "checked in" → "checkin"),
 /// as field names write them (`pickup_date`, `checkin_at`); empty when `particle` is none.
 pub fn phrasal_forms(verb: &str, particle: &str) -> Vec<String> {
@@ -417,6 +432,18 @@ mod tests {
         for n in ["insurer_share_eur", "pricePerTonneEur", "vat_eur"] {
             assert!(!is_generic_money_name(n), "{n}");
         }
+    }
+
+    #[test]
+    fn a_verb_of_an_agent_noun() {
+        assert!(is_agent_of("borrowed", "borrower"));
+        assert!(is_agent_of("bought", "buyers"));
+        assert!(is_agent_of("inspected", "inspector"));
+        assert!(is_agent_of("drove", "driver"));
+        // The noun itself, and verbs of another noun, are not.
+        assert!(!is_agent_of("borrower", "borrower"));
+        assert!(!is_agent_of("returned", "borrower"));
+        assert!(!is_agent_of("sold", "buyer"));
     }
 
     #[test]

@@ -55,7 +55,70 @@ impl Reader<'_> {
         self.on_average();
         self.a_single_document();
         self.money_verbs();
+        self.actor_nouns();
+        self.state_unplaced()?;
         self.leftovers()
+    }
+
+    /// "loans made by borrowers who are not members", "Which borrowers wrote …": the plural of
+    /// a noun two or more fields are named after (`borrower_first_name`, `borrowerLastName`, …)
+    /// is the person each document is about — after a preposition no condition of its own,
+    /// after "which" a request for that person's name. (Not counted: "how many borrowers"
+    /// asks for people, not documents, and stays unplaced.)
+    fn actor_nouns(&mut self) {
+        for i in 1..self.n() {
+            if self.ledger.is_used(i) || !self.ledger.is_content(i) || !self.a.tokens[i].is_word() {
+                continue;
+            }
+            let w = qa_core::text::singular(self.word(i));
+            let fields: Vec<String> = self.mapping.fields.iter().map(|f| f.path.clone()).filter(|p| {
+                let ws = names::name_words(p);
+                ws.len() >= 2 && ws[0] == w
+            }).collect();
+            if fields.len() < 2 {
+                continue;
+            }
+            let prev = self.word(i - 1).to_string();
+            if matches!(prev.as_str(), "which" | "what") {
+                let Some((f, other)) = fields.iter().find_map(|f| self.name_sibling(f).map(|o| (f.clone(), o))) else { continue };
+                self.mark(i..i + 1, format!("show {f} and {other}"));
+                for x in [f, other] {
+                    if !self.plan.source.is_empty() && !self.plan.source.contains(&x) {
+                        self.plan.source.push(x);
+                    }
+                }
+            } else if matches!(prev.as_str(), "by" | "from" | "to" | "for" | "of" | "with") {
+                self.mark(i..i + 1, format!("the {w} of each document"));
+            }
+        }
+    }
+
+    /// "Which items are still out?" run as every document: a state said after "are" in words
+    /// the coverage does not count ("out", "back", "off") is a condition nothing placed — the
+    /// run asks, or under force says first that it ignored it.
+    fn state_unplaced(&mut self) -> Result<(), Ambiguity> {
+        for words in self.a.copula_predicates() {
+            let placed = words.iter().any(|&k| self.ledger.role(k).is_some_and(|r| r != "grammar"));
+            if placed || !words.last().is_some_and(|&k| qa_question::cues::is_state_particle(self.word(k))) {
+                continue;
+            }
+            let phrase = words.iter().map(|&k| self.a.tokens[k].text.as_str()).collect::<Vec<_>>().join(" ");
+            if self.input.force || self.choices().values().any(|v| v.starts_with(RUN_WITHOUT)) {
+                for &k in &words {
+                    if !self.ledger.is_used(k) {
+                        self.mark(k..k + 1, "ignored");
+                    }
+                }
+                self.ignored.push(phrase);
+                continue;
+            }
+            return Err(Ambiguity {
+                field: phrase.clone(),
+                message: format!("Nothing in index \"{}\" says which documents are \"{phrase}\": the index may not hold this. Answer 1 to run the query without it, or name the field that says it.", self.mapping.index),
+                alternatives: vec![format!("{RUN_WITHOUT} \"{phrase}\"")],
+            });
+        }
+        Ok(())
     }
 
     /// "the highest price anyone paid", "what did it cost": a verb of paying beside a money
@@ -476,7 +539,9 @@ impl Reader<'_> {
             let light = qa_core::text::verb_lemmas(&w).iter().any(|l| LIGHT_VERBS.contains(&l.as_str()));
             // (An irregular participle after "be": "meters were read" of `meter_readings`.)
             let after_be = i > 0 && matches!(self.word(i - 1), "was" | "were" | "been" | "be" | "is" | "are");
-            let of_index = w.len() >= 4 && index_families.contains(&qa_core::text::word_family(&w)) && (w.ends_with("ed") || w.ends_with("ing") || after_be);
+            // (Or of its actor: "borrowed" where fields are named after the borrower — except
+            // right after "who", which asks for that person.)
+            let of_index = w.len() >= 4 && (index_families.contains(&qa_core::text::word_family(&w)) || self.actor_verb(&w) && !(i > 0 && self.word(i - 1) == "who")) && (w.ends_with("ed") || w.ends_with("ing") || after_be || qa_core::text::verb_lemmas(&w).iter().any(|l| *l != w));
             // A verb whose only reading is a date field the plan does not filter on names that
             // event: not a relation ("opened" is no `createdAt`).
             let dates_event = !of_index && self.mention_covering(i).is_some_and(|mi| self.fields_of(mi).iter().any(|(f, ..)| self.kind(f) == FieldKind::Date)) && !dated;

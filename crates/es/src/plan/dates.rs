@@ -114,7 +114,7 @@ impl Reader<'_> {
         // (Not after another verb: "approved in 2025" is dated by the decision.)
         let begun: Vec<&String> = dates.iter().filter(|f| !ending(f)).collect();
         let verb = (p > 0).then(|| self.word(p - 1).to_string()).filter(|w| w.len() > 3 && (w.ends_with("ed") || qa_core::text::is_verb_form(w)));
-        let beginning = |w: &str| qa_core::text::verb_lemmas(w).iter().any(|l| matches!(l.as_str(), "open" | "receive" | "come" | "file" | "submit" | "raise" | "create" | "make" | "log" | "register" | "report" | "place" | "start" | "begin" | "book" | "phone" | "call" | "lodge" | "enter" | "date"));
+        let beginning = |w: &str| qa_core::text::verb_lemmas(w).iter().any(|l| matches!(l.as_str(), "open" | "receive" | "come" | "file" | "submit" | "raise" | "create" | "make" | "log" | "register" | "report" | "place" | "start" | "begin" | "book" | "phone" | "call" | "lodge" | "enter" | "date")) || self.actor_verb(w);
         // (A verb of beginning before it, "started in 2025", says the same date.)
         if let Some(f) = self.own_date(&dates)
             && verb.as_deref().is_none_or(beginning)

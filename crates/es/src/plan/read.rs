@@ -2,6 +2,7 @@
 //! ledger, and the plan being built — with the helpers the stages share (mentions around a
 //! position, the fields a mention names, negation, settling an ambiguity).
 
+use std::collections::BTreeMap;
 use qa_question::link::{cover, How, Link, Mention, Target};
 use qa_question::{analyse, Analysis, FieldKind, KeyRole, Ledger, Linker, SourceSchema, ValueLookup};
 use serde_json::{json, Value};
@@ -232,6 +233,20 @@ impl<'a> Reader<'a> {
             [f] => Some((*f).clone()),
             _ => None,
         }
+    }
+
+    /// A verb of the records' actor: "borrowed" where two or more fields are named after the
+    /// borrower (`borrower_first_name`, `borrowerLastName`, …), "inspected" of `inspector_*`
+    /// — the event each record is.
+    pub fn actor_verb(&self, w: &str) -> bool {
+        let mut prefixes: BTreeMap<String, usize> = BTreeMap::new();
+        for f in &self.mapping.fields {
+            let words = qa_question::names::name_words(&f.path);
+            if words.len() >= 2 {
+                *prefixes.entry(words[0].clone()).or_default() += 1;
+            }
+        }
+        prefixes.iter().any(|(p, &n)| n >= 2 && qa_question::names::is_agent_of(w, p))
     }
 
     /// The mention's best reading names the index.

@@ -77,6 +77,9 @@ impl Linker<'_> {
                                     break;
                                 }
                             }
+                            // A negation between the words is the condition's, not the name's:
+                            // "contain no dairy" is no `contains_dairy` = 1.
+                            _ if crate::cues::is_negation(&tok.lower) => break,
                             // Only function words may sit between the name's words.
                             _ if is_function_word(&tok.lower) || is_edge_word(&tok.lower) => {}
                             _ => break,
@@ -239,6 +242,9 @@ mod tests {
         // A content word between the name's words breaks it.
         let q = a("gift for a heavy wrap");
         assert!(l.scattered_names(&q, &l.link(&q, None)).is_empty());
+        // So does a negation: "requested no gift wrap" is no `gift_wrap_requested` = 1.
+        let q = a("orders that requested no gift wrap");
+        assert!(!l.scattered_names(&q, &l.link(&q, None)).iter().any(|x| x.target.field() == Some("gift_wrap_requested") && x.start < 4), "negation inside");
         // Families count: "courier shipping".
         let q = a("orders with courier shipping");
         let extra = l.scattered_names(&q, &l.link(&q, None));

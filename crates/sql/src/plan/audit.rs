@@ -279,6 +279,18 @@ impl Reader<'_> {
         {
             self.penalties.push((format!("the question asks which {t}, and the answer shows none"), 0.5));
         }
+        // "Which three regions' apiaries hold the most hives?" grouped by apiary: the groups a
+        // "which [N] X" ranking asks for are X's rows.
+        let which_n_table = self.a.sentences.first().and_then(|&(s, _)| {
+            let at = if self.a.tokens.get(s + 1).is_some_and(|t| t.number().is_some() || qa_question::numbers::number_word(&t.lower).is_some()) { s + 2 } else { s + 1 };
+            (matches!(self.word(s), "which" | "what") && at == s + 2).then(|| self.mention_at(at)).flatten()
+        }).filter(|&mi| matches!(self.ms[mi].best().target, Target::Collection { .. })).and_then(|mi| self.table(mi));
+        if let Some(t) = which_n_table
+            && !self.q.group_by.is_empty()
+            && !self.q.group_by.iter().chain(self.q.select.iter()).any(|e| e.column().is_some_and(|c| c.table.eq_ignore_ascii_case(&t) && !e.is_agg()))
+        {
+            self.penalties.push((format!("the question asks which {t}, and the groups are other rows"), 0.5));
+        }
     }
 
     /// "How much have guests from the UK spent on equipment rentals?" answered with a sum of
@@ -300,10 +312,11 @@ impl Reader<'_> {
     }
 
     /// "How many invoices were issued in March, and what did they come to in total?" answered
-    /// with the count alone: a clause after ", and what" whose words only repeat
+    /// with the count alone, "In which region is apiary A-9, and who owns it?" with the region
+    /// alone: a clause after ", and what" or ", and who" whose words only repeat
     /// what the first clause already placed asks for something the query does not show.
     fn second_ask_answered(&mut self) {
-        let Some(k) = (2..self.n()).find(|&k| self.a.tokens[k - 2].is_symbol(',') && self.word(k - 1) == "and" && self.word(k) == "what") else { return };
+        let Some(k) = (2..self.n()).find(|&k| self.a.tokens[k - 2].is_symbol(',') && self.word(k - 1) == "and" && matches!(self.word(k), "what" | "who")) else { return };
         let roles = |r: std::ops::Range<usize>| -> Vec<String> { r.filter_map(|i| self.ledger.role(i).map(str::to_string)).filter(|x| x != "relation" && x != "negation").collect() };
         let first = roles(0..k - 2);
         let second = roles(k..self.n());
@@ -321,23 +334,19 @@ impl Reader<'_> {
     /// `company_name`: the words after "are" in a "which … are …" sentence say which rows; a
     /// query that only shows them drops the condition.
     fn predicate_only_shown(&mut self) {
-        for &(s, e) in &self.a.sentences.clone() {
-            if !matches!(self.word(s), "which" | "what") {
+        for words in self.a.copula_predicates() {
+            if words.len() > 2 {
                 continue;
             }
-            let Some(cop) = (s + 2..e).find(|&k| matches!(self.word(k), "are" | "is" | "were" | "was")) else { continue };
-            // (The copula of the subject itself: nothing but its noun phrase before it.)
-            if (s + 1..cop).any(|k| matches!(self.word(k), "," | "and" | "did" | "do" | "does" | "has" | "have" | "had" | "when" | "where" | "who")) {
-                continue;
-            }
-            let end = (cop + 1..e).find(|&k| matches!(self.word(k), "," | "and" | ";" | ":")).unwrap_or(e);
-            let words: Vec<usize> = (cop + 1..end).filter(|&k| self.a.tokens[k].is_word() && !matches!(self.word(k), "a" | "an" | "the" | "all")).collect();
-            if words.is_empty() || words.len() > 2 {
-                continue;
-            }
+            let phrase = words.iter().map(|&k| self.a.tokens[k].text.as_str()).collect::<Vec<_>>().join(" ");
             if words.iter().all(|&k| self.ledger.role(k).is_some_and(|r| r.starts_with("show "))) {
-                let phrase = words.iter().map(|&k| self.a.tokens[k].text.as_str()).collect::<Vec<_>>().join(" ");
                 self.penalties.push((format!("\"are {phrase}\" says which rows, and the query only shows it"), 0.5));
+                return;
+            }
+            // "Which loans are still out?": a state said by words the coverage does not count
+            // ("out", "still") is a condition nothing placed.
+            if words.iter().all(|&k| self.ledger.role(k).is_none_or(|r| r == "grammar")) && words.last().is_some_and(|&k| qa_question::cues::is_state_particle(self.word(k))) {
+                self.penalties.push((format!("\"are {phrase}\" says which rows, and no condition says it"), 0.5));
                 return;
             }
         }
@@ -464,6 +473,8 @@ impl Reader<'_> {
             .filter_map(|f| match f {
                 Cond::Cmp { col, op: Op::Eq, .. } => Some(col.clone()),
                 Cond::In { col, values, negated: false } if values.len() == 1 => Some(col.clone()),
+                // "on 12 March 2025": a range of one day gives the date as surely as `=`.
+                Cond::Dates { col, from: Some(from), to: Some(to) } if one_day(from, to) => Some(col.clone()),
                 _ => None,
             })
             .collect()
@@ -574,4 +585,10 @@ impl Reader<'_> {
         let code = qa_question::names::name_words(&c.column).last().is_some_and(|w| matches!(w.as_str(), "code" | "number" | "no" | "nr" | "tag" | "serial" | "plate" | "sku" | "isbn" | "vin"));
         self.pk(&c.table).is_some_and(|k| k == *c) || rows.zip(distinct).is_some_and(|(r, d)| r > 1 && d == r) || code
     }
+}
+
+/// A `[from, to)` range that holds one calendar day.
+fn one_day(from: &str, to: &str) -> bool {
+    let day = |d: &str| chrono::NaiveDate::parse_from_str(d.get(..10).unwrap_or(d), "%Y-%m-%d").ok();
+    matches!((day(from), day(to)), (Some(a), Some(b)) if b.signed_duration_since(a).num_days() == 1)
 }

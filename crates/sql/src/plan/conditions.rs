@@ -926,6 +926,16 @@ impl Reader<'_> {
             if let Some(j) = neg {
                 self.mark(j..j + 1, "negation");
             }
+            // ("ingredients with gelatine", "no gelatine" of the 0/1 flag `contains_gelatine`:
+            // its 1 or 0, never a test for NULL, which a flag always passes.)
+            if self.kind(&col) == FieldKind::Flag {
+                let value = neg.is_none();
+                self.consume(mi, format!("{col} = {value}"));
+                self.reach.push(col.table.clone());
+                let lit = flag_literal(self.ctx, &col.table, &col.column, value);
+                self.q.filters.push(Cond::Cmp { col, op: Op::Eq, value: lit });
+                continue;
+            }
             let is_null = neg.is_some();
             self.consume(mi, format!("{col} {}", if is_null { "IS NULL" } else { "IS NOT NULL" }));
             self.reach.push(col.table.clone());

@@ -650,8 +650,32 @@ impl Reader<'_> {
                 continue;
             }
             let Some(u) = qa_question::numbers::unit_of(self.word(i)) else { continue };
-            if used_cols.iter().any(|c| qa_question::numbers::field_unit(&c.column).is_some_and(|fu| fu.name == u.name)) {
+            // ("the most expensive per kilogram" of `price_per_kg_eur`: a unit inside the name.)
+            let inside = |c: &ColRef| qa_question::names::name_words(&c.column).iter().any(|w| qa_question::numbers::unit_of(w).is_some_and(|x| x.name == u.name));
+            if used_cols.iter().any(|c| qa_question::numbers::field_unit(&c.column).is_some_and(|fu| fu.name == u.name) || inside(c)) {
                 self.mark(i..i + 1, "unit");
+            }
+        }
+        // "How many hives does the cooperative have?": the organisation whose data this is,
+        // when nothing of the schema is named by it.
+        for r in qa_question::coverage::owner_phrases(&self.a.tokens) {
+            if r.clone().all(|k| self.ledger.is_content(k) && !self.ledger.is_used(k) && self.mention_at(k).is_none()) {
+                self.mark(r, "the data's owner");
+            }
+        }
+        // "every piece of electric equipment": a counting noun before "of" that names nothing.
+        // "with their hive counts": the count the query computes.
+        let counted = self.q.select.iter().any(|e| matches!(e, Expr::Agg { func: AggFunc::Count | AggFunc::CountDistinct, .. }));
+        for i in 0..self.n() {
+            if !self.ledger.is_content(i) || self.ledger.is_used(i) || self.mention_at(i).is_some() {
+                continue;
+            }
+            let w = self.word(i);
+            // (Not "which pieces of equipment": what is shown of them is asked.)
+            if matches!(w, "piece" | "pieces") && self.word(i + 1) == "of" && i > 0 && matches!(self.word(i - 1), "every" | "each" | "a" | "any" | "all" | "per") {
+                self.mark(i..i + 1, "a piece of the rows");
+            } else if counted && matches!(w, "count" | "counts" | "tally" | "tallies") {
+                self.mark(i..i + 1, "aggregate count");
             }
         }
         // "Canada (country code CA)": the words a parenthesis restates are its condition's.

@@ -55,6 +55,8 @@ mod tests_guards;
 mod tests_workshop;
 #[cfg(test)]
 mod tests_tours;
+#[cfg(test)]
+mod tests_orchards;
 
 use serde::{Deserialize, Serialize};
 

@@ -72,7 +72,10 @@ impl<'a> Reader<'a> {
         let scattered: Vec<qa_question::Link> = linker.scattered_names(&a, &links).into_iter().filter(|l| matches!(&l.target, Target::Field { collection, field } if schema.field(collection, field).is_some_and(|f| f.kind == qa_question::FieldKind::Flag))).collect();
         links.extend(scattered);
         links.sort_by(|x, y| x.start.cmp(&y.start).then(y.len().cmp(&x.len())).then(y.score.total_cmp(&x.score)));
-        let ms = cover(&links, a.tokens.len());
+        let mut ms = cover(&links, a.tokens.len());
+        if nearest_value_first(ctx, &ms, &mut links) {
+            ms = cover(&links, a.tokens.len());
+        }
         if std::env::var("QA_DEBUG_PLAN").is_ok() {
             for m in &ms {
                 eprintln!("mention {}..{}: {:?}", m.start, m.end, m.links.iter().map(|l| (&l.target, l.score)).collect::<Vec<_>>());
@@ -470,4 +473,42 @@ impl<'a> Reader<'a> {
     pub fn connected(&self, a: &str, b: &str) -> bool {
         a.eq_ignore_ascii_case(b) || self.ctx.join_path(a, b).is_some()
     }
+}
+
+/// A value several tables hold equally well ('chestnut' of `harvests.honey_type` and of
+/// `sales.honey_type`, "buyers … bought chestnut honey"), or a column several tables have
+/// ("beekeepers in each country" of `regions.country_code` and `buyers.country_code`): the
+/// reading in the table fewest joins
+/// away from the tables the question's other words surely name comes first, so the condition does
+/// not reach the rows through five other tables. True when an order changed.
+fn nearest_value_first(ctx: &SchemaContext, ms: &[Mention], links: &mut [Link]) -> bool {
+    let mut changed = false;
+    for (mi, m) in ms.iter().enumerate() {
+        // (The tables other words name surely: a table's noun, a column.)
+        let named: Vec<String> = ms.iter().enumerate().filter(|(k, o)| *k != mi && o.best().score >= 0.9).filter_map(|(_, o)| match &o.best().target {
+            Target::Collection { collection } | Target::Field { collection, .. } => Some(collection.clone()),
+            _ => None,
+        }).collect();
+        if named.is_empty() {
+            continue;
+        }
+        let distance = |l: &Link| named.iter().map(|t| ctx.join_path(t, l.target.collection()).map_or(usize::MAX, |p| p.len())).min().unwrap_or(usize::MAX);
+        let top = m.links[0].score;
+        let tied: Vec<&Link> = m.links.iter().take_while(|l| (l.score - top).abs() < 1e-9).collect();
+        let same_kind = tied.iter().all(|l| matches!(l.target, Target::Value { .. })) || tied.iter().all(|l| matches!(l.target, Target::Field { .. }));
+        if tied.len() < 2 || !same_kind {
+            continue;
+        }
+        let best = tied.iter().map(|l| distance(l)).min().unwrap_or(usize::MAX);
+        if distance(tied[0]) == best {
+            continue;
+        }
+        // Move the nearest tied reading of this span to the front of the span's links.
+        let span: Vec<usize> = (0..links.len()).filter(|&i| links[i].start == m.start && links[i].end == m.end).collect();
+        if let Some(&near) = span.iter().find(|&&i| (links[i].score - top).abs() < 1e-9 && std::mem::discriminant(&links[i].target) == std::mem::discriminant(&tied[0].target) && distance(&links[i]) == best) {
+            links[span[0]..=near].rotate_right(1);
+            changed = true;
+        }
+    }
+    changed
 }

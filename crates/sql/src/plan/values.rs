@@ -122,6 +122,10 @@ impl Reader<'_> {
                 // "Anna Kovačič the assistant conductor", "concerts Lukas Brandl conducted": a
                 // name stored for conductors and musicians is the conductor's.
                 Some(l)
+            } else if let Some(l) = self.value_of_the_nearest_table(mi, &top) {
+                // "buyers who bought cherries": the sales one join from the buyers, not the
+                // harvests four joins away.
+                Some(l)
             } else {
                 // The same value in several columns: ask which.
                 if self.ambiguity.is_none() {
@@ -312,6 +316,19 @@ pub(super) fn term_matches(term: &Term, t: &Target) -> bool {
 }
 
 impl Reader<'_> {
+    /// Of a value's readings in several tables, the one in the table nearest a table the
+    /// question names by its noun — when it is nearer than every other by two joins or more.
+    fn value_of_the_nearest_table(&self, mi: usize, top: &[&qa_question::Link]) -> Option<qa_question::Link> {
+        let named: Vec<String> = (0..self.ms.len()).filter(|&k| k != mi && self.names_table(k)).filter_map(|k| self.table(k)).collect();
+        let distance = |l: &qa_question::Link| named.iter().filter_map(|t| self.ctx.join_path(t, l.target.collection()).map(|p| p.len())).min().unwrap_or(usize::MAX);
+        let mut by: Vec<(usize, &qa_question::Link)> = top.iter().map(|l| (distance(l), *l)).collect();
+        by.sort_by_key(|(d, _)| *d);
+        match by.as_slice() {
+            [(d0, l), (d1, _), ..] if *d0 != usize::MAX && d1.saturating_sub(*d0) >= 2 => Some((*l).clone()),
+            _ => None,
+        }
+    }
+
     /// Of a value's readings in several tables, the one whose table a word elsewhere in the
     /// question names by its family ("conductor", "conducted" of `conductors`) — when exactly
     /// one table is so named.

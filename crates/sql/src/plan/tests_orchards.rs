@@ -1,0 +1,118 @@
+//! Readings added in session 27, on a schema written for these tests (a fruit growers'
+//! cooperative: regions, growers, orchards, buyers, sales, harvests, jams and their
+//! ingredients, tastings): a value or column several tables hold is read in the table nearest
+//! the others the question names; the organisation the data belongs to ("the cooperative") is
+//! no condition; "per kilogram" is a rate, not a group; a 0/1 flag had or not had is 1 or 0; a verb of
+//! position relates; and answers that only repeat the question's givens, leave a "who" clause
+//! unanswered, group other rows than "which N X" asks for, or drop a state said after "are",
+//! ask instead.
+
+use super::tests::{answer, col, fk, nullable, sql, table};
+use super::*;
+use crate::{ColumnInfo, DbSchema, ForeignKey};
+
+fn orchards() -> SchemaContext {
+    let t = |name: &str, pk: &str, columns: Vec<ColumnInfo>, fks: Vec<ForeignKey>| table(name, pk, columns, fks, 80);
+    SchemaContext::build(
+        DbSchema {
+            dialect: None,
+            tables: vec![
+                t("regions", "region_id", vec![col("region_id", "integer", &[]), col("name", "text", &["Betuwe", "Haspengouw"]), col("country_code", "text", &["NL", "BE"])], vec![]),
+                t(
+                    "growers",
+                    "grower_id",
+                    vec![col("grower_id", "integer", &[]), col("first_name", "text", &["Anouk", "Pieter"]), col("last_name", "text", &["Jansen", "Claes"]), col("region_id", "integer", &[]), col("joined_on", "text", &["2019-04-01", "2024-06-12"])],
+                    vec![fk("region_id", "regions", "region_id")],
+                ),
+                t(
+                    "orchards",
+                    "orchard_id",
+                    vec![col("orchard_id", "integer", &[]), col("site_code", "text", &["OR-NL-001", "OR-BE-004"]), col("name", "text", &["De Hoge Hof", "Sint-Truiden Oost"]), col("region_id", "integer", &[]), col("grower_id", "integer", &[]), col("altitude_m", "integer", &[]), col("has_irrigation", "integer", &["0", "1"])],
+                    vec![fk("region_id", "regions", "region_id"), fk("grower_id", "growers", "grower_id")],
+                ),
+                t("buyers", "buyer_id", vec![col("buyer_id", "integer", &[]), col("company_name", "text", &["FreshCo", "Appelhuis"]), col("country_code", "text", &["NL", "DE"])], vec![]),
+                t(
+                    "sales",
+                    "sale_id",
+                    vec![col("sale_id", "integer", &[]), col("buyer_id", "integer", &[]), col("grower_id", "integer", &[]), col("fruit_type", "text", &["pear", "apple", "cherry"]), col("quantity_kg", "real", &[]), col("unit_price_eur", "real", &[]), col("sold_on", "text", &["2025-03-02", "2024-10-11"])],
+                    vec![fk("buyer_id", "buyers", "buyer_id"), fk("grower_id", "growers", "grower_id")],
+                ),
+                t(
+                    "harvests",
+                    "harvest_id",
+                    vec![col("harvest_id", "integer", &[]), col("orchard_id", "integer", &[]), col("fruit_type", "text", &["pear", "apple", "cherry"]), col("harvested_kg", "real", &[]), col("picked_on", "text", &["2025-09-02", "2024-08-20"])],
+                    vec![fk("orchard_id", "orchards", "orchard_id")],
+                ),
+                t("jams", "jam_id", vec![col("jam_id", "integer", &[]), col("jam_name", "text", &["Pear Ginger", "Cherry Classic"]), col("is_vegan", "integer", &["0", "1"])], vec![]),
+                t(
+                    "ingredients",
+                    "ingredient_id",
+                    vec![col("ingredient_id", "integer", &[]), col("name", "text", &["cane sugar", "pectin", "ginger"]), nullable(col("contains_gelatine", "integer", &["0", "1"])), col("price_per_kg_eur", "real", &[]), col("pack_size_kg", "real", &[])],
+                    vec![],
+                ),
+                t(
+                    "jam_ingredients",
+                    "jam_ingredient_id",
+                    vec![col("jam_ingredient_id", "integer", &[]), col("jam_id", "integer", &[]), col("ingredient_id", "integer", &[]), col("grams", "integer", &[])],
+                    vec![fk("jam_id", "jams", "jam_id"), fk("ingredient_id", "ingredients", "ingredient_id")],
+                ),
+                t(
+                    "tastings",
+                    "tasting_id",
+                    vec![col("tasting_id", "integer", &[]), col("orchard_id", "integer", &[]), col("jam_id", "integer", &[]), col("held_on", "text", &["2025-03-12", "2024-05-02"])],
+                    vec![fk("orchard_id", "orchards", "orchard_id"), fk("jam_id", "jams", "jam_id")],
+                ),
+            ],
+        },
+        None,
+    )
+}
+
+#[test]
+fn a_value_or_column_several_tables_hold_is_read_nearest_the_named_table() {
+    let ctx = orchards();
+    // 'cherry' is a fruit of sales and of harvests: the buyers' sales hold it one join away.
+    let s = sql(&ctx, "How many different buyers bought cherries?");
+    assert!(s.contains("sales.fruit_type = 'cherry'") && !s.contains("harvests"), "{s}");
+    // `country_code` of regions (the growers' own) and of buyers (two joins away).
+    let s = sql(&ctx, "How many growers are there in each country?");
+    assert!(s.contains("GROUP BY regions.country_code") && !s.contains("buyers"), "{s}");
+}
+
+#[test]
+fn the_organisation_the_data_belongs_to_is_no_condition() {
+    let ctx = orchards();
+    let s = sql(&ctx, "How many orchards does the cooperative have?");
+    assert!(s.starts_with("SELECT COUNT(*)") && s.contains("FROM orchards") && !s.contains("WHERE"), "{s}");
+    let s = sql(&ctx, "How many growers joined the cooperative in 2024?");
+    assert!(s.contains("growers.joined_on >= '2024-01-01'"), "{s}");
+    // A capitalised word is a name the data may not hold: never dropped.
+    assert_eq!(answer(&ctx, "How many orchards does the Fruitful Union have?"), None);
+}
+
+#[test]
+fn rates_negations_and_verbs_of_position() {
+    let ctx = orchards();
+    let s = sql(&ctx, "Which three ingredients are the most expensive per kilogram?");
+    assert!(s.contains("ORDER BY ingredients.price_per_kg_eur DESC") && s.contains("LIMIT 3") && !s.contains("GROUP BY"), "{s}");
+    // A 0/1 flag said as something had or not had is its 1 or 0, never a NULL test.
+    let s = sql(&ctx, "Which ingredients have no gelatine?");
+    assert!(s.contains("ingredients.contains_gelatine = 0") && !s.contains("NULL"), "{s}");
+    let s = sql(&ctx, "How many ingredients have gelatine?");
+    assert!(s.contains("ingredients.contains_gelatine = 1") && !s.contains("NULL"), "{s}");
+    let s = sql(&ctx, "Which orchards lie above 500 metres? Give the site code and altitude.");
+    assert!(s.contains("orchards.altitude_m > 500"), "{s}");
+}
+
+#[test]
+fn answers_that_would_not_answer_ask() {
+    let ctx = orchards();
+    // Only the givens back (the site code, the one day).
+    assert_eq!(answer(&ctx, "What was tasted at orchard OR-NL-001 on 12 March 2025?"), None);
+    // The region alone for "and who owns it".
+    assert_eq!(answer(&ctx, "In which region is orchard OR-BE-004, and who owns it?"), None);
+    // Groups of orchards for "which three regions".
+    assert_eq!(answer(&ctx, "Which three regions' orchards had the most harvests? List them with their harvest counts."), None);
+    // "still out": a state no condition says.
+    assert_eq!(answer(&ctx, "Which harvests are still out?"), None);
+}
