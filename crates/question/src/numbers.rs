@@ -68,7 +68,7 @@ const UNITS: &[(&[&str], &str, Dimension, f64)] = &[
     (&["cad"], "cad", Dimension::Money, 1.0),
     (&["aud"], "aud", Dimension::Money, 1.0),
     (&["c", "°c", "celsius", "degree", "degrees", "°"], "c", Dimension::Temperature, 1.0),
-    (&["%", "percent", "pct", "per cent"], "pct", Dimension::Percent, 1.0),
+    (&["%", "percent", "pct", "per cent", "percentage", "percentages"], "pct", Dimension::Percent, 1.0),
     (&["m3", "m³", "cubic"], "m3", Dimension::Volume, 1.0),
     (&["l", "litre", "litres", "liter", "liters"], "l", Dimension::Volume, 0.001),
     (&["hl", "hectolitre", "hectolitres", "hectoliter", "hectoliters"], "hl", Dimension::Volume, 0.1),

@@ -22,6 +22,7 @@ impl Reader<'_> {
         self.groups_shown_by_name();
         self.second_ask_answered();
         self.predicate_only_shown();
+        self.ratio_asked();
         // "Average consumption per reading for each type of meter" grouped by the reading's
         // key and the meter type: the groups another table's column asks for are split into
         // one row each, and the figure is each row's own value.
@@ -327,6 +328,29 @@ impl Reader<'_> {
         if content {
             let phrase = self.a.tokens[k - 1..].iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join(" ");
             self.penalties.push((format!("\"{phrase}\" asks for more than the query shows"), 0.5));
+        }
+    }
+
+    /// "What percentage of the batches brewed in 2025 were dry-hopped?" answered with a
+    /// `…_pct` column: a share of rows ("percentage / share / proportion / fraction of" the
+    /// rows a table names) is a ratio of two counts, which no plan builds — ask.
+    fn ratio_asked(&mut self) {
+        for i in 0..self.n().saturating_sub(2) {
+            // (After "what", "the" or "a": "the sugar percentage of the harvests" is a column.)
+            let opens = i > 0 && matches!(self.word(i - 1), "what" | "which" | "the" | "a");
+            if !opens || !matches!(self.word(i), "percentage" | "percent" | "share" | "proportion" | "fraction") || self.word(i + 1) != "of" {
+                continue;
+            }
+            // (Not a column named so: "the share of TV series" of `Share`.)
+            if self.mention_at(i).is_some_and(|mi| self.ms[mi].best().score >= 0.9 && matches!(self.ms[mi].best().target, Target::Field { .. })) {
+                continue;
+            }
+            let at = if matches!(self.word(i + 2), "the" | "all" | "our" | "their") { i + 3 } else { i + 2 };
+            let plural = self.a.tokens.get(at).is_some_and(|t| t.is_word() && t.lower != t.norm);
+            if plural || self.mention_at(at).is_some_and(|mi| self.names_table(mi)) {
+                self.penalties.push((format!("\"{} of\" asks for a ratio of two counts, which the query does not compute", self.a.tokens[i].text), 0.5));
+                return;
+            }
         }
     }
 

@@ -641,8 +641,12 @@ impl Reader<'_> {
         let parent = self.ctx.table(&fk.ref_table)?;
         let same = |w: &String| w == word || (*word == "number" && matches!(w.as_str(), "no" | "num" | "nr"));
         let cols: Vec<ColRef> = parent.columns.iter().filter(|x| qa_question::names::name_words(&x.name).iter().any(same) && !parent.primary_key.contains(&x.name)).map(|x| ColRef::new(&parent.name, &x.name)).collect();
-        match cols.as_slice() {
-            [one] => Some(one.clone()),
+        // ("the accession code" of `accession_code` beside `origin_country_code`: the one
+        // that carries another word said too.)
+        let also_said: Vec<&ColRef> = cols.iter().filter(|x| qa_question::names::name_words(&x.column).iter().any(|w| w != *word && said.iter().any(|s| qa_core::text::singular(s) == qa_core::text::singular(w)))).collect();
+        match (cols.as_slice(), also_said.as_slice()) {
+            ([one], _) => Some(one.clone()),
+            (_, [one]) => Some((*one).clone()),
             _ => None,
         }
     }

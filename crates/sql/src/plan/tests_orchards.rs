@@ -21,7 +21,7 @@ fn orchards() -> SchemaContext {
                 t(
                     "growers",
                     "grower_id",
-                    vec![col("grower_id", "integer", &[]), col("first_name", "text", &["Anouk", "Pieter"]), col("last_name", "text", &["Jansen", "Claes"]), col("region_id", "integer", &[]), col("joined_on", "text", &["2019-04-01", "2024-06-12"])],
+                    vec![col("grower_id", "integer", &[]), col("first_name", "text", &["Anouk", "Pieter"]), col("last_name", "text", &["Jansen", "Claes"]), col("grower_code", "text", &["GR-0012", "GR-0140"]), col("postal_code", "text", &["4001", "3800"]), col("region_id", "integer", &[]), col("joined_on", "text", &["2019-04-01", "2024-06-12"])],
                     vec![fk("region_id", "regions", "region_id")],
                 ),
                 t(
@@ -40,7 +40,7 @@ fn orchards() -> SchemaContext {
                 t(
                     "harvests",
                     "harvest_id",
-                    vec![col("harvest_id", "integer", &[]), col("orchard_id", "integer", &[]), col("fruit_type", "text", &["pear", "apple", "cherry"]), col("harvested_kg", "real", &[]), col("picked_on", "text", &["2025-09-02", "2024-08-20"])],
+                    vec![col("harvest_id", "integer", &[]), col("orchard_id", "integer", &[]), col("fruit_type", "text", &["pear", "apple", "cherry"]), col("harvested_kg", "real", &[]), col("sugar_pct", "real", &[]), col("picked_on", "text", &["2025-09-02", "2024-08-20"])],
                     vec![fk("orchard_id", "orchards", "orchard_id")],
                 ),
                 t("jams", "jam_id", vec![col("jam_id", "integer", &[]), col("jam_name", "text", &["Pear Ginger", "Cherry Classic"]), col("is_vegan", "integer", &["0", "1"])], vec![]),
@@ -115,4 +115,17 @@ fn answers_that_would_not_answer_ask() {
     assert_eq!(answer(&ctx, "Which three regions' orchards had the most harvests? List them with their harvest counts."), None);
     // "still out": a state no condition says.
     assert_eq!(answer(&ctx, "Which harvests are still out?"), None);
+}
+
+#[test]
+fn percentages_and_the_code_of_a_referenced_row() {
+    let ctx = orchards();
+    // "percentage" is the unit of a `_pct` column …
+    let s = sql(&ctx, "What is the average sugar percentage of the harvests?");
+    assert!(s.contains("AVG(harvests.sugar_pct)"), "{s}");
+    // … but a percentage of rows is a ratio of two counts: asked.
+    assert_eq!(answer(&ctx, "What percentage of the harvests were picked in 2025?"), None);
+    // "the grower code" over `orchards.grower_id`: the grower's own code, of two code columns.
+    let s = sql(&ctx, "Which orchards have irrigation? Show the site code and the grower code.");
+    assert!(s.contains("growers.grower_code") && !s.contains("postal_code"), "{s}");
 }
