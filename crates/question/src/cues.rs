@@ -307,6 +307,31 @@ const NEGATIONS: &[&str] = &[
     "haven't", "hasn't", "hadn't", "cannot", "can't", "won't", "nobody", "nothing", "lacking", "n't",
 ];
 
+/// "What percentage of the batches brewed in 2025 were dry-hopped?": the two counts a share of
+/// rows compares, as questions of their own — the whole ("How many batches brewed in 2025?")
+/// and the part ("How many batches brewed in 2025 were dry-hopped?"). The part's clause must
+/// start at an auxiliary ("were", "are", "have", "did" …), so that a participle of the rows
+/// ("brewed in 2025") stays with the whole. None for any other shape, or with a grouping cue
+/// ("per carrier", "for each …"), which the two counts cannot say.
+pub fn ratio_counts(question: &str, t: &[Token]) -> Option<(String, String)> {
+    let i = (0..t.len()).find(|&i| matches!(w(t, i), "percentage" | "percent" | "proportion" | "fraction" | "share") && w(t, i + 1) == "of")?;
+    if i == 0 || !matches!(w(t, i - 1), "what" | "which") {
+        return None;
+    }
+    let mut from = i + 2;
+    if matches!(w(t, from), "the" | "all" | "our") {
+        from += 1;
+    }
+    let aux = (from + 1..t.len()).find(|&k| matches!(w(t, k), "were" | "was" | "are" | "is" | "have" | "has" | "had" | "did" | "do" | "does"))?;
+    if (0..t.len()).any(|k| matches!(w(t, k), "per" | "each" | "every") || (w(t, k) == "by" && k > aux)) {
+        return None;
+    }
+    let end = t.iter().rposition(|x| x.kind != crate::tokens::TokenKind::Symbol)?;
+    let whole = &question[t[from].start..t[aux - 1].end];
+    let part = &question[t[from].start..t[end].end];
+    Some((format!("How many {whole}?"), format!("How many {part}?")))
+}
+
 /// Particles that say a state after "are" ("still out", "back in", "switched off") — words the
 /// coverage counts as function words, a condition all the same.
 pub fn is_state_particle(word: &str) -> bool {
@@ -954,6 +979,18 @@ mod tests {
         assert_eq!((o[0].target, o[0].desc), (Some(2), Some(true)));
         assert!(orderings(&tokenize("in reverse alphabetical order"))[0].alphabetical);
         assert_eq!(distinct_words(&tokenize("for different cities, distinct names")), [4]);
+    }
+
+    #[test]
+    fn a_share_of_rows_is_two_counts() {
+        let q = "What percentage of the batches brewed in 2025 were dry-hopped?";
+        let (whole, part) = ratio_counts(q, &tokenize(q)).expect("a ratio");
+        assert_eq!(whole, "How many batches brewed in 2025?");
+        assert_eq!(part, "How many batches brewed in 2025 were dry-hopped?");
+        // No auxiliary to split at, a grouping, or no "what … of": none.
+        for q in ["What share of deliveries arrived late?", "What percentage of loans were late, per branch?", "The share of loans that were late"] {
+            assert!(ratio_counts(q, &tokenize(q)).is_none(), "{q}");
+        }
     }
 
     #[test]

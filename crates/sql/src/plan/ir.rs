@@ -161,13 +161,15 @@ pub(crate) struct Having {
     pub(crate) value: f64,
 }
 
-/// INTERSECT / EXCEPT / UNION.
+/// INTERSECT / EXCEPT / UNION, or the share the query's count is of the other's (in percent).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub(crate) enum SetOp {
     Intersect,
     Except,
     Union,
+    /// `100.0 * (this count) / (the other count)`: "what percentage of the batches … were …".
+    Percent,
 }
 
 /// The plan: one query.
@@ -461,6 +463,11 @@ fn alias(q: &Query, e: &Expr) -> Option<String> {
 
 /// Render `q` as SQL; `row_cap` caps the outer query (None for a sub-query).
 pub(crate) fn render_query(ctx: &SchemaContext, q: &Query, dialect: Dialect, row_cap: Option<usize>) -> String {
+    if let Some((SetOp::Percent, whole)) = &q.set_op {
+        let part = Query { set_op: None, ..q.clone() };
+        let sql = format!("SELECT 100.0 * ({}) / NULLIF(({}), 0) AS percentage", render_query(ctx, &part, dialect, None), render_query(ctx, whole, dialect, None));
+        return if row_cap.is_some() { format!("{sql} LIMIT 1") } else { sql };
+    }
     let l = layout(ctx, q);
     let pk = ctx.table(&q.table).and_then(|t| (t.primary_key.len() == 1).then(|| format!("{}.{}", ident(&q.table), ident(&t.primary_key[0]))));
     let count_key = if l.repeats { pk.as_deref() } else { None };
@@ -523,7 +530,8 @@ pub(crate) fn render_query(ctx: &SchemaContext, q: &Query, dialect: Dialect, row
         let word = match op {
             SetOp::Intersect => "INTERSECT",
             SetOp::Except => "EXCEPT",
-            SetOp::Union => "UNION",
+            // (Rendered at the top.)
+            SetOp::Union | SetOp::Percent => "UNION",
         };
         sql = format!("{sql} {word} {}", render_query(ctx, other, dialect, None));
         if let Some(cap) = row_cap {

@@ -31,6 +31,7 @@ mod kin;
 pub(crate) mod ir;
 mod order;
 mod paths;
+mod ratio;
 mod read;
 mod roles;
 mod shape;
@@ -140,6 +141,17 @@ pub(crate) fn plan(ctx: &SchemaContext, question: &str, clarifications: &[Clarif
 
 /// [`plan`] with "today" fixed.
 pub(crate) fn plan_on(ctx: &SchemaContext, question: &str, clarifications: &[Clarification], today: chrono::NaiveDate, lookup: Option<&mut dyn qa_question::ValueLookup>) -> PlanOutcome {
+    let tokens = qa_question::tokens::tokenize(question);
+    if let Some((whole, part)) = qa_question::cues::ratio_counts(question, &tokens)
+        && let Some(o) = ratio::percent_of(ctx, (&whole, &part), clarifications, today)
+    {
+        return o;
+    }
+    plan_one(ctx, question, clarifications, today, lookup)
+}
+
+/// [`plan_on`] for one query.
+fn plan_one(ctx: &SchemaContext, question: &str, clarifications: &[Clarification], today: chrono::NaiveDate, lookup: Option<&mut dyn qa_question::ValueLookup>) -> PlanOutcome {
     let ctx = &ctx.for_question(question);
     let schema = source::source_schema(ctx);
     let mut r = read::Reader::new(ctx, &schema, question, clarifications, today, lookup);

@@ -123,8 +123,14 @@ fn percentages_and_the_code_of_a_referenced_row() {
     // "percentage" is the unit of a `_pct` column …
     let s = sql(&ctx, "What is the average sugar percentage of the harvests?");
     assert!(s.contains("AVG(harvests.sugar_pct)"), "{s}");
-    // … but a percentage of rows is a ratio of two counts: asked.
-    assert_eq!(answer(&ctx, "What percentage of the harvests were picked in 2025?"), None);
+    // … and a percentage of rows a ratio of two counts, the part's and the whole's.
+    let s = sql(&ctx, "What percentage of the harvests picked in 2025 were cherries?");
+    assert!(s.starts_with("SELECT 100.0 * (SELECT COUNT(*) FROM harvests WHERE"), "{s}");
+    let (part, whole) = s.split_once(" / NULLIF(").expect("a division");
+    assert!(part.contains("harvests.fruit_type = 'cherry'") && part.contains("harvests.picked_on >= '2025-01-01'"), "{s}");
+    assert!(!whole.contains("cherry") && whole.contains("harvests.picked_on >= '2025-01-01'"), "{s}");
+    // Per group, the two counts cannot say it: asked.
+    assert_eq!(answer(&ctx, "What percentage of the harvests were cherries, per region?"), None);
     // "the grower code" over `orchards.grower_id`: the grower's own code, of two code columns.
     let s = sql(&ctx, "Which orchards have irrigation? Show the site code and the grower code.");
     assert!(s.contains("growers.grower_code") && !s.contains("postal_code"), "{s}");
