@@ -23,6 +23,15 @@ impl Reader<'_> {
         self.second_ask_answered();
         self.predicate_only_shown();
         self.ratio_asked();
+        // "the total value of the cherries" summed over `unit_price_eur`: a price per unit (per
+        // kilogram, per hour, a rate) added up over rows is no total of anything.
+        let per_unit = self.q.select.iter().chain(self.q.order_by.iter().map(|(e, _)| e)).find_map(|e| match e {
+            Expr::Agg { func: AggFunc::Sum, col: Some(c) } if is_per_unit(&c.column) => Some(c.clone()),
+            _ => None,
+        });
+        if let Some(c) = per_unit {
+            self.penalties.push((format!("{c} is a price per unit; its sum over rows is no total"), 0.5));
+        }
         // "Average consumption per reading for each type of meter" grouped by the reading's
         // key and the meter type: the groups another table's column asks for are split into
         // one row each, and the figure is each row's own value.
@@ -300,14 +309,20 @@ impl Reader<'_> {
     fn money_asked_is_money(&mut self) {
         let how_much = (1..self.n()).any(|i| self.word(i) == "much" && self.word(i - 1) == "how");
         let paying = (0..self.n()).any(|i| qa_question::cues::is_paying_verb(self.word(i)));
-        if !how_much || !paying {
+        // ("the total value of the honey sold" summed over `honey_kg`: a word for an amount
+        // of money after "total" or "average" asks for money too.)
+        let nouns: Vec<String> = (1..self.n()).filter(|&i| matches!(self.word(i), "value" | "revenue" | "turnover" | "takings" | "worth" | "earnings" | "income") && matches!(self.word(i - 1), "total" | "average" | "combined" | "overall" | "mean")).map(|i| self.a.tokens[i].norm.clone()).collect();
+        let money_noun = !nouns.is_empty();
+        if !(how_much && paying || money_noun) {
             return;
         }
         let measured: Vec<ColRef> = self.q.select.iter().filter_map(|e| match e {
             Expr::Agg { func: AggFunc::Sum | AggFunc::Avg, col: Some(c) } => Some(c.clone()),
             _ => None,
         }).collect();
-        if let Some(c) = measured.iter().find(|c| !qa_question::names::may_be_money_name(&c.column)) {
+        // (A column named by the noun itself, `Earnings`, is what was asked.)
+        let named = |c: &ColRef| qa_question::names::name_words(&c.column).iter().any(|w| nouns.iter().any(|n| qa_core::text::singular(w) == qa_core::text::singular(n)));
+        if let Some(c) = measured.iter().find(|c| !qa_question::names::may_be_money_name(&c.column) && !named(c)) {
             self.penalties.push((format!("money is asked for and {c} does not hold money"), 0.5));
         }
     }
@@ -615,4 +630,12 @@ impl Reader<'_> {
 fn one_day(from: &str, to: &str) -> bool {
     let day = |d: &str| chrono::NaiveDate::parse_from_str(d.get(..10).unwrap_or(d), "%Y-%m-%d").ok();
     matches!((day(from), day(to)), (Some(a), Some(b)) if b.signed_duration_since(a).num_days() == 1)
+}
+
+/// A price or amount per unit: `unit_price_eur`, `price_per_kg_eur`, `hourly_rate_eur`,
+/// `daily_rate` (not `units_sold`, a count of units).
+fn is_per_unit(column: &str) -> bool {
+    let words = qa_question::names::name_words(column);
+    words.iter().any(|w| matches!(w.as_str(), "per" | "rate" | "hourly" | "daily" | "nightly"))
+        || words.windows(2).any(|p| p[0] == "unit" && matches!(p[1].as_str(), "price" | "cost" | "fee" | "value" | "eur" | "usd" | "gbp"))
 }

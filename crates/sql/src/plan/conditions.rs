@@ -162,6 +162,9 @@ impl Reader<'_> {
     /// what the number counts ("10 participants": related rows, "6 cylinders": a column), the
     /// column named before the cue ("capacity over 5000"), or the one its unit fits.
     fn measured(&self, start: usize, end: usize, adjective: Option<&str>, unit: Option<qa_question::numbers::Unit>) -> Option<Measured> {
+        // "more than one of our sites", "at least two of the courses": the rows counted come
+        // after "of" and a determiner.
+        let end = if unit.is_none() && self.word(end) == "of" && matches!(self.word(end + 1), "our" | "the" | "their" | "its" | "your" | "his" | "her") { end + 2 } else { end };
         if let Some(c) = adjective.and_then(|a| self.adjective_column(a)) {
             return Some(Measured::Col(c, None));
         }

@@ -135,3 +135,12 @@ fn percentages_and_the_code_of_a_referenced_row() {
     let s = sql(&ctx, "Which orchards have irrigation? Show the site code and the grower code.");
     assert!(s.contains("growers.grower_code") && !s.contains("postal_code"), "{s}");
 }
+
+#[test]
+fn related_rows_counted_after_of_our_and_money_asked_of_a_weight() {
+    let ctx = orchards();
+    let s = sql(&ctx, "Which buyers have bought from more than one of our growers?");
+    assert!(s.contains("HAVING COUNT(DISTINCT") && s.contains("> 1"), "{s}");
+    // "the total value" is money: a sum of kilograms is no answer.
+    assert_eq!(answer(&ctx, "What was the total value of the cherries harvested in 2025?"), None);
+}
