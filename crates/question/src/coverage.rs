@@ -92,7 +92,9 @@ pub fn owner_phrases(tokens: &[Token]) -> Vec<std::ops::Range<usize>> {
         }
         let (s, e) = (i + 1, i + 1 + n);
         let owning = matches!(w(i - 1), "does" | "do" | "did") && HAVE.contains(&w(e));
-        let of_it = matches!(w(i - 1), "of" | "from" | "joined" | "join" | "joining" | "left" | "with" | "by") && clause_end(e);
+        // ("of the cooperative?" ends a clause; "of the people in their team" does not.)
+        let sentence_end = tokens.get(e).is_none_or(|t| t.kind == TokenKind::Symbol);
+        let of_it = matches!(w(i - 1), "of" | "from" | "with" | "by") && sentence_end || matches!(w(i - 1), "joined" | "join" | "joining" | "left") && clause_end(e);
         if owning || of_it {
             out.push(s..e);
         }
@@ -288,5 +290,6 @@ mod tests {
         assert!(spans("How many hives does the Green Valley Union have?").is_empty());
         assert!(spans("How many hives are in the apiary with shelter?").is_empty());
         assert!(spans("Which hives have the most frames?").is_empty());
+        assert!(spans("How many of the people in their team still work?").is_empty());
     }
 }

@@ -5,7 +5,7 @@
 //! asks instead of running as every document.
 
 use super::tests::{filters, today};
-use super::tests_records::top;
+use super::tests_records::{run, top};
 use super::*;
 use serde_json::json;
 
@@ -35,13 +35,6 @@ fn tool_loans() -> (Mapping, Metadata) {
     meta.present.insert("returnedDate".into(), 280);
     meta.total = Some(300);
     (mapping, meta)
-}
-
-fn run(index: &(Mapping, Metadata), q: &str) -> Result<EsPlan, Ambiguity> {
-    let semantic = Semantic::default();
-    let choices = Choices::new();
-    let input = PlanInput { mapping: &index.0, meta: &index.1, semantic: &semantic, choices: &choices, force: false, today: today(), sample_size: 50, max_buckets: 1000 };
-    build(q, &input, None).map(|p| p.plan).map_err(|e| e.0)
 }
 
 #[test]

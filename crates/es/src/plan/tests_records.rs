@@ -70,7 +70,7 @@ fn bookings() -> (Mapping, Metadata) {
     (mapping, meta)
 }
 
-fn run(index: &(Mapping, Metadata), q: &str) -> Result<EsPlan, Ambiguity> {
+pub(super) fn run(index: &(Mapping, Metadata), q: &str) -> Result<EsPlan, Ambiguity> {
     let semantic = Semantic::default();
     let choices = Choices::new();
     let input = PlanInput { mapping: &index.0, meta: &index.1, semantic: &semantic, choices: &choices, force: false, today: today(), sample_size: 50, max_buckets: 1000 };

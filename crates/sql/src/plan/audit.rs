@@ -632,10 +632,11 @@ fn one_day(from: &str, to: &str) -> bool {
     matches!((day(from), day(to)), (Some(a), Some(b)) if b.signed_duration_since(a).num_days() == 1)
 }
 
-/// A price or amount per unit: `unit_price_eur`, `price_per_kg_eur`, `hourly_rate_eur`,
-/// `daily_rate` (not `units_sold`, a count of units).
+/// A price per unit: `unit_price_eur`, `price_per_kg_eur`, `hourly_rate_eur`, `daily_rate`
+/// — money per something. (Not `units_sold`, a count, nor `hours_per_week`, a quantity per
+/// period that adds up over rows.)
 fn is_per_unit(column: &str) -> bool {
     let words = qa_question::names::name_words(column);
-    words.iter().any(|w| matches!(w.as_str(), "per" | "rate" | "hourly" | "daily" | "nightly"))
-        || words.windows(2).any(|p| p[0] == "unit" && matches!(p[1].as_str(), "price" | "cost" | "fee" | "value" | "eur" | "usd" | "gbp"))
+    let money = words.iter().any(|w| matches!(w.as_str(), "price" | "cost" | "fee" | "rate" | "tariff" | "charge")) || qa_question::names::is_money_name(column);
+    money && words.iter().any(|w| matches!(w.as_str(), "per" | "unit" | "rate" | "hourly" | "daily" | "nightly"))
 }

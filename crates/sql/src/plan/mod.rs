@@ -14,7 +14,7 @@
 //! Modules: `source` (the schema as the reader sees it, value lookups), `ir` (the query form and
 //! its SQL), `read` (the reader's state and helpers), `entity` (what rows are asked about and
 //! shown), `conditions` (flags, numbers, dates, related rows), `values` (stored values and
-//! which column a value said belongs to), `kin` (rows that refer to rows of their own table), `totals` (an amount compared "in total" over related rows), `shape` (aggregates,
+//! which column a value said belongs to), `kin` (rows that refer to rows of their own table), `totals` (an amount compared "in total" over related rows), `ratio` (a percentage of rows as two counts), `shape` (aggregates,
 //! grouping, ranking), `order` (ordering), `finish` (joins, coverage, the outcome), `route` (routing
 //! score), `sql_coverage` (how much of the question an SQL text covers, for LLM candidates).
 
