@@ -277,6 +277,7 @@ impl Reader<'_> {
                 select.push(m.clone());
             }
         }
+        self.date_asked_by_opener(&mut select);
         // "When did …": the date of the rows.
         if select.is_empty() && self.word(0) == "when"
             && let Some(e) = self.entity.clone()

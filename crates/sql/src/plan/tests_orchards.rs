@@ -144,3 +144,11 @@ fn related_rows_counted_after_of_our_and_money_asked_of_a_weight() {
     // "the total value" is money: a sum of kilograms is no answer.
     assert_eq!(answer(&ctx, "What was the total value of the cherries harvested in 2025?"), None);
 }
+
+#[test]
+fn on_which_dates_asks_for_the_date_the_verb_names() {
+    let ctx = orchards();
+    // The orchards have no date; the harvests' `picked_on` is the one the verb names.
+    let s = sql(&ctx, "On which dates was orchard OR-NL-001 picked?");
+    assert!(s.starts_with("SELECT DISTINCT harvests.picked_on") && s.contains("orchards.site_code = 'OR-NL-001'"), "{s}");
+}
