@@ -492,7 +492,7 @@ fn nearest_value_first(ctx: &SchemaContext, ms: &[Mention], links: &mut [Link]) 
         if named.is_empty() {
             continue;
         }
-        let distance = |l: &Link| named.iter().map(|t| ctx.join_path(t, l.target.collection()).map_or(usize::MAX, |p| p.len())).min().unwrap_or(usize::MAX);
+        let distance = |l: &Link| joins_from(ctx, &named, l.target.collection());
         let top = m.links[0].score;
         let tied: Vec<&Link> = m.links.iter().take_while(|l| (l.score - top).abs() < 1e-9).collect();
         let same_kind = tied.iter().all(|l| matches!(l.target, Target::Value { .. })) || tied.iter().all(|l| matches!(l.target, Target::Field { .. }));
@@ -511,4 +511,9 @@ fn nearest_value_first(ctx: &SchemaContext, ms: &[Mention], links: &mut [Link]) 
         }
     }
     changed
+}
+
+/// The fewest foreign-key joins from any of `named` to `table` (`usize::MAX` when none reaches it).
+pub(super) fn joins_from(ctx: &SchemaContext, named: &[String], table: &str) -> usize {
+    named.iter().filter_map(|t| ctx.join_path(t, table).map(|p| p.len())).min().unwrap_or(usize::MAX)
 }

@@ -320,7 +320,7 @@ impl Reader<'_> {
     /// question names by its noun — when it is nearer than every other by two joins or more.
     fn value_of_the_nearest_table(&self, mi: usize, top: &[&qa_question::Link]) -> Option<qa_question::Link> {
         let named: Vec<String> = (0..self.ms.len()).filter(|&k| k != mi && self.names_table(k)).filter_map(|k| self.table(k)).collect();
-        let distance = |l: &qa_question::Link| named.iter().filter_map(|t| self.ctx.join_path(t, l.target.collection()).map(|p| p.len())).min().unwrap_or(usize::MAX);
+        let distance = |l: &qa_question::Link| super::read::joins_from(self.ctx, &named, l.target.collection());
         let mut by: Vec<(usize, &qa_question::Link)> = top.iter().map(|l| (distance(l), *l)).collect();
         by.sort_by_key(|(d, _)| *d);
         match by.as_slice() {
