@@ -121,6 +121,85 @@ fn an_answer_the_evidence_does_not_support_is_replaced_by_the_extractive_one() {
     assert!(g["reason"].as_str().unwrap().contains("0 of 2 sentences"), "{g}");
 }
 
+/// The LLM's view of the passages is believed: when all it says is that they do not answer the
+/// question, the answer says the documents do not answer it — the extractive quote the guard
+/// falls back to for an unsupported answer would claim more than the model found.
+#[test]
+fn an_llm_that_finds_no_answer_in_the_passages_is_believed() {
+    for reply in [
+        "The provided text doesn\u{2019}t say which address the sensor uses.",
+        "The documents do not mention the address. Mars has two moons made of green cheese [ghost_chunk_9].",
+    ] {
+        let server = ScriptedLlmServer::start(vec![Scripted::reply(r#"{"subqueries": ["BME280 address"]}"#), Scripted::reply(reply)]);
+        let (a, _) = ask_remote(indexed_sample(), &server, QUESTION);
+        let text = a["answer"]["text"].as_str().unwrap();
+        assert_eq!(a["answer"]["found"], false, "{text}");
+        assert_eq!(a["answer"]["synthesizer"], "llm");
+        assert!(text.starts_with("The indexed documents do not seem to answer this question: the LLM read the closest passages"), "{text}");
+        assert!(text.contains("not") && text.contains("Closest passages"), "{text}");
+        assert!(!text.contains("0x76") && !text.contains("cheese"), "no quote stands in for the model's reading: {text}");
+        assert!(a["answer"]["chunks_used"].as_array().unwrap().is_empty());
+        assert_eq!(a["trace"]["answer_grounding"]["action"], "declined");
+    }
+    // `llm_answerability = off`: the model's reading decides nothing; the extractive answer stands.
+    let server = ScriptedLlmServer::start(vec![Scripted::reply(r#"{"subqueries": ["BME280 address"]}"#), Scripted::reply("The documents do not say.")]);
+    let out = qa_remote(indexed_sample(), &server).env("QA_LLM_ANSWERABILITY", "off").args(["ask", QUESTION, "--json"]).assert().success().get_output().stdout.clone();
+    let a: Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(a["answer"]["found"], true);
+    assert_eq!(a["answer"]["synthesizer"], "extractive");
+}
+
+/// A question the evidence check alone refuses as a near miss (its names found, one word not
+/// the documents') is the LLM's to read: a supported answer is shown with a note, a declined one
+/// stays a refusal. A far miss never reaches the model.
+#[test]
+fn a_near_miss_of_the_evidence_check_is_read_by_the_llm() {
+    const NEAR: &str = "How is the battery voltage divider built and connected?";
+    let dir = indexed_sample();
+    let before = qa(dir).args(["--llm", "none", "ask", NEAR, "--json"]).assert().success().get_output().stdout.clone();
+    let before: Value = serde_json::from_slice(&before).unwrap();
+    assert_eq!(before["answer"]["found"], false, "the check alone refuses it: {}", before["answer"]["text"]);
+    // The model quotes the passage's first sentence about the divider, citing it.
+    let quoting = |body: &Value| {
+        if is_subquery_request(body) {
+            return Scripted::reply(serde_json::json!({ "subqueries": [NEAR] }).to_string());
+        }
+        let user = body["messages"].as_array().unwrap().iter().find(|m| m["role"] == "user").unwrap()["content"].as_str().unwrap().to_string();
+        let mut id = String::new();
+        for line in user.lines() {
+            if line.starts_with('[') && line.contains("] (") {
+                id = line[1..line.find(']').unwrap()].to_string();
+            } else if let Some(s) = line.split_inclusive(". ").find(|s| s.contains("divider") && s.split_whitespace().count() > 6) {
+                return Scripted::reply(format!("{} [{id}]", s.trim().trim_end_matches('.')));
+            }
+        }
+        Scripted::reply("The documents do not say.")
+    };
+    // `llm_answerability = off`: the refusal stands and the model is not asked to answer.
+    let off = ScriptedLlmServer::with_responder(quoting);
+    let out = qa_remote(dir, &off).env("QA_LLM_ANSWERABILITY", "off").args(["ask", NEAR, "--json"]).assert().success().get_output().stdout.clone();
+    let a: Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(a["answer"]["found"], false, "{}", a["answer"]["text"]);
+    assert_eq!(off.requests().len(), 1, "only the subquery call");
+    let server = ScriptedLlmServer::with_responder(quoting);
+    let (a, _) = ask_remote(dir, &server, NEAR);
+    let text = a["answer"]["text"].as_str().unwrap();
+    assert_eq!(a["answer"]["found"], true, "{text}");
+    assert_eq!(a["answer"]["synthesizer"], "llm", "{text}");
+    assert!(text.contains("divider"), "{text}");
+    assert!(text.contains("Note: the documents do not use every word of the question"), "{text}");
+    let same = serde_json::json!({ "subqueries": [NEAR] }).to_string();
+    let declining = ScriptedLlmServer::start(vec![Scripted::reply(same), Scripted::reply("The passages do not say how it is built.")]);
+    let (a, _) = ask_remote(dir, &declining, NEAR);
+    assert_eq!(a["answer"]["found"], false, "{}", a["answer"]["text"]);
+    assert_eq!(a["trace"]["answer_grounding"]["action"], "declined");
+    // Far from the documents: only the subquery call, no synthesis.
+    let far = ScriptedLlmServer::start(vec![Scripted::reply(r#"{"subqueries": ["FIFA World Cup 2018 final"]}"#), Scripted::reply("France won it [x].")]);
+    let (a, _) = ask_remote(dir, &far, "Who won the 2018 FIFA World Cup final?");
+    assert_eq!(a["answer"]["found"], false);
+    assert_eq!(far.requests().len(), 1, "the model was asked to answer a far miss");
+}
+
 #[test]
 fn an_uncited_answer_is_flagged_and_still_lists_its_evidence() {
     let server = ScriptedLlmServer::start(vec![
@@ -314,6 +393,7 @@ fn the_local_model_answers_or_is_overruled_by_the_grounding_guard() {
     let g = &t["answer_grounding"];
     let action = g["action"].as_str().unwrap();
     match a["answer"]["synthesizer"].as_str().unwrap() {
+        "llm" if action == "declined" => assert_eq!(a["answer"]["found"], false),
         "llm" => assert!(action == "kept_all" || action == "removed_unsupported"),
         "extractive" => assert_eq!(action, "fell_back_to_extractive"),
         other => panic!("unknown synthesizer {other}"),

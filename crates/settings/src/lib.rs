@@ -165,6 +165,13 @@ pub struct Settings {
     /// `auto` (remote OpenAI-compatible LLMs only: the bundled 135M local model writes no usable
     /// Cypher), `on` or `off`. Without it only the deterministic graph queries run.
     pub cypher_generation: Generation,
+    /// Let the LLM's reading of the passages decide whether they answer the question: its "the
+    /// documents do not say" is the answer (not an extractive quote), and a question the evidence
+    /// check refuses narrowly (every name found, the evidence score within 0.15 of the threshold)
+    /// is its to read. `auto` (remote OpenAI-compatible LLMs only: the bundled 135M local model
+    /// answered six more unanswerable questions than it saved answerable ones, and its one
+    /// "not in the passages" was wrong), `on` or `off`.
+    pub llm_answerability: Generation,
     /// SQL database for `qa sql` and for routing `qa "..."`: `sqlite://file.db` or
     /// `postgres://user@host:port/db` (the password from `QA_SQL_PASSWORD`/`PGPASSWORD`, or inline;
     /// never printed).
@@ -295,6 +302,7 @@ impl Default for Settings {
             graph_timeout_secs: 10.0,
             graph_row_cap: 1000,
             cypher_generation: Generation::Auto,
+            llm_answerability: Generation::Auto,
             sql_url: None,
             sql_semantic_schema: None,
             sql_row_cap: 1000,
@@ -383,6 +391,7 @@ pub const KEYS: &[&str] = &[
     "graph_timeout_secs",
     "graph_row_cap",
     "cypher_generation",
+    "llm_answerability",
     "sql_url",
     "sql_semantic_schema",
     "sql_row_cap",
@@ -548,6 +557,7 @@ impl Settings {
             "graph_timeout_secs" => self.graph_timeout_secs = num(value)?,
             "graph_row_cap" => self.graph_row_cap = num(value)?,
             "cypher_generation" => self.cypher_generation = value.parse::<Generation>().or_else(|e| boolean(value).map(Generation::from).map_err(|_| e))?,
+            "llm_answerability" => self.llm_answerability = value.parse::<Generation>().or_else(|e| boolean(value).map(Generation::from).map_err(|_| e))?,
             "sql_url" => self.sql_url = Some(value.trim().to_string()).filter(|v| !v.is_empty()),
             "sql_semantic_schema" => self.sql_semantic_schema = Some(PathBuf::from(value.trim())).filter(|v| !v.as_os_str().is_empty()),
             "sql_row_cap" => self.sql_row_cap = num(value)?,
@@ -924,6 +934,7 @@ impl Settings {
             fixed_k: (self.origin("top_k") != Origin::Default).then_some(self.top_k),
             llm_subqueries: self.llm_subqueries,
             cypher_generation: self.cypher_generation,
+            llm_answerability: self.llm_answerability,
             relevance_threshold: self.relevance_threshold,
             evidence_threshold: self.evidence_threshold,
             store: self.store_opener(),

@@ -146,6 +146,10 @@ pub struct FocusCoverage {
     /// Every focus word with its weight and where it was found: why the check decided as it did.
     #[serde(default)]
     pub words: Vec<FocusWord>,
+    /// The best cosine similarity of a candidate sentence (its opening words) to the question,
+    /// when the writer re-ranked its sentences by meaning.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sentence_similarity: Option<f32>,
 }
 
 /// One focus word of the question, as the check weighed it.
@@ -273,7 +277,7 @@ pub fn coverage_with(question: &str, stats: &TermStats, evidence: &[&str], meani
             held_as: if passages.iter().any(|p| p.uses(w)) { None } else { all.meant.get(w).cloned() },
         })
         .collect();
-    FocusCoverage { share, missing, absent_from_corpus, passage_share, passage_missing, words }
+    FocusCoverage { share, missing, absent_from_corpus, passage_share, passage_missing, words, sentence_similarity: None }
 }
 
 /// The answer's note when words of the question were held only by meaning: the reader sees how

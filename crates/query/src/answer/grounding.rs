@@ -130,11 +130,28 @@ const ABSTENTION_MARKERS: &[&str] = &[
     "could not find",
     "not in the evidence",
     "evidence does not",
+    "don't say",
+    "doesn't say",
+    "don't mention",
+    "doesn't mention",
+    "don't contain",
+    "doesn't contain",
+    "can't find",
+    "couldn't find",
+    "not covered",
+    "do not cover",
+    "does not cover",
+    "don't cover",
+    "doesn't cover",
+    "not stated",
+    "do not state",
+    "does not state",
+    "no mention",
 ];
 
 /// The sentence says the evidence lacks something ("the documents do not say …").
-fn is_abstention(sentence: &str) -> bool {
-    let l = sentence.to_lowercase();
+pub(crate) fn is_abstention(sentence: &str) -> bool {
+    let l = sentence.to_lowercase().replace('\u{2019}', "'");
     ABSTENTION_MARKERS.iter().any(|m| l.contains(m))
 }
 
@@ -253,6 +270,21 @@ mod tests {
         assert_eq!(s[2].unsupported_numbers, vec!["0x77".to_string()]);
         assert!(s[3].abstention && !s[3].supported);
         assert!((supported_fraction(&s) - 1.0 / 3.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn abstentions_are_read_in_plain_and_contracted_forms() {
+        for said in [
+            "The documents do not say how long it lasts.",
+            "The provided text doesn't mention a warranty.",
+            "The passages don\u{2019}t cover the Wi-Fi password.",
+            "That is not stated in the handbook.",
+        ] {
+            assert!(is_abstention(said), "{said}");
+        }
+        for claim in ["The station says hello on boot.", "It does not sleep while charging.", "Covered bays cost more."] {
+            assert!(!is_abstention(claim), "{claim}");
+        }
     }
 
     #[test]

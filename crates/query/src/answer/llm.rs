@@ -317,6 +317,9 @@ pub struct LlmSynthesis<'a> {
     pub grounding_min_supported: f32,
     /// Embeds the answer's and the evidence's sentences for the grounding guard.
     pub embed: EmbedFn<'a>,
+    /// A draft saying the passages do not answer the question is the answer ([`declined`]);
+    /// otherwise it is an unsupported draft like any other.
+    pub believe_declines: bool,
 }
 
 /// What an LLM synthesis produced, and what the trace records of it.
@@ -331,6 +334,16 @@ pub struct LlmSynthesisOutcome {
     pub note: Option<String>,
     /// Set when the LLM itself failed (for the trace's `error`).
     pub error: Option<String>,
+}
+
+/// The LLM found no answer in the passages (`said` is its sentence saying so): the answer says
+/// the documents do not answer the question, with the closest passages as pointers.
+fn declined(run: &mut LlmRun, s: &LlmSynthesis, said: String, prompt: PromptInfo, mut g: Grounding) -> LlmSynthesisOutcome {
+    run.set_outcome("declined: no answer in the passages");
+    g.action = "declined".into();
+    g.reason = Some("the LLM said the passages do not answer the question".into());
+    let answer = super::declined(s.candidates, &said, s.extractive.focus.clone());
+    LlmSynthesisOutcome { answer, prompt: Some(prompt), grounding: Some(g), note: None, error: None }
 }
 
 /// Ask the LLM to answer from the evidence, then keep only what the evidence supports.
@@ -364,6 +377,12 @@ pub fn synthesize_with_llm(run: &mut LlmRun, s: LlmSynthesis) -> LlmSynthesisOut
     let known: BTreeSet<String> = info.passages_included.iter().cloned().collect();
     // Cleaning never fails; an empty draft would be rejected below as no answer text.
     let draft = prompt.parse(&response.text).unwrap_or_default();
+    // The model read the passages and found no answer in them: every sentence it wrote says the
+    // evidence lacks something. That reading is the answer; the extractive quote the guard would
+    // otherwise fall back to may merely share the question's words.
+    if let Some(said) = draft.sentences.first().filter(|_| s.believe_declines && draft.sentences.iter().all(|d| grounding::is_abstention(&d.text))) {
+        return declined(run, &s, said.text.clone(), info, Grounding::empty(s.grounding_threshold, s.grounding_min_supported));
+    }
     // Fluent text can still say nothing: a loop, or the question turned into a statement. Every
     // word of it may be in the evidence, so the grounding guard alone would pass it.
     if let Some(reason) = degenerate(&draft.sentences, s.question) {
@@ -390,6 +409,11 @@ pub fn synthesize_with_llm(run: &mut LlmRun, s: LlmSynthesis) -> LlmSynthesisOut
         invented_chunk_ids: draft.invented_chunk_ids.clone(),
     };
     let supported = scores.iter().filter(|x| x.supported).count();
+    // Nothing it claimed is supported and it says the evidence lacks the answer: declined too.
+    if let Some(said) = scores.iter().find(|x| x.abstention).filter(|_| s.believe_declines && supported == 0) {
+        let said = said.text.clone();
+        return declined(run, &s, said, info, g);
+    }
     if draft.sentences.is_empty() || supported == 0 || fraction < s.grounding_min_supported {
         let claims = scores.iter().filter(|x| !x.abstention).count();
         let reason = if draft.sentences.is_empty() {

@@ -244,13 +244,16 @@ impl QuestionTerms {
 /// grounded concepts and bridge entities named, retrieval rank), the best few re-ranked by
 /// similarity, the chain of a two-hop answer kept, each sentence citing its chunk; then the graph
 /// facts and the evidence blocks. "Not found" when retrieval was too weak or no sentence matched.
-pub fn synthesize(input: SynthesisInput) -> Answer {
+pub fn synthesize(mut input: SynthesisInput) -> Answer {
     let terms = QuestionTerms::of(&input);
     let scored = score_sentences(&input.candidates, &terms);
     let chain = bridge_chain(&scored, &terms.bridge_words);
     let mut pool = distinct_best(scored, RERANK_POOL.max(input.max_sentences));
     if let Some(sim) = input.similarity {
-        rerank(&mut pool, sim);
+        let best = rerank(&mut pool, sim);
+        if let Some(f) = input.focus.as_mut() {
+            f.sentence_similarity = best;
+        }
     }
     // The best sentence, then the chain, then the rest of the pool.
     let mut picked: Vec<CitedSentence> = pool.iter().take(1).cloned().collect();
@@ -307,6 +310,15 @@ impl SynthesisInput<'_> {
         let complete = f.share >= COMPLETE_SHARE && f.passage_share >= COMPLETE_SHARE;
         !complete && self.evidence(f) < self.evidence_threshold
     }
+
+    /// Whether a refusal is a near miss: the evidence score is within [`NEAREST_MARGIN`] of the
+    /// threshold and every name of the question is in the passages. A question naming what the
+    /// documents lack ("the 2018 FIFA World Cup") is no near miss; one in the asker's own words
+    /// ("horse muck") whose page was found often is — its answer may be there in other words.
+    pub(crate) fn near_miss(&self, f: &focus::FocusCoverage) -> bool {
+        let names_held = f.words.iter().all(|w| !w.named || w.held);
+        names_held && self.evidence(f) >= self.evidence_threshold - NEAREST_MARGIN
+    }
 }
 
 /// "The documents do not answer this": what the passages lack, the sentence that came closest
@@ -324,26 +336,42 @@ fn not_answered(input: &SynthesisInput, f: &focus::FocusCoverage, nearest: Optio
         format!("the passages use its words, but none is close to what it asks (best similarity {:.2})", input.best_score)
     };
     let mut text = format!("The indexed documents do not seem to answer this question: {why}.\n");
-    // Only near the threshold, and only when every name of the question is in the passages: a
-    // question naming what the documents lack ("the 2018 FIFA World Cup") has no nearest sentence
-    // worth reading, one in the asker's own words ("horse muck") often has its answer there.
-    let names_held = f.words.iter().all(|w| !w.named || w.held);
-    if let Some(s) = nearest.filter(|_| names_held && input.evidence(f) >= input.evidence_threshold - NEAREST_MARGIN) {
+    if let Some(s) = nearest.filter(|_| input.near_miss(f)) {
         text.push_str(&format!("The nearest sentence, which may not answer it: \"{}\" [{}]\n", qa_core::text::truncate(&s.text, NEAREST_CHARS), s.chunk_id));
     }
+    text.push_str(&closest_passages(&input.candidates));
+    Answer { found: false, synthesizer: "extractive".into(), sentences: vec![], graph_facts: vec![], chunks_used: vec![], image_paths: vec![], text: text.trim_end().to_string(), focus: Some(f.clone()) }
+}
+
+/// The closest passages (of three files at most) as pointers: "Closest passages, in case they
+/// help:" and a line per passage; empty when retrieval selected none.
+fn closest_passages(candidates: &[Candidate]) -> String {
     let mut files: Vec<(&str, &str)> = Vec::new();
-    for c in input.candidates.iter().filter(|c| !c.from_graph) {
+    for c in candidates.iter().filter(|c| !c.from_graph) {
         if files.len() < 3 && !files.iter().any(|(_, f)| *f == c.chunk.source_file) {
             files.push((&c.chunk.id, &c.chunk.source_file));
         }
     }
+    let mut text = String::new();
     if !files.is_empty() {
         text.push_str("Closest passages, in case they help:\n");
         for (id, file) in files {
             text.push_str(&format!("- {id} ({file})\n"));
         }
     }
-    Answer { found: false, synthesizer: "extractive".into(), sentences: vec![], graph_facts: vec![], chunks_used: vec![], image_paths: vec![], text: text.trim_end().to_string(), focus: Some(f.clone()) }
+    text
+}
+
+/// "The documents do not answer this", as an LLM that read the closest passages said it (its
+/// sentence quoted), with the passages as pointers: the model's reading of the evidence is the
+/// answer's, so no extractive quote stands in for it.
+pub(crate) fn declined(candidates: &[Candidate], said: &str, focus: Option<focus::FocusCoverage>) -> Answer {
+    let mut text = format!(
+        "The indexed documents do not seem to answer this question: the LLM read the closest passages and found no answer in them (\"{}\").\n",
+        qa_core::text::truncate(said, NEAREST_CHARS)
+    );
+    text.push_str(&closest_passages(candidates));
+    Answer { found: false, synthesizer: "llm".into(), sentences: vec![], graph_facts: vec![], chunks_used: vec![], image_paths: vec![], text: text.trim_end().to_string(), focus }
 }
 
 /// Every sentence of the candidates that names a question term, a grounded concept or a bridge
@@ -455,16 +483,18 @@ fn distinct_best(scored: Vec<CitedSentence>, size: usize) -> Vec<CitedSentence> 
 
 /// Add each sentence's similarity to the question to its score and re-sort. Word overlap finds
 /// sentences on the topic; similarity picks the ones that answer it (a sentence that merely
-/// repeats the question's words ranks lower). Unchanged when the similarity fails.
-fn rerank(pool: &mut [CitedSentence], sim: SimilarityFn) {
+/// repeats the question's words ranks lower). Unchanged when the similarity fails. Returns the
+/// best sentence's similarity.
+fn rerank(pool: &mut [CitedSentence], sim: SimilarityFn) -> Option<f32> {
     let clipped: Vec<String> = pool.iter().map(|s| s.text.split_whitespace().take(RERANK_WORDS).collect::<Vec<_>>().join(" ")).collect();
     let texts: Vec<&str> = clipped.iter().map(String::as_str).collect();
-    if let Some(sims) = sim(&texts).filter(|v| v.len() == pool.len()) {
-        for (s, v) in pool.iter_mut().zip(sims) {
-            s.score += v;
-        }
-        pool.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.chunk_id.cmp(&b.chunk_id)));
+    let sims = sim(&texts).filter(|v| v.len() == pool.len())?;
+    let best = sims.iter().copied().fold(None, |m: Option<f32>, v| Some(m.map_or(v, |m| m.max(v))));
+    for (s, v) in pool.iter_mut().zip(sims) {
+        s.score += v;
     }
+    pool.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.chunk_id.cmp(&b.chunk_id)));
+    best
 }
 
 /// The found answer: the picked sentences with their citations, the graph facts (citing only
@@ -648,7 +678,7 @@ mod tests {
     #[test]
     fn a_low_focus_share_refuses_unless_a_passage_is_close_to_the_question() {
         let a = chunk("c_1", "The firmware wakes every five minutes, reads the sensor and publishes the reading over MQTT.");
-        let focus = focus::FocusCoverage { share: 0.3, missing: vec!["cycle".into()], absent_from_corpus: vec![], passage_share: 0.3, passage_missing: vec!["cycle".into()], words: vec![] };
+        let focus = focus::FocusCoverage { share: 0.3, missing: vec!["cycle".into()], absent_from_corpus: vec![], passage_share: 0.3, passage_missing: vec!["cycle".into()], words: vec![], sentence_similarity: None };
         let answer = |best: f32| synthesize_focused("What does the firmware do in each cycle?", &a, best, &GraphEvidence::default(), Some(focus.clone()));
         let weak = answer(0.45);
         assert!(!weak.found && weak.text.contains("do not seem to answer"), "{}", weak.text);
@@ -660,7 +690,7 @@ mod tests {
     fn focus_words_spread_over_passages_refuse_unless_a_passage_is_close_to_the_question() {
         let a = chunk("c_1", "The firmware wakes every five minutes, reads the sensor and publishes the reading over MQTT.");
         // Together the passages hold the focus; the best single passage holds a third of it.
-        let focus = focus::FocusCoverage { share: 0.9, missing: vec![], absent_from_corpus: vec![], passage_share: 0.35, passage_missing: vec!["broker".into()], words: vec![] };
+        let focus = focus::FocusCoverage { share: 0.9, missing: vec![], absent_from_corpus: vec![], passage_share: 0.35, passage_missing: vec!["broker".into()], words: vec![], sentence_similarity: None };
         let answer = |best: f32| synthesize_focused("How long does the MQTT broker keep a reading?", &a, best, &GraphEvidence::default(), Some(focus.clone()));
         let weak = answer(0.4);
         assert!(!weak.found && weak.text.contains("spread over passages") && weak.text.contains("\"broker\""), "{}", weak.text);

@@ -57,6 +57,8 @@ pub struct EngineSettings {
     pub llm_subqueries: bool,
     /// May the LLM write Cypher?
     pub cypher_generation: qa_llm::Generation,
+    /// May the LLM's reading of the passages decide whether they answer the question?
+    pub llm_answerability: qa_llm::Generation,
     /// Below this best similarity the answer says nothing relevant was found.
     pub relevance_threshold: f32,
     /// Below this evidence score (similarity and focus share, [`crate::answer::focus`]) the

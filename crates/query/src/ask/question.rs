@@ -218,6 +218,7 @@ impl Engine {
                     max_tokens: self.settings.llm_max_tokens,
                     grounding_threshold: self.settings.grounding_threshold as f32,
                     grounding_min_supported: self.settings.grounding_min_supported as f32,
+                    llm_answerability: self.settings.llm_answerability.refusal("llm_answerability", r.llm().provider() == "local").is_none(),
                 };
                 LlmWriter::new(r, limits, &embed_texts).write(input)
             }
