@@ -149,10 +149,16 @@ const ABSTENTION_MARKERS: &[&str] = &[
     "no mention",
 ];
 
+/// What an abstention says lacks the answer: the material the model was given, or the model
+/// itself ("I could not find …"). Without it "not provided" or "not covered" is a claim about the
+/// world ("Towels are not provided."), checked for support like any other.
+const MATERIAL_WORDS: &[&str] = &["text", "texts", "passage", "passages", "document", "documents", "documentation", "evidence", "context", "source", "sources", "excerpt", "excerpts"];
+
 /// The sentence says the evidence lacks something ("the documents do not say …").
 pub(crate) fn is_abstention(sentence: &str) -> bool {
     let l = sentence.to_lowercase().replace('\u{2019}', "'");
-    ABSTENTION_MARKERS.iter().any(|m| l.contains(m))
+    let names_material = l.starts_with("i ") || l.split(|c: char| !c.is_alphanumeric()).any(|w| MATERIAL_WORDS.contains(&w));
+    names_material && ABSTENTION_MARKERS.iter().any(|m| l.contains(m))
 }
 
 /// Score each draft sentence against the evidence.
@@ -278,11 +284,12 @@ mod tests {
             "The documents do not say how long it lasts.",
             "The provided text doesn't mention a warranty.",
             "The passages don\u{2019}t cover the Wi-Fi password.",
-            "That is not stated in the handbook.",
+            "That is not stated in the given excerpts.",
+            "I could not find the opening hours.",
         ] {
             assert!(is_abstention(said), "{said}");
         }
-        for claim in ["The station says hello on boot.", "It does not sleep while charging.", "Covered bays cost more."] {
+        for claim in ["The station says hello on boot.", "It does not sleep while charging.", "Covered bays cost more.", "Towels are not provided.", "Theft is not covered by the policy."] {
             assert!(!is_abstention(claim), "{claim}");
         }
     }
