@@ -35,6 +35,8 @@ corpora=(
   "al $b/corpora/allotment_handbook $b/allotment_answerable.jsonl $b/allotment_unanswerable.jsonl"
   "mh $b/corpora/marina_handbook $b/marina_answerable.jsonl $b/marina_unanswerable.jsonl"
   "fw $b/corpora/heating_firmware $b/firmware_answerable.jsonl $b/firmware_unanswerable.jsonl"
+  "cg $b/corpora/clinic_guide $b/clinic_answerable.jsonl $b/clinic_unanswerable.jsonl"
+  "ts $b/corpora/tsdb_manual $b/tsdb_answerable.jsonl $b/tsdb_unanswerable.jsonl"
 )
 for line in "${corpora[@]}"; do
   read -r name dir sets <<< "$line"
