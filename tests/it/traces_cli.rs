@@ -40,6 +40,10 @@ fn fixture_records() -> Vec<Value> {
         {"word": "horse", "weight": 2.5, "df": 2, "held": true, "in_best_passage": false, "named": false},
         {"word": "take", "weight": 1.2, "df": 9, "held": true, "in_best_passage": true, "named": false, "held_as": "collect"}
     ]}}});
+    // An LLM that read the passages and declined.
+    t1["answer_grounding"] = json!({"action": "declined", "reason": "the LLM said the passages do not answer the question", "supported_fraction": 0.0,
+        "sentences": [{"text": "The documents do not say how much muck a half plot may take.", "score": 0.41, "abstention": true, "supported": false},
+                      {"text": "Horses eat hay.", "score": 0.12, "abstention": false, "supported": false}]});
     let mut t2 = record("aaaa2222", "2026-03-01T11:00:00Z", "graph", "How does X relate to Y, \"really\"?", &[], 2, [0.0, 30.0, 10.0, 40.0], "A2");
     t2["graph"]["fallback_used"] = json!(["co_mention", "shortest_path", "co_mention"]);
     t2["graph"]["generated_cypher"] = json!("MATCH (n) DETACH DELETE n");
@@ -196,7 +200,10 @@ fn show_by_prefix_with_evidence() {
     }
     // The documents route's evidence check: why the question was refused, word by word.
     let out = stdout_of(qa(dir.path()).args(["traces", "show", "aaaa1"]));
-    for needle in ["Evidence check: refused; score 0.667 (threshold 0.700) from similarity 0.410, focus held by the passages 0.75 and by the best one 0.44", "muck (4.7): in no document", "load (2.1): in the best passage", "horse (2.5): in another passage", "take (1.2): read as \"collect\""] {
+    for needle in ["Evidence check: refused; score 0.667 (threshold 0.700) from similarity 0.410, focus held by the passages 0.75 and by the best one 0.44", "muck (4.7): in no document", "load (2.1): in the best passage", "horse (2.5): in another passage", "take (1.2): read as \"collect\"",
+        "LLM answer: declined — the LLM said the passages do not answer the question",
+        "  - says the passages lack it: The documents do not say how much muck",
+        "  - unsupported (0.12): Horses eat hay."] {
         assert!(out.contains(needle), "missing {needle:?} in\n{out}");
     }
     let out = stdout_of(qa(dir.path()).args(["traces", "show", "bbbb"]));

@@ -139,8 +139,31 @@ pub fn render(r: &TraceRecord) -> String {
     if let Some(rag) = &r.internal.rag {
         render_evidence_check(&mut o, rag);
     }
+    if let Some(g) = &r.answer_grounding {
+        render_grounding(&mut o, g);
+    }
     let _ = writeln!(o, "\nAnswer:\n{}", r.final_answer);
     o
+}
+
+/// The grounding guard's verdict on an LLM answer: what it did (kept, removed, fell back,
+/// declined) and why, then each sentence of the model's draft with its fate — so an answer the
+/// LLM declined, or one the guard overruled, can be read after the fact.
+fn render_grounding(o: &mut String, g: &serde_json::Value) {
+    use std::fmt::Write as _;
+    let Some(action) = g["action"].as_str().filter(|a| !a.is_empty()) else { return };
+    let reason = g["reason"].as_str().map(|r| format!(" — {r}")).unwrap_or_default();
+    let _ = writeln!(o, "\nLLM answer: {action}{reason}");
+    for s in g["sentences"].as_array().into_iter().flatten() {
+        let text = truncate(s["text"].as_str().unwrap_or(""), 160);
+        let score = s["score"].as_f64().unwrap_or(0.0);
+        let fate = match (s["abstention"].as_bool(), s["supported"].as_bool()) {
+            (Some(true), _) => "says the passages lack it".to_string(),
+            (_, Some(true)) => format!("supported ({score:.2})"),
+            _ => format!("unsupported ({score:.2})"),
+        };
+        let _ = writeln!(o, "  - {fate}: {text}");
+    }
 }
 
 /// "Does the evidence answer the question?" as the documents route decided it: the score against
@@ -152,7 +175,15 @@ fn render_evidence_check(o: &mut String, rag: &qa_core::trace::RagInternal) {
     let (Some(score), Some(threshold)) = (f["evidence"].as_f64(), f["threshold"].as_f64()) else { return };
     let check = &f["check"];
     let share = |k: &str| check[k].as_f64().unwrap_or(0.0);
-    let verdict = if rag.found { "answered" } else { "refused" };
+    // The check's own verdict and the answer's can differ when an LLM read the passages: a near
+    // miss it answered, or passages it found no answer in.
+    let passed = score >= threshold || (share("share") >= 0.95 && share("passage_share") >= 0.95);
+    let verdict = match (passed, rag.found) {
+        (true, true) => "answered",
+        (false, false) => "refused",
+        (false, true) => "below the threshold, answered from the LLM's reading",
+        (true, false) => "passed, but not answered",
+    };
     let _ = writeln!(
         o,
         "\nEvidence check: {verdict}; score {score:.3} (threshold {threshold:.3}) from similarity {:.3}, focus held by the passages {:.2} and by the best one {:.2}",
@@ -254,3 +285,29 @@ fn or_dash(s: &str) -> &str {
     if s.is_empty() { "-" } else { s }
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The check's verdict against the answer's: a near miss the LLM answered, and passages it
+    /// found no answer in, are said as such.
+    #[test]
+    fn the_evidence_check_says_when_the_llm_decided() {
+        let rag = |found: bool, evidence: f64| qa_core::trace::RagInternal {
+            best_score: 0.5,
+            found,
+            focus: serde_json::json!({"evidence": evidence, "threshold": 0.7, "check": {"share": 0.6, "passage_share": 0.5, "words": []}}),
+            ..Default::default()
+        };
+        let verdict = |found, evidence| {
+            let mut o = String::new();
+            render_evidence_check(&mut o, &rag(found, evidence));
+            o
+        };
+        assert!(verdict(true, 0.8).contains("Evidence check: answered;"));
+        assert!(verdict(false, 0.6).contains("Evidence check: refused;"));
+        assert!(verdict(true, 0.6).contains("Evidence check: below the threshold, answered from the LLM's reading;"));
+        assert!(verdict(false, 0.8).contains("Evidence check: passed, but not answered;"));
+    }
+}
