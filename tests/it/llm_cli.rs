@@ -193,6 +193,13 @@ fn a_near_miss_of_the_evidence_check_is_read_by_the_llm() {
     let (a, _) = ask_remote(dir, &declining, NEAR);
     assert_eq!(a["answer"]["found"], false, "{}", a["answer"]["text"]);
     assert_eq!(a["trace"]["answer_grounding"]["action"], "declined");
+    // An unsupported reading leaves the refusal, and the note says so.
+    let same = serde_json::json!({ "subqueries": [NEAR] }).to_string();
+    let inventing = ScriptedLlmServer::start(vec![Scripted::reply(same), Scripted::reply("Mars has two moons made of green cheese. Volcanic ash corrodes copper.")]);
+    let (a, _) = ask_remote(dir, &inventing, NEAR);
+    let text = a["answer"]["text"].as_str().unwrap();
+    assert_eq!(a["answer"]["found"], false, "{text}");
+    assert!(!text.contains("cheese") && text.contains("the evidence check's refusal stands"), "{text}");
     // Far from the documents: only the subquery call, no synthesis.
     let far = ScriptedLlmServer::start(vec![Scripted::reply(r#"{"subqueries": ["FIFA World Cup 2018 final"]}"#), Scripted::reply("France won it [x].")]);
     let (a, _) = ask_remote(dir, &far, "Who won the 2018 FIFA World Cup final?");
