@@ -21,9 +21,6 @@ const SYSTEM_PROMPT: &str = "You are a helpful assistant. Answer in two or three
 use the facts from the knowledge graph for how things are related and the text for explanations. If they do not answer the \
 question, say that the documents do not say. After each sentence, write the id of the passage it comes from in square brackets.";
 
-/// How the note of a withheld or failed LLM answer ends: what the user sees instead.
-pub(crate) const FELL_BACK: &str = "showing the extractive answer.";
-
 /// Graph facts put in the prompt at most (they are short and come first).
 const MAX_FACTS: usize = 8;
 
@@ -351,6 +348,9 @@ fn declined(run: &mut LlmRun, s: &LlmSynthesis, said: String, prompt: PromptInfo
 
 /// Ask the LLM to answer from the evidence, then keep only what the evidence supports.
 pub fn synthesize_with_llm(run: &mut LlmRun, s: LlmSynthesis) -> LlmSynthesisOutcome {
+    // How a withheld or failed answer's note ends: what the user sees instead — the extractive
+    // answer, or, for a near miss of the evidence check, its refusal.
+    let instead = if s.extractive.found { "showing the extractive answer." } else { "the evidence check's refusal stands." };
     let fallback = |note: Option<String>, error: Option<String>, prompt: Option<PromptInfo>, grounding: Option<Grounding>| LlmSynthesisOutcome {
         answer: s.extractive.clone(),
         prompt,
@@ -374,7 +374,7 @@ pub fn synthesize_with_llm(run: &mut LlmRun, s: LlmSynthesis) -> LlmSynthesisOut
     let response = match run.call(&prompt.request()) {
         Ok(r) => r,
         Err(e) => {
-            return fallback(Some(format!("LLM unavailable: {e}; {FELL_BACK}")), Some(format!("LLM unavailable: {e}")), Some(info), None)
+            return fallback(Some(format!("LLM unavailable: {e}; {instead}")), Some(format!("LLM unavailable: {e}")), Some(info), None)
         }
     };
     let known: BTreeSet<String> = info.passages_included.iter().cloned().collect();
@@ -391,7 +391,7 @@ pub fn synthesize_with_llm(run: &mut LlmRun, s: LlmSynthesis) -> LlmSynthesisOut
     if let Some(reason) = degenerate(&draft.sentences, s.question) {
         run.set_outcome(format!("rejected: {reason}"));
         let g = Grounding { action: "fell_back_to_extractive".into(), reason: Some(reason.clone()), ..Grounding::empty(s.grounding_threshold, s.grounding_min_supported) };
-        return fallback(Some(format!("LLM answer withheld: it {reason}; {FELL_BACK}")), None, Some(info), Some(g));
+        return fallback(Some(format!("LLM answer withheld: it {reason}; {instead}")), None, Some(info), Some(g));
     }
     let included: Vec<&Chunk> = parts.passages.iter().copied().filter(|c| known.contains(&c.id)).collect();
     let facts: Vec<GraphFact> = s.graph.facts.iter().take(info.facts_included).cloned().collect();
@@ -427,7 +427,7 @@ pub fn synthesize_with_llm(run: &mut LlmRun, s: LlmSynthesis) -> LlmSynthesisOut
         run.set_outcome("rejected by the grounding guard");
         g.action = "fell_back_to_extractive".into();
         g.reason = Some(reason.clone());
-        return fallback(Some(format!("LLM answer withheld: {reason}; {FELL_BACK}")), None, Some(info), Some(g));
+        return fallback(Some(format!("LLM answer withheld: {reason}; {instead}")), None, Some(info), Some(g));
     }
     if supported + scores.iter().filter(|x| x.abstention).count() < scores.len() {
         g.action = "removed_unsupported".into();

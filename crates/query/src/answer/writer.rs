@@ -7,7 +7,7 @@
 use qa_llm::LlmRun;
 
 use super::grounding::{EmbedFn, Grounding};
-use super::llm::{synthesize_with_llm, LlmSynthesis, PromptInfo, FELL_BACK};
+use super::llm::{synthesize_with_llm, LlmSynthesis, PromptInfo};
 use super::{synthesize, Answer, SynthesisInput};
 
 /// What a writer produced.
@@ -64,10 +64,6 @@ pub struct LlmWriterLimits {
 /// Said with an LLM answer to a question the evidence check alone would have refused.
 const NEAR_MISS_NOTE: &str = "the documents do not use every word of the question; the LLM read the closest passages and answered from the ones it cites.";
 
-/// How a withheld LLM answer's note ends when what stands is the evidence check's refusal of a
-/// near miss, not an extractive quote.
-const REFUSAL_STANDS: &str = "the evidence check's refusal stands.";
-
 /// An LLM writes from the evidence; see the module documentation.
 pub struct LlmWriter<'r, 'l, 'e> {
     run: &'r mut LlmRun<'l>,
@@ -114,8 +110,6 @@ impl AnswerWriter for LlmWriter<'_, '_, '_> {
         );
         let note = match out.note {
             None if near_miss && out.answer.found => Some(NEAR_MISS_NOTE.to_string()),
-            // The answer the guard fell back to is the evidence check's refusal, not a quote.
-            Some(n) if near_miss && !out.answer.found => Some(n.replace(FELL_BACK, REFUSAL_STANDS)),
             note => note,
         };
         Written { answer: out.answer, prompt: out.prompt, grounding: out.grounding, note, error: out.error }
