@@ -20,7 +20,7 @@ import sqlite3
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SETS = ["tickets", "inspections", "sightings", "listings", "collection", "parcels", "flights", "repairs", "reviews", "charging", "bikeshare", "permits", "dispatch_calls", "course_enrolments", "warehouse_picks", "fitness_classes", "customs_declarations", "grain_deliveries", "library_loans", "lost_property"]
+SETS = ["tickets", "inspections", "sightings", "listings", "collection", "parcels", "flights", "repairs", "reviews", "charging", "bikeshare", "permits", "dispatch_calls", "course_enrolments", "warehouse_picks", "fitness_classes", "customs_declarations", "grain_deliveries", "library_loans", "lost_property", "lab_results"]
 CLASSES = {"count", "filter", "aggregate", "top", "search", "text", "absent"}
 MAX_ROWS = 50
 
