@@ -26,6 +26,8 @@ const FUNCTION_WORDS: &[&str] = &[
     "per", "different", "distinct", "unique", "various", "respective", "respectively", "corresponding", "given", "certain", "specific", "particular",
     "let", "see", "need", "using", "use", "used", "ones", "any", "already", "yet", "again", "also", "too", "very", "really", "just", "exactly",
     "available", "existing", "known", "listed", "shown", "recorded", "stored", "registered", "current", "currently", "present", "presently",
+    // (A date's preposition, and the collection a shop's items are listed in.)
+    "during", "catalogue", "catalog",
     "here", "there", "world", "everyone", "anyone", "dr", "mr", "mrs", "ms", "prof", "sir", "across", "together", "please", "but", "however", "around", "whereas", "someone", "somebody", "anybody", "everybody", "who's", "give", "gives", "go", "going", "ok", "okay",
 ];
 

@@ -150,6 +150,12 @@ pub trait ValueLookup {
     fn text_hits(&mut self, _phrase: &str) -> Vec<(String, u64)> {
         Vec::new()
     }
+
+    /// Whether one record of `collection` holds every `(field, value)` pair (case-insensitive);
+    /// `None` when the source cannot say.
+    fn record_holds(&mut self, _collection: &str, _pairs: &[(String, String)]) -> Option<bool> {
+        None
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -282,6 +288,14 @@ impl<'a> Linker<'a> {
                     }
                     if f.words.len() == 1 && f.words[0].len() >= 4 && !key_only {
                         l.families.push((text::word_family(&f.words[0]), Entry { target: target.clone(), weight: f.weight * 0.7, how: How::Family, negated: false }));
+                        // A date named by an irregular participle (`found_date`) is said by the
+                        // verb's other forms too: "items we find each month".
+                        if field.kind == FieldKind::Date
+                            && let [base] = text::verb_lemmas(&f.words[0]).as_slice()
+                            && *base != f.words[0]
+                        {
+                            l.families.push((text::word_family(base), Entry { target: target.clone(), weight: f.weight * 0.7, how: How::Family, negated: false }));
+                        }
                     }
                 }
                 // "age" of `pets.pet_age`, "other details" of `students.other_student_details`: a
@@ -546,11 +560,13 @@ impl<'a> Linker<'a> {
                 }
             }
         }
+        self.plurals_of_capitalised_values(t, &mut out);
         self.of_phrases(t, &mut out);
         self.families_of_two(t, &mut out);
         self.demonyms(t, &mut out);
         if let Some(lookup) = lookup {
             self.looked_up(a, lookup, &mut out);
+            self.full_names(t, lookup, &mut out);
         }
         self.values_with_their_field_word(t, &mut out);
         self.field_values(t, &mut out);
@@ -582,32 +598,6 @@ impl<'a> Linker<'a> {
                 l.score *= 0.97;
             }
         }
-    }
-
-    /// Codes stored in capitals ("CA", "US", "S1") match only as written in capitals, or quoted:
-    /// "us" is a pronoun. A name stored capitalised ("Price", "Bennett") matches a lower-case
-    /// word only as itself, not a plural or a spelling of it ("prices" is no vet).
-    fn case_ok(&self, e: &Entry, span: &[Token]) -> bool {
-        let Target::Value { values, .. } = &e.target else { return true };
-        let code = values.iter().all(|v| v.chars().filter(|c| c.is_alphanumeric()).count() <= 3 && !v.chars().any(char::is_lowercase));
-        // A name standing for a code ("Turkey" for 'TR') is a proper noun: capitalised.
-        if e.how == How::Alias && code && !span.iter().all(|x| x.kind == TokenKind::Quoted) {
-            let words: Vec<String> = span.iter().flat_map(|x| names::value_words(&x.text)).collect();
-            return span.first().is_some_and(|x| x.capitalized() || x.all_caps()) || currencies::is_currency_name(&words);
-        }
-        if e.how == How::Alias || span.iter().all(|x| x.kind == TokenKind::Quoted) {
-            return true;
-        }
-        if code {
-            return span.iter().all(|x| x.all_caps() || x.text.chars().any(|c| c.is_ascii_digit()) || values.iter().any(|v| v == &x.text));
-        }
-        let capitalised = values.iter().all(|v| v.chars().next().is_some_and(char::is_uppercase));
-        if capitalised {
-            let written: Vec<String> = span.iter().map(|x| x.lower.clone()).collect();
-            let stored: Vec<String> = values.iter().flat_map(|v| v.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase)).collect();
-            return span.iter().any(|x| x.capitalized()) || written.iter().all(|w| stored.contains(w));
-        }
-        true
     }
 
     fn make(&self, start: usize, end: usize, e: &Entry, span: &[Token]) -> Link {
@@ -981,6 +971,8 @@ pub fn cover(links: &[Link], n_tokens: usize) -> Vec<Mention> {
 }
 
 mod loose;
+mod people;
+mod plurals;
 
 #[cfg(test)]
 mod tests;

@@ -198,8 +198,17 @@ impl Reader<'_> {
     /// a word that ends the phrase. `(start, end, text)`.
     pub fn text_after(&self, from: usize) -> Option<(usize, usize, String)> {
         let mut j = from;
-        while j < self.n() && matches!(self.word(j), "the" | "a" | "an" | "any" | "some" | "word" | "words" | "term" | "terms" | "phrase" | "text") {
-            j += 1;
+        // ("found near an escalator": a place's preposition and article say where, not what
+        // the text holds.)
+        loop {
+            let w = self.word(j);
+            if j < self.n() && matches!(w, "the" | "a" | "an" | "any" | "some" | "word" | "words" | "term" | "terms" | "phrase" | "text" | "near" | "nearby" | "beside" | "behind" | "under" | "underneath" | "beneath" | "inside" | "outside" | "around" | "against" | "along") {
+                j += 1;
+            } else if j + 1 < self.n() && matches!(w, "next" | "close") && self.word(j + 1) == "to" {
+                j += 2;
+            } else {
+                break;
+            }
         }
         let t = self.a.tokens.get(j)?;
         if t.kind == TokenKind::Quoted && !self.ledger.is_used(j) {

@@ -22,7 +22,9 @@ impl Reader<'_> {
         let m = &self.ms[mi];
         m.end == m.start + 1 && {
             let w = self.word(m.start);
-            w.ends_with("ed") || w.ends_with("ing") || qa_core::text::is_verb_form(w) || qa_core::text::is_base_verb(w)
+            // (An irregular past, "found", "sent", is a verb too.)
+            let irregular = matches!(qa_core::text::verb_lemmas(w).as_slice(), [l] if l != w);
+            w.ends_with("ed") || w.ends_with("ing") || qa_core::text::is_verb_form(w) || qa_core::text::is_base_verb(w) || irregular
         }
     }
 
@@ -86,6 +88,24 @@ impl Reader<'_> {
         let verbs: Vec<(String, usize)> = (0..self.ms.len()).filter(|&mi| !self.used[mi] && self.is_verb_mention(mi) && self.negation_before(self.ms[mi].start).is_none()).filter_map(|mi| date_of(self, mi).map(|f| (f, mi))).collect();
         if let Some((f, mi)) = verbs.first().filter(|(f, _)| verbs.iter().all(|(g, _)| g == f)) {
             return Ok(Some((f.clone(), Some(*mi))));
+        }
+        // A common verb the linker leaves alone that a date field's name holds ("items found at
+        // Groenplaats in 2025" of `found_date`).
+        let said: Vec<&String> = dates
+            .iter()
+            .filter(|f| match names::name_words(f).as_slice() {
+                [verb, d] if matches!(d.as_str(), "date" | "on" | "at") && verb.len() >= 4 => {
+                    (0..start).any(|i| !self.ledger.is_used(i) && self.word(i) == verb && self.ms.iter().all(|m| !(m.start <= i && i < m.end)) && self.negation_before(i).is_none())
+                }
+                _ => false,
+            })
+            .collect();
+        if let [one] = said.as_slice() {
+            let f = (*one).clone();
+            if let Some(i) = (0..start).find(|&i| names::name_words(&f).first().is_some_and(|v| v == self.word(i))) {
+                self.mark(i..i + 1, format!("{f} (its verb)"));
+            }
+            return Ok(Some((f, None)));
         }
         // Without date fields, the only year field.
         let dates = if dates.is_empty() { years } else { dates };

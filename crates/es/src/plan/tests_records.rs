@@ -194,3 +194,37 @@ fn a_calendar_adjective_before_a_figure_groups_by_its_interval() {
     let p = plan(&d, "Monthly count of declarations for the first quarter of 2025");
     assert!(matches!(&p.groups[..], [Group::Calendar { field, interval }] if field == "submittedDate" && interval == "month"), "{:?}", p.groups);
 }
+
+/// Lost property: three dates none of which every record is known to hold, a stop name, prose.
+fn lost_items() -> (Mapping, Metadata) {
+    let mapping = Mapping::from_es_json(
+        "lost_property",
+        &json!({"properties": {
+            "item_ref": {"type": "keyword"}, "found_date": {"type": "date"}, "claimed_date": {"type": "date"}, "registeredDate": {"type": "date"},
+            "stop_name": {"type": "keyword"}, "city": {"type": "keyword"}, "description": {"type": "text"}, "finderNote": {"type": "text"}
+        }}),
+    )
+    .unwrap();
+    let mut meta = Metadata::default();
+    meta.values.insert("item_ref".into(), (0..60).map(|i| (format!("LP-2025-{i:05}"), 1)).collect());
+    meta.values.insert("stop_name".into(), top(&["Groenplaats", "Zuidplein"]));
+    meta.values.insert("city".into(), top(&["Antwerp", "Brussels"]));
+    (mapping, meta)
+}
+
+#[test]
+fn a_common_verb_in_a_date_fields_name_dates_and_a_place_is_no_text() {
+    let l = lost_items();
+    // "found" is too common a word to link, yet `found_date` holds it: that date.
+    let p = plan(&l, "Which items were found at Groenplaats in 2025?");
+    assert!(filters(&p).contains(&"found_date from 2025-01-01 and before 2026-01-01".to_string()), "{:?}", filters(&p));
+    // No verb leaves the three dates to choose from.
+    assert_eq!(asks(&l, "How many items at Groenplaats in 2025?").field, DATE_CHOICE);
+    // "near an escalator": the place's preposition and article are not words of the text.
+    let p = plan(&l, "Which items in Brussels were found near an escalator?");
+    let text = p.filters.iter().find_map(|f| match f {
+        Filter::Text { text, .. } => Some(text.clone()),
+        _ => None,
+    });
+    assert_eq!(text.as_deref(), Some("escalator"), "{:?}", filters(&p));
+}

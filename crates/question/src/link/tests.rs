@@ -182,3 +182,57 @@ fn a_value_said_as_stored_beats_the_singular_of_another() {
     let labels: Vec<String> = cover(&links, a.tokens.len()).into_iter().map(|m| m.best().target.label()).collect();
     assert!(labels.contains(&"staff.last_name = 'Wouters'".to_string()), "{labels:?}");
 }
+
+/// Two people tables that both hold the first name 'Elena' and the last name 'Flores', only
+/// one of them as one person.
+fn people() -> SourceSchema {
+    let person = |t: &str| Collection::new(t, vec![Field::new("id", FieldKind::Integer).with_key(KeyRole::Primary), Field::new("first_name", FieldKind::Keyword).with_values(&["Elena", "Jo"]), Field::new("last_name", FieldKind::Keyword).with_values(&["Flores", "Kim"])]);
+    SourceSchema { collections: vec![person("patients"), person("staff")], relations: vec![], aliases: vec![] }
+}
+
+/// Answers whether a record holds a pair as the source would: only staff holds Elena Flores.
+struct Rows {
+    asked: usize,
+    answers: bool,
+}
+
+impl ValueLookup for Rows {
+    fn lookup(&mut self, _text: &str) -> Vec<(String, String, String)> {
+        Vec::new()
+    }
+
+    fn record_holds(&mut self, collection: &str, pairs: &[(String, String)]) -> Option<bool> {
+        self.asked += 1;
+        self.answers.then(|| collection == "staff" && pairs.iter().any(|(f, v)| f == "first_name" && v == "Elena") && pairs.iter().any(|(f, v)| f == "last_name" && v == "Flores"))
+    }
+}
+
+#[test]
+fn a_full_name_is_read_in_the_table_one_of_whose_rows_holds_it() {
+    let s = people();
+    let a = analyse("Who supervises Elena Flores?", chrono::NaiveDate::from_ymd_opt(2026, 11, 26).unwrap());
+    let mut rows = Rows { asked: 0, answers: true };
+    let links = Linker::new(&s).link(&a, Some(&mut rows));
+    let tables: Vec<&str> = links.iter().filter(|l| matches!(l.target, Target::Value { .. })).map(|l| l.target.collection()).collect();
+    assert!(rows.asked >= 2 && !tables.is_empty() && tables.iter().all(|t| *t == "staff"), "{tables:?}");
+    // A source that cannot say leaves both readings (the planner asks which).
+    let mut silent = Rows { asked: 0, answers: false };
+    let links = Linker::new(&s).link(&a, Some(&mut silent));
+    let mut tables: Vec<&str> = links.iter().filter(|l| matches!(l.target, Target::Value { .. })).map(|l| l.target.collection()).collect();
+    tables.dedup();
+    assert!(tables.contains(&"patients") && tables.contains(&"staff"), "{tables:?}");
+}
+
+#[test]
+fn a_plural_names_a_capitalised_value_unless_a_lower_case_one_is_there() {
+    let species = Collection::new("species", vec![Field::new("species_id", FieldKind::Integer).with_key(KeyRole::Primary), Field::new("common_name", FieldKind::Keyword).with_values(&["Hedgehog", "Barn owl"])]);
+    let objects = Collection::new("objects", vec![Field::new("object_id", FieldKind::Integer).with_key(KeyRole::Primary), Field::new("object_type", FieldKind::Keyword).with_values(&["sculpture", "painting"]), Field::new("department", FieldKind::Keyword).with_values(&["Sculpture", "Prints"])]);
+    let s = SourceSchema { collections: vec![species, objects], relations: vec![], aliases: vec![] };
+    let labels = |q: &str| -> Vec<String> {
+        let a = analyse(q, chrono::NaiveDate::from_ymd_opt(2026, 11, 26).unwrap());
+        Linker::new(&s).link(&a, None).iter().filter(|l| matches!(l.target, Target::Value { .. })).map(|l| l.target.label()).collect()
+    };
+    assert!(labels("How many hedgehogs did we admit?").contains(&"species.common_name = 'Hedgehog'".to_string()));
+    let b = labels("How many sculptures are on display?");
+    assert!(b.contains(&"objects.object_type = 'sculpture'".to_string()) && !b.iter().any(|l| l.contains("'Sculpture'")), "{b:?}");
+}

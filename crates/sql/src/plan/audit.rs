@@ -164,8 +164,11 @@ impl Reader<'_> {
                 // "port" both hold; a key with no word of its own is never named so.)
                 let words_of = |c: &String| -> Vec<String> { qa_question::names::name_words(c).into_iter().filter(|w| w.len() >= 4).collect() };
                 let shared: Vec<String> = words_of(&keys[0]).into_iter().filter(|w| keys.iter().all(|k| words_of(k).contains(w))).collect();
+                // (Nor by the holding table's own name: "dispensings" names the rows, not
+                // `dispensed_by_id` beside `checked_by_id`.)
+                let holder: Vec<String> = qa_question::names::name_words(&t.name).iter().map(|w| qa_core::text::word_family(w)).collect();
                 let said = |c: &String| {
-                    let fams: Vec<String> = words_of(c).iter().filter(|w| !shared.contains(w)).map(|w| qa_core::text::word_family(w)).filter(|f| *f != target_family).collect();
+                    let fams: Vec<String> = words_of(c).iter().filter(|w| !shared.contains(w)).map(|w| qa_core::text::word_family(w)).filter(|f| *f != target_family && !holder.contains(f)).collect();
                     (0..self.n()).any(|i| self.word(i).len() >= 4 && fams.contains(&qa_core::text::word_family(self.word(i))))
                 };
                 let used = |c: &String| followed.iter().any(|x| x.table.eq_ignore_ascii_case(&t.name) && x.column.eq_ignore_ascii_case(c));
@@ -556,6 +559,16 @@ impl Reader<'_> {
         }
         let whens: Vec<usize> = (1..self.n()).filter(|&i| self.word(i) == "when" && !self.ledger.is_used(i)).collect();
         for w in whens {
+            // "… that weighed more than 50 kg when they came in": a "when" that opens a clause
+            // after a statement is a conjunction, not a question about a date. Asked, it follows
+            // "and", a comma or a verb of showing, or comes before an auxiliary ("when did …").
+            let next = if w + 1 < self.n() { self.word(w + 1) } else { "" };
+            let asked = matches!(self.word(w - 1), "and" | "," | ";" | "show" | "give" | "list" | "tell" | "say" | "me" | "us" | "know" | "plus" | "also" | "or")
+                || matches!(next, "did" | "was" | "were" | "does" | "do" | "is" | "are" | "has" | "have" | "had" | "will" | "?" | "");
+            if !asked {
+                self.mark(w..w + 1, "when: a clause's conjunction");
+                continue;
+            }
             let dates = self.date_columns(&self.q.table.clone());
             let verb = (w + 1..(w + 5).min(self.n())).find(|&k| self.word(k).len() > 3 && !matches!(self.word(k), "they" | "were" | "was" | "does" | "did" | "have" | "this" | "that"));
             let named: Vec<ColRef> = verb.map(|k| dates.iter().filter(|c| qa_question::names::name_words(&c.column).iter().any(|x| qa_core::text::same_family(x, self.word(k)))).cloned().collect()).unwrap_or_default();

@@ -12,7 +12,7 @@ use qa_question::numbers::{convert, field_unit, Dimension};
 use qa_question::{names, FieldKind};
 
 use super::ir::{AggFunc, ColRef, Cond, Expr, Having, Lit, Query};
-use super::dating::{completion_verb, own_event_date};
+use super::dating::{completion_verb, deadline, own_event_date};
 use super::read::Reader;
 use super::source::flag_literal;
 
@@ -679,8 +679,13 @@ impl Reader<'_> {
         {
             return Some((c, Some(mi)));
         }
-        // A verb of the family of a date column anywhere ("enrolled", "registered").
-        for mi in 0..self.ms.len() {
+        // A verb of the family of a date column anywhere ("enrolled", "registered"); first the
+        // one right before the date ("the hedgehogs admitted in 2025 that were released": the
+        // admission is dated, not the release).
+        let right_before = |m: &qa_question::Mention| m.end == d.start || m.end + 1 == d.start && matches!(self.word(m.end), "in" | "on" | "during" | "since" | "before" | "after" | "between" | "from");
+        let mut order: Vec<usize> = (0..self.ms.len()).filter(|&mi| right_before(&self.ms[mi])).collect();
+        order.extend((0..self.ms.len()).filter(|&mi| !right_before(&self.ms[mi])));
+        for mi in order {
             if self.used[mi] {
                 continue;
             }
@@ -763,6 +768,11 @@ impl Reader<'_> {
             if cols.len() == 2 && !says_end && cols.iter().filter(|c| start_words(c)).count() == 1 && cols.iter().filter(|c| end_words(c)).count() == 1 {
                 cols.retain(|c| start_words(c));
                 self.notes.push(format!("the date read as {} (when it starts)", cols[0]));
+            }
+            // A deadline beside the event's own date, unless a word says the end.
+            if cols.len() > 1 && !says_end && cols.iter().filter(|c| !deadline(c)).count() == 1 {
+                cols.retain(|c| !deadline(c));
+                self.notes.push(format!("the date read as {} (the other is a deadline)", cols[0]));
             }
             // "admissions in June 2025" of `admitted_on` beside `discharged_on`: the date named
             // by the verb of the rows' own noun is when each row happened.

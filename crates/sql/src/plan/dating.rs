@@ -45,6 +45,12 @@ pub(super) fn own_event_date(table: &str, column: &str) -> bool {
     w.len() == 2 && matches!(w[1].as_str(), "on" | "at" | "date" | "day" | "time") && w[0].len() >= 4 && noun.len() >= 4 && qa_core::text::same_family(&noun, &w[0])
 }
 
+/// A deadline (`valid_until`, `expires_on`, `due_date`), not an event's own date (`issued_on`):
+/// "prescriptions written in 2024" are dated by the event.
+pub(super) fn deadline(c: &ColRef) -> bool {
+    names::name_words(&c.column).iter().any(|w| matches!(w.as_str(), "until" | "till" | "expiry" | "expires" | "expiring" | "expiration" | "due" | "deadline" | "valid" | "validity"))
+}
+
 /// "completed", "finished", "concluded": a verb that says a process came to its end.
 pub(super) fn completion_verb(w: &str) -> bool {
     ["complet", "finish", "conclud"].iter().any(|p| w.starts_with(p))

@@ -69,6 +69,7 @@ impl Reader<'_> {
             if let Some(mi) = self.head_at(p)
                 && let Some(t) = self.table_in_context(mi)
             {
+                let t = self.counted_of_label_value(mi, &t).unwrap_or(t);
                 entity.get_or_insert((t, Some(mi)));
             }
         }
@@ -198,6 +199,36 @@ impl Reader<'_> {
             self.q.table = table;
         }
         Ok(())
+    }
+
+    /// "How many hedgehogs did we admit in 2025?" where 'Hedgehog' is a species' name: a count
+    /// of a value of a table's label counts the rows that refer to it — those of the one table
+    /// referring to it that the rest of the question names (its date's verb, a column) —
+    /// not the one row the name labels.
+    pub(super) fn counted_of_label_value(&self, mi: usize, table: &str) -> Option<String> {
+        let Target::Value { collection, field, .. } = &self.ms[mi].best().target else { return None };
+        if !collection.eq_ignore_ascii_case(table) || !self.label(table).iter().any(|c| c.column.eq_ignore_ascii_case(field)) {
+            return None;
+        }
+        let mut children: Vec<String> = self.schema.relations.iter().filter(|r| r.to.eq_ignore_ascii_case(table) && !r.from.eq_ignore_ascii_case(table)).map(|r| r.from.clone()).collect();
+        children.sort();
+        children.dedup();
+        let named: Vec<String> = children
+            .into_iter()
+            .filter(|c| {
+                let (s, e) = (self.ms[mi].start, self.ms[mi].end);
+                // (A verb naming its date counts: "admit" of `admitted_on`.)
+                let dated = self.date_columns(c).iter().any(|d| {
+                    let dw = qa_question::names::name_words(&d.column);
+                    (0..self.n()).filter(|&i| (i < s || i >= e) && self.word(i).len() >= 4).any(|i| dw.iter().any(|x| x.len() >= 4 && qa_core::text::same_family(x, self.word(i))))
+                });
+                dated || (0..self.ms.len()).any(|j| j != mi && self.ms[j].best().target.collection().eq_ignore_ascii_case(c) && !matches!(self.ms[j].best().target, Target::Value { .. }))
+            })
+            .collect();
+        match named.as_slice() {
+            [one] => Some(one.clone()),
+            _ => None,
+        }
     }
 
     /// For a question opening with "who", a table of people (first and last names) when the

@@ -51,6 +51,8 @@ mod tests_moorings;
 #[cfg(test)]
 mod tests_kin;
 #[cfg(test)]
+mod tests_rescue;
+#[cfg(test)]
 mod tests_guards;
 #[cfg(test)]
 mod tests_workshop;

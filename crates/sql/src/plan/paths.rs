@@ -45,8 +45,11 @@ impl Reader<'_> {
                 // direction): "current" of `current_city_id`, not the "city" all of them hold.
                 let words_of = |e: &JoinStep| -> Vec<String> { [&e.from_column, &e.to_column].iter().flat_map(|c| qa_question::names::name_words(c)).collect() };
                 let shared: Vec<String> = words_of(&edges[0]).into_iter().filter(|w| edges.iter().all(|e| words_of(e).contains(w))).collect();
+                // (A key's word of the family of either table's own name — `dispensed_by_id` of
+                // dispensings — is said by every question about those rows: it tells no key.)
+                let tables: Vec<String> = qa_question::names::name_words(from).iter().chain(qa_question::names::name_words(to).iter()).map(|w| qa_core::text::word_family(w)).collect();
                 let says = |e: &JoinStep| {
-                    words_of(e).iter().filter(|w| !shared.contains(w)).any(|w| {
+                    words_of(e).iter().filter(|w| !shared.contains(w) && !tables.contains(&qa_core::text::word_family(w))).any(|w| {
                         fams.contains(&qa_core::text::word_family(w)) || fams.contains(&crate::schema::key_family(w)) || fams.contains(w) || self.verb_says(w)
                     })
                 };

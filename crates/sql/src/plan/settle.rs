@@ -542,6 +542,12 @@ impl Reader<'_> {
     pub(super) fn date_the_measured_rows(&mut self) {
         let mut measured: Vec<String> = self.q.select.iter().filter(|e| matches!(e, Expr::Agg { col: Some(_), .. })).filter_map(|e| e.column().map(|c| c.table.clone())).collect();
         measured.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
+        // ("Which pharmacist checked the most dispensings in 2025?": rows counted per group are
+        // the measured ones.)
+        let counted_groups = !self.q.group_by.is_empty() && self.q.select.iter().chain(self.q.order_by.iter().map(|(e, _)| e)).any(|e| *e == Expr::count());
+        if measured.is_empty() && counted_groups {
+            measured.push(self.q.table.clone());
+        }
         let [m] = measured.as_slice() else { return };
         let own = self.date_columns(m);
         let [own] = own.as_slice() else { return };
@@ -553,7 +559,10 @@ impl Reader<'_> {
         let fixed_row = |t: &str| self.q.filters.iter().any(|f| matches!(f, Cond::In { col, values, negated: false } if values.len() == 1 && col.table.eq_ignore_ascii_case(t)));
         let said_by_a_word = |c: &ColRef| {
             let (whole, dated) = (c.to_string(), format!("{c} in "));
-            (0..self.n()).any(|i| self.ledger.role(i).is_some_and(|r| r.starts_with(&whole) && !r.starts_with(&dated)))
+            // (A verb outside the date's own words that was read as the date says it too:
+            // "the hedgehogs admitted in 2025 that were released".)
+            let in_date = |i: usize| self.a.dates.iter().any(|d| (d.start..d.end).contains(&i));
+            (0..self.n()).any(|i| self.ledger.role(i).is_some_and(|r| r.starts_with(&whole) && (!r.starts_with(&dated) || !in_date(i) && self.a.tokens[i].is_word() && self.word(i).len() > 4)))
         };
         let dated_named: Vec<ColRef> = self.q.filters.iter().filter_map(|f| match f {
             Cond::Dates { col, .. } | Cond::Month { col, .. } if !col.table.eq_ignore_ascii_case(m) && (named_row(&col.table) || fixed_row(&col.table) && !said_by_a_word(col)) => Some(col.clone()),
@@ -582,6 +591,9 @@ impl Reader<'_> {
                         self.ledger.mark(i..i + 1, role);
                     }
                 }
+                // (The guess among the other table's dates is no longer made.)
+                let guessed = format!("the date read as {guess} (");
+                self.penalties.retain(|(p, _)| !p.starts_with(&guessed));
                 self.notes.push(format!("the date read as {own} (the date of the rows measured), not {guess}"));
             }
         }

@@ -483,6 +483,11 @@ impl Reader<'_> {
                 return Expr::Agg { func: AggFunc::CountDistinct, col: Some(c) };
             }
             if let Some(t) = self.table_in_context(mi) {
+                // (A label's value counts the rows that refer to it: its word stays the filter.)
+                if let Some(rows) = self.counted_of_label_value(mi, &t) {
+                    self.q.table = rows;
+                    return Expr::count();
+                }
                 // "how many languages": the rows of the table the word names or whose column it is.
                 self.consume(mi, format!("table {t}"));
                 self.q.table = t;

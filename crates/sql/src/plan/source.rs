@@ -169,4 +169,19 @@ impl ValueLookup for DbLookup<'_> {
         }
         out
     }
+
+    fn record_holds(&mut self, collection: &str, pairs: &[(String, String)]) -> Option<bool> {
+        let t = self.ctx.db.tables.iter().find(|t| t.name.eq_ignore_ascii_case(collection))?;
+        if self.budget == 0 || pairs.is_empty() {
+            return None;
+        }
+        let mut conds = Vec::new();
+        for (field, value) in pairs {
+            let c = t.columns.iter().find(|c| c.name.eq_ignore_ascii_case(field))?;
+            conds.push(format!("LOWER({}) = LOWER({})", ident(&c.name), literal(value)));
+        }
+        self.budget -= 1;
+        let sql = format!("SELECT 1 FROM {} WHERE {} LIMIT 1", ident(&t.name), conds.join(" AND "));
+        self.db.query(&sql, ExecLimits { row_cap: 1, ..self.limits }).ok().map(|r| !r.rows.is_empty())
+    }
 }
