@@ -374,6 +374,15 @@ impl Reader<'_> {
                 cands = hinted;
             }
         }
+        // ("jewellery worth more than 500 euros": the word before the cue.)
+        if cands.len() > 1 && c.start > 0 {
+            let hint = qa_question::cues::measure_hint_before(self.word(c.start - 1));
+            let hinted: Vec<String> = cands.iter().filter(|f| names::name_words(f).iter().any(|w| hint.contains(&w.as_str()))).cloned().collect();
+            if hinted.len() == 1 {
+                self.mark(c.start - 1..c.start, format!("{} (measure)", hinted[0]));
+                cands = hinted;
+            }
+        }
         if cands.len() > 1 {
             cands = self.narrow_by_words(cands);
         }

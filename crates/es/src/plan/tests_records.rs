@@ -201,7 +201,8 @@ fn lost_items() -> (Mapping, Metadata) {
         "lost_property",
         &json!({"properties": {
             "item_ref": {"type": "keyword"}, "found_date": {"type": "date"}, "claimed_date": {"type": "date"}, "registeredDate": {"type": "date"},
-            "stop_name": {"type": "keyword"}, "city": {"type": "keyword"}, "description": {"type": "text"}, "finderNote": {"type": "text"}
+            "stop_name": {"type": "keyword"}, "city": {"type": "keyword"}, "description": {"type": "text"}, "finderNote": {"type": "text"},
+            "estimatedValueEur": {"type": "double"}, "claimFeeEur": {"type": "double"}, "category": {"type": "keyword"}
         }}),
     )
     .unwrap();
@@ -209,6 +210,7 @@ fn lost_items() -> (Mapping, Metadata) {
     meta.values.insert("item_ref".into(), (0..60).map(|i| (format!("LP-2025-{i:05}"), 1)).collect());
     meta.values.insert("stop_name".into(), top(&["Groenplaats", "Zuidplein"]));
     meta.values.insert("city".into(), top(&["Antwerp", "Brussels"]));
+    meta.values.insert("category".into(), top(&["jewellery", "bag", "umbrella"]));
     (mapping, meta)
 }
 
@@ -227,4 +229,8 @@ fn a_common_verb_in_a_date_fields_name_dates_and_a_place_is_no_text() {
         _ => None,
     });
     assert_eq!(text.as_deref(), Some("escalator"), "{:?}", filters(&p));
+    // Two amounts in euros: "worth" before the cue says the value.
+    let p = plan(&l, "List the jewellery worth more than 500 euros.");
+    assert!(filters(&p).iter().any(|f| f.contains("estimatedValueEur")), "{:?}", filters(&p));
+    assert_eq!(asks(&l, "List the jewellery over 500 euros.").message, "Which field does \"over 500 euros\" compare?");
 }

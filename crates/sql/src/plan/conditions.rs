@@ -393,18 +393,7 @@ impl Reader<'_> {
                     // currency only.
                     if let Some(u) = qt.unit.filter(|u| u.dimension == Dimension::Money) {
                         self.currency_of_amounts(&col, u.name);
-                        // "350 euros an hour" of `hourly_rate_eur`, "10 euros a kilo" of
-                        // `cost_per_kg_eur`: the rate's unit, said after the amount.
-                        if matches!(self.word(c.end), "a" | "an" | "per")
-                            && let Some(per) = qa_question::numbers::unit_of(self.word(c.end + 1))
-                        {
-                            let words = names::name_words(&col.column);
-                            let hourly = per.name == "hour" && words.iter().any(|w| matches!(w.as_str(), "hourly"));
-                            let per_unit = words.windows(2).any(|w| w[0] == "per" && qa_question::numbers::unit_of(&w[1]).is_some_and(|x| x.name == per.name));
-                            if hourly || per_unit {
-                                self.mark(c.end..c.end + 2, role.clone());
-                            }
-                        }
+                        self.rate_unit_after_amount(c.end, &col, &role);
                     }
                     if let Some(mi) = mi {
                         self.consume(mi, role);

@@ -107,6 +107,11 @@ impl Reader<'_> {
         while matches!(self.word(k), "been" | "be" | "was" | "were" | "ever" | "yet" | "once") {
             k += 1;
         }
+        // "never had anything dispensed": the participle after what was had.
+        let participle = |w: &str| w.len() > 3 && (w.ends_with("ed") || w.ends_with("en") || matches!(qa_core::text::verb_lemmas(w).as_slice(), [l] if l != w));
+        if matches!(self.word(k), "had" | "have" | "has" | "got") && matches!(self.word(k + 1), "anything" | "any" | "something") && participle(self.word(k + 2)) {
+            k += 2;
+        }
         Some(k)
     }
 

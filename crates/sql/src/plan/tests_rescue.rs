@@ -34,11 +34,13 @@ fn rescue() -> SchemaContext {
                     vec![col("prescription_id", "integer", &[]), col("rx_number", "text", &["RX-2025-0142"]), col("issued_on", "text", &["2024-02-01"]), col("valid_until", "text", &["2024-05-01"])],
                     vec![],
                 ),
+                t("patients", "patient_id", vec![col("patient_id", "integer", &[]), col("patient_code", "text", &["PT-10110"]), col("first_name", "text", &["Rita", "Tomas"]), col("last_name", "text", &["Lopes", "Alves"])], vec![]),
+                t("medicines", "medicine_id", vec![col("medicine_id", "integer", &[]), col("brand_name", "text", &["Eliquis 5 mg", "Shingrix"]), col("pack_size", "integer", &[]), col("price_eur", "real", &[])], vec![]),
                 t(
                     "dispensings",
                     "dispensing_id",
-                    vec![col("dispensing_id", "integer", &[]), col("dispensed_by_id", "integer", &[]), col("checked_by_id", "integer", &[]), col("dispensed_on", "text", &["2025-01-02"]), col("packs", "integer", &[])],
-                    vec![fk("dispensed_by_id", "staff", "staff_id"), fk("checked_by_id", "staff", "staff_id")],
+                    vec![col("dispensing_id", "integer", &[]), col("patient_id", "integer", &[]), col("dispensed_by_id", "integer", &[]), col("checked_by_id", "integer", &[]), col("dispensed_on", "text", &["2025-01-02"]), col("packs", "integer", &[])],
+                    vec![fk("patient_id", "patients", "patient_id"), fk("dispensed_by_id", "staff", "staff_id"), fk("checked_by_id", "staff", "staff_id")],
                 ),
             ],
         },
@@ -92,4 +94,15 @@ fn the_holding_tables_name_tells_no_key() {
     assert!(s.contains("dispensings.checked_by_id = staff.staff_id") && s.contains("dispensings.dispensed_on >= '2025-01-01'"), "{s}");
     let s = sql(&ctx, "Which pharmacist checked the most dispensings in 2025?");
     assert!(s.contains("dispensings.checked_by_id = staff.staff_id") && s.contains("dispensings.dispensed_on >= '2025-01-01'") && !s.contains("hired_on"), "{s}");
+}
+
+#[test]
+fn the_words_around_an_ordering_an_amount_and_a_negation() {
+    let ctx = rescue();
+    let s = sql(&ctx, "Which staff are pharmacists? Sort them alphabetically by surname.");
+    assert!(s.contains("ORDER BY staff.last_name ASC"), "{s}");
+    let s = sql(&ctx, "List the medicines that cost more than 40 euros a pack, with their price.");
+    assert!(s.contains("medicines.price_eur > 40"), "{s}");
+    let s = sql(&ctx, "Which patients have never had anything dispensed?");
+    assert!(s.contains("patients.patient_id NOT IN (SELECT dispensings.patient_id FROM dispensings"), "{s}");
 }
