@@ -296,6 +296,28 @@ pub fn forms(name: &str, synonyms: &[String]) -> Vec<NameForm> {
             }
         }
     }
+    // A number glued to its unit (`is_open_24h`, `warranty_2y`) is said spelt out: "open 24
+    // hours".
+    let spelt = |ws: &[String]| -> Option<Vec<String>> {
+        let mut out = Vec::new();
+        let mut any = false;
+        for w in ws {
+            let digits: String = w.chars().take_while(char::is_ascii_digit).collect();
+            let unit = &w[digits.len()..];
+            match crate::numbers::unit_of(unit).filter(|_| !digits.is_empty() && !unit.is_empty()) {
+                Some(u) => {
+                    out.push(digits);
+                    out.push(u.name.to_string());
+                    any = true;
+                }
+                None => out.push(w.clone()),
+            }
+        }
+        any.then_some(out)
+    };
+    if let Some(said) = spelt(core) {
+        push(said, 0.9, FormKind::Synonym);
+    }
     // Head and other content words of a longer name.
     let content: Vec<&String> = core.iter().filter(|w| is_content(w)).collect();
     // The last words of a longer name ("air date" of `original_air_date`).

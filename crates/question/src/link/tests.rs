@@ -236,3 +236,13 @@ fn a_plural_names_a_capitalised_value_unless_a_lower_case_one_is_there() {
     let b = labels("How many sculptures are on display?");
     assert!(b.contains(&"objects.object_type = 'sculpture'".to_string()) && !b.iter().any(|l| l.contains("'Sculpture'")), "{b:?}");
 }
+
+#[test]
+fn a_number_glued_to_its_unit_is_said_spelt_out() {
+    let shops = Collection::new("pharmacies", vec![Field::new("pharmacy_id", FieldKind::Integer).with_key(KeyRole::Primary), Field::new("is_open_24h", FieldKind::Flag).with_values(&["0", "1"])]);
+    let s = SourceSchema { collections: vec![shops], relations: vec![], aliases: vec![] };
+    let a = analyse("Which pharmacies are open 24 hours?", chrono::NaiveDate::from_ymd_opt(2026, 11, 26).unwrap());
+    let links = Linker::new(&s).link(&a, None);
+    let m = cover(&links, a.tokens.len());
+    assert!(m.iter().any(|m| m.best().target.label() == "pharmacies.is_open_24h" && m.best().words.join(" ") == "open 24 hours"), "{m:?}");
+}

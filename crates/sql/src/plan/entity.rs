@@ -339,6 +339,19 @@ impl Reader<'_> {
         )
     }
 
+    /// The one date column the query's conditions test, if one.
+    fn the_tested_date(&self) -> Option<ColRef> {
+        let mut tested: Vec<ColRef> = self.q.filters.iter().filter_map(|f| match f {
+            super::ir::Cond::Dates { col, .. } | super::ir::Cond::Month { col, .. } => Some(col.clone()),
+            _ => None,
+        }).collect();
+        tested.dedup();
+        match tested.as_slice() {
+            [one] => Some(one.clone()),
+            _ => None,
+        }
+    }
+
     /// "the date" of rows of `table`: its only date column, or the one whose name holds the verb
     /// said right after ("the date each was posted" → `posted_on`), that verb then used.
     fn date_said(&mut self, table: &str, after: usize) -> Option<ColRef> {
@@ -393,7 +406,9 @@ impl Reader<'_> {
                 shown = self.field_by_words(&words, &prefer).filter(|c| c.table.eq_ignore_ascii_case(&prefer)).map(Shown::Col).or_else(|| match words[0].as_str() {
                     "id" => self.pk(&prefer).map(Shown::Col),
                     "name" | "title" => Some(self.name_of_rows(&prefer, &words[0])),
-                    "date" => self.date_said(&prefer, it.end).map(Shown::Col),
+                    // (Else the one date the question's conditions test: "what was dispensed
+                    // to patient X in 2025? Show the medicine and the date".)
+                    "date" => self.date_said(&prefer, it.end).or_else(|| self.the_tested_date()).map(Shown::Col),
                     _ => None,
                 });
             }

@@ -106,3 +106,11 @@ fn the_words_around_an_ordering_an_amount_and_a_negation() {
     let s = sql(&ctx, "Which patients have never had anything dispensed?");
     assert!(s.contains("patients.patient_id NOT IN (SELECT dispensings.patient_id FROM dispensings"), "{s}");
 }
+
+#[test]
+fn the_date_shown_is_the_one_the_question_tests() {
+    let ctx = rescue();
+    // Patients have no date of their own; the dispensings' date is the one "in 2025" tests.
+    let s = sql(&ctx, "Which patients were dispensed something in 2025? Show the patient code and the date.");
+    assert!(s.contains("dispensings.dispensed_on") && s.contains("patients.patient_code"), "{s}");
+}
