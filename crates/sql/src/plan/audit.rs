@@ -147,6 +147,15 @@ impl Reader<'_> {
                 self.penalties.push((format!("values of {col} said in separate clauses, read as a list of either"), 0.5));
                 break;
             }
+            // "either houses or apartments with more than 1 room": a condition said after the
+            // last of a list of alternatives may be of that one only.
+            let either = at.first().is_some_and(|&f| f > 0 && self.word(f - 1) == "either") && at.windows(2).any(|w| (w[0] + 1..w[1]).any(|k| self.word(k) == "or"));
+            let after = at.last().map(|&l| l + 1).unwrap_or(0);
+            let qualified = matches!(self.word(after), "with" | "having" | "that" | "which" | "whose") && self.a.comparisons.iter().any(|c| c.start > after && c.start <= after + 3);
+            if either && qualified {
+                self.penalties.push((format!("the condition after \"{}\" may hold for it alone, not for every value of {col} listed", self.word(after - 1)), 0.5));
+                break;
+            }
         }
         // "ports that never saw a cruise depart or arrive": both of two keys to one table named
         // by their words (`departure_port_id`, `arrival_port_id`), the query following one.

@@ -35,7 +35,7 @@ fn rescue() -> SchemaContext {
                     vec![],
                 ),
                 t("patients", "patient_id", vec![col("patient_id", "integer", &[]), col("patient_code", "text", &["PT-10110"]), col("first_name", "text", &["Rita", "Tomas"]), col("last_name", "text", &["Lopes", "Alves"])], vec![]),
-                t("medicines", "medicine_id", vec![col("medicine_id", "integer", &[]), col("brand_name", "text", &["Eliquis 5 mg", "Shingrix"]), col("pack_size", "integer", &[]), col("price_eur", "real", &[])], vec![]),
+                t("medicines", "medicine_id", vec![col("medicine_id", "integer", &[]), col("brand_name", "text", &["Eliquis 5 mg", "Shingrix"]), col("pack_size", "integer", &[]), col("form", "text", &["tablet", "cream", "inhaler"]), col("price_eur", "real", &[])], vec![]),
                 t(
                     "dispensings",
                     "dispensing_id",
@@ -113,4 +113,14 @@ fn the_date_shown_is_the_one_the_question_tests() {
     // Patients have no date of their own; the dispensings' date is the one "in 2025" tests.
     let s = sql(&ctx, "Which patients were dispensed something in 2025? Show the patient code and the date.");
     assert!(s.contains("dispensings.dispensed_on") && s.contains("patients.patient_code"), "{s}");
+}
+
+#[test]
+fn a_condition_after_either_alternatives_asks() {
+    let ctx = rescue();
+    let o = on(&ctx, "List the medicines that are either tablets or creams with a price over 40 euros.");
+    assert!(o.confidence < CONFIDENCE_THRESHOLD && o.coverage.penalties.iter().any(|(p, _)| p.contains("may hold for it alone")), "{:?}", o.coverage.penalties);
+    // Without "either", the list and the condition read as one.
+    let s = sql(&ctx, "List the medicines that are tablets or creams with a price over 40 euros.");
+    assert!(s.contains("medicines.form IN ('tablet', 'cream')") && s.contains("medicines.price_eur > 40"), "{s}");
 }
