@@ -257,6 +257,20 @@ fn date_at(t: &[Token], i: usize, today: NaiveDate) -> Option<DateMention> {
         }
         return None;
     }
+    // "over 2024 and 2025", "across 2023 and 2024": two consecutive years as one span (not
+    // "more than 2024").
+    if matches!(w, "over" | "across" | "throughout")
+        && let (Some(a), Some(b)) = (t.get(i + 1).and_then(year_of), t.get(i + 3).and_then(year_of))
+        && t.get(i + 2).is_some_and(|x| x.lower == "and")
+        && b == a + 1
+    {
+        let (from, _) = year_range(a);
+        let (_, to) = year_range(b);
+        let mut m = mention(t, i, i + 4, from, to, Grain::Range);
+        m.open_year = None;
+        m.year = None;
+        return Some(m);
+    }
     // Open ranges.
     let open = match w {
         // "policies starting in 2025" start within 2025; "starting 2025", "starting from

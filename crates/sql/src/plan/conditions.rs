@@ -535,6 +535,15 @@ impl Reader<'_> {
                     any.push(cond);
                     self.q.filters.insert(i, Cond::Or { any });
                 }
+                // "animals admitted over 2024 and 2025": two whole periods joined by "and" on the
+                // rows' own date, which one row has once, are both periods.
+                (Some(i), false) if col.table.eq_ignore_ascii_case(&self.q.table) && d.start > 0 && self.word(d.start - 1) == "and" && matches!((&self.q.filters[i], &cond), (Cond::Dates { .. }, Cond::Dates { .. })) => {
+                    let prev = self.q.filters.remove(i);
+                    self.q.filters.insert(i, Cond::Or { any: vec![prev, cond] });
+                    if let Some(k) = (d.start.saturating_sub(5)..d.start).find(|&k| matches!(self.word(k), "over" | "across" | "throughout") && !self.ledger.is_used(k)) {
+                        self.mark(k..k + 1, format!("{col} in either period"));
+                    }
+                }
                 (Some(_), false) => {
                     // "before 1945 and after 1955" of one row cannot both hold: the question is
                     // about groups (an intersection) this reading does not build.

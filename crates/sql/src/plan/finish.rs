@@ -58,6 +58,7 @@ impl Reader<'_> {
             }
         }
         self.times_counted_by_verb();
+        self.dates_of_counted_rows();
         self.date_the_measured_rows();
         self.verb_of_the_dated_rows();
         self.the_date_is_the_ranked_date();

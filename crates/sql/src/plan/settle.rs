@@ -599,6 +599,34 @@ impl Reader<'_> {
         }
     }
 
+    /// "Which centres admitted more than 100 animals in 2025?": a date on the related rows
+    /// beside a count of them dates the counted rows (2025's animals are counted), not whether
+    /// some row of that year exists beside a count of every year.
+    pub(super) fn dates_of_counted_rows(&mut self) {
+        let counted = |f: &Cond| match f {
+            Cond::InSub { negated: false, query, .. } if !query.having.is_empty() && query.set_op.is_none() => Some(query.table.clone()),
+            _ => None,
+        };
+        let Some(i) = (0..self.q.filters.len()).find(|&i| counted(&self.q.filters[i]).is_some()) else { return };
+        let Some(table) = counted(&self.q.filters[i]) else { return };
+        if table.eq_ignore_ascii_case(&self.q.table) || (0..self.q.filters.len()).filter(|&k| counted(&self.q.filters[k]).is_some_and(|t| t.eq_ignore_ascii_case(&table))).count() > 1 {
+            return;
+        }
+        let dated: Vec<usize> = (0..self.q.filters.len()).filter(|&k| matches!(&self.q.filters[k], Cond::Dates { col, .. } | Cond::Month { col, .. } if col.table.eq_ignore_ascii_case(&table))).collect();
+        if dated.is_empty() {
+            return;
+        }
+        let mut moved = Vec::new();
+        for k in dated.into_iter().rev() {
+            moved.push(self.q.filters.remove(k));
+        }
+        let i = (0..self.q.filters.len()).find(|&k| counted(&self.q.filters[k]).is_some_and(|t| t.eq_ignore_ascii_case(&table))).unwrap_or(i);
+        if let Cond::InSub { query, .. } = &mut self.q.filters[i] {
+            query.filters.extend(moved.into_iter().rev());
+            self.notes.push(format!("the date counts only the {table} of that period"));
+        }
+    }
+
     /// A flag of a table the outer query reads whose one word is `word` (an adverb by its
     /// adjective: "currently" → `is_current`), not yet tested.
     fn untested_flag_named(&self, word: &str) -> Option<ColRef> {

@@ -124,3 +124,15 @@ fn a_condition_after_either_alternatives_asks() {
     let s = sql(&ctx, "List the medicines that are tablets or creams with a price over 40 euros.");
     assert!(s.contains("medicines.form IN ('tablet', 'cream')") && s.contains("medicines.price_eur > 40"), "{s}");
 }
+
+#[test]
+fn a_period_beside_a_count_of_related_rows_dates_the_counted_rows() {
+    let ctx = rescue();
+    let s = sql(&ctx, "Which species had more than 10 animals admitted in 2025?");
+    assert!(s.contains("FROM animals WHERE animals.admitted_on >= '2025-01-01' AND animals.admitted_on < '2026-01-01' GROUP BY animals.species_id HAVING COUNT(*) > 10"), "{s}");
+    // Two whole years on the rows' own date: either; "over" two consecutive years: the span.
+    let s = sql(&ctx, "How many animals were admitted in 2024 and 2025?");
+    assert!(s.contains("(animals.admitted_on >= '2024-01-01' AND animals.admitted_on < '2025-01-01' OR animals.admitted_on >= '2025-01-01'"), "{s}");
+    let s = sql(&ctx, "How many animals were admitted over 2024 and 2025?");
+    assert!(s.contains("animals.admitted_on >= '2024-01-01' AND animals.admitted_on < '2026-01-01'"), "{s}");
+}
