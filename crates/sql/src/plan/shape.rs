@@ -558,6 +558,10 @@ impl Reader<'_> {
                 let head = self.ms.iter().position(|m| m.start == self.ms[mi].end).and_then(|next| self.fields_of(next).into_iter().find(|(c2, _)| ok(c2) && c2.table.eq_ignore_ascii_case(&c.table) && *c2 != c).map(|(c2, _)| (c2, next)));
                 Some(head.unwrap_or((c, mi)))
             }));
+            // "What did surgery cost us in total?": the measure said before "in total".
+            // (Not after a ranking or a comparison, whose measure "in total" sums.)
+            let in_total = self.word(g.start) == "in" && !self.a.superlatives.iter().any(|x| x.start < g.start) && !self.a.comparisons.iter().any(|x| x.start < g.start);
+            let col = col.or_else(|| in_total.then(|| (0..self.ms.len()).rev().filter(|&mi| self.ms[mi].end <= g.start && !self.used[mi]).find_map(|mi| self.fields_of(mi).into_iter().find(|(c, _)| ok(c)).map(|(c, _)| (c, mi)))).flatten());
             // "how much", "the total of all invoices": the money column of the table in play.
             let col = col.or_else(|| {
                 if g.func != AggWord::Sum {
@@ -570,7 +574,9 @@ impl Reader<'_> {
                         _ => None,
                     })
                 });
-                let tables = if self.word(g.start) == "how" { self.context_tables() } else { of_table.into_iter().collect() };
+                // ("What did the tablets cost in total?": a verb of money before "in total".)
+                let paid = in_total && (0..g.start).any(|i| qa_core::text::verb_lemmas(self.word(i)).iter().any(|l| matches!(l.as_str(), "cost" | "spend" | "pay" | "earn" | "charge" | "raise" | "donate")));
+                let tables = if self.word(g.start) == "how" || paid { self.context_tables() } else { of_table.into_iter().collect() };
                 let money: Vec<ColRef> = tables.iter().flat_map(|t| self.money_columns(t)).collect();
                 if let [one] = money.as_slice() {
                     return Some((one.clone(), usize::MAX));

@@ -136,3 +136,10 @@ fn a_period_beside_a_count_of_related_rows_dates_the_counted_rows() {
     let s = sql(&ctx, "How many animals were admitted over 2024 and 2025?");
     assert!(s.contains("animals.admitted_on >= '2024-01-01' AND animals.admitted_on < '2026-01-01'"), "{s}");
 }
+
+#[test]
+fn in_total_sums_the_measure_said_before_it() {
+    let ctx = rescue();
+    let s = sql(&ctx, "What did the tablets cost in total?");
+    assert!(s.contains("SUM(medicines.price_eur)") && s.contains("medicines.form = 'tablet'"), "{s}");
+}
