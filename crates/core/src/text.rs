@@ -315,6 +315,11 @@ pub fn verb_lemmas(w: &str) -> Vec<String> {
     out
 }
 
+/// An irregular verb form ("found", "sent", "wrote"): one whose base form is another word.
+pub fn is_irregular_verb_form(w: &str) -> bool {
+    matches!(verb_lemmas(w).as_slice(), [l] if l != w)
+}
+
 /// The family of a lower-case word, so that a verb finds the field named by its noun: "arrived",
 /// "arriving", "arrival" → "arriv"; "departed", "departure" → "depart"; "shipped", "shipment" →
 /// "ship". A light suffix stripper (not a full stemmer): compare families of words of at least

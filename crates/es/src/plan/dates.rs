@@ -23,8 +23,7 @@ impl Reader<'_> {
         m.end == m.start + 1 && {
             let w = self.word(m.start);
             // (An irregular past, "found", "sent", is a verb too.)
-            let irregular = matches!(qa_core::text::verb_lemmas(w).as_slice(), [l] if l != w);
-            w.ends_with("ed") || w.ends_with("ing") || qa_core::text::is_verb_form(w) || qa_core::text::is_base_verb(w) || irregular
+            w.ends_with("ed") || w.ends_with("ing") || qa_core::text::is_verb_form(w) || qa_core::text::is_base_verb(w) || qa_core::text::is_irregular_verb_form(w)
         }
     }
 
@@ -91,21 +90,18 @@ impl Reader<'_> {
         }
         // A common verb the linker leaves alone that a date field's name holds ("items found at
         // Groenplaats in 2025" of `found_date`).
-        let said: Vec<&String> = dates
+        let said: Vec<(String, usize)> = dates
             .iter()
-            .filter(|f| match names::name_words(f).as_slice() {
+            .filter_map(|f| match names::name_words(f).as_slice() {
                 [verb, d] if matches!(d.as_str(), "date" | "on" | "at") && verb.len() >= 4 => {
-                    (0..start).any(|i| !self.ledger.is_used(i) && self.word(i) == verb && self.ms.iter().all(|m| !(m.start <= i && i < m.end)) && self.negation_before(i).is_none())
+                    (0..start).find(|&i| !self.ledger.is_used(i) && self.word(i) == verb && self.ms.iter().all(|m| !(m.start <= i && i < m.end)) && self.negation_before(i).is_none()).map(|i| (f.clone(), i))
                 }
-                _ => false,
+                _ => None,
             })
             .collect();
-        if let [one] = said.as_slice() {
-            let f = (*one).clone();
-            if let Some(i) = (0..start).find(|&i| names::name_words(&f).first().is_some_and(|v| v == self.word(i))) {
-                self.mark(i..i + 1, format!("{f} (its verb)"));
-            }
-            return Ok(Some((f, None)));
+        if let [(f, i)] = said.as_slice() {
+            self.mark(*i..*i + 1, format!("{f} (its verb)"));
+            return Ok(Some((f.clone(), None)));
         }
         // Without date fields, the only year field.
         let dates = if dates.is_empty() { years } else { dates };

@@ -108,7 +108,7 @@ impl Reader<'_> {
             k += 1;
         }
         // "never had anything dispensed": the participle after what was had.
-        let participle = |w: &str| w.len() > 3 && (w.ends_with("ed") || w.ends_with("en") || matches!(qa_core::text::verb_lemmas(w).as_slice(), [l] if l != w));
+        let participle = |w: &str| w.len() > 3 && (w.ends_with("ed") || w.ends_with("en") || qa_core::text::is_irregular_verb_form(w));
         if matches!(self.word(k), "had" | "have" | "has" | "got") && matches!(self.word(k + 1), "anything" | "any" | "something") && participle(self.word(k + 2)) {
             k += 2;
         }

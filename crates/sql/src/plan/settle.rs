@@ -612,19 +612,17 @@ impl Reader<'_> {
         if table.eq_ignore_ascii_case(&self.q.table) || (0..self.q.filters.len()).filter(|&k| counted(&self.q.filters[k]).is_some_and(|t| t.eq_ignore_ascii_case(&table))).count() > 1 {
             return;
         }
-        let dated: Vec<usize> = (0..self.q.filters.len()).filter(|&k| matches!(&self.q.filters[k], Cond::Dates { col, .. } | Cond::Month { col, .. } if col.table.eq_ignore_ascii_case(&table))).collect();
-        if dated.is_empty() {
+        let of_counted = |f: &Cond| matches!(f, Cond::Dates { col, .. } | Cond::Month { col, .. } if col.table.eq_ignore_ascii_case(&table));
+        if !self.q.filters.iter().any(of_counted) {
             return;
         }
-        let mut moved = Vec::new();
-        for k in dated.into_iter().rev() {
-            moved.push(self.q.filters.remove(k));
-        }
-        let i = (0..self.q.filters.len()).find(|&k| counted(&self.q.filters[k]).is_some_and(|t| t.eq_ignore_ascii_case(&table))).unwrap_or(i);
-        if let Cond::InSub { query, .. } = &mut self.q.filters[i] {
-            query.filters.extend(moved.into_iter().rev());
-            self.notes.push(format!("the date counts only the {table} of that period"));
-        }
+        let count = self.q.filters.remove(i);
+        let (moved, kept): (Vec<Cond>, Vec<Cond>) = std::mem::take(&mut self.q.filters).into_iter().partition(of_counted);
+        self.q.filters = kept;
+        let Cond::InSub { col, negated, mut query } = count else { return };
+        query.filters.extend(moved);
+        self.q.filters.insert(i.min(self.q.filters.len()), Cond::InSub { col, negated, query });
+        self.notes.push(format!("the date counts only the {table} of that period"));
     }
 
     /// A flag of a table the outer query reads whose one word is `word` (an adverb by its
