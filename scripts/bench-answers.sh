@@ -37,6 +37,8 @@ corpora=(
   "fw $b/corpora/heating_firmware $b/firmware_answerable.jsonl $b/firmware_unanswerable.jsonl"
   "cg $b/corpora/clinic_guide $b/clinic_answerable.jsonl $b/clinic_unanswerable.jsonl"
   "ts $b/corpora/tsdb_manual $b/tsdb_answerable.jsonl $b/tsdb_unanswerable.jsonl"
+  "wg $b/corpora/waste_guide $b/waste_answerable.jsonl $b/waste_unanswerable.jsonl"
+  "bs $b/corpora/batch_scheduler $b/scheduler_answerable.jsonl $b/scheduler_unanswerable.jsonl"
 )
 for line in "${corpora[@]}"; do
   read -r name dir sets <<< "$line"
