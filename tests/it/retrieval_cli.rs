@@ -174,6 +174,14 @@ fn questions_the_documents_cannot_answer_say_so() {
     assert!(check["evidence"].as_f64().unwrap() < check["threshold"].as_f64().unwrap(), "{check}");
     let words = check["check"]["words"].as_array().unwrap();
     assert!(words.iter().any(|w| w["word"] == "certificate" && w["held"] == false), "{check}");
+    // Passages that name the thing but give no value of the kind asked for (a price) do not
+    // answer it, and the trace keeps what was missing; a count the passages give is answered.
+    let a = ask_json(indexed_sample(), "What is the price of the station's annual cloud subscription?");
+    let text = a["answer"]["text"].as_str().unwrap();
+    assert!(a["answer"]["found"] == false && text.contains("but give no price for it"), "{text}");
+    assert_eq!(a["trace"]["internal"]["rag"]["focus"]["check"]["value_missing"]["asked"], "a price", "{}", a["trace"]["internal"]["rag"]["focus"]);
+    let a = ask_json(indexed_sample(), "How many days can the station run on its 2000 mAh LiPo battery without any sun?");
+    assert!(a["answer"]["found"] == true, "{}", a["answer"]["text"]);
     // A question in everyday words ("gadget") refused near the threshold quotes the sentence that
     // came closest, with its chunk, as a pointer — not as an answer.
     let a = ask_json(indexed_sample(), "How long will the gadget keep going on its battery when it is cloudy for days?");

@@ -95,6 +95,17 @@ pub(crate) struct LiteFocus {
     pub evidence: Option<f64>,
     #[serde(deserialize_with = "lenient::value")]
     pub threshold: Option<f64>,
+    /// `check.value_missing`: present when the passages lacked the value the question asks for.
+    #[serde(deserialize_with = "lenient::object_opt")]
+    pub check: Option<LiteCheck>,
+}
+
+/// `internal.rag.focus.check`: only whether a value asked for was missing.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub(crate) struct LiteCheck {
+    #[serde(deserialize_with = "lenient::value")]
+    pub value_missing: Option<serde_json::Value>,
 }
 
 /// `internal.sql.outcome`.

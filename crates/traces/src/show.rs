@@ -177,7 +177,8 @@ fn render_evidence_check(o: &mut String, rag: &qa_core::trace::RagInternal) {
     let share = |k: &str| check[k].as_f64().unwrap_or(0.0);
     // The check's own verdict and the answer's can differ when an LLM read the passages: a near
     // miss it answered, or passages it found no answer in.
-    let passed = score >= threshold || (share("share") >= 0.95 && share("passage_share") >= 0.95);
+    let value_missing = check["value_missing"]["asked"].as_str().map(|asked| (asked, check["value_missing"]["of"].as_str().unwrap_or("?")));
+    let passed = value_missing.is_none() && (score >= threshold || (share("share") >= 0.95 && share("passage_share") >= 0.95));
     let verdict = match (passed, rag.found) {
         (true, true) => "answered",
         (false, false) => "refused",
@@ -211,6 +212,9 @@ fn render_evidence_check(o: &mut String, rag: &qa_core::trace::RagInternal) {
         .unwrap_or_default();
     if !words.is_empty() {
         let _ = writeln!(o, "Focus words (weight): {}", words.join("; "));
+    }
+    if let Some((asked, of)) = value_missing {
+        let _ = writeln!(o, "Asked for {asked} of \"{of}\": no passage sentence naming it gives one");
     }
 }
 
@@ -309,5 +313,15 @@ mod tests {
         assert!(verdict(false, 0.6).contains("Evidence check: refused;"));
         assert!(verdict(true, 0.6).contains("Evidence check: below the threshold, answered from the LLM's reading;"));
         assert!(verdict(false, 0.8).contains("Evidence check: passed, but not answered;"));
+        // A score above the threshold with the value asked for missing is a refusal of the check.
+        let missing = qa_core::trace::RagInternal {
+            best_score: 0.8,
+            found: false,
+            focus: serde_json::json!({"evidence": 1.1, "threshold": 0.7, "check": {"share": 1.0, "passage_share": 1.0, "words": [], "value_missing": {"asked": "a phone number", "of": "marina office"}}}),
+            ..Default::default()
+        };
+        let mut o = String::new();
+        render_evidence_check(&mut o, &missing);
+        assert!(o.contains("Evidence check: refused;") && o.contains("Asked for a phone number of \"marina office\": no passage sentence naming it gives one"), "{o}");
     }
 }

@@ -103,8 +103,13 @@ pub struct EvidenceCheck {
     pub below_threshold: usize,
     /// Scores below the threshold by less than [`NEAR_THRESHOLD`].
     pub just_below: usize,
-    /// Scores at or above the threshold by less than [`NEAR_THRESHOLD`].
+    /// Scores at or above the threshold by less than [`NEAR_THRESHOLD`] (answered unless the
+    /// value asked for was missing).
     pub just_above: usize,
+    /// Refused because the passages named the question's thing without the value it asks for (a
+    /// phone number, a price …), whatever the score.
+    #[serde(default)]
+    pub value_missing: usize,
 }
 
 /// How close to the threshold a score counts as "near" it.
@@ -282,12 +287,15 @@ impl Collector {
             self.restated += usize::from(c.reiterated_by.as_deref() == Some("llm"));
             self.restatement_fallbacks += usize::from(c.llm_error.is_some());
         }
-        if let Some((score, threshold)) = t.internal.rag.as_ref().and_then(|r| r.focus.as_ref()).and_then(|f| f.evidence.zip(f.threshold)) {
+        let focus = t.internal.rag.as_ref().and_then(|r| r.focus.as_ref());
+        if let Some((score, threshold)) = focus.and_then(|f| f.evidence.zip(f.threshold)) {
+            let missing = focus.and_then(|f| f.check.as_ref()).is_some_and(|c| c.value_missing.as_ref().is_some_and(|v| !v.is_null()));
             let e = &mut self.evidence;
             e.checked += 1;
             e.below_threshold += usize::from(score < threshold);
             e.just_below += usize::from(score < threshold && score >= threshold - NEAR_THRESHOLD);
-            e.just_above += usize::from(score >= threshold && score < threshold + NEAR_THRESHOLD);
+            e.just_above += usize::from(!missing && score >= threshold && score < threshold + NEAR_THRESHOLD);
+            e.value_missing += usize::from(missing);
         }
         if self.slow.len() < SLOWEST || self.slow.peek().is_some_and(|Reverse(min)| l.total > min.total_ms) {
             self.slow.push(Reverse(Slow {
@@ -449,6 +457,9 @@ pub fn render_text(s: &Stats) -> String {
             "\nEvidence check (documents): {} checked, {} below the threshold; within {NEAR_THRESHOLD} of it: {} refused, {} answered — the ones `evidence_threshold` flips first",
             e.checked, e.below_threshold, e.just_below, e.just_above
         );
+        if e.value_missing > 0 {
+            let _ = writeln!(o, "  refused because the passages lacked the value asked for (a phone number, a price …): {}", e.value_missing);
+        }
     }
     let _ = writeln!(o, "\nSlowest questions");
     for sl in &s.slowest {
@@ -507,11 +518,13 @@ mod tests {
             r#"{"route":"documents","internal":{"rag":{"focus":{"evidence":0.72,"threshold":0.7}}}}"#,
             r#"{"route":"documents","internal":{"rag":{"focus":{"evidence":0.95,"threshold":0.7}}}}"#,
             r#"{"route":"documents","internal":{"rag":{"focus":"garbled"}}}"#,
+            r#"{"route":"documents","internal":{"rag":{"focus":{"evidence":0.71,"threshold":0.7,"check":{"value_missing":{"asked":"a price","of":"diesel"}}}}}}"#,
             r#"{"route":"sql"}"#,
         ];
         let s = stats_of(&lines);
         let e = &s.evidence_check;
-        assert_eq!((e.checked, e.below_threshold, e.just_below, e.just_above), (4, 2, 1, 1), "{e:?}");
-        assert!(render_text(&s).contains("Evidence check (documents): 4 checked, 2 below the threshold"), "{}", render_text(&s));
+        assert_eq!((e.checked, e.below_threshold, e.just_below, e.just_above, e.value_missing), (5, 2, 1, 1, 1), "{e:?}");
+        assert!(render_text(&s).contains("Evidence check (documents): 5 checked, 2 below the threshold"), "{}", render_text(&s));
+        assert!(render_text(&s).contains("lacked the value asked for (a phone number, a price …): 1"), "{}", render_text(&s));
     }
 }

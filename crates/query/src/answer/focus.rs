@@ -21,8 +21,15 @@ use qa_core::text::{content_words, normalized_words, singular, word_family};
 const ASKING_WORDS: &[&str] = &[
     "use", "using", "used", "way", "ways", "work", "works", "working", "make", "makes", "get", "gets", "need", "needs", "want",
     "best", "good", "happen", "happens", "mean", "means", "thing", "things", "kind", "tell", "know", "find", "give", "show",
-    "possible", "example", "instead", "really", "actually", "still", "point",
+    "possible", "example", "instead", "really", "actually", "still", "point", "come", "seem", "try", "take",
 ];
+
+/// Whether the question word is an asking word, in any form: "wants", "seemed", "came", "got",
+/// "made" shape a question as "want", "seem", "come", "get", "make" do (before session 30 only
+/// the listed form was left out, so "our team wants …" made "want" a focus word no passage used).
+fn is_asking_word(w: &str) -> bool {
+    ASKING_WORDS.contains(&w) || qa_core::text::verb_lemmas(w).iter().any(|l| l != w && ASKING_WORDS.contains(&l.as_str()))
+}
 
 /// Document frequencies of the corpus's words (singular forms), counted once per chunk.
 #[derive(Debug, Default)]
@@ -66,7 +73,7 @@ pub fn focus_words(question: &str) -> Vec<String> {
     let contracted = contraction_parts(question);
     let mut out: Vec<String> = Vec::new();
     for w in content_words(question) {
-        if ASKING_WORDS.contains(&w.as_str()) || contracted.contains(&w) {
+        if is_asking_word(&w) || contracted.contains(&w) {
             continue;
         }
         let s = singular(&w);
@@ -150,6 +157,19 @@ pub struct FocusCoverage {
     /// when the writer re-ranked its sentences by meaning.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sentence_similarity: Option<f32>,
+    /// The value the question asks for that no passage gives for the thing it names ("a phone
+    /// number" of "marina office"): the passages describe the thing, not the value asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value_missing: Option<MissingValue>,
+}
+
+/// A kind of value the question asks for and the thing it asks it of, as the reader is told.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct MissingValue {
+    /// What is asked for ("a phone number", "a price").
+    pub asked: String,
+    /// The thing's words as the question says them ("marina office").
+    pub of: String,
 }
 
 /// One focus word of the question, as the check weighed it.
@@ -241,8 +261,9 @@ const MEANING_WORDS_PER_PASSAGE: usize = 400;
 pub fn coverage_with(question: &str, stats: &TermStats, evidence: &[&str], meaning: Option<&dyn WordMeaning>) -> FocusCoverage {
     let focus = focus_words(question);
     let named = named_words(question);
+    let value_missing = missing_value(question, evidence);
     if focus.is_empty() {
-        return FocusCoverage { share: 1.0, passage_share: 1.0, ..Default::default() };
+        return FocusCoverage { share: 1.0, passage_share: 1.0, value_missing, ..Default::default() };
     }
     let (code, declared) = code_words(question);
     // Each focus word with its weight.
@@ -277,7 +298,15 @@ pub fn coverage_with(question: &str, stats: &TermStats, evidence: &[&str], meani
             held_as: if passages.iter().any(|p| p.uses(w)) { None } else { all.meant.get(w).cloned() },
         })
         .collect();
-    FocusCoverage { share, missing, absent_from_corpus, passage_share, passage_missing, words, sentence_similarity: None }
+    FocusCoverage { share, missing, absent_from_corpus, passage_share, passage_missing, words, sentence_similarity: None, value_missing }
+}
+
+/// The value the question asks for, when the passages name its thing but give no such value
+/// beside it ([`super::asked`]).
+fn missing_value(question: &str, evidence: &[&str]) -> Option<MissingValue> {
+    let asked = super::asked::asked_value(question)?;
+    let sentences: Vec<&str> = evidence.iter().flat_map(|t| qa_core::text::split_sentences(t).into_iter().map(move |(a, b)| &t[a..b])).collect();
+    (super::asked::value_missing(&asked, question, &sentences) == Some(true)).then(|| MissingValue { asked: asked.kind.described().to_string(), of: asked.said.clone() })
 }
 
 /// The answer's note when words of the question were held only by meaning: the reader sees how
@@ -378,9 +407,10 @@ impl PassageWords {
 
     /// Whether the passage uses the word, a word of its family or of its stem. A word of the same
     /// family counts ("compiles" for "compiler"), for words long enough that families do not
-    /// collide.
+    /// collide. An identifier (`holiday_c`, `max_retries`) counts only as spelled: it names one
+    /// key or item, and a passage about holidays does not hold `schedule.holiday_c`.
     fn uses(&self, w: &str) -> bool {
-        self.words.contains(w) || (w.len() >= 5 && (self.families.contains(&word_family(w)) || self.words.iter().any(|e| same_stem(w, e))))
+        self.words.contains(w) || (w.len() >= 5 && !w.contains('_') && (self.families.contains(&word_family(w)) || self.words.iter().any(|e| same_stem(w, e))))
     }
 
     /// The share of the focus's weight these words hold (used, or held by meaning), and the
@@ -519,6 +549,8 @@ mod tests {
     #[test]
     fn asking_words_are_not_the_focus() {
         assert_eq!(focus_words("How do I use the borrow checker?"), ["borrow", "checker"]);
+        // In any of their forms: "wants", "came", "seems" shape the question as "want" does.
+        assert_eq!(focus_words("Our team wants the replica that came back to catch up. It seems slow."), ["team", "replica", "catch", "slow"]);
         assert!(coverage("How do I?", &TermStats::default(), &[]).share == 1.0);
     }
 

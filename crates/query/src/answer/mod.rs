@@ -14,6 +14,7 @@ use qa_core::text::query_terms;
 use qa_graph::evidence::{GraphEvidence, GraphFact, ImageHit};
 use qa_core::text::singular;
 
+mod asked;
 pub mod focus;
 pub mod grounding;
 mod intent;
@@ -308,7 +309,8 @@ impl SynthesisInput<'_> {
     /// however short the question and its similarity ("What is the Schottky diode for?").
     pub(crate) fn unanswered(&self, f: &focus::FocusCoverage) -> bool {
         let complete = f.share >= COMPLETE_SHARE && f.passage_share >= COMPLETE_SHARE;
-        !complete && self.evidence(f) < self.evidence_threshold
+        // A threshold of 0 turns the whole check off, the value asked for included.
+        self.evidence_threshold > 0.0 && (f.value_missing.is_some() || (!complete && self.evidence(f) < self.evidence_threshold))
     }
 
     /// Whether a refusal is a near miss: the evidence score is within [`NEAREST_MARGIN`] of the
@@ -317,7 +319,9 @@ impl SynthesisInput<'_> {
     /// ("horse muck") whose page was found often is — its answer may be there in other words.
     pub(crate) fn near_miss(&self, f: &focus::FocusCoverage) -> bool {
         let names_held = f.words.iter().all(|w| !w.named || w.held);
-        names_held && self.evidence(f) >= self.evidence_threshold - NEAREST_MARGIN
+        // Passages without the value asked for are no near miss, however close: they describe
+        // the thing, and a reader (or an LLM) could only guess the value.
+        names_held && f.value_missing.is_none() && self.evidence(f) >= self.evidence_threshold - NEAREST_MARGIN
     }
 }
 
@@ -326,7 +330,9 @@ impl SynthesisInput<'_> {
 /// is often refused although its page was found, and the reader can judge the sentence.
 fn not_answered(input: &SynthesisInput, f: &focus::FocusCoverage, nearest: Option<&CitedSentence>) -> Answer {
     let quote = |ws: &[String]| ws.iter().take(4).map(|w| format!("\"{w}\"")).collect::<Vec<_>>().join(", ");
-    let why = if !f.absent_from_corpus.is_empty() {
+    let why = if let Some(v) = &f.value_missing {
+        format!("the closest passages mention \"{}\" but give no {} for it", v.of, v.asked.trim_start_matches("a ").trim_start_matches("an "))
+    } else if !f.absent_from_corpus.is_empty() {
         format!("no indexed document mentions {}", quote(&f.absent_from_corpus))
     } else if !f.missing.is_empty() && f.share < SPREAD_SHARE {
         format!("the closest passages do not mention {}", quote(&f.missing))
@@ -678,7 +684,7 @@ mod tests {
     #[test]
     fn a_low_focus_share_refuses_unless_a_passage_is_close_to_the_question() {
         let a = chunk("c_1", "The firmware wakes every five minutes, reads the sensor and publishes the reading over MQTT.");
-        let focus = focus::FocusCoverage { share: 0.3, missing: vec!["cycle".into()], absent_from_corpus: vec![], passage_share: 0.3, passage_missing: vec!["cycle".into()], words: vec![], sentence_similarity: None };
+        let focus = focus::FocusCoverage { share: 0.3, missing: vec!["cycle".into()], absent_from_corpus: vec![], passage_share: 0.3, passage_missing: vec!["cycle".into()], words: vec![], sentence_similarity: None, value_missing: None };
         let answer = |best: f32| synthesize_focused("What does the firmware do in each cycle?", &a, best, &GraphEvidence::default(), Some(focus.clone()));
         let weak = answer(0.45);
         assert!(!weak.found && weak.text.contains("do not seem to answer"), "{}", weak.text);
@@ -690,7 +696,7 @@ mod tests {
     fn focus_words_spread_over_passages_refuse_unless_a_passage_is_close_to_the_question() {
         let a = chunk("c_1", "The firmware wakes every five minutes, reads the sensor and publishes the reading over MQTT.");
         // Together the passages hold the focus; the best single passage holds a third of it.
-        let focus = focus::FocusCoverage { share: 0.9, missing: vec![], absent_from_corpus: vec![], passage_share: 0.35, passage_missing: vec!["broker".into()], words: vec![], sentence_similarity: None };
+        let focus = focus::FocusCoverage { share: 0.9, missing: vec![], absent_from_corpus: vec![], passage_share: 0.35, passage_missing: vec!["broker".into()], words: vec![], sentence_similarity: None, value_missing: None };
         let answer = |best: f32| synthesize_focused("How long does the MQTT broker keep a reading?", &a, best, &GraphEvidence::default(), Some(focus.clone()));
         let weak = answer(0.4);
         assert!(!weak.found && weak.text.contains("spread over passages") && weak.text.contains("\"broker\""), "{}", weak.text);
@@ -710,6 +716,42 @@ mod tests {
         let near = focus::FocusCoverage { share: 0.9, passage_share: 0.9, ..Default::default() };
         let refused = synthesize_focused("What is the Schottky diode for?", &a, 0.3, &GraphEvidence::default(), Some(near));
         assert!(!refused.found && refused.text.contains("none is close to what it asks"), "{}", refused.text);
+    }
+
+    #[test]
+    fn passages_about_the_thing_without_the_value_asked_do_not_answer() {
+        // Close in meaning and holding every word, but no phone number beside the office: a
+        // quoted sentence about the office would be a confident wrong answer.
+        let office = chunk("c_1", "The marina office is the single-storey building beside the main gate. The office handles bookings, keys and post.");
+        let question = "What's the phone number for the marina office?";
+        let focus = focus::coverage(question, &focus::TermStats::build(std::slice::from_ref(&office)), &[office.content.as_str()]);
+        assert_eq!(focus.value_missing.as_ref().map(|v| (v.asked.as_str(), v.of.as_str())), Some(("a phone number", "marina office")));
+        let refused = synthesize_focused(question, &office, 0.9, &GraphEvidence::default(), Some(focus));
+        assert!(!refused.found && refused.text.contains("mention \"marina office\" but give no phone number"), "{}", refused.text);
+        // The number beside the office answers it.
+        let listed = chunk("c_2", "The marina office is beside the main gate; its phone number is 01632 960 123.");
+        let focus = focus::coverage(question, &focus::TermStats::build(std::slice::from_ref(&office)), &[listed.content.as_str()]);
+        assert_eq!(focus.value_missing, None);
+        let answer = synthesize_focused(question, &listed, 0.9, &GraphEvidence::default(), Some(focus));
+        assert!(answer.found && answer.text.contains("01632 960 123"), "{}", answer.text);
+        // A threshold of 0 turns the check off, this part of it too.
+        let focus = focus::coverage(question, &focus::TermStats::build(std::slice::from_ref(&office)), &[office.content.as_str()]);
+        let images = std::collections::BTreeMap::new();
+        let off = synthesize(SynthesisInput {
+            question,
+            candidates: vec![Candidate { chunk: &office, score: 0.9, from_graph: false, rank: 0 }],
+            graph: &GraphEvidence::default(),
+            best_score: 0.9,
+            relevance_threshold: 0.25,
+            focus: Some(focus),
+            evidence_threshold: 0.0,
+            max_sentences: 4,
+            images: &images,
+            bridge_terms: &[],
+            similarity: None,
+            parts: &[],
+        });
+        assert!(off.found, "{}", off.text);
     }
 
     fn grounded(id: &str) -> Grounded {
