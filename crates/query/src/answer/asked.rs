@@ -318,19 +318,23 @@ fn has_clock_time(tokens: &[&str]) -> bool {
         || tokens.windows(2).any(|w| hour(w[0]) && meridiem(w[1]))
 }
 
-/// Whether the passages' sentences leave the asked value unanswered: some sentence names the
-/// thing (a word of it, singular), and none that does holds a value of the kind. None when no
-/// sentence names the thing (the check has nothing to say).
-pub(crate) fn value_missing(asked: &AskedValue, question: &str, sentences: &[&str]) -> Option<bool> {
-    let said: Vec<Vec<String>> = sentences.iter().map(|s| words(s).iter().map(|w| singular(w)).collect()).collect();
+/// Whether the passages leave the asked value unanswered: some sentence names the thing (every
+/// word of it the passages use, singular), and neither it nor the sentence right after it in its
+/// passage ("The bar is in the clubhouse. It opens at 18:00.") holds a value of the kind. None
+/// when no sentence names the thing (the check has nothing to say). `passages` holds each
+/// passage's sentences in order.
+pub(crate) fn value_missing(asked: &AskedValue, question: &str, passages: &[Vec<&str>]) -> Option<bool> {
+    let said: Vec<Vec<Vec<String>>> = passages.iter().map(|p| p.iter().map(|s| words(s).iter().map(|w| singular(w)).collect()).collect()).collect();
     // The thing's words the passages use at all; a sentence about the thing names all of them.
-    let held: Vec<&String> = asked.thing.iter().filter(|t| said.iter().any(|ws| ws.contains(t))).collect();
+    let held: Vec<&String> = asked.thing.iter().filter(|t| said.iter().flatten().any(|ws| ws.contains(t))).collect();
     if held.is_empty() {
         return None;
     }
     let question = words(question);
-    let naming = sentences.iter().zip(&said).filter(|(_, ws)| held.iter().all(|t| ws.contains(t)));
-    Some(!naming.into_iter().any(|(s, _)| holds_value(asked.kind, s, &question)))
+    let answered = passages.iter().zip(&said).any(|(sentences, words)| {
+        (0..sentences.len()).any(|i| held.iter().all(|t| words[i].contains(t)) && sentences[i..sentences.len().min(i + 2)].iter().any(|s| holds_value(asked.kind, s, &question)))
+    });
+    Some(!answered)
 }
 
 #[cfg(test)]
@@ -395,14 +399,16 @@ mod tests {
     #[test]
     fn a_value_must_sit_beside_the_thing() {
         let q = asked_value("What's the phone number of the marina office?").unwrap();
-        let office = ["The marina office is beside the main gate.", "Call the harbour master on 01632 960 555."];
+        let office = [vec!["The marina office is beside the main gate."], vec!["Call the harbour master on 01632 960 555."]];
         let question = "What's the phone number of the marina office?";
         assert_eq!(value_missing(&q, question, &office), Some(true), "a number, but not the office's");
-        let with = ["The marina office (01632 960 123) is beside the main gate."];
+        let with = [vec!["The marina office (01632 960 123) is beside the main gate."]];
         assert_eq!(value_missing(&q, question, &with), Some(false));
-        let apart = ["The marina is on the river.", "The office is open daily; call 01632 960 123."];
+        let apart = [vec!["The marina is on the river.", "Boats moor on the pontoons.", "The office is open daily; call 01632 960 123."]];
         assert_eq!(value_missing(&q, question, &apart), Some(true), "one sentence must name the whole thing the passages hold");
-        let elsewhere = ["The boatyard crane lifts boats of up to 12 tonnes."];
+        let elsewhere = [vec!["The boatyard crane lifts boats of up to 12 tonnes."]];
         assert_eq!(value_missing(&q, question, &elsewhere), None, "the passages do not name the thing: no verdict");
+        let next = [vec!["The marina office is beside the main gate.", "Its number is 01632 960 123."]];
+        assert_eq!(value_missing(&q, question, &next), Some(false), "the sentence after the one naming it may give the value");
     }
 }

@@ -305,8 +305,8 @@ pub fn coverage_with(question: &str, stats: &TermStats, evidence: &[&str], meani
 /// beside it ([`super::asked`]).
 fn missing_value(question: &str, evidence: &[&str]) -> Option<MissingValue> {
     let asked = super::asked::asked_value(question)?;
-    let sentences: Vec<&str> = evidence.iter().flat_map(|t| qa_core::text::split_sentences(t).into_iter().map(move |(a, b)| &t[a..b])).collect();
-    (super::asked::value_missing(&asked, question, &sentences) == Some(true)).then(|| MissingValue { asked: asked.kind.described().to_string(), of: asked.said.clone() })
+    let passages: Vec<Vec<&str>> = evidence.iter().map(|t| qa_core::text::split_sentences(t).into_iter().map(|(a, b)| &t[a..b]).collect()).collect();
+    (super::asked::value_missing(&asked, question, &passages) == Some(true)).then(|| MissingValue { asked: asked.kind.described().to_string(), of: asked.said.clone() })
 }
 
 /// The answer's note when words of the question were held only by meaning: the reader sees how
