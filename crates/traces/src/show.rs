@@ -214,7 +214,7 @@ fn render_evidence_check(o: &mut String, rag: &qa_core::trace::RagInternal) {
         let _ = writeln!(o, "Focus words (weight): {}", words.join("; "));
     }
     if let Some((asked, of)) = value_missing {
-        let _ = writeln!(o, "Asked for {asked} of \"{of}\": no passage sentence naming it gives one");
+        let _ = writeln!(o, "Value asked for: {asked} of \"{of}\"; no passage sentence naming it gives one");
     }
 }
 
@@ -317,11 +317,11 @@ mod tests {
         let missing = qa_core::trace::RagInternal {
             best_score: 0.8,
             found: false,
-            focus: serde_json::json!({"evidence": 1.1, "threshold": 0.7, "check": {"share": 1.0, "passage_share": 1.0, "words": [], "value_missing": {"asked": "a phone number", "of": "marina office"}}}),
+            focus: serde_json::json!({"evidence": 1.1, "threshold": 0.7, "check": {"share": 1.0, "passage_share": 1.0, "words": [], "value_missing": {"asked": "phone number", "of": "marina office"}}}),
             ..Default::default()
         };
         let mut o = String::new();
         render_evidence_check(&mut o, &missing);
-        assert!(o.contains("Evidence check: refused;") && o.contains("Asked for a phone number of \"marina office\": no passage sentence naming it gives one"), "{o}");
+        assert!(o.contains("Evidence check: refused;") && o.contains("Value asked for: phone number of \"marina office\"; no passage sentence naming it gives one"), "{o}");
     }
 }

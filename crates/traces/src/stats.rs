@@ -518,7 +518,7 @@ mod tests {
             r#"{"route":"documents","internal":{"rag":{"focus":{"evidence":0.72,"threshold":0.7}}}}"#,
             r#"{"route":"documents","internal":{"rag":{"focus":{"evidence":0.95,"threshold":0.7}}}}"#,
             r#"{"route":"documents","internal":{"rag":{"focus":"garbled"}}}"#,
-            r#"{"route":"documents","internal":{"rag":{"focus":{"evidence":0.71,"threshold":0.7,"check":{"value_missing":{"asked":"a price","of":"diesel"}}}}}}"#,
+            r#"{"route":"documents","internal":{"rag":{"focus":{"evidence":0.71,"threshold":0.7,"check":{"value_missing":{"asked":"price","of":"diesel"}}}}}}"#,
             r#"{"route":"sql"}"#,
         ];
         let s = stats_of(&lines);

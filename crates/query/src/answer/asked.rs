@@ -28,23 +28,23 @@ pub(crate) enum ValueKind {
     ClockTime,
     /// "how many X": a number, in digits or words.
     Count,
-    /// "who is the X", "the name of the X": a person's name — a title and a capitalised word
+    /// "the name of the X": a person's name — a title and a capitalised word
     /// ("Dr Okafor"), or two capitalised words inside a sentence that the question does not say.
     PersonName,
 }
 
 impl ValueKind {
-    /// What the reader is told the passages lack ("a phone number").
+    /// What the reader is told the passages lack ("phone number").
     pub(crate) fn described(self) -> &'static str {
         match self {
-            ValueKind::Phone => "a phone number",
-            ValueKind::Email => "an e-mail address",
-            ValueKind::Web => "a web address",
-            ValueKind::Postcode => "a postcode",
-            ValueKind::Price => "a price",
-            ValueKind::ClockTime => "a time of day",
-            ValueKind::Count => "a number",
-            ValueKind::PersonName => "a name",
+            ValueKind::Phone => "phone number",
+            ValueKind::Email => "e-mail address",
+            ValueKind::Web => "web address",
+            ValueKind::Postcode => "postcode",
+            ValueKind::Price => "price",
+            ValueKind::ClockTime => "time of day",
+            ValueKind::Count => "number",
+            ValueKind::PersonName => "name",
         }
     }
 }
@@ -105,9 +105,8 @@ const CUES: &[(&[&str], ValueKind, ThingAfter)] = &[
     (&["how", "many"], ValueKind::Count, ThingAfter::Noun),
     (&["maximum", "number", "of"], ValueKind::Count, ThingAfter::Noun),
     (&["minimum", "number", "of"], ValueKind::Count, ThingAfter::Noun),
-    (&["who", "is", "the"], ValueKind::PersonName, ThingAfter::Noun),
-    (&["who", "are", "the"], ValueKind::PersonName, ThingAfter::Noun),
-    (&["who", "was", "the"], ValueKind::PersonName, ThingAfter::Noun),
+    // Only a name asked for as such: "who is the data controller?" may be answered by a role
+    // ("the practice"), which is no name.
     (&["name", "of", "the"], ValueKind::PersonName, ThingAfter::Noun),
 ];
 
@@ -137,34 +136,37 @@ pub(crate) fn asked_value(question: &str) -> Option<AskedValue> {
 
 fn asked_in(sentence: &str) -> Option<AskedValue> {
     let ws = words(sentence);
+    // The same tokens in the question's own case, for telling the reader what was asked of.
+    let original: Vec<&str> = sentence.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).collect();
     for i in 0..ws.len() {
         for (cue, kind, after) in CUES {
             if ws.len() >= i + cue.len() && ws[i..i + cue.len()].iter().zip(cue.iter()).all(|(w, c)| w == c) {
-                let (said, verb) = thing_after(&ws[i + cue.len()..], *after);
-                if *kind == ValueKind::Price && *after == ThingAfter::Clause && !verb.as_deref().is_some_and(|v| MONEY_VERBS.contains(&v)) {
+                let at = i + cue.len();
+                let (thing, verb) = thing_after(&ws[at..], *after);
+                if *kind == ValueKind::Price && *after == ThingAfter::Clause && !verb.is_some_and(|v| MONEY_VERBS.contains(&ws[at + v].as_str())) {
                     return None;
                 }
-                let thing = said.iter().map(|w| singular(w)).collect::<Vec<_>>();
-                return (!thing.is_empty()).then(|| AskedValue { kind: *kind, thing, said: said.join(" ") });
+                let said = thing.iter().map(|&j| original.get(at + j).copied().unwrap_or(ws[at + j].as_str())).collect::<Vec<_>>().join(" ");
+                let thing: Vec<String> = thing.iter().map(|&j| singular(&ws[at + j])).collect();
+                return (!thing.is_empty()).then_some(AskedValue { kind: *kind, thing, said });
             }
         }
     }
     None
 }
 
-/// The thing's words after a cue: lead-in words skipped, then content words up to the next stop
-/// word; after an auxiliary the last word is the verb the subject ends at, returned apart.
-fn thing_after(rest: &[String], after: ThingAfter) -> (Vec<String>, Option<String>) {
+/// The thing's words after a cue, as positions in `rest`: lead-in words skipped, then content
+/// words up to the next stop word; after an auxiliary the last word is the verb the subject ends
+/// at, returned apart.
+fn thing_after(rest: &[String], after: ThingAfter) -> (Vec<usize>, Option<usize>) {
     let start = rest.iter().position(|w| !LEAD_IN.contains(&w.as_str())).unwrap_or(rest.len());
     let limit = if after == ThingAfter::Clause { THING_WORDS + 1 } else { THING_WORDS };
     // An article inside the run joins its words ("for sending a formal complaint"); the
     // possessive's "s" ("the Town Council's office") is no word of the thing.
-    let mut thing: Vec<String> = rest[start..]
-        .iter()
-        .filter(|w| !matches!(w.as_str(), "a" | "an" | "the" | "s"))
-        .take_while(|w| !is_stop(w))
+    let mut thing: Vec<usize> = (start..rest.len())
+        .filter(|&j| !matches!(rest[j].as_str(), "a" | "an" | "the" | "s"))
+        .take_while(|&j| !is_stop(&rest[j]))
         .take(limit)
-        .cloned()
         .collect();
     let verb = if after == ThingAfter::Clause { thing.pop() } else { None };
     (thing, verb)
@@ -182,8 +184,8 @@ pub(crate) fn holds_value(kind: ValueKind, sentence: &str, question: &[String]) 
         ValueKind::Email => tokens.iter().any(|t| t.split_once('@').is_some_and(|(user, domain)| !user.is_empty() && domain.trim_end_matches('.').contains('.'))),
         ValueKind::Web => lower.contains("http://") || lower.contains("https://") || lower.contains("www.") || tokens.iter().any(|t| is_domain(&t.to_lowercase())),
         ValueKind::Postcode => has_postcode(&tokens),
-        ValueKind::Price => has_money(&tokens) || has_words(&[&["free"], &["no", "charge"], &["no", "fee"], &["no", "cost"], &["costs", "nothing"], &["without", "charge"]]),
-        ValueKind::ClockTime => has_clock_time(&tokens) || has_words(&[&["noon"], &["midday"], &["midnight"], &["24", "hours"], &["around", "the", "clock"], &["24", "7"]]),
+        ValueKind::Price => has_money(&tokens) || has_words(&[&["free"], &["no", "charge"], &["no", "fee"], &["no", "cost"], &["no", "extra"], &["costs", "nothing"], &["without", "charge"], &["included"], &["waived"]]),
+        ValueKind::ClockTime => has_clock_time(&tokens) || has_words(&[&["noon"], &["midday"], &["midnight"], &["24", "hours"], &["around", "the", "clock"], &["24", "7"], &["dawn"], &["dusk"], &["sunrise"], &["sunset"]]),
         ValueKind::Count => ws.iter().any(|w| w.chars().any(|c| c.is_ascii_digit()) || NUMBER_WORDS.contains(&w.as_str())),
         ValueKind::PersonName => has_person_name(&tokens, question),
     }
@@ -353,13 +355,16 @@ mod tests {
         assert_eq!(asked("What time does the chandlery open on a Saturday?"), said(ValueKind::ClockTime, "chandlery"));
         assert_eq!(asked("How many plugins can one controller run?"), said(ValueKind::Count, "plugins"));
         assert_eq!(asked("What is the postcode of Hollins Vale Clinic?"), said(ValueKind::Postcode, "hollins vale clinic"));
+        // The reader is told the thing in the question's own words and case.
+        assert_eq!(asked_value("What are the opening hours of the Town Council's recycling centre?").map(|a| a.said), Some("Town Council recycling".to_string()));
         assert_eq!(asked("My mate is visiting. How much is a day launch off the slipway?"), said(ValueKind::Price, "day launch"));
         // No thing, no cue, a verb that asks no price, or a cue only in the asker's situation.
         assert_eq!(asked("How much does it cost?"), None);
         assert_eq!(asked("How much notice do I have to give?"), None);
         assert_eq!(asked("How much does station pressure change with altitude?"), None);
         assert_eq!(asked("Why does the build fail?"), None);
-        assert_eq!(asked("Who is the Commodore at the moment?"), said(ValueKind::PersonName, "commodore"));
+        assert_eq!(asked("What is the name of the Commodore at the moment?"), said(ValueKind::PersonName, "commodore"));
+        assert_eq!(asked("Who is the data controller for my records?"), None, "a role may answer it");
         assert_eq!(asked("What is the email address for sending a formal complaint to the manager?"), said(ValueKind::Email, "sending formal complaint"));
         assert_eq!(asked("What are the opening hours of the Town Council's recycling centre?"), said(ValueKind::ClockTime, "town council recycling"));
         assert_eq!(asked("The iterator works out how many items remain by subtracting pointers. What breaks for zero-sized types?"), None);
@@ -384,10 +389,12 @@ mod tests {
         assert!(hv(ValueKind::Price, "A day launch costs 12 euros."));
         assert!(hv(ValueKind::Price, "Parking is free for members."));
         assert!(!hv(ValueKind::Price, "The charge is set by the pharmacy."));
+        assert!(hv(ValueKind::Price, "Winter storage is included in the annual berth fee."), "a price said without a number");
         assert!(hv(ValueKind::ClockTime, "The bar opens at 18:00 on Fridays."));
         assert!(hv(ValueKind::ClockTime, "Doors open at 9am."));
         assert!(hv(ValueKind::ClockTime, "Doors open at 9.30 pm."));
         assert!(!hv(ValueKind::ClockTime, "The office is open on weekdays."));
+        assert!(hv(ValueKind::ClockTime, "The gates open at dawn and close at dusk."));
         assert!(hv(ValueKind::Count, "Up to three plugins may run."));
         assert!(!hv(ValueKind::Count, "Plugins run in a sandbox."));
         assert!(hv(ValueKind::PersonName, "The practice manager, Dr Okafor, answers complaints."));

@@ -166,7 +166,7 @@ pub struct FocusCoverage {
 /// A kind of value the question asks for and the thing it asks it of, as the reader is told.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct MissingValue {
-    /// What is asked for ("a phone number", "a price").
+    /// What is asked for ("phone number", "price").
     pub asked: String,
     /// The thing's words as the question says them ("marina office").
     pub of: String,

@@ -331,7 +331,7 @@ impl SynthesisInput<'_> {
 fn not_answered(input: &SynthesisInput, f: &focus::FocusCoverage, nearest: Option<&CitedSentence>) -> Answer {
     let quote = |ws: &[String]| ws.iter().take(4).map(|w| format!("\"{w}\"")).collect::<Vec<_>>().join(", ");
     let why = if let Some(v) = &f.value_missing {
-        format!("the closest passages mention \"{}\" but give no {} for it", v.of, v.asked.trim_start_matches("a ").trim_start_matches("an "))
+        format!("the closest passages mention \"{}\" but give no {} for it", v.of, v.asked)
     } else if !f.absent_from_corpus.is_empty() {
         format!("no indexed document mentions {}", quote(&f.absent_from_corpus))
     } else if !f.missing.is_empty() && f.share < SPREAD_SHARE {
@@ -725,7 +725,7 @@ mod tests {
         let office = chunk("c_1", "The marina office is the single-storey building beside the main gate. The office handles bookings, keys and post.");
         let question = "What's the phone number for the marina office?";
         let focus = focus::coverage(question, &focus::TermStats::build(std::slice::from_ref(&office)), &[office.content.as_str()]);
-        assert_eq!(focus.value_missing.as_ref().map(|v| (v.asked.as_str(), v.of.as_str())), Some(("a phone number", "marina office")));
+        assert_eq!(focus.value_missing.as_ref().map(|v| (v.asked.as_str(), v.of.as_str())), Some(("phone number", "marina office")));
         let refused = synthesize_focused(question, &office, 0.9, &GraphEvidence::default(), Some(focus));
         assert!(!refused.found && refused.text.contains("mention \"marina office\" but give no phone number"), "{}", refused.text);
         // The number beside the office answers it.
