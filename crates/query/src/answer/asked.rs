@@ -24,6 +24,8 @@ pub(crate) enum ValueKind {
     Postcode,
     /// "how much does X cost": an amount of money, or "free" / "no charge".
     Price,
+    /// "how much is X": a price or any other amount (a number: "4 GB per core").
+    Amount,
     /// "what time does X open": a clock time.
     ClockTime,
     /// "how many X": a number, in digits or words.
@@ -42,6 +44,7 @@ impl ValueKind {
             ValueKind::Web => "web address",
             ValueKind::Postcode => "postcode",
             ValueKind::Price => "price",
+            ValueKind::Amount => "amount",
             ValueKind::ClockTime => "time of day",
             ValueKind::Count => "number",
             ValueKind::PersonName => "name",
@@ -91,8 +94,8 @@ const CUES: &[(&[&str], ValueKind, ThingAfter)] = &[
     (&["how", "much", "did"], ValueKind::Price, ThingAfter::Clause),
     (&["how", "much", "will"], ValueKind::Price, ThingAfter::Clause),
     (&["how", "much", "would"], ValueKind::Price, ThingAfter::Clause),
-    (&["how", "much", "is"], ValueKind::Price, ThingAfter::Noun),
-    (&["how", "much", "are"], ValueKind::Price, ThingAfter::Noun),
+    (&["how", "much", "is"], ValueKind::Amount, ThingAfter::Noun),
+    (&["how", "much", "are"], ValueKind::Amount, ThingAfter::Noun),
     (&["what", "is", "the", "price"], ValueKind::Price, ThingAfter::Noun),
     (&["what", "is", "the", "cost"], ValueKind::Price, ThingAfter::Noun),
     (&["what", "is", "the", "fee"], ValueKind::Price, ThingAfter::Noun),
@@ -186,7 +189,8 @@ pub(crate) fn holds_value(kind: ValueKind, sentence: &str, question: &[String]) 
         ValueKind::Postcode => has_postcode(&tokens),
         ValueKind::Price => has_money(&tokens) || has_words(&[&["free"], &["no", "charge"], &["no", "fee"], &["no", "cost"], &["no", "extra"], &["costs", "nothing"], &["without", "charge"], &["included"], &["waived"]]),
         ValueKind::ClockTime => has_clock_time(&tokens) || has_words(&[&["noon"], &["midday"], &["midnight"], &["24", "hours"], &["around", "the", "clock"], &["24", "7"], &["dawn"], &["dusk"], &["sunrise"], &["sunset"]]),
-        ValueKind::Count => ws.iter().any(|w| w.chars().any(|c| c.is_ascii_digit()) || NUMBER_WORDS.contains(&w.as_str())),
+        ValueKind::Count => has_number(&ws),
+        ValueKind::Amount => holds_value(ValueKind::Price, sentence, question) || has_number(&ws),
         ValueKind::PersonName => has_person_name(&tokens, question),
     }
 }
@@ -208,6 +212,11 @@ fn has_person_name(tokens: &[&str], question: &[String]) -> bool {
         let said = question.contains(&a.to_lowercase()) && question.contains(&b.to_lowercase());
         titled || (word(&a) && word(&b) && !opens && !said && !tokens[i].ends_with([',', ';', ':']))
     })
+}
+
+/// A number in digits or words.
+fn has_number(ws: &[String]) -> bool {
+    ws.iter().any(|w| w.chars().any(|c| c.is_ascii_digit()) || NUMBER_WORDS.contains(&w.as_str()))
 }
 
 /// Numbers written as words, and words that state a count without one ("unlimited").
@@ -357,7 +366,7 @@ mod tests {
         assert_eq!(asked("What is the postcode of Hollins Vale Clinic?"), said(ValueKind::Postcode, "hollins vale clinic"));
         // The reader is told the thing in the question's own words and case.
         assert_eq!(asked_value("What are the opening hours of the Town Council's recycling centre?").map(|a| a.said), Some("Town Council recycling".to_string()));
-        assert_eq!(asked("My mate is visiting. How much is a day launch off the slipway?"), said(ValueKind::Price, "day launch"));
+        assert_eq!(asked("My mate is visiting. How much is a day launch off the slipway?"), said(ValueKind::Amount, "day launch"));
         // No thing, no cue, a verb that asks no price, or a cue only in the asker's situation.
         assert_eq!(asked("How much does it cost?"), None);
         assert_eq!(asked("How much notice do I have to give?"), None);
@@ -390,6 +399,9 @@ mod tests {
         assert!(hv(ValueKind::Price, "Parking is free for members."));
         assert!(!hv(ValueKind::Price, "The charge is set by the pharmacy."));
         assert!(hv(ValueKind::Price, "Winter storage is included in the annual berth fee."), "a price said without a number");
+        // "How much is the default memory per core?" may be answered by an amount of anything.
+        assert!(hv(ValueKind::Amount, "Each core gets 4 GB of memory by default.") && hv(ValueKind::Amount, "A day launch costs £12."));
+        assert!(!hv(ValueKind::Price, "Each core gets 4 GB of memory by default."));
         assert!(hv(ValueKind::ClockTime, "The bar opens at 18:00 on Fridays."));
         assert!(hv(ValueKind::ClockTime, "Doors open at 9am."));
         assert!(hv(ValueKind::ClockTime, "Doors open at 9.30 pm."));
