@@ -183,7 +183,7 @@ pub(crate) fn holds_value(kind: ValueKind, sentence: &str, question: &[String]) 
     let ws = words(sentence);
     let has_words = |seqs: &[&[&str]]| seqs.iter().any(|s| ws.windows(s.len()).any(|w| w.iter().zip(s.iter()).all(|(a, b)| a == b)));
     match kind {
-        ValueKind::Phone => has_phone_number(sentence),
+        ValueKind::Phone => has_phone_number(sentence) || has_service_number(&ws),
         ValueKind::Email => tokens.iter().any(|t| t.split_once('@').is_some_and(|(user, domain)| !user.is_empty() && domain.trim_end_matches('.').contains('.'))),
         ValueKind::Web => lower.contains("http://") || lower.contains("https://") || lower.contains("www.") || tokens.iter().any(|t| is_domain(&t.to_lowercase())),
         ValueKind::Postcode => has_postcode(&tokens),
@@ -261,6 +261,12 @@ fn has_phone_number(sentence: &str) -> bool {
     false
 }
 
+/// A short service number said as one ("call 111", "dial 999", "ring 101 or text 61016"): three
+/// to six digits right after a verb of calling.
+fn has_service_number(ws: &[String]) -> bool {
+    ws.windows(2).any(|w| matches!(w[0].as_str(), "call" | "ring" | "dial" | "phone" | "telephone" | "text") && (3..=6).contains(&w[1].len()) && w[1].chars().all(|c| c.is_ascii_digit()))
+}
+
 /// A bare domain name: letters, digits and hyphens in dotted labels ending in a common top-level
 /// domain ("brackenford.gov.uk", "example.org").
 fn is_domain(token: &str) -> bool {
@@ -274,8 +280,8 @@ fn is_domain(token: &str) -> bool {
 }
 
 /// A UK postcode ("BR4 7QT": outward code of one or two letters, a digit and an optional letter
-/// or digit; inward code of a digit and two letters), or a US ZIP code (five digits, optionally
-/// `-` and four more) standing alone.
+/// or digit; inward code of a digit and two letters), a Dutch or Canadian one ("1012 AB", "K1A
+/// 0B1"), or a five-digit code (US ZIP, optionally `-` and four more; German, French …) alone.
 fn has_postcode(tokens: &[&str]) -> bool {
     let outward = |t: &str| {
         let c: Vec<char> = t.chars().collect();
@@ -291,7 +297,13 @@ fn has_postcode(tokens: &[&str]) -> bool {
         let (five, four) = t.split_once('-').unwrap_or((t, ""));
         five.len() == 5 && five.chars().all(|c| c.is_ascii_digit()) && (four.is_empty() || (four.len() == 4 && four.chars().all(|c| c.is_ascii_digit())))
     };
-    tokens.windows(2).any(|w| outward(w[0]) && inward(w[1])) || tokens.iter().any(|t| zip(t))
+    // "1012 AB" (the Netherlands), "K1A 0B1" (Canada).
+    let dutch = |a: &str, b: &str| a.len() == 4 && a.chars().all(|c| c.is_ascii_digit()) && b.trim_end_matches(['.', ',']).len() == 2 && b.chars().take(2).all(|c| c.is_ascii_uppercase());
+    let alternating = |t: &str, letter_first: bool| {
+        let t = t.trim_end_matches(['.', ',']);
+        t.len() == 3 && t.chars().enumerate().all(|(i, c)| if (i % 2 == 0) == letter_first { c.is_ascii_uppercase() } else { c.is_ascii_digit() })
+    };
+    tokens.windows(2).any(|w| (outward(w[0]) && inward(w[1])) || dutch(w[0], w[1]) || (alternating(w[0], true) && alternating(w[1], false))) || tokens.iter().any(|t| zip(t))
 }
 
 /// An amount of money: a currency sign before a digit ("£15", "$3.50"), or a number with a
@@ -389,11 +401,15 @@ mod tests {
         assert!(hv(ValueKind::Phone, "Ring +44 20 7946 0018."));
         assert!(!hv(ValueKind::Phone, "The release of 2024-05-01 fixed it."));
         assert!(!hv(ValueKind::Phone, "Relays are rated for about 200,000 cycles at full load."));
+        assert!(hv(ValueKind::Phone, "When the surgery is shut, call 111 for advice."), "a service number said as one");
+        assert!(!hv(ValueKind::Phone, "The surgery has 111 patients on its list."));
         assert!(hv(ValueKind::Email, "Write to complaints@hollinsvale.example.org."));
         assert!(!hv(ValueKind::Email, "Use the @ sign in a mention."));
         assert!(hv(ValueKind::Web, "Book at www.example.com or by phone."));
         assert!(!hv(ValueKind::Web, "The key `schedule.frost_c` sets it."));
         assert!(hv(ValueKind::Postcode, "The clinic is at 4 Mill Lane, Brackenford BR4 7QT."));
+        assert!(hv(ValueKind::Postcode, "Post it to Keizersgracht 12, 1015 CJ Amsterdam.") && hv(ValueKind::Postcode, "Write to 24 Sussex Drive, Ottawa K1M 1M4."));
+        assert!(!hv(ValueKind::Postcode, "Bins go out by 7 AM on Mondays."));
         assert!(hv(ValueKind::Price, "We charge a fee of £15 for writing it."));
         assert!(hv(ValueKind::Price, "A day launch costs 12 euros."));
         assert!(hv(ValueKind::Price, "Parking is free for members."));
