@@ -206,8 +206,9 @@ impl Engine {
             parts: retrieval.subqueries.get(1..).unwrap_or(&[]),
         };
         // Before saying the documents do not answer, read the words the passages lack by their
-        // meaning: the asker's words are often not the corpus's. Only then, as it embeds words.
-        if input.focus.as_ref().is_some_and(|f| input.unanswered(f)) {
+        // meaning: the asker's words are often not the corpus's. Only then, as it embeds words —
+        // and not when the value asked for is missing: no reading of words supplies it.
+        if input.focus.as_ref().is_some_and(|f| input.unanswered(f) && f.value_missing.is_none()) {
             let meaning = ModelWords { embedder, cache: &self.word_vectors };
             input.focus = Some(crate::answer::focus::coverage_with(question, stats, &evidence, Some(&meaning)));
         }
